@@ -1,0 +1,209 @@
+"""Typed models of the sourced figures in data/: sources, chips, instances, prices, assumptions.
+
+Every number a reader sees traces back to one of these models, so each carries its `source` and
+`as_of`; the models refuse a figure without them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Side = Literal["trainium", "gpu"]
+Option = Literal["on-demand", "spot", "commit-1y", "commit-3y", "capacity-block"]
+OPTIONS: tuple[str, ...] = ("on-demand", "spot", "commit-1y", "commit-3y", "capacity-block")
+OPTION_LABELS = {
+    "on-demand": "On-demand",
+    "spot": "Spot",
+    "commit-1y": "1-year commitment",
+    "commit-3y": "3-year commitment",
+    "capacity-block": "Capacity Block",
+}
+SourceKind = Literal["primary", "aggregator", "secondary", "vendor-positioning", "assumption"]
+
+Positive = Field(gt=0, allow_inf_nan=False)
+
+
+class Strict(BaseModel):
+    # strict: YAML 1.2 gives us real types; never coerce "12" to 12 or "no" to False.
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Source(Strict):
+    title: str = Field(min_length=1)
+    url: str | None = None
+    kind: SourceKind
+    as_of: dt.date
+
+
+class Cited(Strict):
+    """A figure's provenance."""
+
+    source: str = Field(min_length=1)
+    as_of: dt.date
+    note: str | None = None
+
+
+class AltFigure(Cited):
+    value: float = Positive
+
+
+class Figure(Cited):
+    value: float = Positive
+    alternatives: list[AltFigure] = []
+
+
+class RangeFigure(Cited):
+    """A representative figure with the range it is believed to lie in."""
+
+    value: float = Positive
+    low: float = Positive
+    high: float = Positive
+
+    @model_validator(mode="after")
+    def _ordered(self) -> RangeFigure:
+        if not self.low <= self.value <= self.high:
+            raise ValueError(f"needs low <= value <= high (got {self.low}, {self.value}, {self.high})")
+        return self
+
+
+class Chip(Strict):
+    name: str
+    vendor: str
+    bf16_tflops: Figure
+    fp8_tflops: Figure | None = None
+    memory_gib: Figure
+    memory_bandwidth_tbps: Figure
+
+
+class Instance(Strict):
+    side: Side
+    chip: str
+    chips: Figure
+    accelerator_memory: Figure
+    accelerator_memory_unit: Literal["GiB", "GB"]
+    vcpu: Figure
+    ram_gib: Figure
+    network_gbps: Figure
+
+
+class AltPrice(Cited):
+    usd_per_hour: float = Positive
+
+
+class Price(Cited):
+    instance: str
+    region: str
+    option: Option
+    offered: bool = True
+    usd_per_hour: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    low: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    high: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    alternatives: list[AltPrice] = []
+    reason: str | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Price:
+        if self.offered and self.usd_per_hour is None:
+            raise ValueError("an offered price needs usd_per_hour (use offered: false when it is not sold)")
+        if not self.offered and self.usd_per_hour is not None:
+            raise ValueError("a price that is not offered must not give usd_per_hour")
+        if (self.low is None) != (self.high is None):
+            raise ValueError("give both low and high, or neither")
+        if self.low is not None and self.usd_per_hour is not None:
+            if not self.low <= self.usd_per_hour <= self.high:  # type: ignore[operator]
+                raise ValueError("needs low <= usd_per_hour <= high")
+        return self
+
+    @property
+    def point(self) -> float:
+        assert self.usd_per_hour is not None
+        return self.usd_per_hour
+
+    @property
+    def range(self) -> tuple[float, float]:
+        if self.low is None or self.high is None:
+            return (self.point, self.point)
+        return (self.low, self.high)
+
+
+class PortingClass(Strict):
+    label: str
+    examples: str
+    weeks: RangeFigure
+
+
+class Constraint(Cited):
+    label: str
+    effect: Literal["excludes", "adds-weeks"]
+    weeks: RangeFigure | None = None
+
+    @model_validator(mode="after")
+    def _weeks_when_adding(self) -> Constraint:
+        if (self.effect == "adds-weeks") != (self.weeks is not None):
+            raise ValueError("effect adds-weeks needs weeks; effect excludes must not give them")
+        return self
+
+
+class Assumptions(Strict):
+    engineer_week_usd: Figure
+    porting_classes: dict[str, PortingClass]
+    neuron_experience: dict[Literal["none", "some", "experienced"], Figure]
+    constraints: dict[str, Constraint]
+    spot_overhead: RangeFigure
+    close_call_margin: Figure
+    soon_days: Figure
+
+
+class SourcesFile(Strict):
+    sources: dict[str, Source]
+
+
+class ChipsFile(Strict):
+    chips: dict[str, Chip]
+
+
+class InstancesFile(Strict):
+    instances: dict[str, Instance]
+
+
+class PricesFile(Strict):
+    prices: list[Price]
+
+
+class Catalog(BaseModel):
+    """Everything in data/, cross-checked. Built by the loader; read by the engine and the site."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    sources: dict[str, Source]
+    chips: dict[str, Chip]
+    instances: dict[str, Instance]
+    prices: list[Price]
+    assumptions: Assumptions
+
+    def price(self, instance: str, region: str, option: str) -> Price | None:
+        for p in self.prices:
+            if p.instance == instance and p.region == region and p.option == option:
+                return p
+        return None
+
+    def regions(self) -> list[str]:
+        return sorted({p.region for p in self.prices})
+
+    def regions_for(self, instance: str) -> list[str]:
+        return sorted({p.region for p in self.prices if p.instance == instance})
+
+    def peak_tflops(self, instance: str, precision: str) -> float:
+        chip = self.chips[self.instances[instance].chip]
+        fig = chip.fp8_tflops if precision == "fp8" else chip.bf16_tflops
+        if fig is None:
+            # A chip without FP8 (A100) trains at its BF16 rate.
+            fig = chip.bf16_tflops
+        return fig.value
+
+    def latest_as_of(self) -> dt.date:
+        dates = [p.as_of for p in self.prices]
+        return max(dates)

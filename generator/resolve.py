@@ -1,0 +1,112 @@
+"""From a validated scenario and the catalog to the engine's flat inputs, and the checks that make
+that possible: every instance, region and purchase option a scenario names must exist in data/."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+
+from generator.catalog import Catalog
+from generator.engine import Inputs, Span
+from generator.schema import Workload
+
+Loc = tuple[str | int, ...]
+
+
+def closest(word: str, choices: list[str]) -> str:
+    match = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
+    return f"; did you mean '{match[0]}'?" if match else ""
+
+
+def check_references(workloads: tuple[Workload, ...], catalog: Catalog) -> Iterator[tuple[Loc, str]]:
+    """Problems with names that point into data/, located by field path."""
+    instances = sorted(catalog.instances)
+    regions = catalog.regions()
+    for i, w in enumerate(workloads):
+        for side in ("trainium", "gpu"):
+            c = getattr(w, side)
+            loc: Loc = ("workloads", i, side)
+            inst = catalog.instances.get(c.instance)
+            if inst is None:
+                yield loc + ("instance",), f"unknown instance{closest(c.instance, instances)} (got '{c.instance}')"
+                continue
+            if inst.side != side:
+                yield loc + ("instance",), f"{c.instance} is a {inst.side} instance, not {side} (got '{c.instance}')"
+                continue
+            if c.region not in regions:
+                yield loc + ("region",), f"unknown region{closest(c.region, regions)} (got '{c.region}')"
+                continue
+            price = catalog.price(c.instance, c.region, c.option)
+            if price is None:
+                known = [p.option for p in catalog.prices if p.instance == c.instance and p.region == c.region and p.offered]
+                where = [p.region for p in catalog.prices if p.instance == c.instance and p.option == c.option and p.offered]
+                hint = ""
+                if known:
+                    hint = f"; priced there: {', '.join(known)}"
+                elif where:
+                    hint = f"; {c.option} is priced in: {', '.join(sorted(where))}"
+                yield loc + ("option",), f"no {c.option} price for {c.instance} in {c.region} in data/prices.yaml{hint} (got '{c.option}')"
+            elif not price.offered:
+                yield loc + ("option",), f"{c.instance} is not sold {c.option} in {c.region}: {price.note or 'not offered'} (got '{c.option}')"
+
+
+def gpu_instance_hours(w: Workload, catalog: Catalog) -> float:
+    rs = w.run_size
+    if rs.gpu_instance_hours is not None:
+        return rs.gpu_instance_hours
+    assert rs.params_billion is not None and rs.tokens_billion is not None and rs.mfu is not None
+    flops = 6 * rs.params_billion * 1e9 * rs.tokens_billion * 1e9
+    chips = catalog.instances[w.gpu.instance].chips.value
+    peak = catalog.peak_tflops(w.gpu.instance, rs.precision) * 1e12
+    return flops / (chips * peak * rs.mfu) / 3600
+
+
+def port_weeks(w: Workload, catalog: Catalog) -> Span:
+    """Engineer-weeks for one port. Explicit weeks are the team's own estimate of the whole port, so
+    they already reflect its experience and its kernels; class defaults are adjusted for both."""
+    if w.porting.weeks is not None:
+        e = w.porting.weeks
+        return Span(e.value, e.low, e.high)
+    a = catalog.assumptions
+    base = a.porting_classes[w.architecture].weeks
+    lo, mid, hi = base.low, base.value, base.high
+    for name in w.constraints:
+        c = a.constraints[name]
+        if c.weeks is not None:
+            lo, mid, hi = lo + c.weeks.low, mid + c.weeks.value, hi + c.weeks.high
+    m = a.neuron_experience[w.neuron_experience].value
+    return Span(mid * m, lo * m, hi * m)
+
+
+def price_span(catalog: Catalog, instance: str, region: str, option: str) -> Span:
+    p = catalog.price(instance, region, option)
+    assert p is not None and p.offered, "check_references runs before resolve"
+    lo, hi = p.range
+    return Span(p.point, lo, hi)
+
+
+def resolve(w: Workload, catalog: Catalog) -> Inputs:
+    a = catalog.assumptions
+    so = a.spot_overhead
+    return Inputs(
+        gpu_hours=gpu_instance_hours(w, catalog),
+        relative_throughput=Span(w.relative_throughput.value, w.relative_throughput.low, w.relative_throughput.high),
+        trainium_price=price_span(catalog, w.trainium.instance, w.trainium.region, w.trainium.option),
+        gpu_price=price_span(catalog, w.gpu.instance, w.gpu.region, w.gpu.option),
+        trainium_spot=w.trainium.option == "spot",
+        gpu_spot=w.gpu.option == "spot",
+        spot_overhead=Span(so.value, so.low, so.high),
+        port_weeks=port_weeks(w, catalog),
+        engineer_week_usd=w.porting.engineer_week_usd or a.engineer_week_usd.value,
+        port_extra_usd=w.porting.extra_usd,
+        runs=w.runs,
+        runs_per_architecture=w.runs_per_architecture,
+        trainium_count=w.trainium.count,
+        gpu_count=w.gpu.count,
+        trainium_availability=w.availability.trainium,
+        gpu_availability=w.availability.gpu,
+        needed_within_days=w.availability.needed_within_days,
+        soon_days=a.soon_days.value,
+        close_call_margin=a.close_call_margin.value,
+        excluded_by=tuple(n for n in w.constraints if a.constraints[n].effect == "excludes"),
+    )

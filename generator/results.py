@@ -1,0 +1,111 @@
+"""Scenario-level results: every workload evaluated, combined into one verdict, ready to serialise."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from generator.catalog import Catalog
+from generator.engine import Inputs, Outcome, Robustness, Thresholds, evaluate, robustness, thresholds
+from generator.resolve import resolve
+from generator.schema import Scenario, Workload
+
+
+@dataclass(frozen=True)
+class WorkloadResult:
+    workload: Workload
+    inputs: Inputs
+    outcome: Outcome
+    robustness: Robustness
+    thresholds: Thresholds
+
+
+@dataclass(frozen=True)
+class ScenarioResult:
+    id: str
+    path: str
+    scenario: Scenario
+    workloads: tuple[WorkloadResult, ...]
+
+    @property
+    def verdict(self) -> str:
+        verdicts = {w.outcome.verdict for w in self.workloads}
+        return verdicts.pop() if len(verdicts) == 1 else "hybrid"
+
+    @property
+    def robust(self) -> bool:
+        return all(w.robustness.holds for w in self.workloads)
+
+    @property
+    def matches_expectation(self) -> bool:
+        return self.verdict == self.scenario.expect
+
+    @property
+    def saving_per_run(self) -> float:
+        return sum(w.outcome.saving_per_run for w in self.workloads)
+
+    @property
+    def total_difference(self) -> float:
+        return sum(w.outcome.total_difference for w in self.workloads)
+
+
+def evaluate_workload(w: Workload, catalog: Catalog) -> WorkloadResult:
+    x = resolve(w, catalog)
+    o = evaluate(x)
+    return WorkloadResult(w, x, o, robustness(x, o), thresholds(x, o))
+
+
+def evaluate_scenario(sid: str, path: str, s: Scenario, catalog: Catalog) -> ScenarioResult:
+    return ScenarioResult(sid, path, s, tuple(evaluate_workload(w, catalog) for w in s.workloads))
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def to_dict(r: ScenarioResult) -> dict[str, Any]:
+    return {
+        "id": r.id,
+        "path": r.path,
+        "title": r.scenario.title,
+        "expect": r.scenario.expect,
+        "verdict": r.verdict,
+        "matches_expectation": r.matches_expectation,
+        "robust": r.robust,
+        "scenario": r.scenario.model_dump(mode="json", exclude_none=True),
+        "workloads": [
+            {
+                "name": w.workload.name,
+                "inputs": _plain(w.inputs),
+                "outcome": _plain(w.outcome),
+                "robustness": _plain(w.robustness),
+                "thresholds": _plain(w.thresholds),
+            }
+            for w in r.workloads
+        ],
+    }
+
+
+def mismatch_message(r: ScenarioResult) -> str:
+    """Why the engine disagrees with the author's `expect`, with the numbers that decided it."""
+    parts = []
+    for w in r.workloads:
+        o = w.outcome
+        deciding = [s for s in o.trace if s.verdict is not None][-1]
+        be = "none" if o.break_even_runs is None else f"{o.break_even_runs:.1f}"
+        parts.append(
+            f"{w.workload.name}: {o.verdict} by rule {deciding.rule} "
+            f"(GPU ${o.gpu.total:,.0f} vs Trainium ${o.trainium.total:,.0f} over {w.inputs.runs} runs, "
+            f"{o.ports} port(s) at ${o.port_cost:,.0f}, saving per run ${o.saving_per_run:,.0f}, break-even runs {be})"
+        )
+    return f"the engine's verdict is {r.verdict} but expect says {r.scenario.expect}: " + "; ".join(parts)
