@@ -1,0 +1,99 @@
+// Charts and sortable tables for the guide. Runs on every page Material's instant navigation
+// swaps in (document$), and re-draws charts when the reader switches the colour scheme.
+(function () {
+  "use strict";
+
+  const views = new Map(); // chart element -> vega-embed result, so old views can be finalized
+
+  function scheme() {
+    return document.body.getAttribute("data-md-color-scheme") === "slate" ? "dark" : "light";
+  }
+
+  function specFor(el) {
+    const id = el.getAttribute("data-chart");
+    const node = Array.from(document.querySelectorAll("script.guide-chart__spec"))
+      .find((s) => s.getAttribute("data-chart") === id);
+    return node ? JSON.parse(node.textContent) : null;
+  }
+
+  async function draw(el) {
+    const spec = specFor(el);
+    if (!spec || typeof window.vegaEmbed !== "function") return;
+    const theme = scheme();
+    // Fill the column: static exports use a fixed width, the page uses what it has.
+    spec.width = "container";
+    if (views.has(el)) views.get(el).finalize();
+    const options = {
+      renderer: "svg",
+      actions: false,
+      config: { background: null },
+    };
+    if (theme === "dark") options.theme = "dark";
+    try {
+      const result = await window.vegaEmbed(el, spec, options);
+      views.set(el, result);
+      el.setAttribute("data-theme", theme);
+      el.setAttribute("data-drawn", "true");
+    } catch (err) {
+      el.setAttribute("data-error", String(err));
+      throw err;
+    }
+  }
+
+  function drawAll() {
+    // Views whose element left the page with the last navigation are released.
+    for (const [el, view] of views) {
+      if (!document.body.contains(el)) {
+        view.finalize();
+        views.delete(el);
+      }
+    }
+    document.querySelectorAll(".guide-chart__view").forEach((el) => { draw(el); });
+  }
+
+  function sortable(table) {
+    if (table.getAttribute("data-sort-ready")) return;
+    table.setAttribute("data-sort-ready", "true");
+    const heads = table.querySelectorAll("thead th");
+    heads.forEach((th, index) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "guide-sort";
+      button.textContent = th.textContent;
+      th.textContent = "";
+      th.appendChild(button);
+      th.setAttribute("aria-sort", "none");
+      button.addEventListener("click", () => {
+        const ascending = th.getAttribute("aria-sort") !== "ascending";
+        heads.forEach((h) => h.setAttribute("aria-sort", "none"));
+        th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+        const body = table.tBodies[0];
+        const rows = Array.from(body.rows);
+        const key = (row) => {
+          const cell = row.cells[index];
+          const raw = cell.getAttribute("data-sort");
+          if (raw !== null && raw !== "" && !isNaN(Number(raw))) return Number(raw);
+          return cell.textContent.trim().toLowerCase();
+        };
+        rows.sort((a, b) => {
+          const x = key(a), y = key(b);
+          const order = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
+          return ascending ? order : -order;
+        });
+        rows.forEach((row) => body.appendChild(row));
+      });
+    });
+  }
+
+  new MutationObserver(drawAll).observe(document.body, {
+    attributes: true,
+    attributeFilter: ["data-md-color-scheme"],
+  });
+
+  const start = () => {
+    drawAll();
+    document.querySelectorAll("table[data-sortable]").forEach(sortable);
+  };
+  if (window.document$) window.document$.subscribe(start);
+  else document.addEventListener("DOMContentLoaded", start);
+})();

@@ -1,0 +1,279 @@
+"""Charts as Vega-Lite specs built with Altair, each with its data rows and a text alternative.
+
+Specs carry only the data they draw (inline values, no URLs), a title, and a subtitle naming the
+source and the as-of date, so a chart copied anywhere still says where its numbers come from.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+import altair as alt
+
+from generator.catalog import OPTION_LABELS, Catalog
+from generator.engine import RANGE_LABELS, Inputs, Span, evaluate, ranged_inputs, robustness
+from generator.results import ScenarioResult, WorkloadResult
+
+TRN = "Trainium"
+GPU = "GPU"
+SIDE_COLORS = alt.Scale(domain=[TRN, GPU], range=["#ff9900", "#76b900"])
+VERDICT_COLORS = alt.Scale(domain=["Trainium cheaper", "GPU cheaper"], range=["#ff9900", "#76b900"])
+WIDTH = 560
+
+
+@dataclass(frozen=True)
+class Chart:
+    id: str  # stable: scenario id + workload index + kind, or a fixed site-wide name
+    kind: str
+    title: str
+    spec: dict[str, Any]
+    rows: list[dict[str, Any]]
+    summary: str
+    source: str
+    as_of: dt.date
+    page: str = ""  # docs-relative page the chart lives on
+    columns: list[str] = field(default_factory=list)
+
+
+def _titled(chart: alt.TopLevelMixin, title: str, source: str, as_of: dt.date) -> dict[str, Any]:
+    spec = chart.properties(
+        title=alt.TitleParams(text=title, subtitle=[f"Source: {source}. Figures as of {as_of.isoformat()}."], anchor="start"),
+    ).to_dict(validate=False)
+    spec.pop("$schema", None)
+    spec["$schema"] = "https://vega.github.io/schema/vega-lite/v6.json"
+    spec["autosize"] = {"type": "fit", "contains": "padding"}
+    spec["background"] = None
+    return spec
+
+
+def _usd(x: float) -> str:
+    return f"${x:,.0f}"
+
+
+def _source_line(catalog: Catalog, inputs: list[str]) -> str:
+    return "trainium-or-gpu guide engine; " + ", ".join(inputs)
+
+
+def _workload_as_of(r: ScenarioResult, w: WorkloadResult, catalog: Catalog) -> dt.date:
+    dates = []
+    for side in (w.workload.trainium, w.workload.gpu):
+        p = catalog.price(side.instance, side.region, side.option)
+        if p is not None:
+            dates.append(p.as_of)
+    return max(dates) if dates else catalog.latest_as_of()
+
+
+def _price_sources(w: WorkloadResult, catalog: Catalog) -> str:
+    keys = []
+    for side in (w.workload.trainium, w.workload.gpu):
+        p = catalog.price(side.instance, side.region, side.option)
+        if p is not None and p.source not in keys:
+            keys.append(p.source)
+    return "prices from " + " and ".join(keys)
+
+
+def cumulative_cost(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
+    w = r.workloads[i]
+    x, o = w.inputs, w.outcome
+    horizon = max(x.runs, 2)
+    if o.break_even_runs is not None:
+        horizon = max(horizon, int(o.break_even_runs * 1.5) + 1)
+    horizon = min(horizon, 400)
+    rows = []
+    step = max(1, horizon // 100)
+    for n in list(range(0, horizon + 1, step)) + ([horizon] if horizon % step else []):
+        ports = 0 if n == 0 else -(-n // x.runs_per_architecture) if x.runs_per_architecture else 1
+        rows.append({"runs": n, "side": GPU, "cost": n * o.gpu.cost_per_run})
+        rows.append({"runs": n, "side": TRN, "cost": ports * o.port_cost + n * o.trainium.cost_per_run})
+    title = f"Cumulative cost: {w.workload.name}"
+    as_of = _workload_as_of(r, w, catalog)
+    base = alt.Chart(alt.Data(values=rows))
+    lines = base.mark_line(interpolate="step-after" if x.runs_per_architecture else "linear").encode(
+        x=alt.X("runs:Q", title="Training runs"),
+        y=alt.Y("cost:Q", title="Cumulative cost (USD)", axis=alt.Axis(format="$,.0f")),
+        color=alt.Color("side:N", scale=SIDE_COLORS, title=None),
+        tooltip=[alt.Tooltip("side:N"), alt.Tooltip("runs:Q"), alt.Tooltip("cost:Q", format="$,.0f")],
+    )
+    layers: list[Any] = [lines]
+    marks = [{"runs": x.runs, "label": f"plan: {x.runs} runs"}]
+    if o.break_even_runs is not None:
+        marks.append({"runs": o.break_even_runs, "label": f"break-even: {o.break_even_runs:.1f} runs"})
+    rules = alt.Chart(alt.Data(values=marks)).mark_rule(strokeDash=[4, 4], color="#888").encode(x="runs:Q")
+    labels = alt.Chart(alt.Data(values=marks)).mark_text(align="left", dx=4, dy=-4, baseline="bottom", color="#888").encode(
+        x="runs:Q", y=alt.value(10), text="label:N"
+    )
+    layers += [rules, labels]
+    spec = _titled(alt.layer(*layers).properties(width=WIDTH, height=300), title, _price_sources(w, catalog), as_of)
+    be = "never" if o.break_even_runs is None else f"after {o.break_even_runs:.1f} runs"
+    summary = (
+        f"Over {x.runs} runs the GPU side costs {_usd(o.gpu.total)} and the Trainium side {_usd(o.trainium.total)}, "
+        f"including {o.ports} port(s) at {_usd(o.port_cost)}. Trainium breaks even {be}."
+    )
+    return Chart(f"{r.id}-{i + 1}-cumulative", "cumulative", title, spec, rows, summary, _price_sources(w, catalog), as_of, columns=["runs", "side", "cost"])
+
+
+def run_breakdown(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
+    w = r.workloads[i]
+    x, o = w.inputs, w.outcome
+    port_share = o.ports * o.port_cost / x.runs
+    rows = [
+        {"side": GPU, "part": "Compute", "usd": o.gpu.cost_per_run},
+        {"side": TRN, "part": "Compute", "usd": o.trainium.cost_per_run},
+        {"side": TRN, "part": "Porting, spread over the plan", "usd": port_share},
+    ]
+    title = f"Cost per run: {w.workload.name}"
+    as_of = _workload_as_of(r, w, catalog)
+    chart = alt.Chart(alt.Data(values=rows)).mark_bar().encode(
+        y=alt.Y("side:N", title=None, sort=[TRN, GPU]),
+        x=alt.X("sum(usd):Q", title="USD per run", axis=alt.Axis(format="$,.0f")),
+        color=alt.Color("part:N", title=None, scale=alt.Scale(domain=["Compute", "Porting, spread over the plan"], range=["#4e79a7", "#e15759"])),
+        tooltip=[alt.Tooltip("side:N"), alt.Tooltip("part:N"), alt.Tooltip("usd:Q", format="$,.0f")],
+    ).properties(width=WIDTH, height=120)
+    spec = _titled(chart, title, _price_sources(w, catalog), as_of)
+    summary = (
+        f"One run costs {_usd(o.gpu.cost_per_run)} on the GPU side and {_usd(o.trainium.cost_per_run)} on Trainium, "
+        f"plus {_usd(port_share)} of porting per run when the plan's {o.ports} port(s) are spread over {x.runs} runs."
+    )
+    return Chart(f"{r.id}-{i + 1}-breakdown", "breakdown", title, spec, rows, summary, _price_sources(w, catalog), as_of, columns=["side", "part", "usd"])
+
+
+def _grid(lo: float, hi: float, n: int) -> list[float]:
+    return [lo + (hi - lo) * k / (n - 1) for k in range(n)]
+
+
+def decision_map_rows(x: Inputs, axis: str, runs_max: int, n: int = 24) -> list[dict[str, Any]]:
+    """Cost verdict over runs x one other input, everything else as in `x`."""
+    rows = []
+    runs_values = sorted({max(1, round(v)) for v in _grid(1, runs_max, n)})
+    if axis == "relative_throughput":
+        others = _grid(0.4, 2.0, n)
+    else:
+        others = _grid(0.5, max(4.0, x.port_weeks.high * 2), n)
+    for runs in runs_values:
+        for v in others:
+            if axis == "relative_throughput":
+                y = Inputs(**{**x.__dict__, "runs": runs, "relative_throughput": Span(v, v, v)})
+            else:
+                y = Inputs(**{**x.__dict__, "runs": runs, "port_weeks": Span(v, v, v)})
+            o = evaluate(y)
+            rows.append({"runs": runs, axis: round(v, 4), "verdict": "Trainium cheaper" if o.verdict == "trainium" else "GPU cheaper"})
+    return rows
+
+
+def decision_map(r: ScenarioResult | None, i: int, catalog: Catalog, axis: str, *, x: Inputs | None = None,
+                 chart_id: str | None = None, title: str | None = None, source: str | None = None,
+                 as_of: dt.date | None = None) -> Chart:
+    if r is not None:
+        w = r.workloads[i]
+        x = w.inputs
+        title = title or f"Decision map: {w.workload.name}"
+        source = source or _price_sources(w, catalog)
+        as_of = as_of or _workload_as_of(r, w, catalog)
+    assert x is not None and title and source and as_of
+    runs_max = max(40, x.runs * 2)
+    rows = decision_map_rows(x, axis, runs_max)
+    ylabel = "Relative throughput (Trainium / GPU)" if axis == "relative_throughput" else "Port effort (engineer-weeks)"
+    here_value = x.relative_throughput.value if axis == "relative_throughput" else x.port_weeks.value
+    # The grid is ordinal, so the case is marked on the nearest cell.
+    near_runs = min({row["runs"] for row in rows}, key=lambda v: abs(v - x.runs))
+    near_v = min({row[axis] for row in rows}, key=lambda v: abs(v - here_value))
+    here = [{"runs": near_runs, axis: near_v, "label": f"this case: {x.runs} runs at {here_value:.2f}"}]
+    enc_x = alt.X("runs:O", title="Training runs planned", axis=alt.Axis(labelOverlap=True))
+    enc_y = alt.Y(f"{axis}:O", title=ylabel, sort="descending", axis=alt.Axis(format=".2f", labelOverlap=True))
+    heat = alt.Chart(alt.Data(values=rows)).mark_rect().encode(
+        x=enc_x, y=enc_y,
+        color=alt.Color("verdict:N", scale=VERDICT_COLORS, title=None),
+        tooltip=[alt.Tooltip("runs:O"), alt.Tooltip(f"{axis}:Q", format=".2f"), alt.Tooltip("verdict:N")],
+    )
+    point = alt.Chart(alt.Data(values=here)).mark_point(shape="diamond", size=180, filled=True, color="#111", stroke="#fff", strokeWidth=2).encode(
+        x=enc_x, y=enc_y, tooltip=[alt.Tooltip("label:N")],
+    )
+    spec = _titled(alt.layer(heat, point).properties(width=WIDTH, height=300), title, source, as_of)
+    kind = "map-throughput" if axis == "relative_throughput" else "map-port"
+    share = sum(1 for row in rows if row["verdict"] == "Trainium cheaper") / len(rows)
+    summary = (
+        f"Across {len(rows)} combinations of runs (1 to {runs_max}) and {ylabel.lower()}, Trainium is cheaper in "
+        f"{share:.0%} of them. The marked point is this case: {x.runs} runs at {here_value:.2f}."
+    )
+    cid = chart_id or f"{r.id}-{i + 1}-{kind}"  # type: ignore[union-attr]
+    return Chart(cid, kind, title, spec, rows, summary, source, as_of, columns=["runs", axis, "verdict"])
+
+
+def sensitivity(r: ScenarioResult, i: int, catalog: Catalog) -> Chart | None:
+    w = r.workloads[i]
+    x = w.inputs
+    names = ranged_inputs(x)
+    if not names:
+        return None
+    rob = robustness(x, w.outcome)
+    rows = []
+    for e in rob.ends:
+        rows.append({"input": RANGE_LABELS[e.input], "end": e.end, "value": e.value, "difference": e.total_difference})
+    base = w.outcome.total_difference
+    title = f"Sensitivity: {w.workload.name}"
+    as_of = _workload_as_of(r, w, catalog)
+    bars = alt.Chart(alt.Data(values=rows)).mark_bar().encode(
+        y=alt.Y("input:N", title=None),
+        x=alt.X("difference:Q", title="GPU total minus Trainium total (USD); right of 0 favours Trainium", axis=alt.Axis(format="$,.0f")),
+        color=alt.Color("end:N", title="End of range", scale=alt.Scale(domain=["low", "high"], range=["#59a14f", "#af7aa1"])),
+        yOffset="end:N",
+        tooltip=[alt.Tooltip("input:N"), alt.Tooltip("end:N"), alt.Tooltip("value:Q", format=",.3f"), alt.Tooltip("difference:Q", format="$,.0f")],
+    )
+    zero = alt.Chart(alt.Data(values=[{"x": 0}])).mark_rule(color="#888").encode(x="x:Q")
+    baseline = alt.Chart(alt.Data(values=[{"x": base}])).mark_rule(color="#888", strokeDash=[4, 4]).encode(x="x:Q")
+    spec = _titled(alt.layer(bars, zero, baseline).properties(width=WIDTH, height=max(80, 40 * len(names))), title, _price_sources(w, catalog), as_of)
+    flips = ", ".join(RANGE_LABELS[n] for n in rob.flips_on) or "none"
+    summary = (
+        f"At the stated values Trainium's plan is {_usd(base)} cheaper (negative: dearer). Inputs whose range flips the verdict: {flips}."
+    )
+    return Chart(f"{r.id}-{i + 1}-sensitivity", "sensitivity", title, spec, rows, summary, _price_sources(w, catalog), as_of, columns=["input", "end", "value", "difference"])
+
+
+def scenario_charts(r: ScenarioResult, catalog: Catalog) -> list[list[Chart]]:
+    out = []
+    for i in range(len(r.workloads)):
+        charts = [
+            cumulative_cost(r, i, catalog),
+            run_breakdown(r, i, catalog),
+            decision_map(r, i, catalog, "relative_throughput"),
+            decision_map(r, i, catalog, "port_weeks"),
+        ]
+        s = sensitivity(r, i, catalog)
+        if s is not None:
+            charts.append(s)
+        out.append(charts)
+    return out
+
+
+def price_performance(catalog: Catalog) -> Chart:
+    rows = []
+    for p in catalog.prices:
+        if not p.offered or p.region not in ("us-east-1", "us-east-2"):
+            continue
+        inst = catalog.instances[p.instance]
+        pflops = inst.chips.value * catalog.chips[inst.chip].bf16_tflops.value / 1000
+        rows.append({
+            "instance": p.instance,
+            "side": TRN if inst.side == "trainium" else GPU,
+            "option": OPTION_LABELS[p.option],
+            "usd_per_pflop_hour": p.point / pflops,
+            "usd_per_hour": p.point,
+        })
+    as_of = catalog.latest_as_of()
+    title = "Price per peak BF16 PFLOP-hour, by instance and purchase option"
+    chart = alt.Chart(alt.Data(values=rows)).mark_point(filled=True, size=90).encode(
+        y=alt.Y("instance:N", title=None, sort=alt.EncodingSortField("usd_per_pflop_hour", op="min")),
+        x=alt.X("usd_per_pflop_hour:Q", title="USD per peak dense BF16 PFLOP-hour (lower is better)", axis=alt.Axis(format="$,.2f")),
+        color=alt.Color("option:N", title="Purchase option", scale=alt.Scale(domain=list(OPTION_LABELS.values()))),
+        shape=alt.Shape("side:N", title=None),
+        tooltip=[alt.Tooltip("instance:N"), alt.Tooltip("option:N"), alt.Tooltip("usd_per_hour:Q", format="$,.3f"), alt.Tooltip("usd_per_pflop_hour:Q", format="$,.2f")],
+    ).properties(width=WIDTH, height=320)
+    spec = _titled(chart, title, "data/prices.yaml (VAN, CB, NRN, NVDA)", as_of)
+    best = min(rows, key=lambda r: r["usd_per_pflop_hour"])
+    summary = (
+        f"Peak-FLOP price of {len(rows)} instance and purchase-option pairs in us-east-1 and us-east-2. Cheapest per peak "
+        f"PFLOP-hour: {best['instance']} ({best['option']}) at ${best['usd_per_pflop_hour']:,.2f}. Peak is not delivered throughput."
+    )
+    return Chart("price-performance", "price-performance", title, spec, rows, summary, "data/prices.yaml", as_of, columns=["instance", "side", "option", "usd_per_pflop_hour", "usd_per_hour"])

@@ -1,0 +1,71 @@
+"""The MkDocs adapter: the only module of the package that imports MkDocs.
+
+Wired in through `hooks:` in mkdocs.yml, so a plain `mkdocs build` or `mkdocs serve` runs the
+generator. Pages and assets are added as generated files and never written into docs/, which keeps
+the working tree clean and stops `mkdocs serve` from rebuilding forever (mkdocs issue 3433).
+MkDocs does not reload hook modules in `mkdocs serve`: edits to this package need a restart,
+edits to scenarios/ and data/ (watched in mkdocs.yml) do not.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import Abort
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+log = logging.getLogger("mkdocs.hooks.guide")
+_state: dict = {}
+
+
+def _root(config: MkDocsConfig) -> Path:
+    return Path(config.config_file_path).resolve().parent
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    # Lets `mkdocs build` find the package from a fresh checkout even before `pip install -e .`.
+    root = str(_root(config))
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    return config
+
+
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    # Runs on every (re)build, so a changed scenario or price is picked up by `mkdocs serve`.
+    from generator import assets
+    from generator.loader import InputError, load_project
+    from generator.site import Renderer
+
+    root = _root(config)
+    try:
+        project = load_project(root)
+    except InputError as e:
+        lines = "\n".join(str(p) for p in e.problems)
+        raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
+    renderer = Renderer(project)
+    site = renderer.render()
+    for path, markdown in sorted(site.pages.items()):
+        f = File.generated(config, path, content=markdown)
+        source = site.sources.get(path)
+        if source:
+            # Edit links on generated pages open the YAML the page is made from.
+            f.edit_uri = f"../{source}"
+        files.append(f)
+    for path, content in assets.site_assets(root).items():
+        files.append(File.generated(config, path, content=content))
+    _state.update(renderer=renderer, home=renderer.home_charts(), site=site)
+    log.info("guide: %d scenario pages, %d charts", len(project.results), len(site.charts))
+    return files
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    # Hand-written pages opt into figures from data/ with `figures: true` in their front matter.
+    if not page.meta.get("figures"):
+        return markdown
+    from generator.site import render_markdown_page
+
+    return render_markdown_page(_state["renderer"], markdown, page.file.src_uri, _state["home"])

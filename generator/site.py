@@ -1,0 +1,235 @@
+"""Page rendering: from evaluated scenarios and the catalog to Markdown pages and chart specs.
+
+MkDocs-free on purpose: `generator.mkdocs_hooks` hands these pages to MkDocs as generated files,
+and any other front end could take them as they are. Templates live in generator/templates/.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from generator import charts as ch
+from generator.catalog import OPTION_LABELS, OPTIONS, Catalog, Figure, Price
+from generator.engine import RANGE_LABELS
+from generator.loader import Project
+from generator.results import ScenarioResult
+from generator.schema import json_schema
+
+TEMPLATES = Path(__file__).parent / "templates"
+RULE_LABELS = {
+    "hard-constraint": "Hard constraints",
+    "availability": "Availability",
+    "cost": "Cost over the plan",
+    "capacity": "Capacity and urgency",
+}
+VERDICT_LABELS = {"trainium": "Trainium", "gpu": "GPU", "hybrid": "Hybrid"}
+
+
+def md(text: Any) -> Markup:
+    """Make untrusted text inert in Markdown and HTML alike.
+
+    Every ASCII character that is not a letter, digit or space becomes a numeric character
+    reference, so no Markdown, math, attribute-list or HTML syntax can form from it.
+    """
+    s = "" if text is None else str(text)
+    return Markup("".join(c if c.isalnum() or c == " " or ord(c) > 127 else f"&#{ord(c)};" for c in s.replace("\n", " ")))
+
+
+def script_json(value: Any) -> Markup:
+    """JSON that is safe inside <script type="application/json">: no '<', '>' or '&' survives."""
+    text = json.dumps(value, separators=(",", ":"), sort_keys=True, allow_nan=False)
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def usd(x: float | None, digits: int = 0) -> str:
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "none"
+    sign = "-" if x < 0 else ""
+    return f"{sign}${abs(x):,.{digits}f}"
+
+
+def num(x: float | None, digits: int = 2) -> str:
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "none"
+    return f"{x:,.{digits}f}"
+
+
+def pct(x: float | None, digits: int = 0) -> str:
+    if x is None:
+        return "none"
+    return f"{x * 100:.{digits}f} %"
+
+
+def hours(h: float) -> str:
+    if h >= 48:
+        return f"{h / 24:,.1f} days"
+    return f"{h:,.1f} hours"
+
+
+@dataclass
+class Site:
+    pages: dict[str, str] = field(default_factory=dict)  # docs-relative path -> Markdown
+    sources: dict[str, str] = field(default_factory=dict)  # docs-relative path -> YAML it comes from
+    charts: list[ch.Chart] = field(default_factory=list)
+
+
+class Renderer:
+    def __init__(self, project: Project, today: dt.date | None = None):
+        self.project = project
+        self.catalog = project.catalog
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(TEMPLATES),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        self.env.filters.update(md=md, usd=usd, num=num, pct=pct, hours=hours, script_json=script_json)
+        self.env.globals.update(
+            catalog=self.catalog,
+            results=project.results,
+            OPTION_LABELS=OPTION_LABELS,
+            OPTIONS=OPTIONS,
+            RULE_LABELS=RULE_LABELS,
+            RANGE_LABELS=RANGE_LABELS,
+            VERDICT_LABELS=VERDICT_LABELS,
+            price=self.catalog.price,
+            price_rows=self.price_rows,
+            figure_sources=self.figure_sources,
+            headline=self.headline,
+            counts=self.counts,
+        )
+        self.charts: list[ch.Chart] = []
+
+    # Context helpers for templates and for the hand-written pages that opt into figures.
+    def price_rows(self) -> list[dict[str, Any]]:
+        rows = []
+        for iid, inst in self.catalog.instances.items():
+            chip = self.catalog.chips[inst.chip]
+            pflops = inst.chips.value * chip.bf16_tflops.value / 1000
+            prices = [p for p in self.catalog.prices if p.instance == iid]
+            on_demand = sorted((p for p in prices if p.option == "on-demand"), key=lambda p: (p.region != "us-east-1", p.region))
+            home = on_demand[0] if on_demand else None
+            rows.append({"id": iid, "inst": inst, "chip": chip, "pflops": pflops, "prices": prices, "on_demand": home})
+        return rows
+
+    def figure_sources(self) -> dict[str, list[str]]:
+        """Which figures each source backs, for the sources page."""
+        backs: dict[str, list[str]] = {k: [] for k in self.catalog.sources}
+
+        def add(key: str, what: str) -> None:
+            backs.setdefault(key, []).append(what)
+
+        for cid, chip in self.catalog.chips.items():
+            for name in ("bf16_tflops", "fp8_tflops", "memory_gib", "memory_bandwidth_tbps"):
+                fig: Figure | None = getattr(chip, name)
+                if fig is not None:
+                    add(fig.source, f"{chip.name}: {name.replace('_', ' ')}")
+        for iid, inst in self.catalog.instances.items():
+            for name in ("chips", "accelerator_memory", "vcpu", "ram_gib", "network_gbps"):
+                fig = getattr(inst, name)
+                add(fig.source, f"{iid}: {name.replace('_', ' ')}")
+                for alt in fig.alternatives:
+                    add(alt.source, f"{iid}: {name.replace('_', ' ')} (alternative figure)")
+        for p in self.catalog.prices:
+            add(p.source, f"{p.instance} {p.region} {OPTION_LABELS[p.option]} price")
+            for alt in p.alternatives:
+                add(alt.source, f"{p.instance} {p.region} {OPTION_LABELS[p.option]} price (alternative figure)")
+        a = self.catalog.assumptions
+        add(a.engineer_week_usd.source, "cost of an engineer-week")
+        for name, pc in a.porting_classes.items():
+            add(pc.weeks.source, f"porting effort, {pc.label.lower()} class")
+        for name, c in a.constraints.items():
+            add(c.source, f"constraint: {c.label.lower()}")
+        for name in ("spot_overhead", "close_call_margin", "soon_days"):
+            add(getattr(a, name).source, name.replace("_", " "))
+        return backs
+
+    def counts(self) -> dict[str, int]:
+        v = [r.verdict for r in self.project.results]
+        return {k: v.count(k) for k in ("trainium", "gpu", "hybrid")} | {"all": len(v)}
+
+    def headline(self) -> dict[str, Any]:
+        """The reference comparison the home page and the axes pages quote."""
+        trn = self.catalog.price("trn2.48xlarge", "us-east-2", "on-demand")
+        gpu = self.catalog.price("p5.48xlarge", "us-east-1", "on-demand")
+        assert trn is not None and gpu is not None
+        return {"trn": trn, "gpu": gpu, "ratio": trn.point / gpu.point, "ratio_high": (trn.high or trn.point) / gpu.point}
+
+    # Pages.
+    def chart_block(self, c: ch.Chart, page: str) -> Markup:
+        c = ch.Chart(**{**c.__dict__, "page": page})
+        self.charts.append(c)
+        return Markup(self.env.get_template("partials/chart.html.j2").render(c=c))
+
+    def scenario_page(self, r: ScenarioResult) -> str:
+        page = f"scenarios/{r.id}.md"
+        groups = ch.scenario_charts(r, self.catalog)
+        blocks = [[self.chart_block(c, page) for c in group] for group in groups]
+        return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, prices=self._workload_prices(r))
+
+    def _workload_prices(self, r: ScenarioResult) -> list[dict[str, Price]]:
+        out = []
+        for w in r.workloads:
+            entry = {}
+            for side in ("trainium", "gpu"):
+                c = getattr(w.workload, side)
+                p = self.catalog.price(c.instance, c.region, c.option)
+                assert p is not None
+                entry[side] = p
+            out.append(entry)
+        return out
+
+    def render(self) -> Site:
+        site = Site()
+        for r in self.project.results:
+            site.pages[f"scenarios/{r.id}.md"] = self.scenario_page(r)
+            site.sources[f"scenarios/{r.id}.md"] = r.path
+        site.pages["scenarios/index.md"] = self.env.get_template("scenarios_index.md.j2").render()
+        pp = self.chart_block(ch.price_performance(self.catalog), "prices.md")
+        site.pages["prices.md"] = self.env.get_template("prices.md.j2").render(pp_chart=pp, today=dt.date.today())
+        site.sources["prices.md"] = "data/prices.yaml"
+        site.pages["sources.md"] = self.env.get_template("sources.md.j2").render()
+        site.sources["sources.md"] = "data/sources.yaml"
+        site.pages["reference/schema.md"] = self.env.get_template("schema.md.j2").render(schema=json_schema())
+        site.charts = self.charts
+        return site
+
+    def home_charts(self) -> dict[str, Markup]:
+        """Charts that hand-written pages place with {{ charts.NAME }}."""
+        h = self.headline()
+        from generator.engine import Inputs, Span
+
+        a = self.catalog.assumptions
+        weeks = a.porting_classes["mainstream"].weeks
+        x = Inputs(
+            gpu_hours=500, relative_throughput=Span(1.0, 0.8, 1.2),
+            trainium_price=Span(h["trn"].point, h["trn"].low or h["trn"].point, h["trn"].high or h["trn"].point),
+            gpu_price=Span(h["gpu"].point, h["gpu"].point, h["gpu"].point),
+            trainium_spot=False, gpu_spot=False,
+            spot_overhead=Span(a.spot_overhead.value, a.spot_overhead.low, a.spot_overhead.high),
+            port_weeks=Span(weeks.value, weeks.low, weeks.high), engineer_week_usd=a.engineer_week_usd.value,
+            port_extra_usd=0, runs=10, runs_per_architecture=None, trainium_count=1, gpu_count=1,
+            trainium_availability="available", gpu_availability="available", needed_within_days=None,
+            soon_days=a.soon_days.value, close_call_margin=a.close_call_margin.value,
+        )
+        as_of = max(h["trn"].as_of, h["gpu"].as_of)
+        title = "When does Trainium pay? trn2.48xlarge vs p5.48xlarge, on-demand, 500 GPU instance-hours a run"
+        c = ch.decision_map(None, 0, self.catalog, "relative_throughput", x=x, chart_id="decision-map",
+                            title=title, source="prices from VAN; mainstream port of 2 engineer-weeks at $6,000", as_of=as_of)
+        return {"decision_map": c}
+
+
+def render_markdown_page(renderer: Renderer, markdown: str, page_path: str, home: dict[str, ch.Chart]) -> str:
+    """Render a hand-written page that opted into figures (front matter `figures: true`)."""
+    charts = {name: renderer.chart_block(c, page_path) for name, c in home.items()}
+    return renderer.env.from_string(markdown).render(charts=charts, headline=renderer.headline())
