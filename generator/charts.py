@@ -19,7 +19,7 @@ from generator.results import ScenarioResult, WorkloadResult
 TRN = "Trainium"
 GPU = "GPU"
 SIDE_COLORS = alt.Scale(domain=[TRN, GPU], range=["#ff9900", "#76b900"])
-VERDICT_COLORS = alt.Scale(domain=["Trainium cheaper", "GPU cheaper"], range=["#ff9900", "#76b900"])
+VERDICT_COLORS = alt.Scale(domain=[TRN, GPU], range=["#ff9900", "#76b900"])
 WIDTH = 560
 
 
@@ -37,7 +37,13 @@ class Chart:
     columns: list[str] = field(default_factory=list)
 
 
-def _titled(chart: alt.TopLevelMixin, title: str, source: str, as_of: dt.date) -> dict[str, Any]:
+def _data(name: str) -> alt.Data:
+    return alt.Data(name=name)
+
+
+def _titled(chart: alt.TopLevelMixin, title: str, source: str, as_of: dt.date, **datasets: list[dict[str, Any]]) -> dict[str, Any]:
+    """The finished spec. Rows go in as named datasets after Altair is done: Altair would wrap and
+    validate every inline row, which cost seconds per page."""
     spec = chart.properties(
         title=alt.TitleParams(text=title, subtitle=[f"Source: {source}. Figures as of {as_of.isoformat()}."], anchor="start"),
     ).to_dict(validate=False)
@@ -45,6 +51,7 @@ def _titled(chart: alt.TopLevelMixin, title: str, source: str, as_of: dt.date) -
     spec["$schema"] = "https://vega.github.io/schema/vega-lite/v6.json"
     spec["autosize"] = {"type": "fit", "contains": "padding"}
     spec["background"] = None
+    spec["datasets"] = datasets
     return spec
 
 
@@ -89,7 +96,7 @@ def cumulative_cost(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
         rows.append({"runs": n, "side": TRN, "cost": ports * o.port_cost + n * o.trainium.cost_per_run})
     title = f"Cumulative cost: {w.workload.name}"
     as_of = _workload_as_of(r, w, catalog)
-    base = alt.Chart(alt.Data(values=rows))
+    base = alt.Chart(_data("rows"))
     lines = base.mark_line(interpolate="step-after" if x.runs_per_architecture else "linear").encode(
         x=alt.X("runs:Q", title="Training runs"),
         y=alt.Y("cost:Q", title="Cumulative cost (USD)", axis=alt.Axis(format="$,.0f")),
@@ -100,12 +107,12 @@ def cumulative_cost(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
     marks = [{"runs": x.runs, "label": f"plan: {x.runs} runs"}]
     if o.break_even_runs is not None:
         marks.append({"runs": o.break_even_runs, "label": f"break-even: {o.break_even_runs:.1f} runs"})
-    rules = alt.Chart(alt.Data(values=marks)).mark_rule(strokeDash=[4, 4], color="#888").encode(x="runs:Q")
-    labels = alt.Chart(alt.Data(values=marks)).mark_text(align="left", dx=4, dy=-4, baseline="bottom", color="#888").encode(
+    rules = alt.Chart(_data("marks")).mark_rule(strokeDash=[4, 4], color="#888").encode(x="runs:Q")
+    labels = alt.Chart(_data("marks")).mark_text(align="left", dx=4, dy=-4, baseline="bottom", color="#888").encode(
         x="runs:Q", y=alt.value(10), text="label:N"
     )
     layers += [rules, labels]
-    spec = _titled(alt.layer(*layers).properties(width=WIDTH, height=300), title, _price_sources(w, catalog), as_of)
+    spec = _titled(alt.layer(*layers).properties(width=WIDTH, height=300), title, _price_sources(w, catalog), as_of, rows=rows, marks=marks)
     be = "never" if o.break_even_runs is None else f"after {o.break_even_runs:.1f} runs"
     summary = (
         f"Over {x.runs} runs the GPU side costs {_usd(o.gpu.total)} and the Trainium side {_usd(o.trainium.total)}, "
@@ -125,13 +132,13 @@ def run_breakdown(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
     ]
     title = f"Cost per run: {w.workload.name}"
     as_of = _workload_as_of(r, w, catalog)
-    chart = alt.Chart(alt.Data(values=rows)).mark_bar().encode(
+    chart = alt.Chart(_data("rows")).mark_bar().encode(
         y=alt.Y("side:N", title=None, sort=[TRN, GPU]),
         x=alt.X("sum(usd):Q", title="USD per run", axis=alt.Axis(format="$,.0f")),
         color=alt.Color("part:N", title=None, scale=alt.Scale(domain=["Compute", "Porting, spread over the plan"], range=["#4e79a7", "#e15759"])),
         tooltip=[alt.Tooltip("side:N"), alt.Tooltip("part:N"), alt.Tooltip("usd:Q", format="$,.0f")],
     ).properties(width=WIDTH, height=120)
-    spec = _titled(chart, title, _price_sources(w, catalog), as_of)
+    spec = _titled(chart, title, _price_sources(w, catalog), as_of, rows=rows)
     summary = (
         f"One run costs {_usd(o.gpu.cost_per_run)} on the GPU side and {_usd(o.trainium.cost_per_run)} on Trainium, "
         f"plus {_usd(port_share)} of porting per run when the plan's {o.ports} port(s) are spread over {x.runs} runs."
@@ -144,7 +151,7 @@ def _grid(lo: float, hi: float, n: int) -> list[float]:
 
 
 def decision_map_rows(x: Inputs, axis: str, runs_max: int, n: int = 24) -> list[dict[str, Any]]:
-    """Cost verdict over runs x one other input, everything else as in `x`."""
+    """The engine's verdict (all rules, not cost alone) over runs x one other input, the rest as in `x`."""
     rows = []
     runs_values = sorted({max(1, round(v)) for v in _grid(1, runs_max, n)})
     if axis == "relative_throughput":
@@ -158,7 +165,7 @@ def decision_map_rows(x: Inputs, axis: str, runs_max: int, n: int = 24) -> list[
             else:
                 y = Inputs(**{**x.__dict__, "runs": runs, "port_weeks": Span(v, v, v)})
             o = evaluate(y)
-            rows.append({"runs": runs, axis: round(v, 4), "verdict": "Trainium cheaper" if o.verdict == "trainium" else "GPU cheaper"})
+            rows.append({"runs": runs, axis: round(v, 4), "verdict": TRN if o.verdict == "trainium" else GPU})
     return rows
 
 
@@ -182,19 +189,19 @@ def decision_map(r: ScenarioResult | None, i: int, catalog: Catalog, axis: str, 
     here = [{"runs": near_runs, axis: near_v, "label": f"this case: {x.runs} runs at {here_value:.2f}"}]
     enc_x = alt.X("runs:O", title="Training runs planned", axis=alt.Axis(labelOverlap=True))
     enc_y = alt.Y(f"{axis}:O", title=ylabel, sort="descending", axis=alt.Axis(format=".2f", labelOverlap=True))
-    heat = alt.Chart(alt.Data(values=rows)).mark_rect().encode(
+    heat = alt.Chart(_data("rows")).mark_rect().encode(
         x=enc_x, y=enc_y,
-        color=alt.Color("verdict:N", scale=VERDICT_COLORS, title=None),
+        color=alt.Color("verdict:N", scale=VERDICT_COLORS, title="Verdict"),
         tooltip=[alt.Tooltip("runs:O"), alt.Tooltip(f"{axis}:Q", format=".2f"), alt.Tooltip("verdict:N")],
     )
-    point = alt.Chart(alt.Data(values=here)).mark_point(shape="diamond", size=180, filled=True, color="#111", stroke="#fff", strokeWidth=2).encode(
+    point = alt.Chart(_data("here")).mark_point(shape="diamond", size=180, filled=True, color="#111", stroke="#fff", strokeWidth=2).encode(
         x=enc_x, y=enc_y, tooltip=[alt.Tooltip("label:N")],
     )
-    spec = _titled(alt.layer(heat, point).properties(width=WIDTH, height=300), title, source, as_of)
+    spec = _titled(alt.layer(heat, point).properties(width=WIDTH, height=300), title, source, as_of, rows=rows, here=here)
     kind = "map-throughput" if axis == "relative_throughput" else "map-port"
-    share = sum(1 for row in rows if row["verdict"] == "Trainium cheaper") / len(rows)
+    share = sum(1 for row in rows if row["verdict"] == TRN) / len(rows)
     summary = (
-        f"Across {len(rows)} combinations of runs (1 to {runs_max}) and {ylabel.lower()}, Trainium is cheaper in "
+        f"Across {len(rows)} combinations of runs (1 to {runs_max}) and {ylabel.lower()}, the verdict is Trainium in "
         f"{share:.0%} of them. The marked point is this case: {x.runs} runs at {here_value:.2f}."
     )
     cid = chart_id or f"{r.id}-{i + 1}-{kind}"  # type: ignore[union-attr]
@@ -214,16 +221,16 @@ def sensitivity(r: ScenarioResult, i: int, catalog: Catalog) -> Chart | None:
     base = w.outcome.total_difference
     title = f"Sensitivity: {w.workload.name}"
     as_of = _workload_as_of(r, w, catalog)
-    bars = alt.Chart(alt.Data(values=rows)).mark_bar().encode(
+    bars = alt.Chart(_data("rows")).mark_bar().encode(
         y=alt.Y("input:N", title=None),
         x=alt.X("difference:Q", title="GPU total minus Trainium total (USD); right of 0 favours Trainium", axis=alt.Axis(format="$,.0f")),
         color=alt.Color("end:N", title="End of range", scale=alt.Scale(domain=["low", "high"], range=["#59a14f", "#af7aa1"])),
         yOffset="end:N",
         tooltip=[alt.Tooltip("input:N"), alt.Tooltip("end:N"), alt.Tooltip("value:Q", format=",.3f"), alt.Tooltip("difference:Q", format="$,.0f")],
     )
-    zero = alt.Chart(alt.Data(values=[{"x": 0}])).mark_rule(color="#888").encode(x="x:Q")
-    baseline = alt.Chart(alt.Data(values=[{"x": base}])).mark_rule(color="#888", strokeDash=[4, 4]).encode(x="x:Q")
-    spec = _titled(alt.layer(bars, zero, baseline).properties(width=WIDTH, height=max(80, 40 * len(names))), title, _price_sources(w, catalog), as_of)
+    zero = alt.Chart(_data("zero")).mark_rule(color="#888").encode(x="x:Q")
+    baseline = alt.Chart(_data("base")).mark_rule(color="#888", strokeDash=[4, 4]).encode(x="x:Q")
+    spec = _titled(alt.layer(bars, zero, baseline).properties(width=WIDTH, height=max(80, 40 * len(names))), title, _price_sources(w, catalog), as_of, rows=rows, zero=[{"x": 0}], base=[{"x": base}])
     flips = ", ".join(RANGE_LABELS[n] for n in rob.flips_on) or "none"
     summary = (
         f"At the stated values Trainium's plan is {_usd(base)} cheaper (negative: dearer). Inputs whose range flips the verdict: {flips}."
@@ -263,14 +270,14 @@ def price_performance(catalog: Catalog) -> Chart:
         })
     as_of = catalog.latest_as_of()
     title = "Price per peak BF16 PFLOP-hour, by instance and purchase option"
-    chart = alt.Chart(alt.Data(values=rows)).mark_point(filled=True, size=90).encode(
+    chart = alt.Chart(_data("rows")).mark_point(filled=True, size=90).encode(
         y=alt.Y("instance:N", title=None, sort=alt.EncodingSortField("usd_per_pflop_hour", op="min")),
         x=alt.X("usd_per_pflop_hour:Q", title="USD per peak dense BF16 PFLOP-hour (lower is better)", axis=alt.Axis(format="$,.2f")),
         color=alt.Color("option:N", title="Purchase option", scale=alt.Scale(domain=list(OPTION_LABELS.values()))),
         shape=alt.Shape("side:N", title=None),
         tooltip=[alt.Tooltip("instance:N"), alt.Tooltip("option:N"), alt.Tooltip("usd_per_hour:Q", format="$,.3f"), alt.Tooltip("usd_per_pflop_hour:Q", format="$,.2f")],
     ).properties(width=WIDTH, height=320)
-    spec = _titled(chart, title, "data/prices.yaml (VAN, CB, NRN, NVDA)", as_of)
+    spec = _titled(chart, title, "data/prices.yaml (VAN, CB, NRN, NVDA)", as_of, rows=rows)
     best = min(rows, key=lambda r: r["usd_per_pflop_hour"])
     summary = (
         f"Peak-FLOP price of {len(rows)} instance and purchase-option pairs in us-east-1 and us-east-2. Cheapest per peak "
