@@ -10,8 +10,10 @@ edits to scenarios/ and data/ (watched in mkdocs.yml) do not.
 from __future__ import annotations
 
 import logging
+import posixpath
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort
@@ -63,6 +65,10 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    if page.edit_url and "/../" in page.edit_url:
+        # MkDocs joins edit_uri and the file's edit_uri as text; fold the "docs/../" it leaves.
+        parts = urlsplit(page.edit_url)
+        page.edit_url = urlunsplit(parts._replace(path=posixpath.normpath(parts.path)))
     # Hand-written pages opt into figures from data/ with `figures: true` in their front matter.
     if not page.meta.get("figures"):
         return markdown
