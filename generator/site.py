@@ -68,6 +68,12 @@ def pct(x: float | None, digits: int = 0) -> str:
     return f"{x * 100:.{digits}f} %"
 
 
+def runs(x: float | None) -> str:
+    if x is None:
+        return "none"
+    return "under 0.1" if x < 0.1 else f"{x:,.1f}"
+
+
 def hours(h: float) -> str:
     if h >= 48:
         return f"{h / 24:,.1f} days"
@@ -93,7 +99,7 @@ class Renderer:
             lstrip_blocks=True,
             keep_trailing_newline=True,
         )
-        self.env.filters.update(md=md, usd=usd, num=num, pct=pct, hours=hours, script_json=script_json)
+        self.env.filters.update(md=md, usd=usd, num=num, pct=pct, hours=hours, runs=runs, script_json=script_json)
         self.env.globals.update(
             catalog=self.catalog,
             results=project.results,
@@ -107,6 +113,7 @@ class Renderer:
             figure_sources=self.figure_sources,
             headline=self.headline,
             counts=self.counts,
+            reference_case=self.reference_case,
         )
         self.charts: list[ch.Chart] = []
 
@@ -204,14 +211,15 @@ class Renderer:
         site.charts = self.charts
         return site
 
-    def home_charts(self) -> dict[str, Markup]:
-        """Charts that hand-written pages place with {{ charts.NAME }}."""
+    def reference_inputs(self):
+        """The reference workload behind the home page's decision map: the headline instances,
+        on-demand, a mainstream port at the default assumptions."""
         h = self.headline()
         from generator.engine import Inputs, Span
 
         a = self.catalog.assumptions
         weeks = a.porting_classes["mainstream"].weeks
-        x = Inputs(
+        return Inputs(
             gpu_hours=500, relative_throughput=Span(1.0, 0.8, 1.2),
             trainium_price=Span(h["trn"].point, h["trn"].low or h["trn"].point, h["trn"].high or h["trn"].point),
             gpu_price=Span(h["gpu"].point, h["gpu"].point, h["gpu"].point),
@@ -222,10 +230,25 @@ class Renderer:
             trainium_availability="available", gpu_availability="available", needed_within_days=None,
             soon_days=a.soon_days.value, close_call_margin=a.close_call_margin.value,
         )
+
+    def reference_case(self) -> dict[str, Any]:
+        """The reference workload evaluated, so hand-written pages can quote its numbers."""
+        from generator.engine import evaluate, robustness, thresholds
+
+        x = self.reference_inputs()
+        o = evaluate(x)
+        return {"inputs": x, "outcome": o, "robustness": robustness(x, o), "thresholds": thresholds(x, o)}
+
+    def home_charts(self) -> dict[str, Markup]:
+        """Charts that hand-written pages place with {{ charts.NAME }}."""
+        h = self.headline()
+        x = self.reference_inputs()
         as_of = max(h["trn"].as_of, h["gpu"].as_of)
-        title = "When does Trainium pay? trn2.48xlarge vs p5.48xlarge, on-demand, 500 GPU instance-hours a run"
+        title = f"When does Trainium pay? trn2.48xlarge vs p5.48xlarge, on-demand, {x.gpu_hours:,.0f} GPU instance-hours a run"
+        source = (f"prices from {h['trn'].source}; mainstream port of {x.port_weeks.value:g} engineer-weeks "
+                  f"at {usd(x.engineer_week_usd)}")
         c = ch.decision_map(None, 0, self.catalog, "relative_throughput", x=x, chart_id="decision-map",
-                            title=title, source="prices from VAN; mainstream port of 2 engineer-weeks at $6,000", as_of=as_of)
+                            title=title, source=source, as_of=as_of)
         return {"decision_map": c}
 
 
