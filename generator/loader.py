@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import io
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -19,7 +20,15 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.events import AliasEvent
+from ruamel.yaml.events import (
+    AliasEvent,
+    CollectionEndEvent,
+    CollectionStartEvent,
+    MappingStartEvent,
+    NodeEvent,
+    ScalarEvent,
+)
+from ruamel.yaml.reader import ReaderError
 
 from generator import catalog as cat
 from generator.resolve import check_references
@@ -27,6 +36,10 @@ from generator.results import ScenarioResult, evaluate_scenario, mismatch_messag
 from generator.schema import MODELINE, ConstraintName, Scenario
 
 MAX_BYTES = 1024 * 1024
+# Deeper than any file here needs (scenarios and data go five levels down); a guard against nesting bombs.
+MAX_DEPTH = 32
+# Explicit tags a file may use: the YAML 1.2 core schema's own, plus timestamps (data/ dates).
+ALLOWED_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")}
 DATA_FILES: dict[str, type[BaseModel]] = {
     "sources.yaml": cat.SourcesFile,
     "chips.yaml": cat.ChipsFile,
@@ -69,12 +82,13 @@ class Document:
 
     def where(self, loc: Loc, *, key: bool = False) -> tuple[int, int]:
         """1-based line and column of a node, falling back to its nearest located ancestor."""
-        table = self.keys if key else self.values
+        # A list item has no key: its own position stands for it either way.
+        primary, secondary = (self.keys, self.values) if key else (self.values, self.keys)
         while loc:
-            if loc in table:
-                return table[loc]
-            if loc in self.keys:
-                return self.keys[loc]
+            if loc in primary:
+                return primary[loc]
+            if loc in secondary:
+                return secondary[loc]
             loc = loc[:-1]
         return (1, 1)
 
@@ -89,11 +103,15 @@ def dotted(loc: Loc) -> str:
 
 def describe(value: Any) -> str:
     if isinstance(value, dict):
-        return "a mapping"
+        return "a mapping" if value else "an empty mapping"
     if isinstance(value, list):
-        return "a list"
+        return "a list" if value else "an empty list"
     if value is None:
         return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and not math.isfinite(value):
+        return ".nan" if math.isnan(value) else (".inf" if value > 0 else "-.inf")
     if isinstance(value, str):
         shown = value if len(value) <= 60 else value[:57] + "..."
         return repr(shown)
@@ -136,6 +154,162 @@ def _plain(node: Any, loc: Loc, doc: Document) -> Any:
     return node
 
 
+@dataclass
+class _Level:
+    """One open mapping or sequence while scanning events: what its current child is called."""
+
+    mapping: bool
+    children: int = 0
+    key: str = ""
+    seen: dict[str, int] = field(default_factory=dict)
+
+    def index(self) -> str | int:
+        return self.key if self.mapping else self.children - 1
+
+
+def _tag_as_written(tag: str) -> str:
+    prefix = "tag:yaml.org,2002:"
+    return "!!" + tag[len(prefix) :] if tag.startswith(prefix) else tag
+
+
+class _TooDeep(Exception):
+    pass
+
+
+class _EventChecks:
+    """Watches the parser's events as the loader consumes them (one pass over the file) for what YAML
+    allows and these files must not use: aliases (a few lines can expand into an "alias bomb"), tags,
+    merge keys, keys that are not plain scalars, duplicate keys and runaway nesting."""
+
+    def __init__(self, shown: str):
+        self.shown = shown
+        self.problems: list[Problem] = []
+        self.stack: list[_Level] = []
+        self.aliases: list[tuple[int, int, str, str]] = []
+        self.last_scalar: ScalarEvent | None = None
+
+    def _path(self, levels: list[_Level]) -> str:
+        return dotted(tuple(level.index() for level in levels))
+
+    def _add(self, line: int, col: int, where: str, message: str) -> None:
+        self.problems.append(Problem(self.shown, line, col, where, message))
+
+    def feed(self, event: Any) -> None:
+        if isinstance(event, CollectionEndEvent):
+            self.stack.pop()
+            return
+        if not isinstance(event, NodeEvent):
+            return
+        stack = self.stack
+        top = stack[-1] if stack else None
+        is_key = top is not None and top.mapping and top.children % 2 == 0
+        if top is not None:
+            top.children += 1
+        line, col = event.start_mark.line + 1, event.start_mark.column + 1
+        if isinstance(event, ScalarEvent):
+            self.last_scalar = event
+        if isinstance(event, AliasEvent):
+            self.aliases.append((line, col, self._path(stack), str(event.anchor)))
+            return
+        tag = getattr(event, "tag", None)
+        if tag is not None and tag != "!" and str(tag) not in ALLOWED_TAGS:
+            self._add(line, col, self._path(stack), f"YAML tags are not allowed in these files; write the plain value (got {_tag_as_written(str(tag))})")
+        if is_key:
+            assert top is not None
+            if not isinstance(event, ScalarEvent):
+                kind = "a mapping" if isinstance(event, MappingStartEvent) else "a list"
+                top.key = "?"
+                self._add(line, col, self._path(stack[:-1]), f"a key must be a plain name (got {kind})")
+            else:
+                key = str(event.value)
+                top.key = key
+                if key == "<<" and event.style is None:
+                    self._add(line, col, self._path(stack), "merge keys (<<) are not allowed in these files; write the fields out (got <<)")
+                elif key in top.seen:
+                    self._add(line, col, self._path(stack), f"duplicate key; each key may appear once in a mapping (got '{key}' again; first at line {top.seen[key]})")
+                else:
+                    top.seen[key] = line
+        if isinstance(event, CollectionStartEvent):
+            if len(stack) == MAX_DEPTH:
+                outer = self._path(stack[:2]) + "..."
+                self._add(line, col, outer, f"nesting is too deep; these files need at most {MAX_DEPTH} levels (got more)")
+                raise _TooDeep()
+            stack.append(_Level(mapping=isinstance(event, MappingStartEvent)))
+
+    def all_problems(self) -> list[Problem]:
+        problems = list(self.problems)
+        if self.aliases:
+            line, col, where, anchor = self.aliases[0]
+            more = f", the first of {len(self.aliases)} aliases" if len(self.aliases) > 1 else ""
+            problems.append(Problem(self.shown, line, col, where, f"aliases are not allowed in these files; write the value out (got *{anchor}{more})"))
+        return problems
+
+
+def _load_checked(text: str, checks: _EventChecks) -> Any:
+    """Load with ruamel's round-trip loader (positions for every node) while `checks` sees each event."""
+    yaml = YAML(typ="rt")
+    yaml.allow_duplicate_keys = True  # reported by the checks, with both lines
+    constructor, parser = yaml.get_constructor_parser(io.StringIO(text))
+    consume = parser.get_event
+
+    def get_event() -> Any:
+        event = consume()
+        checks.feed(event)
+        return event
+
+    parser.get_event = get_event
+    try:
+        return constructor.get_single_data()
+    finally:
+        parser.dispose()
+
+
+# ruamel's names for what the parser expected or found, in words.
+_TOKEN_WORDS = {
+    "'<block end>'": "the end of the block",
+    "<block end>": "the end of the block",
+    "'<block mapping start>'": "a new mapping",
+    "'<block sequence start>'": "a new list",
+    "'<block entry>'": "a list item ('- ')",
+    "'<scalar>'": "more text",
+    "'<document start>'": "a new document ('---')",
+}
+
+
+def _syntax_problem(e: MarkedYAMLError, text: str, shown: str, last_scalar: ScalarEvent | None) -> Problem:
+    mark = e.problem_mark or e.context_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    problem = (e.problem or "").strip()
+    for token, words in _TOKEN_WORDS.items():
+        problem = problem.replace(token, words)
+    what = problem or "cannot be parsed"
+    cm = e.context_mark
+    context = (e.context or "").strip()
+    if context and not context.startswith("while "):
+        what = f"{context} {what}"
+    elif context and cm is not None and (cm.line, cm.column) != (line - 1, col - 1):
+        thing = re.sub(r"^while (parsing|scanning) (an? )?", "", context)
+        what += f", in the {thing} that starts at line {cm.line + 1}, column {cm.column + 1}"
+    if "\t" in problem or "'\\t'" in problem:
+        what = "found a tab character; indent with spaces, not tabs"
+    elif (
+        last_scalar is not None
+        and last_scalar.style in ("'", '"')
+        and last_scalar.start_mark.line < last_scalar.end_mark.line
+        and last_scalar.end_mark.line == line - 1
+    ):
+        sm = last_scalar.start_mark
+        what += f"; the quoted text that starts at line {sm.line + 1}, column {sm.column + 1} runs on to here: is a closing quote missing?"
+    elif "the end of the block" in problem:
+        what += "; check the indentation"
+    elif problem.startswith("mapping values are not allowed here"):
+        what += "; put text that contains ': ' in quotes"
+    what = what.replace("quoted scalar", "quoted text").replace("simple key", "key")
+    lines = text.splitlines()
+    got = describe(lines[line - 1].rstrip()) if 0 < line <= len(lines) else "the end of the file"
+    return Problem(shown, line, col, "(yaml)", f"invalid YAML: {what} (got {got})")
+
+
 def read(path: Path, shown: str) -> Document:
     """Parse one YAML file. Raises InputError with located problems; never a traceback."""
 
@@ -157,33 +331,34 @@ def read(path: Path, shown: str) -> Document:
         raise fail(line, col, "(file)", f"file is not valid UTF-8 (got byte 0x{raw[e.start]:02x})") from None
     if text.startswith("\ufeff"):
         text = text[1:]
-    if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
+    if not text.strip():
         raise fail(1, 1, "(document)", "file is empty; expected a mapping (got nothing)")
+    if all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
+        raise fail(1, 1, "(document)", "file holds only comments; expected a mapping (got nothing)")
 
-    yaml = YAML(typ="rt")
-    yaml.allow_duplicate_keys = False
+    checks = _EventChecks(shown)
     try:
-        # Aliases let a small file expand into a huge tree (an "alias bomb"); these files never need them.
-        for event in yaml.parse(io.StringIO(text)):
-            if isinstance(event, AliasEvent):
-                m = event.start_mark
-                raise fail(m.line + 1, m.column + 1, "(yaml)", f"aliases are not allowed in these files (got *{event.anchor})")
-        node = yaml.load(text)
-    except InputError:
-        raise
+        node = _load_checked(text, checks)
+    except _TooDeep:
+        raise InputError(checks.all_problems()) from None
+    except ReaderError as e:
+        before = text[: e.position]
+        line = before.count("\n") + 1
+        col = len(before) - (before.rfind("\n") + 1) + 1
+        raise fail(line, col, "(file)", f"file holds a control character YAML does not allow (got U+{e.character:04X})") from None
     except MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        dup = re.match(r'found duplicate key "(.*?)" with value "(.*?)"', e.problem or "")
-        if dup:
-            raise fail(line, col, dup.group(1), f"duplicate key; each key may appear once in a mapping (got '{dup.group(1)}' again)") from None
-        what = " ".join(p for p in (e.context, e.problem) if p)
-        raise fail(line, col, "(yaml)", f"invalid YAML: {what}") from None
+        if checks.all_problems():
+            # e.g. an alias to an undefined anchor: the checks already say what is wrong.
+            raise InputError(checks.all_problems()) from None
+        raise InputError([_syntax_problem(e, text, shown, checks.last_scalar)]) from None
     except YAMLError as e:
-        raise fail(1, 1, "(yaml)", f"invalid YAML: {e}") from None
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise fail(1, 1, "(yaml)", f"invalid YAML: {first} (got {describe(text.splitlines()[0])})") from None
     except RecursionError:
         raise fail(1, 1, "(yaml)", "nesting is too deep (got more levels than the parser can hold)") from None
 
+    if checks.all_problems():
+        raise InputError(checks.all_problems())
     doc = Document(shown, text, None)
     doc.data = _plain(node, (), doc)
     if not isinstance(doc.data, dict):
@@ -191,20 +366,28 @@ def read(path: Path, shown: str) -> Document:
     return doc
 
 
-def _known_fields(model: type[BaseModel], loc: Loc) -> list[str]:
-    """Field names valid at `loc` inside `model`, for 'did you mean' hints."""
+def _model_at(model: type[BaseModel], loc: Loc) -> Any:
+    """The model class that validates the node at `loc` inside `model`, or None."""
     current: Any = model
     for part in loc:
-        if isinstance(part, int) or current is None:
+        if isinstance(part, int):
             continue
         fields = getattr(current, "model_fields", None)
         if not fields or part not in fields:
-            current = None
-            continue
+            return None
         current = _model_of(fields[part].annotation)
-    if current is None or not hasattr(current, "model_fields"):
-        return []
-    return list(current.model_fields)
+    return current if hasattr(current, "model_fields") else None
+
+
+def _known_fields(model: type[BaseModel], loc: Loc) -> list[str]:
+    """Field names valid at `loc` inside `model`, for 'did you mean' hints."""
+    current = _model_at(model, loc)
+    return list(current.model_fields) if current is not None else []
+
+
+def _required_fields(model: type[BaseModel], loc: Loc) -> list[str]:
+    current = _model_at(model, loc)
+    return [n for n, f in current.model_fields.items() if f.is_required()] if current is not None else []
 
 
 def _model_of(annotation: Any) -> Any:
@@ -215,6 +398,64 @@ def _model_of(annotation: Any) -> Any:
         if found is not None:
             return found
     return None
+
+
+def _scalar_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (dict, list)):
+        return describe(value)
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    return str(value)
+
+
+def _describe_mapping(value: dict, message: str) -> str:
+    """A mapping a cross-field rule rejected, shown by the fields the message names (all of them if short)."""
+    named = [k for k in value if re.search(rf"\b{re.escape(k)}\b", message)]
+    shown = named or list(value)
+    text = ", ".join(f"{k}: {_scalar_text(value[k])}" for k in shown)
+    if len(text) > 100:
+        return describe(value)
+    return text or describe(value)
+
+
+_YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n", "true", "false"}
+
+
+def _type_hint(kind: str, value: Any) -> str:
+    if kind in ("int_type", "float_type", "int_parsing", "float_parsing") and isinstance(value, str):
+        try:
+            float(value)
+        except ValueError:
+            return ""
+        return "; remove the quotes to make it a number"
+    if kind in ("date_type", "date_parsing", "date_from_datetime_parsing") and isinstance(value, str):
+        return "; write it as YYYY-MM-DD, without quotes"
+    if kind == "bool_type" and isinstance(value, str) and value.lower() in _YAML11_BOOLEANS:
+        return "; YAML 1.2 reads only true and false as booleans, write one of them"
+    return ""
+
+
+def _duplicate_workloads(doc: Document) -> list[Problem]:
+    problems = []
+    first: dict[str, int] = {}
+    workloads = doc.data.get("workloads") if isinstance(doc.data, dict) else None
+    for i, w in enumerate(workloads if isinstance(workloads, list) else []):
+        name = w.get("name") if isinstance(w, dict) else None
+        if not isinstance(name, str):
+            continue
+        if name in first:
+            line = doc.where(("workloads", first[name], "name"))[0]
+            problems.append(doc.problem(
+                ("workloads", i, "name"),
+                f"workload names must be unique (got '{name}' again; first at line {line})",
+            ))
+        else:
+            first.setdefault(name, i)
+    return problems
 
 
 def validation_problems(doc: Document, model: type[BaseModel], err: ValidationError) -> list[Problem]:
@@ -236,15 +477,31 @@ def validation_problems(doc: Document, model: type[BaseModel], err: ValidationEr
         msg = msg[0].lower() + msg[1:]
         if msg.startswith("value error, "):
             msg = msg[len("value error, ") :]
+        if msg.startswith("workload names must be unique") and (dupes := _duplicate_workloads(doc)):
+            problems.extend(dupes)
+            continue
+        msg = re.sub(r"^(list should have at least \d+ items?) after validation, not \d+$", r"\1", msg)
         if kind == "literal_error" and isinstance(value, str):
             expected = re.findall(r"'([^']*)'", e["msg"])
             hint = difflib.get_close_matches(value, expected, n=1, cutoff=0.5)
             if hint:
                 msg += f"; did you mean '{hint[0]}'?"
         if kind in ("model_type", "model_attributes_type", "dict_type"):
-            msg = "expected a mapping"
-        problems.append(doc.problem(loc, f"{msg} (got {describe(value)})", key=isinstance(value, dict)))
+            required = _required_fields(model, loc)
+            msg = "expected a mapping" + (f" with {_and(required)}" if required else "")
+        msg += _type_hint(kind, value)
+        if re.search(r"\(got [^()]*\)$", msg):
+            got = ""  # the rule's own message already shows what it got
+        elif isinstance(value, dict) and value:
+            got = f" (got {_describe_mapping(value, msg)})"
+        else:
+            got = f" (got {describe(value)})"
+        problems.append(doc.problem(loc, msg + got, key=isinstance(value, dict)))
     return problems
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def validate_doc(doc: Document, model: type[BaseModel]) -> Any:
@@ -301,14 +558,20 @@ def load_catalog(data_dir: Path, shown_dir: str = "data") -> cat.Catalog:
         if inst.chip not in chips:
             problems.append(idoc.problem(("instances", iid, "chip"), f"unknown chip{_hint(inst.chip, chips)} (got '{inst.chip}')"))
     pdoc = docs["prices.yaml"]
-    seen: set[tuple[str, str, str]] = set()
+    seen: dict[tuple[str, str, str], int] = {}
     for i, p in enumerate(prices):
         if p.instance not in instances:
             problems.append(pdoc.problem(("prices", i, "instance"), f"unknown instance{_hint(p.instance, instances)} (got '{p.instance}')"))
         key3 = (p.instance, p.region, p.option)
         if key3 in seen:
-            problems.append(pdoc.problem(("prices", i), f"a second price for {p.instance} in {p.region}, {p.option}; keep one entry and list the others as alternatives (got a duplicate)"))
-        seen.add(key3)
+            first_line = pdoc.where(("prices", seen[key3]))[0]
+            problems.append(pdoc.problem(
+                ("prices", i),
+                f"a second price for {p.instance} in {p.region}, {p.option}; keep one entry and list the others "
+                f"as alternatives (got prices.{seen[key3]} at line {first_line} as well)",
+            ))
+        else:
+            seen[key3] = i
     adoc = docs["assumptions.yaml"]
     for name in ("mainstream", "moderate-custom", "heavy-custom-cuda", "novel"):
         if name not in assumptions.porting_classes:
@@ -333,7 +596,7 @@ def load_scenario(path: Path, shown: str, catalog: cat.Catalog) -> ScenarioResul
     doc = read(path, shown)
     sid = path.stem
     problems = []
-    if not SCENARIO_ID.match(sid):
+    if not SCENARIO_ID.match(sid) or path.suffix != ".yaml":
         problems.append(Problem(shown, 1, 1, "(file)", f"file name must be lower-case letters, digits and dashes, ending .yaml (got '{path.name}')"))
     first = doc.text.splitlines()[0] if doc.text else ""
     if first.strip() != MODELINE:
