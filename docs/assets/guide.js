@@ -11,9 +11,9 @@
 
   function specFor(el) {
     const id = el.getAttribute("data-chart");
-    const node = Array.from(document.querySelectorAll("script.guide-chart__spec"))
+    const node = Array.from(document.querySelectorAll("template.guide-chart__spec"))
       .find((s) => s.getAttribute("data-chart") === id);
-    return node ? JSON.parse(node.textContent) : null;
+    return node ? JSON.parse(node.content.textContent) : null;
   }
 
   async function draw(el) {
