@@ -226,6 +226,17 @@ class Robustness:
     best_case: RangeEnd
 
 
+def against_and_for(x: Inputs, name: str) -> tuple[str, str]:
+    """The ends of a range that favour Trainium least and most, found by evaluating both: the
+    direction of some inputs depends on the case (spot overhead helps Trainium when only the GPU
+    side is on spot). Ties keep the usual direction."""
+    low = evaluate(x.at(name, "low")).total_difference
+    high = evaluate(x.at(name, "high")).total_difference
+    if low == high:
+        return RANGE_INPUTS[name]
+    return ("low", "high") if low < high else ("high", "low")
+
+
 def ranged_inputs(x: Inputs) -> list[str]:
     names = [n for n in RANGE_INPUTS if getattr(x, n).is_range]
     if not (x.trainium_spot or x.gpu_spot) and "spot_overhead" in names:
@@ -248,7 +259,7 @@ def robustness(x: Inputs, base: Outcome | None = None) -> Robustness:
     for side in (0, 1):
         y = x
         for name in names:
-            y = y.at(name, RANGE_INPUTS[name][side])
+            y = y.at(name, against_and_for(x, name)[side])
         o = evaluate(y)
         corners.append(RangeEnd("all", ("against", "for")[side], math.nan, o.verdict, o.total_difference))
     holds = not flips and all(c.verdict == base.verdict for c in corners)
