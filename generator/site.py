@@ -161,6 +161,11 @@ class Renderer:
             add(getattr(a, name).source, name.replace("_", " "))
         return backs
 
+    def calculator_json(self) -> Markup:
+        from generator.calculator import calculator_data, presets
+
+        return script_json({"data": calculator_data(self.catalog), "presets": presets(self.project.results)})
+
     def counts(self) -> dict[str, int]:
         v = [r.verdict for r in self.project.results]
         return {k: v.count(k) for k in ("trainium", "gpu", "hybrid")} | {"all": len(v)}
@@ -255,4 +260,6 @@ class Renderer:
 def render_markdown_page(renderer: Renderer, markdown: str, page_path: str, home: dict[str, ch.Chart]) -> str:
     """Render a hand-written page that opted into figures (front matter `figures: true`)."""
     charts = {name: renderer.chart_block(c, page_path) for name, c in home.items()}
-    return renderer.env.from_string(markdown).render(charts=charts, headline=renderer.headline())
+    return renderer.env.from_string(markdown).render(
+        charts=charts, headline=renderer.headline(), calculator_json=renderer.calculator_json()
+    )

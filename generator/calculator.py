@@ -1,0 +1,63 @@
+"""What the calculator page bakes in at build time: the catalog in the shape the JavaScript
+engine reads (docs/assets/calculator/engine.mjs), and every shipped scenario's workloads as presets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.catalog import OPTION_LABELS, Catalog
+from generator.results import ScenarioResult
+
+
+def calculator_data(catalog: Catalog) -> dict[str, Any]:
+    a = catalog.assumptions
+    return {
+        "instances": {
+            iid: {"side": i.side, "chip": i.chip, "chips": i.chips.value}
+            for iid, i in catalog.instances.items()
+        },
+        "chips": {
+            cid: {"name": c.name, "bf16_tflops": c.bf16_tflops.value, "fp8_tflops": c.fp8_tflops.value if c.fp8_tflops else None}
+            for cid, c in catalog.chips.items()
+        },
+        "prices": [
+            {
+                "instance": p.instance, "region": p.region, "option": p.option, "offered": p.offered,
+                "usd_per_hour": p.usd_per_hour, "low": p.low, "high": p.high,
+                "source": p.source, "as_of": p.as_of.isoformat(), "note": p.note,
+            }
+            for p in catalog.prices
+        ],
+        "options": OPTION_LABELS,
+        "assumptions": {
+            "engineer_week_usd": a.engineer_week_usd.value,
+            "porting_classes": {
+                name: {"label": pc.label, "weeks": {"value": pc.weeks.value, "low": pc.weeks.low, "high": pc.weeks.high}}
+                for name, pc in a.porting_classes.items()
+            },
+            "neuron_experience": {name: f.value for name, f in a.neuron_experience.items()},
+            "constraints": {
+                name: {
+                    "label": c.label, "effect": c.effect,
+                    "weeks": {"value": c.weeks.value, "low": c.weeks.low, "high": c.weeks.high} if c.weeks else None,
+                }
+                for name, c in a.constraints.items()
+            },
+            "spot_overhead": {"value": a.spot_overhead.value, "low": a.spot_overhead.low, "high": a.spot_overhead.high},
+            "close_call_margin": a.close_call_margin.value,
+            "soon_days": a.soon_days.value,
+        },
+    }
+
+
+def workload_json(workload: Any) -> dict[str, Any]:
+    return workload.model_dump(mode="json", exclude_none=True)
+
+
+def presets(results: tuple[ScenarioResult, ...]) -> list[dict[str, Any]]:
+    out = []
+    for r in results:
+        for i, w in enumerate(r.workloads):
+            label = r.scenario.title if len(r.workloads) == 1 else f"{r.scenario.title} ({w.workload.name})"
+            out.append({"id": f"{r.id}/{i + 1}", "label": label, "workload": workload_json(w.workload)})
+    return out
