@@ -208,6 +208,33 @@ def test_scenario_pages_show_the_engines_numbers(built_site: BuiltSite, project)
     assert checked >= 20 * len(project.results)
 
 
+def _next_element(n: Node) -> Node:
+    siblings = [c for c in n.parent.children if isinstance(c, Node)]
+    return siblings[siblings.index(n) + 1]
+
+
+def test_robustness_is_told_as_the_engine_found_it(built_site: BuiltSite, project):
+    from generator.engine import RANGE_LABELS
+    from generator.site import VERDICT_LABELS
+
+    seen_joint_flip = False
+    for r in project.results:
+        doc = page(built_site.site, f"scenarios/{r.id}/")
+        heads = [h for h in doc.find_all("h3") if h.norm_text().startswith("Does the verdict hold?")]
+        assert len(heads) == len(r.workloads), r.id
+        for h, w in zip(heads, r.workloads):
+            rob = w.robustness
+            text = _next_element(h).norm_text()
+            assert text.startswith("Yes." if rob.holds else "No."), f"{r.id}: {text}"
+            for name in rob.flips_on:
+                assert RANGE_LABELS[name] in text, f"{r.id}: {name} flips the verdict but is not named: {text}"
+            assert not re.search(r"range, +turns|, +,", text), f"{r.id}: a sentence with an empty list: {text}"
+            assert f"least favourable to Trainium the verdict is {VERDICT_LABELS[rob.worst_case.verdict]}" in text
+            assert f"most favourable end it is {VERDICT_LABELS[rob.best_case.verdict]}" in text
+            seen_joint_flip |= not rob.holds and not rob.flips_on
+    assert seen_joint_flip, "no scenario flips only when ranges move together; this test lost its case"
+
+
 def test_prices_page_shows_every_instance_and_the_trn2_range(built_site: BuiltSite, project):
     from generator.site import usd
 
@@ -416,15 +443,15 @@ def test_untrusted_text_is_shown_as_text_and_never_becomes_markup(untrusted_site
 
     # Nothing live: the page runs exactly the scripts every scenario page runs.
     assert _own_scripts(doc) == _own_scripts(baseline)
-    json_scripts = [n for n in doc.find_all("script") if n.attrs.get("type") == "application/json"]
-    assert len(json_scripts) == len([n for n in baseline.find_all("script") if n.attrs.get("type") == "application/json"])
+    json_scripts = [n.attrs.get("id") for n in doc.find_all("script") if n.attrs.get("type") == "application/json"]
+    assert json_scripts == [n.attrs.get("id") for n in baseline.find_all("script") if n.attrs.get("type") == "application/json"]
+    specs = [n for n in doc.find_all("template") if n.has_class("guide-chart__spec")]
+    assert specs and len(specs) == len([n for n in baseline.find_all("template") if n.has_class("guide-chart__spec")])
     titles = []
-    for n in json_scripts:
-        assert n.has_class("guide-chart__spec") or n.attrs.get("id") == "__config"
-        spec = json.loads(n.text())  # a payload that closed the script tag would leave broken JSON behind
-        if n.has_class("guide-chart__spec"):
-            title = spec["title"]["text"]
-            titles.append(title)
+    for n in specs:
+        assert all(isinstance(c, str) for c in n.children), "markup inside a chart spec"
+        spec = json.loads(n.text())  # markup from a payload would leave broken JSON behind
+        titles.append(spec["title"]["text"])
     # The workload name reached the chart titles intact, inside the JSON.
     assert any(t.endswith(PAYLOADS["breakout"]) for t in titles), titles
 
