@@ -4,11 +4,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v chromium >/dev/null 2>&1; then
+# Chromium drives the browser tests; Node runs the calculator's engine in the parity test.
+missing=""
+command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+if [ -n "$missing" ]; then
   sudo=""
   if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
 fi
 python3 -m pip install -q -e ".[test]"
 

@@ -1,0 +1,169 @@
+"""The calculator's JavaScript engine against the Python engine, on thousands of generated cases.
+
+Node runs the very file the site ships (docs/assets/calculator/engine.mjs). Both engines get the
+same workloads and the same catalog; verdicts, trace rules and every number must agree.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.calculator import calculator_data, workload_json
+from generator.loader import load_catalog
+from generator.results import _plain, evaluate_workload
+from generator.schema import Workload
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE = ROOT / "docs" / "assets" / "calculator" / "engine.mjs"
+CASES = 2400
+
+RUNNER = """
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+const { evaluateWorkload } = await import(pathToFileURL(process.argv[1]).href);
+const payload = JSON.parse(readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(payload.workloads.map((w) => evaluateWorkload(w, payload.data))));
+"""
+
+
+
+def _number(rng: random.Random, lo: float, hi: float, edges: list[float]) -> float:
+    # One case in five sits on an edge value; the rest spread log-uniformly across the range.
+    if rng.random() < 0.2:
+        return rng.choice(edges)
+    return math.exp(rng.uniform(math.log(lo), math.log(hi)))
+
+
+def generate(rng: random.Random, catalog) -> dict[str, Any]:
+    offered = [p for p in catalog.prices if p.offered]
+    side = {s: [p for p in offered if catalog.instances[p.instance].side == s] for s in ("trainium", "gpu")}
+    trn, gpu = rng.choice(side["trainium"]), rng.choice(side["gpu"])
+    if rng.random() < 0.5:
+        run_size: dict[str, Any] = {"gpu_instance_hours": _number(rng, 0.01, 5e6, [0.01, 1, 24, 500, 5e6])}
+    else:
+        run_size = {
+            "params_billion": _number(rng, 0.01, 2000, [0.01, 8, 70, 2000]),
+            "tokens_billion": _number(rng, 0.1, 50000, [0.1, 1000, 50000]),
+            "mfu": rng.choice([1.0, 0.001, rng.uniform(0.05, 0.6)]),
+            "precision": rng.choice(["bf16", "fp8"]),
+        }
+    runs = rng.choice([1, 2, 3, 7, 30, 1000, 1_000_000, rng.randint(1, 200)])
+    value = _number(rng, 0.05, 20, [0.05, 0.5, 1.0, 20])
+    low = value * rng.choice([1.0, rng.uniform(0.2, 1.0)])
+    high = value * rng.choice([1.0, rng.uniform(1.0, 3.0)])
+    w: dict[str, Any] = {
+        "name": "case",
+        "architecture": rng.choice(["mainstream", "moderate-custom", "heavy-custom-cuda", "novel"]),
+        "run_size": run_size,
+        "runs": runs,
+        "trainium": {"instance": trn.instance, "region": trn.region, "option": trn.option, "count": rng.choice([1, 3, 64])},
+        "gpu": {"instance": gpu.instance, "region": gpu.region, "option": gpu.option, "count": rng.choice([1, 8, 1000])},
+        "relative_throughput": {"value": value, "low": low, "high": high},
+        "neuron_experience": rng.choice(["none", "some", "experienced"]),
+        "constraints": rng.sample(
+            ["custom-cuda-kernels", "dynamic-shapes", "tensorflow", "day-one-architectures", "multi-cloud"],
+            k=rng.choice([0, 0, 0, 1, 2]),
+        ),
+    }
+    if rng.random() < 0.5:
+        w["runs_per_architecture"] = rng.choice([1, 2, runs, runs + 1, rng.randint(1, 50)])
+    porting: dict[str, Any] = {}
+    if rng.random() < 0.4:
+        wv = _number(rng, 0.1, 100, [0.1, 2, 100])
+        porting["weeks"] = {"value": wv, "low": wv * rng.uniform(0.3, 1), "high": wv * rng.uniform(1, 3)}
+    if rng.random() < 0.4:
+        porting["engineer_week_usd"] = _number(rng, 100, 50000, [100, 6000, 50000])
+    if rng.random() < 0.3:
+        porting["extra_usd"] = rng.choice([0, 1.5, 25000.0, _number(rng, 1, 1e6, [1])])
+    if porting:
+        w["porting"] = porting
+    avail = ["available", "constrained", "unavailable"]
+    a = {"trainium": rng.choice(avail), "gpu": rng.choice(avail)}
+    if a["trainium"] == a["gpu"] == "unavailable":
+        a["gpu"] = "constrained"
+    if rng.random() < 0.6:
+        a["needed_within_days"] = rng.choice([1, 29, 30, 31, 365])
+    w["availability"] = a
+    return w
+
+
+def _compare(py: Any, js: Any, path: str, problems: list[str]) -> None:
+    if isinstance(py, dict):
+        if set(py) != set(js if isinstance(js, dict) else {}):
+            problems.append(f"{path}: keys {sorted(py)} vs {sorted(js) if isinstance(js, dict) else js!r}")
+            return
+        for k in py:
+            _compare(py[k], js[k], f"{path}.{k}", problems)
+    elif isinstance(py, list):
+        if not isinstance(js, list) or len(py) != len(js):
+            problems.append(f"{path}: {py!r} vs {js!r}")
+            return
+        for i, (a, b) in enumerate(zip(py, js)):
+            _compare(a, b, f"{path}[{i}]", problems)
+    elif isinstance(py, bool) or py is None or isinstance(py, str):
+        if py != js:
+            problems.append(f"{path}: {py!r} vs {js!r}")
+    elif isinstance(py, (int, float)):
+        if not isinstance(js, (int, float)) or isinstance(js, bool):
+            problems.append(f"{path}: {py!r} vs {js!r}")
+        elif not math.isclose(py, js, rel_tol=1e-9, abs_tol=1e-9):
+            problems.append(f"{path}: {py!r} vs {js!r}")
+    else:
+        problems.append(f"{path}: unexpected {type(py).__name__}")
+
+
+@pytest.fixture(scope="module")
+def cases():
+    catalog = load_catalog(ROOT / "data")
+    rng = random.Random(20261121)
+    workloads = []
+    while len(workloads) < CASES:
+        w = Workload.model_validate(generate(rng, catalog))
+        workloads.append(w)
+    payload = {"data": calculator_data(catalog), "workloads": [workload_json(w) for w in workloads]}
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", RUNNER, str(ENGINE)],
+        input=json.dumps(payload), capture_output=True, text=True, check=True,
+    )
+    js = json.loads(out.stdout)
+    py = []
+    for w in workloads:
+        r = evaluate_workload(w, catalog)
+        py.append({"inputs": _plain(r.inputs), "outcome": _plain(r.outcome), "robustness": _plain(r.robustness), "thresholds": _plain(r.thresholds)})
+    return workloads, py, js
+
+
+def test_there_are_enough_cases_and_they_cover_every_rule(cases):
+    workloads, py, _ = cases
+    assert len(workloads) >= 2000
+    deciding = {[s for s in r["outcome"]["trace"] if s["verdict"]][-1]["rule"] for r in py}
+    assert deciding == {"hard-constraint", "availability", "cost", "capacity"}
+    verdicts = {r["outcome"]["verdict"] for r in py}
+    assert verdicts == {"trainium", "gpu"}
+    assert any(r["outcome"]["break_even_runs"] is None for r in py)
+    assert any(not r["robustness"]["holds"] for r in py) and any(r["robustness"]["holds"] for r in py)
+
+
+def test_javascript_engine_equals_python_engine(cases):
+    workloads, py, js = cases
+    problems: list[str] = []
+    for i, (a, b) in enumerate(zip(py, js)):
+        before = len(problems)
+        _compare(a, b, f"case {i}", problems)
+        if len(problems) > before and len(problems) < 20:
+            problems.append(f"case {i} input: {json.dumps(workload_json(workloads[i]))}")
+    assert not problems, "\n".join(problems[:40])
+
+
+def test_verdicts_and_trace_rules_agree(cases):
+    _, py, js = cases
+    for a, b in zip(py, js):
+        assert a["outcome"]["verdict"] == b["outcome"]["verdict"]
+        assert [(s["rule"], s["verdict"]) for s in a["outcome"]["trace"]] == [(s["rule"], s["verdict"]) for s in b["outcome"]["trace"]]
