@@ -317,13 +317,19 @@ function recompute() {
   drawChart(workload, result);
 }
 
-function onChange(push) {
+// History: the first keystroke after a committed change opens a new entry and later keystrokes
+// update it, so back and forward step through edits rather than through single characters.
+let editing = false;
+
+function onChange(committed) {
   recompute();
   const url = urlFor(readState());
-  if (url !== window.location.pathname + window.location.search) {
-    if (push) window.history.pushState({ guideCalc: true }, "", url);
-    else window.history.replaceState({ guideCalc: true }, "", url);
+  const here = window.location.pathname + window.location.search;
+  if (url !== here) {
+    if (editing) window.history.replaceState({ guideCalc: true }, "", url);
+    else window.history.pushState({ guideCalc: true }, "", url);
   }
+  editing = !committed && (editing || url !== here);
 }
 
 // A scenario file `guide validate` accepts, made from the form.
@@ -427,6 +433,7 @@ function setup() {
   apply(stateFromUrl());
 
   root.addEventListener("input", (ev) => { if (ev.target.type !== "checkbox" && ev.target.tagName !== "SELECT") onChange(false); });
+  editing = false;
   root.addEventListener("change", (ev) => { if (ev.target.id !== "calc-preset") onChange(true); });
   $("calc-load").addEventListener("click", () => {
     const p = presets.find((x) => x.id === presetSelect.value);

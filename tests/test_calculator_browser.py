@@ -1,0 +1,204 @@
+"""The calculator in headless Chromium, on the built site served from 127.0.0.1.
+
+Each shipped scenario loaded into the calculator must give the Python engine's verdict and numbers;
+the URL must carry the whole state; the downloaded YAML must validate and evaluate the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+
+RAW_KEYS = {
+    "trainium.hours_per_run": lambda o, t: o.trainium.hours_per_run,
+    "gpu.hours_per_run": lambda o, t: o.gpu.hours_per_run,
+    "trainium.cost_per_run": lambda o, t: o.trainium.cost_per_run,
+    "gpu.cost_per_run": lambda o, t: o.gpu.cost_per_run,
+    "trainium.wall_clock_hours": lambda o, t: o.trainium.wall_clock_hours,
+    "gpu.wall_clock_hours": lambda o, t: o.gpu.wall_clock_hours,
+    "trainium.total": lambda o, t: o.trainium.total,
+    "gpu.total": lambda o, t: o.gpu.total,
+    "saving_per_run": lambda o, t: o.saving_per_run,
+    "port_cost": lambda o, t: o.port_cost,
+    "ports": lambda o, t: o.ports,
+    "break_even_runs": lambda o, t: o.break_even_runs,
+    "total_difference": lambda o, t: o.total_difference,
+    "threshold.relative_throughput": lambda o, t: t.relative_throughput,
+    "threshold.runs": lambda o, t: t.runs,
+    "threshold.port_weeks": lambda o, t: t.port_weeks,
+    "threshold.trainium_price": lambda o, t: t.trainium_price,
+}
+
+
+class Calc:
+    def __init__(self, page, base: str):
+        self.page = page
+        self.base = base
+        self.errors: list[str] = []
+        self.outside: list[str] = []
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("request", self._request)
+
+    def _request(self, request) -> None:
+        url = request.url
+        if not (url.startswith("http://127.0.0.1") or url.startswith("data:") or url.startswith("blob:")):
+            self.outside.append(url)
+
+    def open(self, query: str = "") -> None:
+        self.page.goto(self.base + "calculator/" + query)
+        self.page.wait_for_selector("#guide-calc[data-ready]")
+
+    def values(self) -> dict[str, str]:
+        return self.page.eval_on_selector_all(
+            "#calc-output [data-key]", "els => Object.fromEntries(els.map(e => [e.dataset.key, e.dataset.value]))"
+        )
+
+    def verdict(self) -> str:
+        return self.page.get_attribute("#calc-output [data-verdict]", "data-verdict")
+
+    def load(self, preset: str) -> None:
+        self.page.select_option("#calc-preset", preset)
+        self.page.click("#calc-load")
+        self.page.wait_for_function("id => document.getElementById('calc-status').textContent.startsWith('Loaded')", arg=preset)
+
+
+@pytest.fixture
+def calc(browser, served_site: str):
+    context = browser.new_context(accept_downloads=True)
+    page = context.new_page()
+    c = Calc(page, served_site)
+    yield c
+    context.close()
+    assert not c.errors, c.errors
+    assert not c.outside, c.outside
+
+
+def _same(raw: str, expected) -> bool:
+    if expected is None:
+        return raw == "none"
+    return math.isclose(float(raw), float(expected), rel_tol=1e-9, abs_tol=1e-9)
+
+
+def test_every_shipped_scenario_gives_the_engines_answer(calc: Calc, project):
+    calc.open()
+    for r in project.results:
+        for i, w in enumerate(r.workloads):
+            calc.load(f"{r.id}/{i + 1}")
+            assert calc.verdict() == w.outcome.verdict, (r.id, i)
+            got = calc.values()
+            for key, pick in RAW_KEYS.items():
+                assert _same(got[key], pick(w.outcome, w.thresholds)), (r.id, i, key, got[key])
+            rules = calc.page.eval_on_selector_all(
+                "#calc-output .guide-trace li", "els => els.map(e => [e.dataset.rule, e.dataset.decides || null])"
+            )
+            assert rules == [[s.rule, s.verdict] for s in w.outcome.trace], (r.id, i)
+            robust = calc.page.get_attribute("#calc-output [data-robust]", "data-robust")
+            assert robust == ("yes" if w.robustness.holds else "flips"), (r.id, i)
+            calc.page.wait_for_selector("#calc-chart[data-drawn] svg")
+
+
+def test_the_url_carries_the_state_and_back_and_forward_work(calc: Calc, project):
+    calc.open()
+    calc.load("large-run-gpus-constrained/1")
+    shared = calc.page.url
+    before = calc.values()
+    assert "n=1" in shared and "go=capacity-block" in shared
+
+    # A fresh tab at the shared link shows the same case.
+    calc.page.goto("about:blank")
+    calc.page.goto(shared)
+    calc.page.wait_for_selector("#guide-calc[data-ready]")
+    assert calc.values() == before
+    assert calc.page.input_value("#calc-runs") == "1"
+
+    # A committed change is a new history entry; back and forward move between them.
+    calc.page.fill("#calc-runs", "40")
+    calc.page.dispatch_event("#calc-runs", "change")
+    calc.page.wait_for_function("() => location.search.includes('n=40')")
+    calc.page.go_back()
+    calc.page.wait_for_function("() => document.getElementById('calc-runs')?.value === '1' && document.querySelector('#guide-calc[data-ready]')")
+    assert calc.values() == before
+    calc.page.go_forward()
+    calc.page.wait_for_function("() => document.getElementById('calc-runs')?.value === '40' && document.querySelector('#guide-calc[data-ready]')")
+    assert calc.values() != before
+
+
+def test_downloaded_yaml_validates_and_evaluates_the_same(calc: Calc, tmp_path: Path):
+    calc.open("?n=25&r=0.9&rl=0.7&rh=1.3&c=moderate-custom&e=some&ga=constrained&s=10&k_=dynamic-shapes")
+    verdict = calc.verdict()
+    values = calc.values()
+    with calc.page.expect_download() as info:
+        calc.page.click("#calc-yaml")
+    folder = tmp_path / "project"
+    shutil.copytree(REPO / "data", folder / "data")
+    (folder / "scenarios").mkdir()
+    target = folder / "scenarios" / "my-case.yaml"
+    info.value.save_as(target)
+
+    check = subprocess.run([sys.executable, "-m", "generator", "--root", str(folder), "validate"], capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+    out = subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(folder), "evaluate", "--format", "json"],
+        capture_output=True, text=True, check=True,
+    )
+    [result] = json.loads(out.stdout)
+    assert result["verdict"] == verdict
+    outcome = result["workloads"][0]["outcome"]
+    assert _same(values["gpu.total"], outcome["gpu"]["total"])
+    assert _same(values["trainium.total"], outcome["trainium"]["total"])
+
+
+def test_impossible_input_gets_a_message_next_to_the_field(calc: Calc):
+    calc.open()
+    for field, value, message in [
+        ("#calc-runs", "", "Enter a number."),
+        ("#calc-runs", "-3", "Must be at least 1."),
+        ("#calc-runs", "2.5", "Enter a whole number."),
+        ("#calc-hours", "0", "Must be more than 0."),
+        ("#calc-rel", "0", "Must be more than 0."),
+    ]:
+        original = calc.page.input_value(field)
+        calc.page.fill(field, value)
+        error = calc.page.inner_text(f"{field}-error")
+        assert error == message, (field, value, error)
+        assert calc.page.get_attribute(field, "aria-invalid") == "true"
+        output = calc.page.inner_text("#calc-output")
+        assert "Fix the" in output and "NaN" not in output and "undefined" not in output
+        calc.page.fill(field, original)
+        assert calc.page.inner_text(f"{field}-error") == ""
+        assert calc.page.get_attribute("#guide-calc", "data-state") == "ok"
+
+
+def test_every_input_has_a_label_and_the_keyboard_reaches_it(calc: Calc):
+    calc.open()
+    unlabelled = calc.page.eval_on_selector_all(
+        "#guide-calc input:not([type=radio]):not([type=checkbox]), #guide-calc select",
+        "els => els.filter(e => !document.querySelector(`label[for='${e.id}']`)).map(e => e.id || e.name)",
+    )
+    assert unlabelled == []
+    # Tab from the runs field reaches the next one, and typing there recomputes.
+    calc.page.focus("#calc-runs")
+    calc.page.keyboard.press("Tab")
+    assert calc.page.evaluate("document.activeElement.id") == "calc-rpa"
+    calc.page.keyboard.type("3")
+    calc.page.wait_for_function("() => location.search.includes('a=3')")
+    assert calc.values()["ports"] == "4"  # ceil(10 runs / 3 per architecture)
+
+
+def test_the_calculator_works_after_instant_navigation(calc: Calc):
+    calc.page.goto(calc.base)
+    calc.page.evaluate("window.__stayed = true")
+    calc.page.click("nav.md-nav a[href$='calculator/']")
+    calc.page.wait_for_selector("#guide-calc[data-ready]")
+    assert calc.page.evaluate("window.__stayed === true"), "the page reloaded instead of navigating instantly"
+    assert calc.verdict() in ("trainium", "gpu")
+    calc.page.wait_for_selector("#calc-chart[data-drawn] svg")
