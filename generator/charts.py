@@ -104,12 +104,13 @@ def cumulative_cost(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
         tooltip=[alt.Tooltip("side:N"), alt.Tooltip("runs:Q"), alt.Tooltip("cost:Q", format="$,.0f")],
     )
     layers: list[Any] = [lines]
-    marks = [{"runs": x.runs, "label": f"plan: {x.runs} runs"}]
+    # Labels sit on two rows so they stay readable when the plan and the break-even are close.
+    marks = [{"runs": x.runs, "label": f"plan: {x.runs} runs", "row": 10}]
     if o.break_even_runs is not None:
-        marks.append({"runs": o.break_even_runs, "label": f"break-even: {o.break_even_runs:.1f} runs"})
+        marks.append({"runs": o.break_even_runs, "label": f"break-even: {o.break_even_runs:.1f} runs", "row": 26})
     rules = alt.Chart(_data("marks")).mark_rule(strokeDash=[4, 4], color="#888").encode(x="runs:Q")
     labels = alt.Chart(_data("marks")).mark_text(align="left", dx=4, dy=-4, baseline="bottom", color="#888").encode(
-        x="runs:Q", y=alt.value(10), text="label:N"
+        x="runs:Q", y=alt.Y("row:Q", scale=None), text="label:N"
     )
     layers += [rules, labels]
     spec = _titled(alt.layer(*layers).properties(width=WIDTH, height=300), title, _price_sources(w, catalog), as_of, rows=rows, marks=marks)

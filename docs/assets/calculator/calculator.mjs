@@ -241,8 +241,8 @@ function chartSpec(w, result) {
     rows.push({ runs: n, side: "GPU", cost: n * o.gpu.cost_per_run });
     rows.push({ runs: n, side: "Trainium", cost: ports * o.port_cost + n * o.trainium.cost_per_run });
   }
-  const marks = [{ runs: x.runs, label: `plan: ${x.runs} runs` }];
-  if (o.break_even_runs !== null) marks.push({ runs: o.break_even_runs, label: `break-even: ${num(o.break_even_runs, 1)} runs` });
+  const marks = [{ runs: x.runs, label: `plan: ${x.runs} runs`, row: 10 }];
+  if (o.break_even_runs !== null) marks.push({ runs: o.break_even_runs, label: `break-even: ${num(o.break_even_runs, 1)} runs`, row: 26 });
   const tp = findPrice(data, w.trainium.instance, w.trainium.region, w.trainium.option);
   const gp = findPrice(data, w.gpu.instance, w.gpu.region, w.gpu.option);
   const asOf = [tp.as_of, gp.as_of].sort().pop();
@@ -264,7 +264,7 @@ function chartSpec(w, result) {
         },
       },
       { data: { values: marks }, mark: { type: "rule", strokeDash: [4, 4], color: "#888" }, encoding: { x: { field: "runs", type: "quantitative" } } },
-      { data: { values: marks }, mark: { type: "text", align: "left", dx: 4, dy: -4, baseline: "bottom", color: "#888" }, encoding: { x: { field: "runs", type: "quantitative" }, y: { value: 10 }, text: { field: "label" } } },
+      { data: { values: marks }, mark: { type: "text", align: "left", dx: 4, dy: -4, baseline: "bottom", color: "#888" }, encoding: { x: { field: "runs", type: "quantitative" }, y: { field: "row", type: "quantitative", scale: null }, text: { field: "label" } } },
     ],
   };
 }
