@@ -468,6 +468,14 @@ def test_untrusted_text_is_shown_as_text_and_never_becomes_markup(untrusted_site
                 assert "__pwned" not in n.text(), f"{where}: a payload became a script"
     assert not doc.find_all("math"), "a payload became math"
 
+    # The calculator bakes every scenario into JSON on its page: the text must arrive intact there too.
+    (calc,) = page(site, "calculator/").find_all("template", id="guide-calc-data")
+    assert all(isinstance(c, str) for c in calc.children), "Markdown or HTML formed inside the calculator's data"
+    presets = {p["id"]: p for p in json.loads(calc.text())["presets"]}
+    baked = presets[f"{UNTRUSTED_ID}/1"]
+    assert baked["label"] == s["title"]
+    assert baked["workload"]["name"] == w["name"] and baked["workload"]["rationale"] == w["rationale"]
+
     # Shown as text, character for character, where it was written.
     (h1,) = doc.find_all("h1")
     assert h1.norm_text().rstrip("¶").strip() == s["title"]
