@@ -1,0 +1,262 @@
+"""The built site in headless Chromium (Debian's), driven by Playwright.
+
+Charts draw marks, follow the dark palette, come back after instant navigation; no page logs an
+error or asks anything of a host other than 127.0.0.1. Screenshots of each page type in light and
+dark go to $GUIDE_SCREENSHOTS (or the test's tmp folder) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urljoin
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from conftest import PAYLOADS, UNTRUSTED_ID, BuiltSite
+
+LOCAL = "http://127.0.0.1"
+PAGES = {"home": "", "scenario": "scenarios/one-off-run/", "prices": "prices/", "scenarios-index": "scenarios/"}
+TIMEOUT_MS = 30_000
+
+ALL_DRAWN = """(theme) => {
+  const views = [...document.querySelectorAll('.guide-chart__view')];
+  return views.length > 0 && views.every(v => v.dataset.drawn === 'true' && (!theme || v.dataset.theme === theme));
+}"""
+# Data marks (not axes, legends or titles): lines and areas are paths, bars are paths or rects,
+# points are symbol paths, rules are lines.
+CHART_STATE = """() => [...document.querySelectorAll('.guide-chart__view')].map(v => ({
+  id: v.dataset.chart,
+  drawn: v.dataset.drawn || null,
+  theme: v.dataset.theme || null,
+  error: v.dataset.error || null,
+  svg: v.querySelectorAll('svg').length,
+  marks: [...v.querySelectorAll('svg g.role-mark > path, svg g.role-mark > rect, svg g.role-mark > line')]
+    .filter(e => e.tagName !== 'path' || (e.getAttribute('d') || '').length > 0).length,
+  textFills: [...v.querySelectorAll('svg text')].map(t => t.getAttribute('fill')),
+  text: [...v.querySelectorAll('svg text')].map(t => t.textContent).join(' | '),
+}))"""
+
+
+@dataclass
+class Recorder:
+    """What a page must not do: log errors, throw, or ask another host for anything."""
+
+    errors: list[str] = field(default_factory=list)
+    external: list[str] = field(default_factory=list)
+
+    def on_console(self, msg) -> None:
+        if msg.type == "error":
+            loc = msg.location or {}
+            self.errors.append(f"console: {msg.text} ({loc.get('url', '')}:{loc.get('lineNumber', '')})")
+
+    def on_page_error(self, err) -> None:
+        self.errors.append(f"pageerror: {err}")
+
+    def on_request(self, request) -> None:
+        url = request.url
+        if not (url.startswith(LOCAL) or url.startswith(("data:", "blob:"))):
+            self.external.append(url)
+
+    def assert_clean(self) -> None:
+        assert not self.errors, "errors in the browser:\n" + "\n".join(self.errors)
+        assert not self.external, "requests that left 127.0.0.1:\n" + "\n".join(self.external)
+
+
+@dataclass
+class Tab:
+    page: object
+    recorder: Recorder
+    base: str
+
+    def goto(self, url: str) -> None:
+        self.page.goto(self.base + url, wait_until="load")
+
+    def charts_drawn(self, theme: str | None = None, expect: int | None = None) -> list[dict]:
+        try:
+            self.page.wait_for_function(ALL_DRAWN, arg=theme, timeout=TIMEOUT_MS)
+        except PlaywrightTimeout:
+            brief = [{k: c[k] for k in ("id", "drawn", "theme", "error", "svg", "marks")} for c in self.page.evaluate(CHART_STATE)]
+            pytest.fail(f"charts on {self.page.url} not drawn{' in ' + theme if theme else ''}: {brief}; errors: {self.recorder.errors}")
+        state = self.page.evaluate(CHART_STATE)
+        if expect is not None:
+            assert len(state) == expect, f"{len(state)} charts on {self.page.url}, the built page has {expect}"
+        for c in state:
+            assert c["error"] is None, c
+            assert c["svg"] == 1, f"{c['id']}: no SVG"
+            assert c["marks"] > 0, f"{c['id']}: the chart drew no marks"
+        return state
+
+    def scheme(self) -> str | None:
+        return self.page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
+
+    def toggle_to(self, scheme: str) -> None:
+        """Click Material's palette toggle (auto -> light -> dark -> auto) until the body has the scheme."""
+        for _ in range(4):
+            if self.scheme() == scheme:
+                return
+            toggle = self.page.locator('label.md-header__button[for^="__palette"]:visible')
+            assert toggle.count() == 1, "expected one visible palette toggle"
+            before = toggle.get_attribute("for")
+            toggle.click()
+            # The next toggle replaces the clicked one once the palette has switched.
+            self.page.wait_for_function(
+                "(f) => { const l = [...document.querySelectorAll('label.md-header__button[for^=\"__palette\"]')]"
+                ".find(l => l.offsetParent !== null); return l && l.getAttribute('for') !== f; }",
+                arg=before, timeout=TIMEOUT_MS,
+            )
+        assert self.scheme() == scheme
+
+
+def expected_charts(site: Path, url: str) -> int:
+    return (site / url / "index.html").read_text(encoding="utf-8").count('class="guide-chart__view"')
+
+
+@pytest.fixture
+def open_tab(browser) -> Iterator:
+    """open_tab(base_url, color_scheme="light") -> Tab with a fresh context and a Recorder attached."""
+    contexts = []
+
+    def make(base: str, color_scheme: str = "light") -> Tab:
+        context = browser.new_context(color_scheme=color_scheme, viewport={"width": 1280, "height": 900}, service_workers="block")
+        contexts.append(context)
+        recorder = Recorder()
+        context.on("request", recorder.on_request)
+        # Nothing may leave the machine even if a page tries: record it (above) and refuse it.
+        context.route(lambda url: not url.startswith(LOCAL), lambda route: route.abort())
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.on("console", recorder.on_console)
+        page.on("pageerror", recorder.on_page_error)
+        return Tab(page, recorder, base)
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.parametrize("name", ["home", "scenario", "prices"])
+def test_charts_draw_and_follow_dark_mode(name: str, open_tab, served_site: str, built_site: BuiltSite):
+    url = PAGES[name]
+    count = expected_charts(built_site.site, url)
+    assert count >= 1, f"the {name} page has no chart"
+    tab = open_tab(served_site)
+    tab.goto(url)
+    assert tab.scheme() == "default"
+    light = tab.charts_drawn("light", expect=count)
+
+    tab.toggle_to("slate")
+    dark = tab.charts_drawn("dark", expect=count)
+    for before, after in zip(light, dark):
+        assert after["id"] == before["id"]
+        assert after["textFills"] != before["textFills"], f"{after['id']}: the chart's text did not change colour"
+    tab.recorder.assert_clean()
+
+
+def test_instant_navigation_keeps_the_page_and_redraws_charts(open_tab, served_site: str, built_site: BuiltSite):
+    tab = open_tab(served_site)
+    page = tab.page
+    tab.goto(PAGES["home"])
+    tab.charts_drawn("light")
+    page.evaluate("() => { window.__guideMarker = 'still here'; }")
+
+    def swapped(action) -> None:
+        """Run action, then wait until instant navigation has put a new article in place."""
+        page.evaluate("() => { window.__guideOld = document.querySelector('article.md-content__inner'); }")
+        action()
+        page.wait_for_function(
+            "() => { const a = document.querySelector('article.md-content__inner'); return a && a !== window.__guideOld; }",
+            timeout=TIMEOUT_MS,
+        )
+        assert page.evaluate("() => window.__guideMarker") == "still here", "the page fully reloaded"
+
+    def follow(link) -> None:
+        target = urljoin(page.url, link.get_attribute("href"))
+        swapped(link.click)
+        assert page.url == target
+
+    nav = page.locator("nav.md-nav--primary")
+    follow(nav.locator('a.md-nav__link[href$="prices/"]').first)
+    tab.charts_drawn("light", expect=expected_charts(built_site.site, PAGES["prices"]))
+    assert page.locator("h1").first.inner_text().startswith("Prices and hardware")
+
+    # Charts on the next page are drawn in the scheme the reader chose on this one.
+    tab.toggle_to("slate")
+    tab.charts_drawn("dark")
+    follow(nav.locator('a.md-nav__link[href$="scenarios/"]').first)
+    page.wait_for_selector('tr[data-scenario="one-off-run"] a')
+    follow(page.locator('tr[data-scenario="one-off-run"] a'))
+    tab.charts_drawn("dark", expect=expected_charts(built_site.site, PAGES["scenario"]))
+    assert tab.scheme() == "slate"
+
+    # And back through history: still the same document, charts drawn again.
+    swapped(page.go_back)
+    assert page.url == served_site + PAGES["scenarios-index"]
+    swapped(page.go_back)
+    assert page.url == served_site + PAGES["prices"]
+    tab.charts_drawn("dark", expect=expected_charts(built_site.site, PAGES["prices"]))
+    assert page.evaluate("() => window.__guideMarker") == "still here"
+    tab.recorder.assert_clean()
+
+
+def test_sortable_index_table(open_tab, served_site: str, project):
+    tab = open_tab(served_site)
+    tab.goto(PAGES["scenarios-index"])
+    page = tab.page
+    page.wait_for_selector('table[data-sort-ready="true"] button.guide-sort')
+    page.locator("table[data-sortable] thead th", has_text="Saving per run").locator("button").click()
+    shown = page.eval_on_selector_all("table[data-sortable] tbody tr", "rows => rows.map(r => r.dataset.scenario)")
+    assert shown == [r.id for r in sorted(project.results, key=lambda r: r.saving_per_run)]
+    tab.recorder.assert_clean()
+
+
+def screenshot_dir(tmp_path: Path) -> Path:
+    folder = Path(os.environ["GUIDE_SCREENSHOTS"]) if os.environ.get("GUIDE_SCREENSHOTS") else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_screenshots(scheme: str, open_tab, served_site: str, tmp_path: Path):
+    # The reader's system preference picks the palette (the first palette follows it).
+    folder = screenshot_dir(tmp_path)
+    tab = open_tab(served_site, color_scheme=scheme)
+    for name, url in PAGES.items():
+        tab.goto(url)
+        assert tab.scheme() == ("slate" if scheme == "dark" else "default")
+        if tab.page.locator(".guide-chart__view").count():
+            tab.charts_drawn(scheme)
+        path = folder / f"{name}-{scheme}.png"
+        tab.page.screenshot(path=str(path), full_page=True)
+        assert path.stat().st_size > 10_000
+    tab.recorder.assert_clean()
+
+
+def test_untrusted_text_stays_inert_in_the_browser(open_tab, serve, untrusted_site: BuiltSite):
+    tab = open_tab(serve(untrusted_site.site))
+    page = tab.page
+    tab.goto(f"scenarios/{UNTRUSTED_ID}/")
+    charts = tab.charts_drawn("light", expect=expected_charts(untrusted_site.site, f"scenarios/{UNTRUSTED_ID}/"))
+    assert page.evaluate("() => typeof window.__pwned") == "undefined"
+    assert page.locator('img[src="x"]').count() == 0
+    # The workload name is drawn as text in the chart titles, not run.
+    assert any(PAYLOADS["breakout"] in c["text"] for c in charts)
+    assert PAYLOADS["script"] in page.locator("h1").first.inner_text()
+
+    # Search shows the hostile title as text too.
+    page.locator("input.md-search__input").click()
+    page.keyboard.type("Hostile")
+    result = page.locator(".md-search-result__item").first
+    result.wait_for(timeout=TIMEOUT_MS)
+    assert "window.__pwned=1" in result.inner_text()
+    assert page.evaluate("() => typeof window.__pwned") == "undefined"
+    assert page.locator('img[src="x"]').count() == 0
+
+    # Redrawing (dark mode) does not bring a payload to life either.
+    page.keyboard.press("Escape")
+    tab.toggle_to("slate")
+    tab.charts_drawn("dark")
+    assert page.evaluate("() => typeof window.__pwned") == "undefined"
+    tab.recorder.assert_clean()
