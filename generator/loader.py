@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -33,7 +34,7 @@ from ruamel.yaml.reader import ReaderError
 from generator import catalog as cat
 from generator.resolve import check_references
 from generator.results import ScenarioResult, evaluate_scenario, mismatch_message
-from generator.schema import MODELINE, ConstraintName, Scenario
+from generator.schema import MODELINE, Compute, ConstraintName, Scenario
 
 MAX_BYTES = 1024 * 1024
 # Deeper than any file here needs (scenarios and data go five levels down); a guard against nesting bombs.
@@ -90,7 +91,7 @@ class Document:
             if loc in secondary:
                 return secondary[loc]
             loc = loc[:-1]
-        return (1, 1)
+        return self.values.get((), (1, 1))
 
     def problem(self, loc: Loc, message: str, *, key: bool = False) -> Problem:
         line, col = self.where(loc, key=key)
@@ -361,8 +362,16 @@ def read(path: Path, shown: str) -> Document:
         raise InputError(checks.all_problems())
     doc = Document(shown, text, None)
     doc.data = _plain(node, (), doc)
+    # The top node's own place (after any comments): where a missing top-level field is reported.
+    lc = getattr(node, "lc", None)
+    if lc is not None and lc.line is not None:
+        doc.values[()] = (lc.line + 1, lc.col + 1)
+    else:
+        first = next(i for i, ln in enumerate(text.splitlines()) if ln.strip() and not ln.lstrip().startswith("#"))
+        doc.values[()] = (first + 1, 1)
     if not isinstance(doc.data, dict):
-        raise fail(1, 1, "(document)", f"expected a mapping at the top of the file (got {describe(doc.data)})")
+        line, col = doc.values[()]
+        raise fail(line, col, "(document)", f"expected a mapping at the top of the file (got {describe(doc.data)})")
     return doc
 
 
@@ -592,24 +601,46 @@ def _hint(word: str, choices: Iterable[str]) -> str:
     return f"; did you mean '{hint[0]}'?" if hint else ""
 
 
-def load_scenario(path: Path, shown: str, catalog: cat.Catalog) -> ScenarioResult:
-    doc = read(path, shown)
-    sid = path.stem
+def _references_of_invalid(doc: Document, catalog: cat.Catalog) -> list[Problem]:
+    """Instance, region and option names in a scenario that failed validation elsewhere: each side
+    that validates on its own is checked, so one pass reports a typo there too."""
     problems = []
-    if not SCENARIO_ID.match(sid) or path.suffix != ".yaml":
+    workloads = doc.data.get("workloads")
+    for i, w in enumerate(workloads if isinstance(workloads, list) else []):
+        if not isinstance(w, dict):
+            continue
+        for side in ("trainium", "gpu"):
+            try:
+                compute = Compute.model_validate(w.get(side))
+            except ValidationError:
+                continue  # already reported by validation
+            probe = SimpleNamespace(trainium=compute, gpu=compute)
+            for loc, msg in check_references((probe,), catalog):  # type: ignore[arg-type]
+                if loc[2] == side:
+                    problems.append(doc.problem(("workloads", i) + loc[2:], msg))
+    return problems
+
+
+def load_scenario(path: Path, shown: str, catalog: cat.Catalog) -> ScenarioResult:
+    problems = []
+    if not SCENARIO_ID.match(path.stem) or path.suffix != ".yaml":
         problems.append(Problem(shown, 1, 1, "(file)", f"file name must be lower-case letters, digits and dashes, ending .yaml (got '{path.name}')"))
+    try:
+        doc = read(path, shown)
+    except InputError as e:
+        raise InputError(problems + e.problems) from None
     first = doc.text.splitlines()[0] if doc.text else ""
     if first.strip() != MODELINE:
         problems.append(Problem(shown, 1, 1, "(file)", f"the first line must be the schema modeline '{MODELINE}' (got {describe(first)})"))
     try:
         scenario = validate_doc(doc, Scenario)
     except InputError as e:
-        raise InputError(problems + e.problems) from None
+        raise InputError(problems + e.problems + _references_of_invalid(doc, catalog)) from None
     for loc, msg in check_references(scenario.workloads, catalog):
         problems.append(doc.problem(loc, msg))
     if problems:
         raise InputError(problems)
-    result = evaluate_scenario(sid, shown, scenario, catalog)
+    result = evaluate_scenario(path.stem, shown, scenario, catalog)
     if not result.matches_expectation:
         raise InputError([doc.problem(("expect",), mismatch_message(result))])
     return result
