@@ -1,0 +1,186 @@
+"""Property tests: the verdict moves only the way the arithmetic says it should.
+
+Inputs are drawn across the whole space the engine accepts, including hard constraints, spot on
+either side, unavailable and constrained capacity and urgent runs, so that the availability and
+capacity (close-call) rules are exercised alongside the cost rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from generator.engine import Inputs, Span, evaluate, thresholds
+
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def floats(lo: float, hi: float) -> st.SearchStrategy[float]:
+    # Thousandths drawn as integers: much cheaper for hypothesis than st.floats, and fine enough here.
+    return st.integers(round(lo * 1000), round(hi * 1000)).map(lambda i: i / 1000)
+
+
+@st.composite
+def spans(draw, lo: float, hi: float) -> Span:
+    a, b, c = sorted(draw(floats(lo, hi)) for _ in range(3))
+    return Span(b, a, c)
+
+
+AVAILABILITY = st.sampled_from(["available"] * 3 + ["constrained"] * 3 + ["unavailable"])
+
+
+@st.composite
+def inputs(draw, runs_per_architecture=st.none() | st.integers(1, 50)) -> Inputs:
+    # "capacity": one side constrained, the other available, the run needed soon and the plans close,
+    # which is where the capacity rule can overturn the cost verdict; random draws almost never get there.
+    mode = draw(st.sampled_from(["any", "near", "capacity"]))
+    if mode == "capacity":
+        trn_avail, gpu_avail = draw(st.sampled_from([("available", "constrained"), ("constrained", "available")]))
+        needed = draw(st.integers(1, 30))
+        excluded: tuple[str, ...] = ()
+    else:
+        trn_avail, gpu_avail = draw(AVAILABILITY), draw(AVAILABILITY)
+        assume(not (trn_avail == gpu_avail == "unavailable"))  # the schema refuses it
+        needed = draw(st.none() | st.integers(1, 60))
+        excluded = draw(st.sampled_from([()] * 7 + [("tensorflow",)]))
+    x = Inputs(
+        gpu_hours=draw(floats(1, 50_000)),
+        relative_throughput=draw(spans(0.2, 4)),
+        trainium_price=draw(spans(0.2, 120)),
+        gpu_price=draw(spans(0.2, 120)),
+        trainium_spot=draw(st.booleans()),
+        gpu_spot=draw(st.booleans()),
+        spot_overhead=draw(spans(0, 0.5)),
+        port_weeks=draw(spans(0.1, 40)),
+        engineer_week_usd=draw(floats(500, 20_000)),
+        port_extra_usd=draw(floats(0, 50_000)),
+        runs=draw(st.integers(1, 500)),
+        runs_per_architecture=draw(runs_per_architecture),
+        trainium_count=draw(st.integers(1, 64)),
+        gpu_count=draw(st.integers(1, 64)),
+        trainium_availability=trn_avail,
+        gpu_availability=gpu_avail,
+        needed_within_days=needed,
+        soon_days=30,
+        close_call_margin=draw(st.sampled_from([0.0, 0.05, 0.10, 0.25])),
+        excluded_by=excluded,
+    )
+    if mode != "any":
+        # Price Trainium so that its plan costs `ratio` times the GPU's.
+        ratio = draw(floats(0.7, 1.3) if mode == "near" else floats(0.8, 1.3))
+        o = evaluate(x)
+        left = ratio * o.gpu.total - o.ports * o.port_cost
+        assume(left > 0)
+        price = left / (x.runs * o.trainium.hours_per_run)
+        x = replace(x, trainium_price=at_value(x.trainium_price, price))
+    return x
+
+
+def at_value(span: Span, v: float) -> Span:
+    return Span(v, min(span.low, v), max(span.high, v))
+
+
+ANY = inputs()
+STABLE = inputs(runs_per_architecture=st.none())  # the architecture never changes: one port
+
+
+@SETTINGS
+@given(x=STABLE, more=st.integers(1, 1000))
+def test_more_runs_of_one_architecture_never_turn_trainium_into_gpu(x: Inputs, more: int):
+    if evaluate(x).verdict == "trainium":
+        assert evaluate(replace(x, runs=x.runs + more)).verdict == "trainium"
+
+
+@SETTINGS
+@given(x=ANY, factor=floats(1.0, 10.0))
+def test_a_dearer_gpu_never_turns_trainium_into_gpu(x: Inputs, factor: float):
+    if evaluate(x).verdict == "trainium":
+        dearer = replace(x, gpu_price=at_value(x.gpu_price, x.gpu_price.value * factor))
+        assert evaluate(dearer).verdict == "trainium"
+
+
+@SETTINGS
+@given(x=ANY, factor=floats(1.0, 10.0))
+def test_a_faster_trainium_never_turns_trainium_into_gpu(x: Inputs, factor: float):
+    if evaluate(x).verdict == "trainium":
+        faster = replace(x, relative_throughput=at_value(x.relative_throughput, x.relative_throughput.value * factor))
+        assert evaluate(faster).verdict == "trainium"
+
+
+@SETTINGS
+@given(x=ANY, extra=floats(0.0, 100.0))
+def test_a_longer_port_never_turns_gpu_into_trainium(x: Inputs, extra: float):
+    if evaluate(x).verdict == "gpu":
+        longer = replace(x, port_weeks=at_value(x.port_weeks, x.port_weeks.value + extra))
+        assert evaluate(longer).verdict == "gpu"
+
+
+@SETTINGS
+@given(x=ANY, factor=floats(1.0, 10.0))
+def test_a_dearer_trainium_never_turns_gpu_into_trainium(x: Inputs, factor: float):
+    if evaluate(x).verdict == "gpu":
+        dearer = replace(x, trainium_price=at_value(x.trainium_price, x.trainium_price.value * factor))
+        assert evaluate(dearer).verdict == "gpu"
+
+
+@SETTINGS
+@given(x=ANY, rpa=st.integers(1, 50))
+def test_changing_architecture_more_often_never_turns_gpu_into_trainium(x: Inputs, rpa: int):
+    # Fewer runs per architecture means at least as many ports.
+    stable = replace(x, runs_per_architecture=None)
+    if evaluate(stable).verdict == "gpu":
+        assert evaluate(replace(x, runs_per_architecture=rpa)).verdict == "gpu"
+
+
+@SETTINGS
+@given(x=ANY)
+def test_the_trace_follows_the_rules_in_order_and_ends_on_the_verdict(x: Inputs):
+    o = evaluate(x)
+    names = [s.rule for s in o.trace]
+    assert names == ["hard-constraint", "availability", "cost", "capacity"][: len(names)]
+    deciding = [s for s in o.trace if s.verdict is not None]
+    assert deciding[-1].verdict == o.verdict
+    if x.excluded_by:
+        assert o.verdict == "gpu" and names == ["hard-constraint"]
+    elif "unavailable" in (x.trainium_availability, x.gpu_availability):
+        assert names == ["hard-constraint", "availability"]
+        assert o.verdict == ("gpu" if x.trainium_availability == "unavailable" else "trainium")
+    else:
+        assert len(names) == 4
+        cost_verdict = o.trace[2].verdict
+        assert cost_verdict == ("trainium" if o.trainium.total < o.gpu.total else "gpu")
+        if o.verdict != cost_verdict:
+            # Only the capacity rule overturns cost, and only with every one of its conditions.
+            assert o.trace[3].verdict == o.verdict
+            assert x.needed_within_days is not None and x.needed_within_days <= x.soon_days
+            constrained = "gpu" if o.verdict == "trainium" else "trainium"
+            assert getattr(x, f"{constrained}_availability") == "constrained"
+            assert getattr(x, f"{o.verdict}_availability") == "available"
+            winner, loser = (o.trainium, o.gpu) if o.verdict == "trainium" else (o.gpu, o.trainium)
+            assert winner.total <= loser.total * (1 + x.close_call_margin)
+
+
+@SETTINGS
+@given(x=ANY, which=st.sampled_from(["relative_throughput", "port_weeks", "trainium_price"]))
+def test_thresholds_are_where_the_plans_cost_the_same(x: Inputs, which: str):
+    t = thresholds(x)
+    v = getattr(t, which)
+    if v is None:
+        return
+    assert v > 0
+    o = evaluate(replace(x, **{which: at_value(getattr(x, which), v)}))
+    assert o.total_difference == pytest.approx(0, abs=1e-7 * max(o.gpu.total, o.trainium.total))
+
+
+@SETTINGS
+@given(x=STABLE)
+def test_the_runs_threshold_is_the_break_even(x: Inputs):
+    o = evaluate(x)
+    t = thresholds(x, o)
+    if o.saving_per_run <= 0:
+        assert t.runs is None
+    else:
+        assert t.runs == pytest.approx(o.port_cost / o.saving_per_run)
