@@ -1,0 +1,87 @@
+"""The scenario schema file, the modeline of every scenario, and the provenance of every figure."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+
+from core_support import DATA, REPO, SCENARIOS
+from generator.schema import MODELINE, SCHEMA_URL, Scenario, json_schema_text
+
+SCHEMA_FILE = REPO / "schemas" / "scenario.schema.json"
+
+
+def test_committed_schema_equals_the_one_generated_from_the_models():
+    assert SCHEMA_FILE.read_text(encoding="utf-8") == json_schema_text(), (
+        "schemas/scenario.schema.json is out of date: run `guide schema --output schemas/scenario.schema.json`"
+    )
+
+
+def test_schema_declares_its_dialect_and_id_and_describes_the_model():
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$id"] == SCHEMA_URL
+    assert schema["additionalProperties"] is False  # extra="forbid" reaches editors too
+    assert set(schema["required"]) == {n for n, f in Scenario.model_fields.items() if f.is_required()}
+    assert set(schema["properties"]) == set(Scenario.model_fields)
+
+
+SCENARIO_FILES = sorted(SCENARIOS.glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", SCENARIO_FILES, ids=[p.stem for p in SCENARIO_FILES])
+def test_every_scenario_starts_with_the_schema_modeline(path: Path):
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    assert first == "# yaml-language-server: $schema=../schemas/scenario.schema.json"
+    assert first == MODELINE
+    # The modeline's relative path points at the committed schema.
+    assert (path.parent / first.split("$schema=", 1)[1]).resolve() == SCHEMA_FILE.resolve()
+
+
+def _numbers_without_provenance(node, path: str = ""):
+    """Every mapping that holds a number directly must say where the number comes from."""
+    if isinstance(node, dict):
+        numbers = [k for k, v in node.items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        if numbers and not ("source" in node and "as_of" in node):
+            yield f"{path or '(top)'}: {', '.join(numbers)} without " + " and ".join(
+                k for k in ("source", "as_of") if k not in node
+            )
+        for k, v in node.items():
+            yield from _numbers_without_provenance(v, f"{path}.{k}" if path else str(k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _numbers_without_provenance(v, f"{path}.{i}")
+
+
+DATA_FILES = sorted(DATA.glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", DATA_FILES, ids=[p.name for p in DATA_FILES])
+def test_every_figure_in_data_has_a_source_and_a_date(path: Path):
+    raw = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+    missing = list(_numbers_without_provenance(raw))
+    assert not missing, "\n".join(missing)
+
+
+def test_the_provenance_walk_finds_a_figure_without_source():
+    # The walk above would pass vacuously if it never looked at a number: show it catches one.
+    raw = {"prices": [{"usd_per_hour": 1.0, "as_of": "2025-01-01"}, {"value": 2, "source": "X", "as_of": "2025-01-01"}]}
+    assert list(_numbers_without_provenance(raw)) == ["prices.0: usd_per_hour without source"]
+
+
+def test_the_data_files_hold_figures_at_all():
+    counted = 0
+    for path in DATA_FILES:
+        raw = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+        stack = [raw]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, dict):
+                counted += sum(isinstance(v, (int, float)) and not isinstance(v, bool) for v in n.values())
+                stack.extend(n.values())
+            elif isinstance(n, list):
+                stack.extend(n)
+    assert counted > 100
