@@ -56,7 +56,11 @@ def _titled(chart: alt.TopLevelMixin, title: str, source: str, as_of: dt.date, *
 
 
 def _usd(x: float) -> str:
-    return f"${x:,.0f}"
+    return f"-${-x:,.0f}" if x < 0 else f"${x:,.0f}"
+
+
+def _n(count: float, word: str) -> str:
+    return f"{count:g} {word}" if count == 1 else f"{count:g} {word}s"
 
 
 def _source_line(catalog: Catalog, inputs: list[str]) -> str:
@@ -116,8 +120,8 @@ def cumulative_cost(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
     spec = _titled(alt.layer(*layers).properties(width=WIDTH, height=300), title, _price_sources(w, catalog), as_of, rows=rows, marks=marks)
     be = "never" if o.break_even_runs is None else f"after {o.break_even_runs:.1f} runs"
     summary = (
-        f"Over {x.runs} runs the GPU side costs {_usd(o.gpu.total)} and the Trainium side {_usd(o.trainium.total)}, "
-        f"including {o.ports} port(s) at {_usd(o.port_cost)}. Trainium breaks even {be}."
+        f"Over {_n(x.runs, 'run')} the GPU side costs {_usd(o.gpu.total)} and the Trainium side {_usd(o.trainium.total)}, "
+        f"including {_n(o.ports, 'port')} at {_usd(o.port_cost)}{'' if o.ports == 1 else ' each'}. Trainium breaks even {be}."
     )
     return Chart(f"{r.id}-{i + 1}-cumulative", "cumulative", title, spec, rows, summary, _price_sources(w, catalog), as_of, columns=["runs", "side", "cost"])
 
@@ -142,7 +146,7 @@ def run_breakdown(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
     spec = _titled(chart, title, _price_sources(w, catalog), as_of, rows=rows)
     summary = (
         f"One run costs {_usd(o.gpu.cost_per_run)} on the GPU side and {_usd(o.trainium.cost_per_run)} on Trainium, "
-        f"plus {_usd(port_share)} of porting per run when the plan's {o.ports} port(s) are spread over {x.runs} runs."
+        f"plus {_usd(port_share)} of porting per run when the plan's {_n(o.ports, 'port')} {'is' if o.ports == 1 else 'are'} spread over {_n(x.runs, 'run')}."
     )
     return Chart(f"{r.id}-{i + 1}-breakdown", "breakdown", title, spec, rows, summary, _price_sources(w, catalog), as_of, columns=["side", "part", "usd"])
 
@@ -187,9 +191,9 @@ def decision_map(r: ScenarioResult | None, i: int, catalog: Catalog, axis: str, 
     # The grid is ordinal, so the case is marked on the nearest cell.
     near_runs = min({row["runs"] for row in rows}, key=lambda v: abs(v - x.runs))
     near_v = min({row[axis] for row in rows}, key=lambda v: abs(v - here_value))
-    here = [{"runs": near_runs, axis: near_v, "label": f"this case: {x.runs} runs at {here_value:.2f}"}]
+    here = [{"runs": near_runs, axis: near_v, "label": f"this case: {_n(x.runs, 'run')} at {here_value:.2f}"}]
     enc_x = alt.X("runs:O", title="Training runs planned", axis=alt.Axis(labelOverlap=True))
-    enc_y = alt.Y(f"{axis}:O", title=ylabel, sort="descending", axis=alt.Axis(format=".2f", labelOverlap=True))
+    enc_y = alt.Y(f"{axis}:O", title=ylabel, sort="descending", axis=alt.Axis(format=".2f", labelOverlap="greedy"))
     heat = alt.Chart(_data("rows")).mark_rect().encode(
         x=enc_x, y=enc_y,
         color=alt.Color("verdict:N", scale=VERDICT_COLORS, title="Verdict"),
@@ -202,8 +206,8 @@ def decision_map(r: ScenarioResult | None, i: int, catalog: Catalog, axis: str, 
     kind = "map-throughput" if axis == "relative_throughput" else "map-port"
     share = sum(1 for row in rows if row["verdict"] == TRN) / len(rows)
     summary = (
-        f"Across {len(rows)} combinations of runs (1 to {runs_max}) and {ylabel.lower()}, the verdict is Trainium in "
-        f"{share:.0%} of them. The marked point is this case: {x.runs} runs at {here_value:.2f}."
+        f"Across {len(rows)} combinations of runs (1 to {runs_max}) and {ylabel[0].lower() + ylabel[1:]}, the verdict is Trainium in "
+        f"{share:.0%} of them. The marked point is this case: {_n(x.runs, 'run')} at {here_value:.2f}."
     )
     cid = chart_id or f"{r.id}-{i + 1}-{kind}"  # type: ignore[union-attr]
     return Chart(cid, kind, title, spec, rows, summary, source, as_of, columns=["runs", axis, "verdict"])
@@ -231,11 +235,10 @@ def sensitivity(r: ScenarioResult, i: int, catalog: Catalog) -> Chart | None:
     )
     zero = alt.Chart(_data("zero")).mark_rule(color="#888").encode(x="x:Q")
     baseline = alt.Chart(_data("base")).mark_rule(color="#888", strokeDash=[4, 4]).encode(x="x:Q")
-    spec = _titled(alt.layer(bars, zero, baseline).properties(width=WIDTH, height=max(80, 40 * len(names))), title, _price_sources(w, catalog), as_of, rows=rows, zero=[{"x": 0}], base=[{"x": base}])
+    spec = _titled(alt.layer(bars, zero, baseline).properties(width=WIDTH, height=max(120, 60 * len(names))), title, _price_sources(w, catalog), as_of, rows=rows, zero=[{"x": 0}], base=[{"x": base}])
     flips = ", ".join(RANGE_LABELS[n] for n in rob.flips_on) or "none"
-    summary = (
-        f"At the stated values Trainium's plan is {_usd(base)} cheaper (negative: dearer). Inputs whose range flips the verdict: {flips}."
-    )
+    standing = f"{_usd(base)} cheaper" if base >= 0 else f"{_usd(-base)} dearer"
+    summary = f"At the stated values Trainium's plan is {standing} than the GPU's. Inputs whose range flips the verdict: {flips}."
     return Chart(f"{r.id}-{i + 1}-sensitivity", "sensitivity", title, spec, rows, summary, _price_sources(w, catalog), as_of, columns=["input", "end", "value", "difference"])
 
 
