@@ -15,62 +15,81 @@ from hypothesis import strategies as st
 
 from generator.engine import Inputs, Span, evaluate, thresholds
 
-SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# No example database: the suite writes nothing into the working tree; a failure prints its example.
+SETTINGS = settings(max_examples=100, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def floats(lo: float, hi: float) -> st.SearchStrategy[float]:
-    # Thousandths drawn as integers: much cheaper for hypothesis than st.floats, and fine enough here.
+    # Thousandths drawn as integers: cheaper for hypothesis than st.floats, and fine enough here.
     return st.integers(round(lo * 1000), round(hi * 1000)).map(lambda i: i / 1000)
 
 
-@st.composite
-def spans(draw, lo: float, hi: float) -> Span:
-    a, b, c = sorted(draw(floats(lo, hi)) for _ in range(3))
-    return Span(b, a, c)
+def spans(lo: float, hi: float) -> st.SearchStrategy[Span]:
+    f = floats(lo, hi)
+    return st.tuples(f, f, f).map(sorted).map(lambda t: Span(t[1], t[0], t[2]))
 
 
+# Strategies are built once: building one inside a draw costs hypothesis more than the draw itself.
 AVAILABILITY = st.sampled_from(["available"] * 3 + ["constrained"] * 3 + ["unavailable"])
+ONE_SIDE_CONSTRAINED = st.sampled_from([("available", "constrained"), ("constrained", "available")])
+MODES = st.sampled_from(["any", "near", "capacity"])
+EXCLUDED = st.sampled_from([()] * 7 + [("tensorflow",)])
+SOON = st.integers(1, 30)
+MAYBE_NEEDED = st.none() | st.integers(1, 60)
+ARCHITECTURE_CHANGES = st.none() | st.integers(1, 50)
+MARGINS = st.sampled_from([0.0, 0.05, 0.10, 0.25])
+COUNTS = st.integers(1, 64)
+GPU_HOURS = floats(1, 50_000)
+THROUGHPUT = spans(0.2, 4)
+PRICES = spans(0.2, 120)
+SPOT_OVERHEAD = spans(0, 0.5)
+PORT_WEEKS = spans(0.1, 40)
+WEEK_USD = floats(500, 20_000)
+EXTRA_USD = floats(0, 50_000)
+RUNS = st.integers(1, 500)
+NEAR = floats(0.7, 1.3)
+CLOSE = floats(0.8, 1.3)
 
 
 @st.composite
-def inputs(draw, runs_per_architecture=st.none() | st.integers(1, 50)) -> Inputs:
+def inputs(draw, runs_per_architecture=ARCHITECTURE_CHANGES) -> Inputs:
     # "capacity": one side constrained, the other available, the run needed soon and the plans close,
     # which is where the capacity rule can overturn the cost verdict; random draws almost never get there.
-    mode = draw(st.sampled_from(["any", "near", "capacity"]))
+    mode = draw(MODES)
     if mode == "capacity":
-        trn_avail, gpu_avail = draw(st.sampled_from([("available", "constrained"), ("constrained", "available")]))
-        needed = draw(st.integers(1, 30))
+        trn_avail, gpu_avail = draw(ONE_SIDE_CONSTRAINED)
+        needed = draw(SOON)
         excluded: tuple[str, ...] = ()
     else:
         trn_avail, gpu_avail = draw(AVAILABILITY), draw(AVAILABILITY)
         assume(not (trn_avail == gpu_avail == "unavailable"))  # the schema refuses it
-        needed = draw(st.none() | st.integers(1, 60))
-        excluded = draw(st.sampled_from([()] * 7 + [("tensorflow",)]))
+        needed = draw(MAYBE_NEEDED)
+        excluded = draw(EXCLUDED)
     x = Inputs(
-        gpu_hours=draw(floats(1, 50_000)),
-        relative_throughput=draw(spans(0.2, 4)),
-        trainium_price=draw(spans(0.2, 120)),
-        gpu_price=draw(spans(0.2, 120)),
+        gpu_hours=draw(GPU_HOURS),
+        relative_throughput=draw(THROUGHPUT),
+        trainium_price=draw(PRICES),
+        gpu_price=draw(PRICES),
         trainium_spot=draw(st.booleans()),
         gpu_spot=draw(st.booleans()),
-        spot_overhead=draw(spans(0, 0.5)),
-        port_weeks=draw(spans(0.1, 40)),
-        engineer_week_usd=draw(floats(500, 20_000)),
-        port_extra_usd=draw(floats(0, 50_000)),
-        runs=draw(st.integers(1, 500)),
+        spot_overhead=draw(SPOT_OVERHEAD),
+        port_weeks=draw(PORT_WEEKS),
+        engineer_week_usd=draw(WEEK_USD),
+        port_extra_usd=draw(EXTRA_USD),
+        runs=draw(RUNS),
         runs_per_architecture=draw(runs_per_architecture),
-        trainium_count=draw(st.integers(1, 64)),
-        gpu_count=draw(st.integers(1, 64)),
+        trainium_count=draw(COUNTS),
+        gpu_count=draw(COUNTS),
         trainium_availability=trn_avail,
         gpu_availability=gpu_avail,
         needed_within_days=needed,
         soon_days=30,
-        close_call_margin=draw(st.sampled_from([0.0, 0.05, 0.10, 0.25])),
+        close_call_margin=draw(MARGINS),
         excluded_by=excluded,
     )
     if mode != "any":
         # Price Trainium so that its plan costs `ratio` times the GPU's.
-        ratio = draw(floats(0.7, 1.3) if mode == "near" else floats(0.8, 1.3))
+        ratio = draw(NEAR if mode == "near" else CLOSE)
         o = evaluate(x)
         left = ratio * o.gpu.total - o.ports * o.port_cost
         assume(left > 0)
@@ -84,6 +103,8 @@ def at_value(span: Span, v: float) -> Span:
 
 
 ANY = inputs()
+FACTOR = floats(1.0, 10.0)
+EXTRA_WEEKS = floats(0.0, 100.0)
 STABLE = inputs(runs_per_architecture=st.none())  # the architecture never changes: one port
 
 
@@ -95,7 +116,7 @@ def test_more_runs_of_one_architecture_never_turn_trainium_into_gpu(x: Inputs, m
 
 
 @SETTINGS
-@given(x=ANY, factor=floats(1.0, 10.0))
+@given(x=ANY, factor=FACTOR)
 def test_a_dearer_gpu_never_turns_trainium_into_gpu(x: Inputs, factor: float):
     if evaluate(x).verdict == "trainium":
         dearer = replace(x, gpu_price=at_value(x.gpu_price, x.gpu_price.value * factor))
@@ -103,7 +124,7 @@ def test_a_dearer_gpu_never_turns_trainium_into_gpu(x: Inputs, factor: float):
 
 
 @SETTINGS
-@given(x=ANY, factor=floats(1.0, 10.0))
+@given(x=ANY, factor=FACTOR)
 def test_a_faster_trainium_never_turns_trainium_into_gpu(x: Inputs, factor: float):
     if evaluate(x).verdict == "trainium":
         faster = replace(x, relative_throughput=at_value(x.relative_throughput, x.relative_throughput.value * factor))
@@ -111,7 +132,7 @@ def test_a_faster_trainium_never_turns_trainium_into_gpu(x: Inputs, factor: floa
 
 
 @SETTINGS
-@given(x=ANY, extra=floats(0.0, 100.0))
+@given(x=ANY, extra=EXTRA_WEEKS)
 def test_a_longer_port_never_turns_gpu_into_trainium(x: Inputs, extra: float):
     if evaluate(x).verdict == "gpu":
         longer = replace(x, port_weeks=at_value(x.port_weeks, x.port_weeks.value + extra))
@@ -119,7 +140,7 @@ def test_a_longer_port_never_turns_gpu_into_trainium(x: Inputs, extra: float):
 
 
 @SETTINGS
-@given(x=ANY, factor=floats(1.0, 10.0))
+@given(x=ANY, factor=FACTOR)
 def test_a_dearer_trainium_never_turns_gpu_into_trainium(x: Inputs, factor: float):
     if evaluate(x).verdict == "gpu":
         dearer = replace(x, trainium_price=at_value(x.trainium_price, x.trainium_price.value * factor))
