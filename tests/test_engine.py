@@ -137,6 +137,17 @@ def test_a_new_port_for_every_architecture_change():
     assert o.verdict == "gpu"
 
 
+def test_with_architecture_changes_one_more_run_can_cost_a_whole_new_port():
+    # Every 6 runs is a new port. 6 runs: 6 * 2,400 = 14,400 saved against one 12,000 port: Trainium.
+    # 7 runs: 7 * 2,400 = 16,800 saved against two ports, 24,000: GPU. This is why "more runs never
+    # turn Trainium into GPU" only holds while the architecture stays the same.
+    six = evaluate(replace(BASE, runs=6, runs_per_architecture=6))
+    seven = evaluate(replace(BASE, runs=7, runs_per_architecture=6))
+    assert six.total_difference == approx(6 * 2400 - 1 * 12000)
+    assert seven.total_difference == approx(7 * 2400 - 2 * 12000)
+    assert (six.verdict, seven.verdict) == ("trainium", "gpu")
+
+
 def test_no_break_even_when_trainium_saves_nothing_per_run():
     # At half the GPU's throughput, Trainium takes 200 h at $20 = $4,000, the GPU's cost exactly.
     o = evaluate(replace(BASE, relative_throughput=point(0.5)))
