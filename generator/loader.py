@@ -49,6 +49,10 @@ DATA_FILES: dict[str, type[BaseModel]] = {
     "assumptions.yaml": cat.Assumptions,
 }
 SCENARIO_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+# What `guide new-scenario` writes where only the contributor knows the value. A placeholder is
+# reported as such, in place of whatever else its field would be blamed for, and it is reported even
+# where it would pass as text (a title), so a half-filled file never validates.
+PLACEHOLDER = "FILL-IN"
 
 Loc = tuple[str | int, ...]
 
@@ -621,7 +625,29 @@ def _references_of_invalid(doc: Document, catalog: cat.Catalog) -> list[Problem]
     return problems
 
 
-def load_scenario(path: Path, shown: str, catalog: cat.Catalog) -> ScenarioResult:
+def _placeholder_locs(data: Any, loc: Loc) -> Iterable[Loc]:
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from _placeholder_locs(v, loc + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _placeholder_locs(v, loc + (i,))
+    elif isinstance(data, str) and data.strip() == PLACEHOLDER:
+        yield loc
+
+
+def _with_placeholders(doc: Document, problems: list[Problem]) -> list[Problem]:
+    holes = {dotted(loc): loc for loc in _placeholder_locs(doc.data, ())}
+    if not holes:
+        return problems
+    kept = [p for p in problems if not (p.path == doc.path and p.field in holes)]
+    return kept + [doc.problem(loc, f"placeholder from guide new-scenario; write your value here (got '{PLACEHOLDER}')")
+                   for loc in holes.values()]
+
+
+def load_scenario(path: Path, shown: str, catalog: cat.Catalog, *, check_expect: bool = True) -> ScenarioResult:
+    """Validate and evaluate one scenario. With check_expect=False a verdict that differs from the
+    file's `expect` is not a problem (`guide diff` reports it instead of stopping)."""
     problems = []
     if not SCENARIO_ID.match(path.stem) or path.suffix != ".yaml":
         problems.append(Problem(shown, 1, 1, "(file)", f"file name must be lower-case letters, digits and dashes, ending .yaml (got '{path.name}')"))
@@ -635,14 +661,16 @@ def load_scenario(path: Path, shown: str, catalog: cat.Catalog) -> ScenarioResul
     try:
         scenario = validate_doc(doc, Scenario)
     except InputError as e:
-        raise InputError(problems + e.problems + _references_of_invalid(doc, catalog)) from None
+        raise InputError(_with_placeholders(doc, problems + e.problems + _references_of_invalid(doc, catalog))) from None
     for loc, msg in check_references(scenario.workloads, catalog):
         problems.append(doc.problem(loc, msg))
+    problems = _with_placeholders(doc, problems)
     if problems:
         raise InputError(problems)
     result = evaluate_scenario(path.stem, shown, scenario, catalog)
-    if not result.matches_expectation:
-        raise InputError([doc.problem(("expect",), mismatch_message(result))])
+    if check_expect and not result.matches_expectation:
+        got = f" (got '{scenario.expect}')"
+        raise InputError([doc.problem(("expect",), mismatch_message(result) + got)])
     return result
 
 
@@ -670,8 +698,11 @@ def shown_path(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
-def load_project(root: Path, paths: Iterable[str] = (), data_dir: Path | None = None) -> Project:
-    """Load data/ and the chosen scenarios (all of scenarios/ by default); all problems at once."""
+def load_project(
+    root: Path, paths: Iterable[str] = (), data_dir: Path | None = None, *, check_expect: bool = True
+) -> Project:
+    """Load data/ and the chosen scenarios (all of scenarios/ by default); all problems at once.
+    check_expect=False accepts verdicts that differ from their `expect` (see load_scenario)."""
     data_dir = data_dir or root / "data"
     catalog = load_catalog(data_dir, shown_path(data_dir, root))
     problems: list[Problem] = []
@@ -685,7 +716,7 @@ def load_project(root: Path, paths: Iterable[str] = (), data_dir: Path | None = 
             problems.append(Problem(shown, 1, 1, "(file)", f"no such file (got {shown})"))
             continue
         try:
-            results.append(load_scenario(path, shown, catalog))
+            results.append(load_scenario(path, shown, catalog, check_expect=check_expect))
         except InputError as e:
             problems.extend(e.problems)
     if problems:

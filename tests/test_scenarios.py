@@ -59,6 +59,7 @@ def test_a_wrong_expectation_fails_with_both_verdicts_and_the_deciding_numbers(p
     line = 1 + text.splitlines().index(f"expect: {expect}")
     assert (problem.path, problem.line, problem.col, problem.field) == (f"scenarios/{path.name}", line, 9, "expect")
     assert problem.message.startswith(f"the engine's verdict is {expect} but expect says {wrong}: ")
+    assert problem.message.endswith(f" (got '{wrong}')")
 
     # The numbers in the message are the ones the engine computed for the original file.
     original = evaluate_scenario(path.stem, path.name, Scenario.model_validate(YAML(typ="safe", pure=True).load(text)), catalog)
