@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+from concurrent.futures import ThreadPoolExecutor
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -32,12 +33,15 @@ def runs(tmp_path_factory) -> dict:
     inputs, with every file of the copy hashed before and after."""
     root = copy_inputs(tmp_path_factory.mktemp("project"))
     before = tree_hashes(root / "data", root / "scenarios")
-    out = {
-        "validate": run_guide("validate", cwd=root, root=root),
-        "table": run_guide("evaluate", cwd=root, root=root),
-        "json": run_guide("evaluate", "--format", "json", cwd=root, root=root),
-        "schema": run_guide("schema", cwd=root, root=root),
+    commands = {
+        "validate": ["validate"],
+        "table": ["evaluate"],
+        "json": ["evaluate", "--format", "json"],
+        "schema": ["schema"],
     }
+    with ThreadPoolExecutor(max_workers=len(commands)) as pool:  # separate processes, side by side
+        futures = {name: pool.submit(run_guide, *args, cwd=root, root=root) for name, args in commands.items()}
+        out: dict = {name: f.result() for name, f in futures.items()}
     after = tree_hashes(root / "data", root / "scenarios")
     out.update(root=root, before=before, after=after, entries=sorted(p.name for p in root.iterdir()))
     return out
