@@ -155,6 +155,8 @@ class Assumptions(Strict):
     spot_overhead: RangeFigure
     close_call_margin: Figure
     soon_days: Figure
+    # Prices whose as_of is older than this many days are flagged (generator/freshness.py).
+    stale_days: Figure | None = None
 
 
 class SourcesFile(Strict):

@@ -1,13 +1,17 @@
-"""The `guide` command: validate, evaluate and export the schema. Exit 0 ok, 1 invalid input, 2 usage."""
+"""The `guide` command. Exit 0 ok, 1 invalid input (or a file that exists), 2 usage, 3 a verdict
+changed (`guide diff --fail-on-verdict-change`). Each command's work lives in its own module."""
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import sys
+import tempfile
 from pathlib import Path
 
-from generator.loader import InputError, load_project
+from generator import diff, freshness, gitbase, import_prices, scaffold
+from generator.loader import InputError, Problem, load_project
 from generator.results import to_dict
 from generator.schema import json_schema_text
 
@@ -19,6 +23,8 @@ def _parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("validate", help="check scenarios/ and data/ (or the given files) and report every problem")
     v.add_argument("paths", nargs="*", metavar="PATH")
+    v.add_argument("--strict", action="store_true",
+                   help="also refuse prices older than stale_days (data/assumptions.yaml, default 180)")
 
     e = sub.add_parser("evaluate", help="evaluate scenarios and print verdicts with every computed number")
     e.add_argument("paths", nargs="*", metavar="PATH")
@@ -26,7 +32,55 @@ def _parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("schema", help="print the scenario JSON Schema")
     s.add_argument("--output", metavar="FILE", help="write it to FILE instead of standard output")
+
+    n = sub.add_parser("new-scenario", help="write scenarios/NAME.yaml to fill in (never replaces a file)")
+    n.add_argument("name", metavar="NAME", type=_scenario_name, help="lower-case letters, digits and dashes")
+
+    d = sub.add_parser("diff", help="Markdown report of what changed against BASE: verdicts, savings, prices")
+    d.add_argument("base", nargs="?", metavar="BASE", help="a git commit or branch (default: the merge base with main)")
+    d.add_argument("--threshold", type=_percent, default=diff.DEFAULT_THRESHOLD, metavar="PERCENT",
+                   help="report savings and break-even runs that move by more than this (default: 5)")
+    d.add_argument("--fail-on-verdict-change", action="store_true", help="exit 3 when any verdict changed")
+
+    i = sub.add_parser("import-prices", help="update on-demand prices in data/prices.yaml from an AWS Price List file")
+    i.add_argument("file", metavar="FILE", help="EC2 offer file or `aws pricing get-products` output (- for stdin)")
+    i.add_argument("--as-of", type=_date, metavar="YYYY-MM-DD", help="date of the prices (default: the file's publicationDate)")
+    i.add_argument("--source", metavar="KEY", help="source key to cite (default: AWS-PRICE-LIST-YYYY-MM)")
+    i.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
     return p
+
+
+def _scenario_name(text: str) -> str:
+    try:
+        return scaffold.check_name(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _percent(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"a percentage of 0 or more (got {text!r})")
+    return value
+
+
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a date written YYYY-MM-DD (got {text!r})") from None
+
+
+def _problems(problems: list[Problem], heading: str | None = None) -> int:
+    if heading:
+        print(heading, file=sys.stderr)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    print(f"{len(problems)} problem(s) found.", file=sys.stderr)
+    return 1
 
 
 def _table(results) -> str:
@@ -39,6 +93,56 @@ def _table(results) -> str:
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows)
 
 
+def _new_scenario(root: Path, name: str) -> int:
+    try:
+        path = scaffold.write_new_scenario(root, name)
+    except scaffold.ScenarioExists as e:
+        print(f"guide new-scenario: {e.args[0]} already exists; pick another NAME or edit that file", file=sys.stderr)
+        return 1
+    shown = f"scenarios/{path.name}"
+    print(f"wrote {shown}: replace every {scaffold.PLACEHOLDER} in it, then run `guide validate {shown}`")
+    return 0
+
+
+def _diff(root: Path, args: argparse.Namespace) -> int:
+    try:
+        commit, label = gitbase.resolve(root, args.base)
+        with tempfile.TemporaryDirectory(prefix="guide-diff-") as tmp:
+            base_root = gitbase.materialise(root, commit, Path(tmp))
+            try:
+                base = load_project(base_root, check_expect=False)
+            except InputError as e:
+                return _problems(e.problems, f"at {label} ({commit[:12]}), the base side:")
+    except gitbase.BaseNotFound as e:
+        print(f"guide diff: {e}", file=sys.stderr)
+        return 2
+    try:
+        head = load_project(root, check_expect=False)
+    except InputError as e:
+        return _problems(e.problems, "in the working tree:")
+    report = diff.compare(base, head, args.threshold)
+    sys.stdout.write(diff.markdown(report, label, commit))
+    return 3 if args.fail_on_verdict_change and report.verdicts else 0
+
+
+def _import_prices(root: Path, args: argparse.Namespace) -> int:
+    name = "standard input" if args.file == "-" else args.file
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    except OSError as e:
+        print(f"{name}: cannot read it ({e.strerror})", file=sys.stderr)
+        return 1
+    try:
+        plan, written = import_prices.run(root / "data", text, args.as_of, args.source, args.dry_run)
+    except import_prices.OfferError as e:
+        print(f"{name}: {e}", file=sys.stderr)
+        return 1
+    except InputError as e:
+        return _problems(e.problems)
+    print("\n".join(import_prices.report_lines(plan, written, "data", args.dry_run)))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     root = Path(args.root)
@@ -49,14 +153,25 @@ def main(argv: list[str] | None = None) -> int:
         else:
             sys.stdout.write(text)
         return 0
+    if args.command == "new-scenario":
+        return _new_scenario(root, args.name)
+    if args.command == "diff":
+        return _diff(root, args)
+    if args.command == "import-prices":
+        return _import_prices(root, args)
     try:
         project = load_project(root, args.paths)
     except InputError as e:
-        for problem in e.problems:
-            print(problem, file=sys.stderr)
-        print(f"{len(e.problems)} problem(s) found.", file=sys.stderr)
-        return 1
+        return _problems(e.problems)
     if args.command == "validate":
+        if args.strict:
+            try:
+                stale = freshness.stale_problems(project.catalog, root / "data", on=freshness.today())
+            except ValueError as e:
+                print(f"guide validate: {e}", file=sys.stderr)
+                return 2
+            if stale:
+                return _problems(stale)
         print(f"ok: data/ and {len(project.results)} scenario(s) are valid.")
         return 0
     if args.format == "json":

@@ -1,0 +1,77 @@
+"""How old the prices are: today's date in one place, which prices are stale, and located problems.
+
+A price is stale when its `as_of` is more than `stale_days` before today (`stale_days` in
+data/assumptions.yaml, 180 when absent). The build warns and the pages say so; `guide validate
+--strict` refuses it. Only each entry's own figure counts: `alternatives` are older figures on
+purpose.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.catalog import OPTION_LABELS, Catalog, Price
+from generator.loader import Problem, read
+
+DEFAULT_STALE_DAYS = 180
+# Set to YYYY-MM-DD to fix "today" for a test or a reproducible build.
+TODAY_ENV = "GUIDE_TODAY"
+
+
+def today() -> dt.date:
+    """The one place the guide asks for today's date."""
+    fixed = os.environ.get(TODAY_ENV, "").strip()
+    if not fixed:
+        return dt.date.today()
+    try:
+        return dt.date.fromisoformat(fixed)
+    except ValueError:
+        raise ValueError(f"{TODAY_ENV} must be a date written YYYY-MM-DD (got {fixed!r})") from None
+
+
+@dataclass(frozen=True)
+class Freshness:
+    today: dt.date
+    max_days: int
+
+    @classmethod
+    def of(cls, catalog: Catalog, on: dt.date | None = None) -> Freshness:
+        setting = catalog.assumptions.stale_days
+        return cls(on or today(), int(setting.value) if setting else DEFAULT_STALE_DAYS)
+
+    def age(self, p: Price) -> int:
+        return (self.today - p.as_of).days
+
+    def is_stale(self, p: Price) -> bool:
+        return self.age(p) > self.max_days
+
+    def stale(self, prices: Iterable[Price]) -> list[Price]:
+        """The stale prices among these, each once, oldest first."""
+        seen: dict[int, Price] = {id(p): p for p in prices if self.is_stale(p)}
+        return sorted(seen.values(), key=lambda p: (p.as_of, p.instance, p.region, p.option))
+
+    def stale_dates(self, prices: Iterable[Price]) -> list[dt.date]:
+        """The distinct as_of dates of the stale prices among these, oldest first (for page notes)."""
+        return sorted({p.as_of for p in self.stale(prices)})
+
+    def message(self, p: Price) -> str:
+        return (
+            f"{p.instance} {p.region} {OPTION_LABELS[p.option].lower()} price is {self.age(p)} days old on {self.today}, "
+            f"older than {self.max_days} days (stale_days in data/assumptions.yaml): check it, then update it or its "
+            f"as_of (got {p.as_of})"
+        )
+
+
+def stale_problems(catalog: Catalog, data_dir: Path, shown_dir: str = "data", on: dt.date | None = None) -> list[Problem]:
+    """One located problem per stale price, at its as_of field in data/prices.yaml."""
+    fresh = Freshness.of(catalog, on)
+    stale = [i for i, p in enumerate(catalog.prices) if fresh.is_stale(p)]
+    if not stale:
+        return []
+    # The catalog keeps no positions; read the (already validated) file again for them.
+    doc = read(data_dir / "prices.yaml", f"{shown_dir}/prices.yaml")
+    return [doc.problem(("prices", i, "as_of"), fresh.message(catalog.prices[i])) for i in stale]
