@@ -21,6 +21,12 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 log = logging.getLogger("mkdocs.hooks.guide")
+# Stale prices are WARNING lines in the build log, but on a logger outside "mkdocs", whose warnings
+# are the only ones `mkdocs build --strict` counts. On purpose: a price goes stale with the calendar,
+# not with a change, so counting it would fail every build of an unchanged commit once a date passes
+# (the deploy of main and every pull request alike). The pages say so in a visible note, and the gate
+# is `guide validate --strict`. See "Stale prices" in CONTRIBUTING.md.
+stale_log = logging.getLogger("guide.stale")
 _state: dict = {}
 
 
@@ -36,6 +42,24 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     return config
 
 
+def _warn_stale(project, root: Path) -> None:
+    from generator.freshness import stale_problems, today
+
+    mkdocs_log = logging.getLogger("mkdocs")
+    # Printed by MkDocs' own console handler, so the lines look like the rest of the log (and -q hides them).
+    for handler in mkdocs_log.handlers:
+        if handler.name == "MkDocsStreamHandler" and handler not in stale_log.handlers:
+            stale_log.addHandler(handler)
+            stale_log.propagate = False
+    stale_log.setLevel(mkdocs_log.getEffectiveLevel())
+    try:
+        problems = stale_problems(project.catalog, root / "data", on=today())
+    except ValueError as e:
+        raise Abort(str(e)) from None
+    for p in problems:
+        stale_log.warning("Stale price: %s", p)
+
+
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     # Runs on every (re)build, so a changed scenario or price is picked up by `mkdocs serve`.
     from generator import assets
@@ -48,6 +72,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     except InputError as e:
         lines = "\n".join(str(p) for p in e.problems)
         raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
+    _warn_stale(project, root)
     renderer = Renderer(project)
     site = renderer.render()
     for path, markdown in sorted(site.pages.items()):

@@ -17,8 +17,9 @@ import jinja2
 from markupsafe import Markup
 
 from generator import charts as ch
-from generator.catalog import OPTION_LABELS, OPTIONS, Catalog, Figure, Price
+from generator.catalog import OPTION_LABELS, OPTIONS, Figure, Price
 from generator.engine import RANGE_LABELS
+from generator.freshness import Freshness
 from generator.loader import Project
 from generator.results import ScenarioResult
 from generator.schema import json_schema
@@ -91,6 +92,7 @@ class Renderer:
     def __init__(self, project: Project, today: dt.date | None = None):
         self.project = project
         self.catalog = project.catalog
+        self.freshness = Freshness.of(self.catalog, today)
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(TEMPLATES),
             autoescape=True,
@@ -114,6 +116,7 @@ class Renderer:
             headline=self.headline,
             counts=self.counts,
             reference_case=self.reference_case,
+            freshness=self.freshness,
         )
         self.charts: list[ch.Chart] = []
 
@@ -208,7 +211,7 @@ class Renderer:
             site.sources[f"scenarios/{r.id}.md"] = r.path
         site.pages["scenarios/index.md"] = self.env.get_template("scenarios_index.md.j2").render()
         pp = self.chart_block(ch.price_performance(self.catalog), "prices.md")
-        site.pages["prices.md"] = self.env.get_template("prices.md.j2").render(pp_chart=pp, today=dt.date.today())
+        site.pages["prices.md"] = self.env.get_template("prices.md.j2").render(pp_chart=pp, today=self.freshness.today)
         site.sources["prices.md"] = "data/prices.yaml"
         site.pages["sources.md"] = self.env.get_template("sources.md.j2").render()
         site.sources["sources.md"] = "data/sources.yaml"

@@ -485,7 +485,7 @@ def test_untrusted_text_is_shown_as_text_and_never_becomes_markup(untrusted_site
     assert desc.attrs["content"] == s["summary"]
     (summary,) = [n for n in doc.iter() if n.has_class("guide-summary")]
     assert summary.norm_text() == s["summary"]
-    (note,) = [n for n in doc.iter() if n.has_class("admonition")]
+    (note,) = [n for n in doc.iter() if n.has_class("admonition") and n.has_class("note")]  # not the stale-price warning
     assert " ".join(s["notes"].split()) in note.norm_text()
     (sources,) = [n for n in doc.iter() if n.has_class("guide-sources")]
     assert [li.norm_text() for li in sources.find_all("li")] == [" ".join(x.split()) for x in s["sources"]]

@@ -1,0 +1,119 @@
+"""Stale prices: measured from one "today" (fixed here), warned about on the pages that use them,
+and refused by `guide validate --strict` at their as_of field. Every date in these tests is fixed."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from contrib_support import guide, problems
+from core_support import REPO, copy_inputs
+from generator.catalog import Price
+from generator.freshness import DEFAULT_STALE_DAYS, TODAY_ENV, Freshness, stale_problems, today
+from generator.loader import load_catalog, load_project
+from generator.site import Renderer
+
+BUILD_DAY = dt.date(2026, 11, 21)  # every on-demand price here is from 2025-11-30, 356 days before
+EARLY_DAY = dt.date(2026, 1, 1)  # when none was stale yet
+
+
+def _env(day: str) -> dict[str, str]:
+    return {TODAY_ENV: day}
+
+
+@pytest.fixture(scope="module")
+def project():
+    return load_project(REPO)
+
+
+def _price(as_of: dt.date) -> Price:
+    return Price(instance="p5.48xlarge", region="us-east-1", option="on-demand", usd_per_hour=1.0, source="VAN", as_of=as_of)
+
+
+def test_a_price_is_stale_one_day_past_the_limit_not_on_it():
+    f = Freshness(BUILD_DAY, 180)
+    assert not f.is_stale(_price(BUILD_DAY - dt.timedelta(days=180)))
+    assert f.is_stale(_price(BUILD_DAY - dt.timedelta(days=181)))
+    assert f.age(_price(dt.date(2025, 11, 30))) == 356
+
+
+def test_stale_days_comes_from_assumptions_with_a_default(tmp_path: Path, project):
+    assert Freshness.of(project.catalog, BUILD_DAY).max_days == project.catalog.assumptions.stale_days.value == 180
+    root = copy_inputs(tmp_path, scenarios=False)
+    path = root / "data" / "assumptions.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.split("stale_days:")[0], encoding="utf-8")  # the setting is the file's last block
+    assert Freshness.of(load_catalog(root / "data"), BUILD_DAY).max_days == DEFAULT_STALE_DAYS
+    path.write_text(text.replace("  value: 180\n", "  value: 400\n"), encoding="utf-8")
+    assert stale_problems(load_catalog(root / "data"), root / "data", on=BUILD_DAY) == []
+
+
+def test_today_is_the_machine_date_unless_fixed(monkeypatch):
+    monkeypatch.delenv(TODAY_ENV, raising=False)
+    assert today() == dt.date.today()
+    monkeypatch.setenv(TODAY_ENV, "2030-02-03")
+    assert today() == dt.date(2030, 2, 3)
+    monkeypatch.setenv(TODAY_ENV, "next tuesday")
+    with pytest.raises(ValueError, match="GUIDE_TODAY must be a date written YYYY-MM-DD"):
+        today()
+
+
+def test_validate_strict_refuses_each_stale_price_at_its_as_of(tmp_path: Path, project):
+    root = copy_inputs(tmp_path)
+    expected = [p for p in project.catalog.prices if (BUILD_DAY - p.as_of).days > 180]
+    assert expected, "the committed data should have stale prices on this fixed day"
+    r = guide("validate", "--strict", cwd=root, env=_env(BUILD_DAY.isoformat()))
+    assert r.returncode == 1 and r.stdout == ""
+    found = problems(r.stderr)
+    assert len(found) == len(expected)
+    assert r.stderr.splitlines()[-1] == f"{len(expected)} problem(s) found."
+    lines = (root / "data" / "prices.yaml").read_text(encoding="utf-8").splitlines()
+    for p, price in zip(found, expected):
+        assert p["path"] == "data/prices.yaml"
+        assert p["field"].endswith(".as_of")
+        # The column is the as_of value itself.
+        assert lines[p["line"] - 1][p["col"] - 1:].startswith(price.as_of.isoformat())
+        assert f"{price.instance} {price.region}" in p["message"]
+        assert "older than 180 days (stale_days in data/assumptions.yaml)" in p["message"]
+        assert p["message"].endswith(f"(got {price.as_of})")
+
+
+def test_validate_without_strict_and_strict_before_the_limit_pass(tmp_path: Path):
+    root = copy_inputs(tmp_path)
+    plain = guide("validate", cwd=root, env=_env(BUILD_DAY.isoformat()))
+    early = guide("validate", "--strict", cwd=root, env=_env(EARLY_DAY.isoformat()))
+    for r in (plain, early):
+        assert (r.returncode, r.stderr) == (0, "")
+        assert r.stdout.startswith("ok: data/ and ")
+
+
+def test_a_bad_fixed_date_is_a_usage_error(tmp_path: Path):
+    root = copy_inputs(tmp_path)
+    r = guide("validate", "--strict", cwd=root, env=_env("21/11/2026"))
+    assert r.returncode == 2
+    assert r.stderr == "guide validate: GUIDE_TODAY must be a date written YYYY-MM-DD (got '21/11/2026')\n"
+
+
+NOTE = "Prices as of {dates}, older than 180 days when this page was built ({day})."
+
+
+def test_pages_that_use_stale_prices_say_so(project):
+    r = Renderer(project, today=BUILD_DAY)
+    note = NOTE.format(dates="2025-11-30", day=BUILD_DAY)
+    for result in project.results:
+        assert note in r.scenario_page(result), result.id
+    site = r.render()
+    assert note in site.pages["prices.md"]
+    later = dt.date(2027, 2, 1)  # the Capacity Block figures of 2026-07-22 have aged too by then
+    by_id = {x.id: x for x in project.results}
+    page = Renderer(project, today=later).scenario_page(by_id["large-run-gpus-constrained"])
+    assert NOTE.format(dates="2025-11-30, 2026-07-22", day=later) in page
+
+
+def test_no_note_while_prices_are_fresh(project):
+    r = Renderer(project, today=EARLY_DAY)
+    for result in project.results:
+        assert "guide-stale" not in r.scenario_page(result), result.id
+    assert "guide-stale" not in r.render().pages["prices.md"]
