@@ -7,6 +7,7 @@ Building the bundle takes seconds, so it is cached under .cache/ by vl-convert v
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import vl_convert as vlc
@@ -17,8 +18,14 @@ VEGA_LITE_VERSION = vlc.get_vegalite_versions()[-1]
 BUNDLE_PATH = "assets/vendor/vega-bundle.js"
 
 
+def cache_dir(root: Path) -> Path:
+    """Where builds keep what is slow to make. GUIDE_CACHE_DIR moves it (tests share one across
+    their temporary copies); it is never inside docs/, scenarios/ or data/."""
+    return Path(os.environ.get("GUIDE_CACHE_DIR") or root / ".cache")
+
+
 def vega_bundle(root: Path) -> str:
-    cache = root / ".cache" / f"vega-bundle-{vlc.__version__}-{VEGA_LITE_VERSION}.js"
+    cache = cache_dir(root) / f"vega-bundle-{vlc.__version__}-{VEGA_LITE_VERSION}.js"
     try:
         return cache.read_text(encoding="utf-8")
     except OSError:

@@ -7,7 +7,7 @@ source and the as-of date, so a chart copied anywhere still says where its numbe
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import altair as alt
@@ -35,6 +35,7 @@ class Chart:
     as_of: dt.date
     page: str = ""  # docs-relative page the chart lives on
     columns: list[str] = field(default_factory=list)
+    preset: str = ""  # "<scenario id>/<workload number>": the calculator recreates the chart's inputs
 
 
 def _data(name: str) -> alt.Data:
@@ -108,15 +109,22 @@ def cumulative_cost(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
         tooltip=[alt.Tooltip("side:N"), alt.Tooltip("runs:Q"), alt.Tooltip("cost:Q", format="$,.0f")],
     )
     layers: list[Any] = [lines]
-    # Labels sit on two rows so they stay readable when the plan and the break-even are close.
-    marks = [{"runs": x.runs, "label": f"plan: {x.runs} runs", "row": 10}]
+    # Labels sit on two rows so they stay readable when the plan and the break-even are close, and
+    # turn to the left of their line near the right edge so they never run into the legend.
+    def mark(runs: float, label: str, row: int) -> dict[str, Any]:
+        return {"runs": runs, "label": label, "row": row, "end": "right" if runs > 0.6 * horizon else "left"}
+
+    marks = [mark(x.runs, f"plan: {_n(x.runs, 'run')}", 10)]
     if o.break_even_runs is not None:
-        marks.append({"runs": o.break_even_runs, "label": f"break-even: {o.break_even_runs:.1f} runs", "row": 26})
+        marks.append(mark(o.break_even_runs, f"break-even: {o.break_even_runs:.1f} runs", 26))
     rules = alt.Chart(_data("marks")).mark_rule(strokeDash=[4, 4], color="#888").encode(x="runs:Q")
-    labels = alt.Chart(_data("marks")).mark_text(align="left", dx=4, dy=-4, baseline="bottom", color="#888").encode(
-        x="runs:Q", y=alt.Y("row:Q", scale=None), text="label:N"
-    )
-    layers += [rules, labels]
+    labels = [
+        alt.Chart(_data("marks")).transform_filter(f"datum.end == '{end}'").mark_text(
+            align=end, dx=4 if end == "left" else -4, dy=-4, baseline="bottom", color="#888"
+        ).encode(x="runs:Q", y=alt.Y("row:Q", scale=None), text="label:N")
+        for end in ("left", "right")
+    ]
+    layers += [rules, *labels]
     spec = _titled(alt.layer(*layers).properties(width=WIDTH, height=300), title, _price_sources(w, catalog), as_of, rows=rows, marks=marks)
     be = "never" if o.break_even_runs is None else f"after {o.break_even_runs:.1f} runs"
     summary = (
@@ -245,16 +253,15 @@ def sensitivity(r: ScenarioResult, i: int, catalog: Catalog) -> Chart | None:
 def scenario_charts(r: ScenarioResult, catalog: Catalog) -> list[list[Chart]]:
     out = []
     for i in range(len(r.workloads)):
-        charts = [
+        charts: list[Chart | None] = [
             cumulative_cost(r, i, catalog),
             run_breakdown(r, i, catalog),
             decision_map(r, i, catalog, "relative_throughput"),
             decision_map(r, i, catalog, "port_weeks"),
+            sensitivity(r, i, catalog),
         ]
-        s = sensitivity(r, i, catalog)
-        if s is not None:
-            charts.append(s)
-        out.append(charts)
+        preset = f"{r.id}/{i + 1}"
+        out.append([replace(c, preset=preset) for c in charts if c is not None])
     return out
 
 

@@ -62,7 +62,7 @@ def _warn_stale(project, root: Path) -> None:
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     # Runs on every (re)build, so a changed scenario or price is picked up by `mkdocs serve`.
-    from generator import assets
+    from generator import assets, embeds
     from generator.loader import InputError, load_project
     from generator.site import Renderer
 
@@ -73,7 +73,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         lines = "\n".join(str(p) for p in e.problems)
         raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
     _warn_stale(project, root)
-    renderer = Renderer(project)
+    renderer = Renderer(project, site_url=config.site_url or "")
     site = renderer.render()
     for path, markdown in sorted(site.pages.items()):
         f = File.generated(config, path, content=markdown)
@@ -84,7 +84,10 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         files.append(f)
     for path, content in assets.site_assets(root).items():
         files.append(File.generated(config, path, content=content))
-    _state.update(renderer=renderer, home=renderer.home_charts(), site=site)
+    embed_files = embeds.build(site.charts, renderer.env, renderer.site_url, assets.cache_dir(root) / "embeds", assets.BUNDLE_PATH)
+    for path, content in embed_files.items():
+        files.append(File.generated(config, path, content=content))
+    _state.update(renderer=renderer, site=site)
     log.info("guide: %d scenario pages, %d charts", len(project.results), len(site.charts))
     return files
 
@@ -99,4 +102,4 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
         return markdown
     from generator.site import render_markdown_page
 
-    return render_markdown_page(_state["renderer"], markdown, page.file.src_uri, _state["home"])
+    return render_markdown_page(_state["renderer"], markdown)

@@ -7,9 +7,10 @@ and any other front end could take them as they are. Templates live in generator
 from __future__ import annotations
 
 import datetime as dt
+import html
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ import jinja2
 from markupsafe import Markup
 
 from generator import charts as ch
+from generator import embeds
 from generator.catalog import OPTION_LABELS, OPTIONS, Figure, Price
 from generator.engine import RANGE_LABELS
 from generator.freshness import Freshness
@@ -89,10 +91,11 @@ class Site:
 
 
 class Renderer:
-    def __init__(self, project: Project, today: dt.date | None = None):
+    def __init__(self, project: Project, site_url: str = "", today: dt.date | None = None):
         self.project = project
         self.catalog = project.catalog
         self.freshness = Freshness.of(self.catalog, today)
+        self.site_url = site_url if not site_url or site_url.endswith("/") else site_url + "/"
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(TEMPLATES),
             autoescape=True,
@@ -117,8 +120,17 @@ class Renderer:
             counts=self.counts,
             reference_case=self.reference_case,
             freshness=self.freshness,
+            site_url=self.site_url,
+            root_prefix=embeds.relative_root,
+            page_url=embeds.page_url,
+            embed_names=embeds.file_names,
+            export_width=embeds.EXPORT_WIDTH,
+            png_scale=embeds.PNG_SCALE,
+            iframe_snippet=self.iframe_snippet,
+            image_snippet=self.image_snippet,
         )
         self.charts: list[ch.Chart] = []
+        self.home: dict[str, ch.Chart] = {}
 
     # Context helpers for templates and for the hand-written pages that opt into figures.
     def price_rows(self) -> list[dict[str, Any]]:
@@ -180,16 +192,33 @@ class Renderer:
         assert trn is not None and gpu is not None
         return {"trn": trn, "gpu": gpu, "ratio": trn.point / gpu.point, "ratio_high": (trn.high or trn.point) / gpu.point}
 
+    # Snippets a blogger pastes. Built as text here and escaped again where the page shows them.
+    def iframe_snippet(self, c: ch.Chart) -> str:
+        url = f"{self.site_url}embed/{c.id}/"
+        return (f'<iframe src="{html.escape(url)}" title="{html.escape(c.title)}" width="100%" height="460" '
+                f'style="border:0" loading="lazy"></iframe>')
+
+    def image_snippet(self, c: ch.Chart) -> str:
+        names = embeds.file_names(c.id)
+        page = self.site_url + embeds.page_url(c.page)
+        src = f"{self.site_url}embed/{c.id}/{names['svg']}"
+        alt = f"{c.title}. {c.summary}"
+        return (f'<a href="{html.escape(page)}"><img src="{html.escape(src)}" alt="{html.escape(alt)}" '
+                f'width="{embeds.EXPORT_WIDTH}"></a>')
+
     # Pages.
-    def chart_block(self, c: ch.Chart, page: str) -> Markup:
-        c = ch.Chart(**{**c.__dict__, "page": page})
+    def register(self, c: ch.Chart, page: str) -> ch.Chart:
+        c = replace(c, page=page)
         self.charts.append(c)
+        return c
+
+    def chart_block(self, c: ch.Chart) -> Markup:
         return Markup(self.env.get_template("partials/chart.html.j2").render(c=c))
 
     def scenario_page(self, r: ScenarioResult) -> str:
         page = f"scenarios/{r.id}.md"
         groups = ch.scenario_charts(r, self.catalog)
-        blocks = [[self.chart_block(c, page) for c in group] for group in groups]
+        blocks = [[self.chart_block(self.register(c, page)) for c in group] for group in groups]
         return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, prices=self._workload_prices(r))
 
     def _workload_prices(self, r: ScenarioResult) -> list[dict[str, Price]]:
@@ -210,12 +239,15 @@ class Renderer:
             site.pages[f"scenarios/{r.id}.md"] = self.scenario_page(r)
             site.sources[f"scenarios/{r.id}.md"] = r.path
         site.pages["scenarios/index.md"] = self.env.get_template("scenarios_index.md.j2").render()
-        pp = self.chart_block(ch.price_performance(self.catalog), "prices.md")
+        pp = self.chart_block(self.register(ch.price_performance(self.catalog), "prices.md"))
         site.pages["prices.md"] = self.env.get_template("prices.md.j2").render(pp_chart=pp, today=self.freshness.today)
         site.sources["prices.md"] = "data/prices.yaml"
         site.pages["sources.md"] = self.env.get_template("sources.md.j2").render()
         site.sources["sources.md"] = "data/sources.yaml"
         site.pages["reference/schema.md"] = self.env.get_template("schema.md.j2").render(schema=json_schema())
+        # Hand-written pages place these; they are registered here so their embeds exist.
+        self.home = {name: self.register(c, "index.md") for name, c in self.home_charts().items()}
+        site.pages["embed.md"] = self.env.get_template("embed_gallery.md.j2").render(charts=self.charts)
         site.charts = self.charts
         return site
 
@@ -260,9 +292,22 @@ class Renderer:
         return {"decision_map": c}
 
 
-def render_markdown_page(renderer: Renderer, markdown: str, page_path: str, home: dict[str, ch.Chart]) -> str:
+class _Slots:
+    """`{{ charts.NAME }}` on a hand-written page: a chart block, rendered only when used."""
+
+    def __init__(self, renderer: Renderer):
+        self._renderer = renderer
+
+    def __getattr__(self, name: str) -> Markup:
+        try:
+            return self._renderer.chart_block(self._renderer.home[name])
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def render_markdown_page(renderer: Renderer, markdown: str) -> str:
     """Render a hand-written page that opted into figures (front matter `figures: true`)."""
-    charts = {name: renderer.chart_block(c, page_path) for name, c in home.items()}
+    charts = _Slots(renderer)
     return renderer.env.from_string(markdown).render(
         charts=charts, headline=renderer.headline(), calculator_json=renderer.calculator_json()
     )

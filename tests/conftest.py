@@ -61,8 +61,10 @@ def tree_hashes(root: Path, parts: tuple[str, ...] = SOURCE_PARTS) -> dict[str, 
     return out
 
 
-def run_mkdocs_build(root: Path, out: Path, config: str = "mkdocs.yml") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+def run_mkdocs_build(root: Path, out: Path, config: str = "mkdocs.yml", cache: Path | None = None) -> subprocess.CompletedProcess[str]:
+    # One image cache for every build of the session (the repository's own .cache, outside the
+    # inputs), so each temporary copy does not render every chart again; a test may pass its own.
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(cache or REPO / ".cache")}
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", config, "-d", str(out)],
         cwd=root, env=env, capture_output=True, text=True, timeout=600,

@@ -241,8 +241,10 @@ function chartSpec(w, result) {
     rows.push({ runs: n, side: "GPU", cost: n * o.gpu.cost_per_run });
     rows.push({ runs: n, side: "Trainium", cost: ports * o.port_cost + n * o.trainium.cost_per_run });
   }
-  const marks = [{ runs: x.runs, label: `plan: ${x.runs} runs`, row: 10 }];
-  if (o.break_even_runs !== null) marks.push({ runs: o.break_even_runs, label: `break-even: ${num(o.break_even_runs, 1)} runs`, row: 26 });
+  // Labels near the right edge turn left of their line so they never run into the legend.
+  const mark = (runs, label, row) => ({ runs, label, row, end: runs > 0.6 * horizon ? "right" : "left" });
+  const marks = [mark(x.runs, `plan: ${x.runs} run${x.runs === 1 ? "" : "s"}`, 10)];
+  if (o.break_even_runs !== null) marks.push(mark(o.break_even_runs, `break-even: ${num(o.break_even_runs, 1)} runs`, 26));
   const tp = findPrice(data, w.trainium.instance, w.trainium.region, w.trainium.option);
   const gp = findPrice(data, w.gpu.instance, w.gpu.region, w.gpu.option);
   const asOf = [tp.as_of, gp.as_of].sort().pop();
@@ -264,7 +266,11 @@ function chartSpec(w, result) {
         },
       },
       { data: { values: marks }, mark: { type: "rule", strokeDash: [4, 4], color: "#888" }, encoding: { x: { field: "runs", type: "quantitative" } } },
-      { data: { values: marks }, mark: { type: "text", align: "left", dx: 4, dy: -4, baseline: "bottom", color: "#888" }, encoding: { x: { field: "runs", type: "quantitative" }, y: { field: "row", type: "quantitative", scale: null }, text: { field: "label" } } },
+      ...["left", "right"].map((end) => ({
+        data: { values: marks.filter((m) => m.end === end) },
+        mark: { type: "text", align: end, dx: end === "left" ? 4 : -4, dy: -4, baseline: "bottom", color: "#888" },
+        encoding: { x: { field: "runs", type: "quantitative" }, y: { field: "row", type: "quantitative", scale: null }, text: { field: "label" } },
+      })),
     ],
   };
 }
@@ -430,7 +436,16 @@ function setup() {
     writeState(state);
     recompute();
   };
-  apply(stateFromUrl());
+  // ?from=<scenario>/<workload> (the link under every scenario chart) loads that scenario's inputs.
+  const from = new URLSearchParams(window.location.search).get("from");
+  const preset = from && presets.find((x) => x.id === from);
+  if (preset) {
+    apply(presetState(preset.workload));
+    window.history.replaceState({ guideCalc: true }, "", urlFor(readState()));
+    presetSelect.value = preset.id;
+  } else {
+    apply(stateFromUrl());
+  }
 
   root.addEventListener("input", (ev) => { if (ev.target.type !== "checkbox" && ev.target.tagName !== "SELECT") onChange(false); });
   editing = false;

@@ -1,0 +1,173 @@
+"""Every chart travels: embed/<id>/ holds an iframe page, SVG and PNG in light and dark, the spec
+and the data, all carrying the title, the source, the as-of date and a link back."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import shutil
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, UNTRUSTED_ID, BuiltSite, copy_project, run_mkdocs_build
+from generator.embeds import EXPORT_WIDTH, PNG_SCALE, file_names, png_width
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def chart_ids(site: Path) -> list[str]:
+    """Every chart drawn on any page of the site, from the pages themselves."""
+    ids = set()
+    for page in site.rglob("index.html"):
+        if "embed" in page.relative_to(site).parts[:1]:
+            continue
+        ids.update(re.findall(r'class="guide-chart__view" data-chart="([^"]+)"', page.read_text(encoding="utf-8")))
+    return sorted(ids)
+
+
+def svg_text(path: Path) -> str:
+    root = ET.parse(path).getroot()  # raises if the SVG does not parse
+    assert root.tag == SVG_NS + "svg"
+    # Multi-line titles put each line in a <tspan>, so read every text node under each <text>.
+    return " ".join("".join(t.itertext()) for t in root.iter(SVG_NS + "text"))
+
+
+def test_every_chart_has_its_files(built_site: BuiltSite, project):
+    ids = chart_ids(built_site.site)
+    assert len(ids) >= sum(len(r.workloads) * 4 for r in project.results)  # at least four charts a workload
+    assert "decision-map" in ids and "price-performance" in ids
+    for cid in ids:
+        folder = built_site.site / "embed" / cid
+        for name in [*file_names(cid).values(), "index.html"]:
+            assert (folder / name).is_file(), f"{cid}: missing {name}"
+
+
+def test_images_carry_title_source_and_date_at_the_stated_width(built_site: BuiltSite):
+    for cid in chart_ids(built_site.site):
+        folder = built_site.site / "embed" / cid
+        names = file_names(cid)
+        spec = json.loads((folder / names["json"]).read_text(encoding="utf-8"))
+        title = spec["title"]["text"]
+        as_of = re.search(r"as of (\d{4}-\d{2}-\d{2})", " ".join(spec["title"]["subtitle"])).group(1)
+        for key in ("svg", "svg-dark"):
+            root = ET.parse(folder / names[key]).getroot()
+            assert root.get("width") == str(EXPORT_WIDTH), (cid, key)
+            text = svg_text(folder / names[key])
+            assert title in text and "Source:" in text and as_of in text and "From the guide:" in text, (cid, key)
+        for key in ("png", "png-dark"):
+            assert png_width((folder / names[key]).read_bytes()) == EXPORT_WIDTH * PNG_SCALE, (cid, key)
+        assert spec["width"] == EXPORT_WIDTH
+        assert '"url"' not in json.dumps(spec)  # inline data only: nothing to fetch
+
+
+def test_csv_holds_the_data_drawn(built_site: BuiltSite):
+    for cid in chart_ids(built_site.site):
+        folder = built_site.site / "embed" / cid
+        names = file_names(cid)
+        spec = json.loads((folder / names["json"]).read_text(encoding="utf-8"))
+        rows = list(csv.DictReader(io.StringIO((folder / names["csv"]).read_text(encoding="utf-8"))))
+        assert len(rows) == len(spec["datasets"]["rows"]), cid
+        first = spec["datasets"]["rows"][0]
+        assert set(rows[0]) <= set(first), cid
+
+
+def test_embed_pages_link_back_and_use_the_sites_own_bundle(built_site: BuiltSite):
+    for cid in chart_ids(built_site.site):
+        html = (built_site.site / "embed" / cid / "index.html").read_text(encoding="utf-8")
+        assert '<script src="../../assets/vendor/vega-bundle.js"></script>' in html
+        assert re.search(r'href="https://[^"]+" target="_top">See it in the guide', html), cid
+        assert not re.search(r'(src|href)="(https?:)?//(?!trainium-or-gpu\.github\.io)', html.replace('target="_top"', "")), cid
+        if "-1-" in cid:
+            assert "calculator/?from=" in html, cid
+
+
+def test_each_chart_on_the_site_offers_its_snippets(built_site: BuiltSite):
+    page = (built_site.site / "scenarios" / "one-off-run" / "index.html").read_text(encoding="utf-8")
+    assert page.count('class="guide-embed"') == page.count('class="guide-chart__view"') >= 4
+    assert "&lt;iframe src=&#34;https://trainium-or-gpu.github.io/guide/embed/one-off-run-1-cumulative/&#34;" in page
+    assert 'download>PNG (1280 px)</a>' in page
+    gallery = (built_site.site / "embed" / "index.html").read_text(encoding="utf-8")
+    for cid in chart_ids(built_site.site):
+        assert f'data-embed="{cid}"' in gallery, cid
+
+
+def test_a_second_build_renders_no_image_and_a_broken_cache_only_costs_time(tmp_path: Path):
+    root = copy_project(tmp_path / "project")
+    shutil.rmtree(root / ".cache", ignore_errors=True)
+    # Fewer scenarios keep three cold builds quick; the prose links to the two reported cases.
+    keep = {"case-continuous-pretraining-trn1n.yaml", "case-series-a-startup.yaml"}
+    for extra in (root / "scenarios").glob("*.yaml"):
+        if extra.name not in keep:
+            extra.unlink()
+    cache = tmp_path / "cache"
+    first = run_mkdocs_build(root, tmp_path / "one", cache=cache)
+    assert first.returncode == 0, first.stderr
+    rendered = int(re.search(r"embed images: (\d+) rendered, (\d+) from the cache", first.stderr).group(1))
+    assert rendered > 0
+    second = run_mkdocs_build(root, tmp_path / "two", cache=cache)
+    assert re.search(r"embed images: 0 rendered, (\d+) from the cache", second.stderr), second.stderr
+    # Corrupt one entry and delete another: both are rendered again, the build still passes.
+    entries = sorted((cache / "embeds").glob("*.svg"))
+    entries[0].write_text("not an svg")
+    entries[1].unlink()
+    third = run_mkdocs_build(root, tmp_path / "three", cache=cache)
+    assert third.returncode == 0, third.stderr
+    assert "embed images: 2 rendered" in third.stderr
+
+
+def test_contributed_title_is_inert_in_svg_and_embed_page(untrusted_site: BuiltSite):
+    folders = sorted((untrusted_site.site / "embed").glob(f"{UNTRUSTED_ID}-*"))
+    assert folders
+    for folder in folders:
+        for svg in folder.glob("*.svg"):
+            root = ET.parse(svg).getroot()
+            assert not [el for el in root.iter() if el.tag.endswith("script") or el.tag.endswith("foreignObject")], svg
+            assert not any(k.lower().startswith("on") for el in root.iter() for k in el.attrib), svg
+        tags = Tags()
+        tags.feed((folder / "index.html").read_text(encoding="utf-8"))
+        assert [t for t, _ in tags.seen if t == "script"] == ["script", "script"]  # the bundle and the loader
+        assert not [(t, a) for t, attrs in tags.seen for a, _ in attrs if a.lower().startswith("on")]
+        assert not [t for t, _ in tags.seen if t == "img" and dict(_).get("src") == "x"]
+
+
+class Tags(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.seen: list[tuple[str, list]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.seen.append((tag, attrs))
+
+
+def test_every_embed_page_draws_inside_an_iframe(browser, serve, built_site: BuiltSite, tmp_path: Path):
+    site = serve(built_site.site)
+    ids = chart_ids(built_site.site)
+    host = tmp_path / "host"
+    host.mkdir()
+    pages = [ids[i:i + 12] for i in range(0, len(ids), 12)]
+    for n, group in enumerate(pages):
+        frames = "".join(
+            f'<iframe id="f{k}" src="{site}embed/{cid}/" title="{cid}" width="700" height="460"></iframe>'
+            for k, cid in enumerate(group)
+        )
+        (host / f"{n}.html").write_text(f"<!doctype html><title>host</title><link rel=icon href='data:,'>{frames}", encoding="utf-8")
+    base = serve(host)
+    page = browser.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("request", lambda r: problems.append(r.url) if not r.url.startswith(("http://127.0.0.1", "data:", "blob:")) else None)
+    try:
+        for n, group in enumerate(pages):
+            page.goto(f"{base}{n}.html")
+            for k, cid in enumerate(group):
+                frame = page.frame_locator(f"#f{k}")
+                frame.locator("#chart[data-drawn] svg .mark-rect, #chart[data-drawn] svg .mark-line, #chart[data-drawn] svg .mark-symbol").first.wait_for()
+    finally:
+        page.close()
+    assert not problems, problems
