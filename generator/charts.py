@@ -122,7 +122,7 @@ def cumulative_cost(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
         alt.Chart(_data("marks")).transform_filter(f"datum.end == '{end}'").mark_text(
             align=end, dx=4 if end == "left" else -4, dy=-4, baseline="bottom", color="#888"
         ).encode(x="runs:Q", y=alt.Y("row:Q", scale=None), text="label:N")
-        for end in ("left", "right")
+        for end in sorted({m["end"] for m in marks})  # an empty layer would warn of an infinite extent
     ]
     layers += [rules, *labels]
     spec = _titled(alt.layer(*layers).properties(width=WIDTH, height=300), title, _price_sources(w, catalog), as_of, rows=rows, marks=marks)

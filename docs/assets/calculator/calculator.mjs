@@ -266,7 +266,7 @@ function chartSpec(w, result) {
         },
       },
       { data: { values: marks }, mark: { type: "rule", strokeDash: [4, 4], color: "#888" }, encoding: { x: { field: "runs", type: "quantitative" } } },
-      ...["left", "right"].map((end) => ({
+      ...["left", "right"].filter((end) => marks.some((m) => m.end === end)).map((end) => ({
         data: { values: marks.filter((m) => m.end === end) },
         mark: { type: "text", align: end, dx: end === "left" ? 4 : -4, dy: -4, baseline: "bottom", color: "#888" },
         encoding: { x: { field: "runs", type: "quantitative" }, y: { field: "row", type: "quantitative", scale: null }, text: { field: "label" } },
