@@ -171,3 +171,18 @@ def test_every_embed_page_draws_inside_an_iframe(browser, serve, built_site: Bui
     finally:
         page.close()
     assert not problems, problems
+
+
+def test_copy_button_copies_the_snippet(browser, served_site: str):
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    try:
+        page.goto(served_site + "scenarios/one-off-run/")
+        page.locator("details.guide-embed summary").first.click()
+        page.locator("details.guide-embed button.guide-copy").first.click()
+        copied = page.evaluate("navigator.clipboard.readText()")
+        shown = page.locator("details.guide-embed pre code").first.inner_text()
+        assert copied == shown
+        assert copied.startswith('<iframe src="') and "/embed/one-off-run-1-cumulative/" in copied
+    finally:
+        context.close()

@@ -85,6 +85,33 @@
     });
   }
 
+  // A copy button on each embed snippet.
+  function copyButtons() {
+    document.querySelectorAll("details.guide-embed pre").forEach((pre) => {
+      if (pre.querySelector("button.guide-copy")) return;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "guide-copy md-button";
+      button.textContent = "Copy";
+      button.addEventListener("click", async () => {
+        const text = pre.querySelector("code").textContent;
+        try {
+          await navigator.clipboard.writeText(text);
+          button.textContent = "Copied";
+        } catch (err) {
+          // Without clipboard access, select the snippet so the reader can copy it by hand.
+          const range = document.createRange();
+          range.selectNodeContents(pre.querySelector("code"));
+          const sel = window.getSelection();
+          sel.removeAllRanges();
+          sel.addRange(range);
+          button.textContent = "Selected: press Ctrl+C";
+        }
+      });
+      pre.appendChild(button);
+    });
+  }
+
   new MutationObserver(drawAll).observe(document.body, {
     attributes: true,
     attributeFilter: ["data-md-color-scheme"],
@@ -92,6 +119,7 @@
 
   const start = () => {
     drawAll();
+    copyButtons();
     document.querySelectorAll("table[data-sortable]").forEach(sortable);
   };
   if (window.document$) window.document$.subscribe(start);
