@@ -12,9 +12,7 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 
-import pytest
-
-from conftest import REPO, UNTRUSTED_ID, BuiltSite, copy_project, run_mkdocs_build
+from conftest import UNTRUSTED_ID, BuiltSite, copy_project, run_mkdocs_build
 from generator.embeds import EXPORT_WIDTH, PNG_SCALE, file_names, png_width
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
