@@ -1,8 +1,9 @@
 """Static assets the site ships that come from packages rather than from docs/.
 
-The Vega, Vega-Lite and Vega-Embed bundle comes from vl-convert, which carries it inside the
-Python wheel: the site serves it itself, so a reader behind a firewall still sees every chart.
-Building the bundle takes seconds, so it is cached under .cache/ by vl-convert version.
+The Vega runtime comes from vl-convert, which carries it inside the Python wheel: the site serves
+it itself, so a reader behind a firewall still sees every chart. Charts are compiled from
+Vega-Lite to Vega at build time, so the browser only runs Vega, and only once a reader reaches for
+a live chart. Building the bundle takes seconds, so it is cached by vl-convert version.
 """
 
 from __future__ import annotations
@@ -12,10 +13,7 @@ from pathlib import Path
 
 import vl_convert as vlc
 
-# The newest Vega-Lite vl-convert carries: its output targets the Vega in the same bundle, so
-# the browser compiles specs without a version warning. Altair 5 specs are valid Vega-Lite 6.
-VEGA_LITE_VERSION = vlc.get_vegalite_versions()[-1]
-BUNDLE_PATH = "assets/vendor/vega-bundle.js"
+BUNDLE_PATH = "assets/vendor/vega.js"
 
 
 def cache_dir(root: Path) -> Path:
@@ -25,12 +23,14 @@ def cache_dir(root: Path) -> Path:
 
 
 def vega_bundle(root: Path) -> str:
-    cache = cache_dir(root) / f"vega-bundle-{vlc.__version__}-{VEGA_LITE_VERSION}.js"
+    cache = cache_dir(root) / f"vega-embed-bundle-{vlc.__version__}.js"
     try:
         return cache.read_text(encoding="utf-8")
     except OSError:
         pass
-    text = vlc.javascript_bundle(vl_version=VEGA_LITE_VERSION)
+    # vl-convert's bundler reaches Vega only through vega-embed (its `vega` default import is
+    # null), so the bundle carries Vega-Lite too; pages hand vega-embed compiled Vega specs.
+    text = vlc.javascript_bundle()
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_suffix(".tmp")

@@ -36,6 +36,7 @@ class Chart:
     page: str = ""  # docs-relative page the chart lives on
     columns: list[str] = field(default_factory=list)
     preset: str = ""  # "<scenario id>/<workload number>": the calculator recreates the chart's inputs
+    vega: dict[str, Any] | None = None  # compiled at build time, so readers need no Vega-Lite compiler
 
 
 def _data(name: str) -> alt.Data:
@@ -295,3 +296,25 @@ def price_performance(catalog: Catalog) -> Chart:
         f"PFLOP-hour: {best['instance']} ({best['option']}) at ${best['usd_per_pflop_hour']:,.2f}. Peak is not delivered throughput."
     )
     return Chart("price-performance", "price-performance", title, spec, rows, summary, "data/prices.yaml", as_of, columns=["instance", "side", "option", "usd_per_pflop_hour", "usd_per_hour"])
+
+
+def calculator_template() -> dict[str, Any]:
+    """The calculator's live chart as a Vega-Lite spec with empty datasets: compiled to Vega at build
+    time, then filled in the browser (datasets `rows` and `marks`, signal `interp`), so the page
+    needs Vega alone. Mirrors `cumulative_cost`."""
+    interp = alt.param(name="interp", value="linear")
+    lines = alt.Chart(_data("rows")).mark_line(interpolate=alt.ExprRef("interp")).encode(
+        x=alt.X("runs:Q", title="Training runs"),
+        y=alt.Y("cost:Q", title="Cumulative cost (USD)", axis=alt.Axis(format="$,.0f")),
+        color=alt.Color("side:N", scale=SIDE_COLORS, title=None),
+        tooltip=[alt.Tooltip("side:N"), alt.Tooltip("runs:Q"), alt.Tooltip("cost:Q", format="$,.0f")],
+    ).add_params(interp)
+    rules = alt.Chart(_data("marks")).mark_rule(strokeDash=[4, 4], color="#888").encode(x="runs:Q")
+    labels = [
+        alt.Chart(_data("marks")).transform_filter(f"datum.end == '{end}'").mark_text(
+            align=end, dx=4 if end == "left" else -4, dy=-4, baseline="bottom", color="#888"
+        ).encode(x="runs:Q", y=alt.Y("row:Q", scale=None), text="label:N")
+        for end in ("left", "right")
+    ]
+    chart = alt.layer(lines, rules, *labels).properties(width="container", height=300)
+    return _titled(chart, "Cumulative cost: your case", "prices from data/prices.yaml", dt.date(2000, 1, 1), rows=[], marks=[])

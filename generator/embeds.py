@@ -1,7 +1,8 @@
 """Self-contained copies of every chart for other sites: embed/<id>/ with an iframe page, SVG and
 PNG in light and dark, the Vega-Lite spec and the data as CSV.
 
-Static images are rendered offline with vl-convert, in parallel worker processes, and cached by a
+Pages draw a Vega spec compiled here from the Vega-Lite one, so readers need Vega alone. Static
+images are rendered offline with vl-convert, in parallel worker processes, and cached by a
 hash of what they are made from, so an unchanged chart is never rendered twice. The cache only
 saves time: a missing or corrupt entry is rendered again.
 """
@@ -72,6 +73,35 @@ def export_spec(chart: Chart, site_url: str) -> dict[str, Any]:
     subtitle.append(f"From the guide: {urljoin(site_url, page_url(chart.page))}")
     spec["title"]["subtitle"] = subtitle
     spec.pop("background", None)
+    return spec
+
+
+def site_spec(chart: Chart) -> dict[str, Any]:
+    """The spec as the guide draws it: as wide as the column it sits in."""
+    spec = copy.deepcopy(chart.spec)
+    spec["width"] = "container"
+    return spec
+
+
+def compile_vega(vl_spec: dict[str, Any], cache_dir: Path | None) -> dict[str, Any]:
+    """Vega-Lite to Vega, cached like the images: compiling takes tens of milliseconds a chart."""
+    text = json.dumps(vl_spec, sort_keys=True, separators=(",", ":"))
+    key = hashlib.sha256(f"{vlc.__version__}\0vega\0{text}".encode("utf-8")).hexdigest()
+    path = cache_dir / f"{key}.vg.json" if cache_dir else None
+    if path is not None:
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            pass
+    spec = vlc.vegalite_to_vega(vl_spec)
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(spec, sort_keys=True, separators=(",", ":")), encoding="utf-8")
+            tmp.replace(path)
+        except OSError:
+            pass
     return spec
 
 
@@ -156,20 +186,20 @@ def render_images(jobs: list[Job], cache_dir: Path) -> tuple[dict[str, bytes], i
     return out, len(todo), len(out) - len(todo)
 
 
-def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, bundle_path: str) -> str:
+def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, charts_js: str) -> str:
     names = file_names(chart.id)
     return env.get_template("embed.html.j2").render(
         c=chart,
         names=names,
-        spec=chart.spec,
+        spec=chart.vega,
         page_url=urljoin(site_url, page_url(chart.page)),
         calc_url=urljoin(site_url, f"calculator/?from={chart.preset}") if chart.preset else None,
-        bundle=posixpath.relpath(bundle_path, f"embed/{chart.id}"),
+        charts_js=posixpath.relpath(charts_js, f"embed/{chart.id}"),
         width=EXPORT_WIDTH,
     )
 
 
-def build(charts: Iterable[Chart], env: jinja2.Environment, site_url: str, cache_dir: Path, bundle_path: str) -> dict[str, bytes | str]:
+def build(charts: Iterable[Chart], env: jinja2.Environment, site_url: str, cache_dir: Path, charts_js: str) -> dict[str, bytes | str]:
     """All files of embed/ by site-relative path."""
     charts = list(charts)
     jobs: dict[tuple[str, str, str], Job] = {}
@@ -190,5 +220,5 @@ def build(charts: Iterable[Chart], env: jinja2.Environment, site_url: str, cache
         files[base + names["png-dark"]] = images[jobs[(c.id, "dark", "png")].key]
         files[base + names["json"]] = json.dumps(export_spec(c, site_url), indent=2, sort_keys=True) + "\n"
         files[base + names["csv"]] = csv_text(c)
-        files[base + "index.html"] = embed_page(env, c, site_url, bundle_path)
+        files[base + "index.html"] = embed_page(env, c, site_url, charts_js)
     return files

@@ -73,7 +73,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         lines = "\n".join(str(p) for p in e.problems)
         raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
     _warn_stale(project, root)
-    renderer = Renderer(project, site_url=config.site_url or "")
+    renderer = Renderer(project, site_url=config.site_url or "", cache_dir=assets.cache_dir(root) / "embeds")
     site = renderer.render()
     for path, markdown in sorted(site.pages.items()):
         f = File.generated(config, path, content=markdown)
@@ -84,7 +84,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         files.append(f)
     for path, content in assets.site_assets(root).items():
         files.append(File.generated(config, path, content=content))
-    embed_files = embeds.build(site.charts, renderer.env, renderer.site_url, assets.cache_dir(root) / "embeds", assets.BUNDLE_PATH)
+    embed_files = embeds.build(site.charts, renderer.env, renderer.site_url, assets.cache_dir(root) / "embeds", "assets/charts.js")
     for path, content in embed_files.items():
         files.append(File.generated(config, path, content=content))
     _state.update(renderer=renderer, site=site)

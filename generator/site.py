@@ -91,11 +91,12 @@ class Site:
 
 
 class Renderer:
-    def __init__(self, project: Project, site_url: str = "", today: dt.date | None = None):
+    def __init__(self, project: Project, site_url: str = "", today: dt.date | None = None, cache_dir: Path | None = None):
         self.project = project
         self.catalog = project.catalog
         self.freshness = Freshness.of(self.catalog, today)
         self.site_url = site_url if not site_url or site_url.endswith("/") else site_url + "/"
+        self.cache_dir = cache_dir
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(TEMPLATES),
             autoescape=True,
@@ -179,7 +180,8 @@ class Renderer:
     def calculator_json(self) -> Markup:
         from generator.calculator import calculator_data, presets
 
-        return script_json({"data": calculator_data(self.catalog), "presets": presets(self.project.results)})
+        chart = embeds.compile_vega(ch.calculator_template(), self.cache_dir)
+        return script_json({"data": calculator_data(self.catalog), "presets": presets(self.project.results), "chart": chart})
 
     def counts(self) -> dict[str, int]:
         v = [r.verdict for r in self.project.results]
@@ -208,7 +210,7 @@ class Renderer:
 
     # Pages.
     def register(self, c: ch.Chart, page: str) -> ch.Chart:
-        c = replace(c, page=page)
+        c = replace(c, page=page, vega=embeds.compile_vega(embeds.site_spec(c), self.cache_dir))
         self.charts.append(c)
         return c
 

@@ -74,7 +74,14 @@ class Tab:
     def goto(self, url: str) -> None:
         self.page.goto(self.base + url, wait_until="load")
 
+    def reach_charts(self) -> None:
+        """Point at every chart, as a reader would: that is what loads the live chart."""
+        views = self.page.locator(".guide-chart__view")
+        for i in range(views.count()):
+            views.nth(i).hover()
+
     def charts_drawn(self, theme: str | None = None, expect: int | None = None) -> list[dict]:
+        self.reach_charts()
         try:
             self.page.wait_for_function(ALL_DRAWN, arg=theme, timeout=TIMEOUT_MS)
         except PlaywrightTimeout:
@@ -152,6 +159,40 @@ def test_charts_draw_and_follow_dark_mode(name: str, open_tab, served_site: str,
     for before, after in zip(light, dark):
         assert after["id"] == before["id"]
         assert after["textFills"] != before["textFills"], f"{after['id']}: the chart's text did not change colour"
+    tab.recorder.assert_clean()
+
+
+STATIC_STATE = """() => [...document.querySelectorAll('.guide-chart__view')].map(v => {
+  const shown = [...v.querySelectorAll('img.guide-chart__static')].filter(i => getComputedStyle(i).display !== 'none');
+  return { id: v.dataset.chart, shown: shown.map(i => i.getAttribute('src')), loaded: shown.every(i => i.complete && i.naturalWidth > 0) };
+})"""
+
+
+@pytest.mark.parametrize("name", ["home", "scenario"])
+def test_charts_paint_as_static_images_before_any_script_runtime(name: str, open_tab, served_site: str, built_site: BuiltSite):
+    tab = open_tab(served_site)
+    requested: list[str] = []
+    tab.page.on("request", lambda r: requested.append(r.url))
+    tab.goto(PAGES[name])
+    # Images load lazily as the reader scrolls to them.
+    views = tab.page.locator(".guide-chart__view")
+    for i in range(views.count()):
+        views.nth(i).scroll_into_view_if_needed()
+    tab.page.wait_for_function("() => [...document.images].filter(i => getComputedStyle(i).display !== 'none').every(i => i.complete)")
+    state = tab.page.evaluate(STATIC_STATE)
+    assert len(state) == expected_charts(built_site.site, PAGES[name])
+    for c in state:
+        assert len(c["shown"]) == 1 and c["shown"][0].endswith(f"/{c['id']}.svg") and c["loaded"], c
+    # The runtime is not part of the first paint.
+    assert not [u for u in requested if u.endswith("/assets/vendor/vega.js")]
+    assert tab.page.evaluate("() => typeof window.vegaEmbed") == "undefined"
+    # The dark images take over with the palette, still without the runtime.
+    tab.toggle_to("slate")
+    for c in tab.page.evaluate(STATIC_STATE):
+        assert len(c["shown"]) == 1 and c["shown"][0].endswith(f"/{c['id']}-dark.svg"), c
+    tab.page.locator(".guide-chart__view").first.scroll_into_view_if_needed()
+    tab.page.wait_for_function("() => { const i = document.querySelector('img.guide-chart__static--dark'); return i.complete && i.naturalWidth > 0; }")
+    assert tab.page.evaluate("() => typeof window.vegaEmbed") == "undefined"
     tab.recorder.assert_clean()
 
 

@@ -77,7 +77,7 @@ def test_csv_holds_the_data_drawn(built_site: BuiltSite):
 def test_embed_pages_link_back_and_use_the_sites_own_bundle(built_site: BuiltSite):
     for cid in chart_ids(built_site.site):
         html = (built_site.site / "embed" / cid / "index.html").read_text(encoding="utf-8")
-        assert '<script src="../../assets/vendor/vega-bundle.js"></script>' in html
+        assert '<script src="../../assets/charts.js"></script>' in html
         assert re.search(r'href="https://[^"]+" target="_top">See it in the guide', html), cid
         assert not re.search(r'(src|href)="(https?:)?//(?!trainium-or-gpu\.github\.io)', html.replace('target="_top"', "")), cid
         if "-1-" in cid:

@@ -3,7 +3,10 @@
 (function () {
   "use strict";
 
-  const views = new Map(); // chart element -> vega-embed result, so old views can be finalized
+  // Charts paint as static SVG images (light and dark, switched by CSS). The first time a reader
+  // points at, focuses or touches one, the Vega runtime loads and the live chart, with tooltips,
+  // takes its place. Nothing the first paint needs waits for the runtime.
+  const views = new Map(); // chart element -> live Vega view, so old views can be finalized
 
   function scheme() {
     return document.body.getAttribute("data-md-color-scheme") === "slate" ? "dark" : "light";
@@ -16,28 +19,43 @@
     return node ? JSON.parse(node.content.textContent) : null;
   }
 
-  async function draw(el) {
+  async function upgrade(el) {
     const spec = specFor(el);
-    if (!spec || typeof window.vegaEmbed !== "function") return;
+    if (!spec || !window.GuideCharts) return;
     const theme = scheme();
-    // Fill the column: static exports use a fixed width, the page uses what it has.
-    spec.width = "container";
-    if (views.has(el)) views.get(el).finalize();
-    const options = {
-      renderer: "svg",
-      actions: false,
-      config: { background: null },
-    };
-    if (theme === "dark") options.theme = "dark";
     try {
-      const result = await window.vegaEmbed(el, spec, options);
-      views.set(el, result);
-      el.setAttribute("data-theme", theme);
-      el.setAttribute("data-drawn", "true");
+      await window.GuideCharts.loadRuntime();
+      if (views.has(el)) views.get(el).finalize();
+      el.replaceChildren();
+      views.set(el, await window.GuideCharts.draw(el, spec, theme));
+      el.setAttribute("data-live", "true");
     } catch (err) {
       el.setAttribute("data-error", String(err));
       throw err;
     }
+  }
+
+  function prepare(el) {
+    if (el.getAttribute("data-ready")) return;
+    el.setAttribute("data-ready", "true");
+    el.setAttribute("data-theme", scheme());
+    const once = () => {
+      ["pointerenter", "focusin", "touchstart"].forEach((t) => el.removeEventListener(t, once));
+      upgrade(el);
+    };
+    ["pointerenter", "focusin", "touchstart"].forEach((t) => el.addEventListener(t, once, { passive: true }));
+  }
+
+  function retheme() {
+    // Static images follow the scheme through CSS; live views are drawn again in the new theme.
+    document.querySelectorAll(".guide-chart__view").forEach((el) => {
+      if (views.has(el)) {
+        el.removeAttribute("data-drawn");
+        upgrade(el);
+      } else {
+        el.setAttribute("data-theme", scheme());
+      }
+    });
   }
 
   function drawAll() {
@@ -48,7 +66,7 @@
         views.delete(el);
       }
     }
-    document.querySelectorAll(".guide-chart__view").forEach((el) => { draw(el); });
+    document.querySelectorAll(".guide-chart__view").forEach(prepare);
   }
 
   function sortable(table) {
@@ -112,7 +130,7 @@
     });
   }
 
-  new MutationObserver(drawAll).observe(document.body, {
+  new MutationObserver(retheme).observe(document.body, {
     attributes: true,
     attributeFilter: ["data-md-color-scheme"],
   });

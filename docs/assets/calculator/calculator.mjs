@@ -20,6 +20,7 @@ const DEFAULTS = {
 
 let view = null; // the live chart, finalized before it is replaced
 let data = null;
+let template = null; // the chart's Vega spec, compiled at build time
 
 const $ = (id) => document.getElementById(id);
 const usd = (v, d = 0) => (v < 0 ? "-" : "") + "$" + Math.abs(v).toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
@@ -229,7 +230,8 @@ ${rob.ends.length ? `<table><thead><tr><th>Input</th><th>End</th><th>Value</th><
 <p>Where both sides cost the same over the plan, other inputs held: relative throughput <span data-key="threshold.relative_throughput" data-value="${t.relative_throughput ?? "none"}">${th(t.relative_throughput, (v) => num(v, 3))}</span>; runs <span data-key="threshold.runs" data-value="${t.runs ?? "none"}">${th(t.runs, (v) => num(v, 1))}</span>; port effort <span data-key="threshold.port_weeks" data-value="${t.port_weeks ?? "none"}">${th(t.port_weeks, (v) => num(v, 1))}</span> engineer-weeks; Trainium price <span data-key="threshold.trainium_price" data-value="${t.trainium_price ?? "none"}">${th(t.trainium_price, (v) => usd(v, 2))}</span> an hour.</p>`;
 }
 
-function chartSpec(w, result) {
+// The chart's data; the spec itself is compiled at build time (baked.chart) and filled here.
+function chartData(w, result) {
   const { inputs: x, outcome: o } = result;
   let horizon = Math.max(x.runs, 2);
   if (o.break_even_runs !== null) horizon = Math.max(horizon, Math.floor(o.break_even_runs * 1.5) + 1);
@@ -249,42 +251,25 @@ function chartSpec(w, result) {
   const gp = findPrice(data, w.gpu.instance, w.gpu.region, w.gpu.option);
   const asOf = [tp.as_of, gp.as_of].sort().pop();
   const sources = [...new Set([tp.source, gp.source])].join(" and ");
-  return {
-    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: { text: "Cumulative cost: your case", subtitle: [`Source: prices from ${sources}. Figures as of ${asOf}.`], anchor: "start" },
-    width: "container", height: 300, background: null,
-    autosize: { type: "fit", contains: "padding" },
-    layer: [
-      {
-        data: { values: rows },
-        mark: { type: "line", interpolate: x.runs_per_architecture ? "step-after" : "linear" },
-        encoding: {
-          x: { field: "runs", type: "quantitative", title: "Training runs" },
-          y: { field: "cost", type: "quantitative", title: "Cumulative cost (USD)", axis: { format: "$,.0f" } },
-          color: { field: "side", type: "nominal", title: null, scale: { domain: ["Trainium", "GPU"], range: ["#ff9900", "#76b900"] } },
-          tooltip: [{ field: "side" }, { field: "runs", type: "quantitative" }, { field: "cost", type: "quantitative", format: "$,.0f" }],
-        },
-      },
-      { data: { values: marks }, mark: { type: "rule", strokeDash: [4, 4], color: "#888" }, encoding: { x: { field: "runs", type: "quantitative" } } },
-      ...["left", "right"].filter((end) => marks.some((m) => m.end === end)).map((end) => ({
-        data: { values: marks.filter((m) => m.end === end) },
-        mark: { type: "text", align: end, dx: end === "left" ? 4 : -4, dy: -4, baseline: "bottom", color: "#888" },
-        encoding: { x: { field: "runs", type: "quantitative" }, y: { field: "row", type: "quantitative", scale: null }, text: { field: "label" } },
-      })),
-    ],
-  };
+  return { datasets: { rows, marks }, subtitle: `Source: prices from ${sources}. Figures as of ${asOf}.`, interp: x.runs_per_architecture ? "step-after" : "linear" };
 }
 
 async function drawChart(w, result) {
   const el = $("calc-chart");
-  if (typeof window.vegaEmbed !== "function") return;
+  if (!window.GuideCharts) return;
+  const filled = chartData(w, result);
+  // Filled into the spec itself, so the first render already has the data (no empty-extent warnings).
+  const spec = {
+    ...template,
+    title: { ...template.title, subtitle: [filled.subtitle] },
+    data: template.data.map((d) => (d.name in filled.datasets ? { ...d, values: filled.datasets[d.name] } : d)),
+    signals: template.signals.map((s) => (s.name === "interp" ? { ...s, value: filled.interp } : s)),
+  };
+  const theme = document.body.getAttribute("data-md-color-scheme") === "slate" ? "dark" : "light";
+  await window.GuideCharts.loadRuntime();
   if (view) { view.finalize(); view = null; }
-  const dark = document.body.getAttribute("data-md-color-scheme") === "slate";
-  const options = { renderer: "svg", actions: false, config: { background: null } };
-  if (dark) options.theme = "dark";
-  view = await window.vegaEmbed(el, chartSpec(w, result), options);
-  el.setAttribute("data-drawn", "true");
-  el.setAttribute("data-theme", dark ? "dark" : "light");
+  el.replaceChildren();
+  view = await window.GuideCharts.draw(el, spec, theme);
 }
 
 let current = null; // { workload, result } of the last good recompute
@@ -405,6 +390,7 @@ function setup() {
   root.setAttribute("data-ready", "true");
   const baked = JSON.parse($("guide-calc-data").content.textContent);
   data = baked.data;
+  template = baked.chart;
   const presets = baked.presets;
   DEFAULTS.x = String(data.assumptions.engineer_week_usd);
 
