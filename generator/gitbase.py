@@ -29,8 +29,10 @@ def _commit(root: Path, ref: str) -> str | None:
 
 
 def _fetch_hint(ref: str) -> str:
+    """The fetch that brings ref into this clone. A branch of origin goes to its remote-tracking
+    ref by name: a --single-branch clone would not update refs/remotes/origin/X on its own."""
     branch = ref.removeprefix("origin/")
-    if branch != ref or ref in ("main",):
+    if branch != ref or ref == "main":
         return f"git fetch --depth=1 origin {branch}:refs/remotes/origin/{branch}"
     return f"git fetch origin {ref}"
 

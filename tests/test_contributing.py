@@ -144,3 +144,23 @@ def test_diff_in_a_shallow_clone_says_what_to_fetch(repo, tmp_path: Path):
     assert (r.returncode, r.stderr) == (0, "")
     assert r.stdout.startswith(f"## Verdict report: this change against origin/main (`{original[:12]}`)")
     assert f"| `{NAME}` | gpu | yes |" in r.stdout
+
+
+def test_diff_reports_invalid_input_on_the_base_side_located(repo):
+    root, original = repo
+    git("checkout", "-q", "-b", "broken", original, cwd=root)
+    path = root / "scenarios" / "one-off-run.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("    runs: 1\n", "    runs: 0\n"), encoding="utf-8")
+    git("commit", "-q", "-am", "A broken scenario", cwd=root)
+    broken = git("rev-parse", "HEAD", cwd=root)
+    git("checkout", "-q", "main", cwd=root)
+    try:
+        r = guide("diff", "broken", cwd=root)
+        assert (r.returncode, r.stdout) == (1, "")
+        lines = r.stderr.splitlines()
+        assert lines[0] == f"at broken ({broken[:12]}), the base side:"
+        assert lines[1].startswith("scenarios/one-off-run.yaml:") and ": workloads.0.runs: " in lines[1]
+        assert lines[-1] == "1 problem(s) found."
+    finally:
+        git("branch", "-q", "-D", "broken", cwd=root)
