@@ -135,7 +135,17 @@
     attributeFilter: ["data-md-color-scheme"],
   });
 
+  // Material's search dialog and page-load progress bar carry roles without names; screen readers
+  // (and axe) need one.
+  function nameLandmarks() {
+    const search = document.querySelector(".md-search[role=dialog]");
+    if (search && !search.hasAttribute("aria-label")) search.setAttribute("aria-label", "Search");
+    const progress = document.querySelector(".md-progress[role=progressbar]");
+    if (progress && !progress.hasAttribute("aria-label")) progress.setAttribute("aria-label", "Loading the page");
+  }
+
   const start = () => {
+    nameLandmarks();
     drawAll();
     copyButtons();
     document.querySelectorAll("table[data-sortable]").forEach(sortable);
