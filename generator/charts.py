@@ -13,6 +13,7 @@ from typing import Any
 import altair as alt
 
 from generator.catalog import OPTION_LABELS, Catalog
+from generator.formatting import usd
 from generator.engine import RANGE_LABELS, Inputs, Span, evaluate, ranged_inputs, robustness
 from generator.results import ScenarioResult, WorkloadResult
 
@@ -55,10 +56,6 @@ def _titled(chart: alt.TopLevelMixin, title: str, source: str, as_of: dt.date, *
     spec["background"] = None
     spec["datasets"] = datasets
     return spec
-
-
-def _usd(x: float) -> str:
-    return f"-${-x:,.0f}" if x < 0 else f"${x:,.0f}"
 
 
 def _n(count: float, word: str) -> str:
@@ -129,8 +126,8 @@ def cumulative_cost(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
     spec = _titled(alt.layer(*layers).properties(width=WIDTH, height=300), title, _price_sources(w, catalog), as_of, rows=rows, marks=marks)
     be = "never" if o.break_even_runs is None else f"after {o.break_even_runs:.1f} runs"
     summary = (
-        f"Over {_n(x.runs, 'run')} the GPU side costs {_usd(o.gpu.total)} and the Trainium side {_usd(o.trainium.total)}, "
-        f"including {_n(o.ports, 'port')} at {_usd(o.port_cost)}{'' if o.ports == 1 else ' each'}. Trainium breaks even {be}."
+        f"Over {_n(x.runs, 'run')} the GPU side costs {usd(o.gpu.total)} and the Trainium side {usd(o.trainium.total)}, "
+        f"including {_n(o.ports, 'port')} at {usd(o.port_cost)}{'' if o.ports == 1 else ' each'}. Trainium breaks even {be}."
     )
     return Chart(f"{r.id}-{i + 1}-cumulative", "cumulative", title, spec, rows, summary, _price_sources(w, catalog), as_of, columns=["runs", "side", "cost"])
 
@@ -154,8 +151,8 @@ def run_breakdown(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
     ).properties(width=WIDTH, height=120)
     spec = _titled(chart, title, _price_sources(w, catalog), as_of, rows=rows)
     summary = (
-        f"One run costs {_usd(o.gpu.cost_per_run)} on the GPU side and {_usd(o.trainium.cost_per_run)} on Trainium, "
-        f"plus {_usd(port_share)} of porting per run when the plan's {_n(o.ports, 'port')} {'is' if o.ports == 1 else 'are'} spread over {_n(x.runs, 'run')}."
+        f"One run costs {usd(o.gpu.cost_per_run)} on the GPU side and {usd(o.trainium.cost_per_run)} on Trainium, "
+        f"plus {usd(port_share)} of porting per run when the plan's {_n(o.ports, 'port')} {'is' if o.ports == 1 else 'are'} spread over {_n(x.runs, 'run')}."
     )
     return Chart(f"{r.id}-{i + 1}-breakdown", "breakdown", title, spec, rows, summary, _price_sources(w, catalog), as_of, columns=["side", "part", "usd"])
 
@@ -246,7 +243,7 @@ def sensitivity(r: ScenarioResult, i: int, catalog: Catalog) -> Chart | None:
     baseline = alt.Chart(_data("base")).mark_rule(color="#888", strokeDash=[4, 4]).encode(x="x:Q")
     spec = _titled(alt.layer(bars, zero, baseline).properties(width=WIDTH, height=max(120, 60 * len(names))), title, _price_sources(w, catalog), as_of, rows=rows, zero=[{"x": 0}], base=[{"x": base}])
     flips = ", ".join(RANGE_LABELS[n] for n in rob.flips_on) or "none"
-    standing = f"{_usd(base)} cheaper" if base >= 0 else f"{_usd(-base)} dearer"
+    standing = f"{usd(base)} cheaper" if base >= 0 else f"{usd(-base)} dearer"
     summary = f"At the stated values Trainium's plan is {standing} than the GPU's. Inputs whose range flips the verdict: {flips}."
     return Chart(f"{r.id}-{i + 1}-sensitivity", "sensitivity", title, spec, rows, summary, _price_sources(w, catalog), as_of, columns=["input", "end", "value", "difference"])
 

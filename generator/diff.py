@@ -15,6 +15,7 @@ from pathlib import Path
 import jinja2
 
 from generator.catalog import OPTION_LABELS, Price
+from generator.formatting import usd
 from generator.loader import Project
 from generator.results import ScenarioResult, WorkloadResult
 
@@ -152,12 +153,6 @@ def cell(text: object) -> str:
     return _PUNCT.sub(r"\\\1", " ".join(str(text).split()))
 
 
-def money(x: float | None) -> str:
-    if x is None:
-        return "none"
-    return f"{'-' if x < 0 else ''}${abs(x):,.0f}"
-
-
 def runs(x: float | None) -> str:
     if x is None:
         return "none"
@@ -186,7 +181,7 @@ def price_text(p: Price | None) -> str:
 def markdown(report: Report, base_label: str, base_sha: str) -> str:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
-    env.filters.update(cell=cell, money=money, runs=runs, pct=pct, price=price_text)
+    env.filters.update(cell=cell, money=usd, runs=runs, pct=pct, price=price_text)
     return env.get_template("diff_report.md.j2").render(
         r=report, base_label=base_label, base_sha=base_sha, OPTION_LABELS=OPTION_LABELS
     )

@@ -21,6 +21,7 @@ from generator import charts as ch
 from generator import embeds
 from generator.catalog import OPTION_LABELS, OPTIONS, Figure, Price
 from generator.engine import RANGE_LABELS
+from generator.formatting import usd
 from generator.freshness import Freshness
 from generator.loader import Project
 from generator.results import ScenarioResult
@@ -50,13 +51,6 @@ def script_json(value: Any) -> Markup:
     """JSON that is safe inside <script type="application/json">: no '<', '>' or '&' survives."""
     text = json.dumps(value, separators=(",", ":"), sort_keys=True, allow_nan=False)
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
-
-
-def usd(x: float | None, digits: int = 0) -> str:
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return "none"
-    sign = "-" if x < 0 else ""
-    return f"{sign}${abs(x):,.{digits}f}"
 
 
 def num(x: float | None, digits: int = 2) -> str:
