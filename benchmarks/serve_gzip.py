@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import gzip
+import io
 import sys
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -29,7 +30,6 @@ class GzipHandler(SimpleHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "max-age=3600")
         self.end_headers()
-        import io
         return io.BytesIO(body)
 
 
