@@ -203,8 +203,9 @@ def build(charts: Iterable[Chart], env: jinja2.Environment, site_url: str, cache
     """All files of embed/ by site-relative path."""
     charts = list(charts)
     jobs: dict[tuple[str, str, str], Job] = {}
+    exports = {c.id: export_spec(c, site_url) for c in charts}
     for c in charts:
-        spec = json.dumps(export_spec(c, site_url), sort_keys=True, separators=(",", ":"))
+        spec = json.dumps(exports[c.id], sort_keys=True, separators=(",", ":"))
         for theme in THEMES:
             for fmt in FORMATS:
                 jobs[(c.id, theme, fmt)] = Job(fmt, theme, spec)
@@ -218,7 +219,7 @@ def build(charts: Iterable[Chart], env: jinja2.Environment, site_url: str, cache
         files[base + names["png"]] = images[jobs[(c.id, "light", "png")].key]
         files[base + names["svg-dark"]] = images[jobs[(c.id, "dark", "svg")].key]
         files[base + names["png-dark"]] = images[jobs[(c.id, "dark", "png")].key]
-        files[base + names["json"]] = json.dumps(export_spec(c, site_url), indent=2, sort_keys=True) + "\n"
+        files[base + names["json"]] = json.dumps(exports[c.id], indent=2, sort_keys=True) + "\n"
         files[base + names["csv"]] = csv_text(c)
         files[base + "index.html"] = embed_page(env, c, site_url, charts_js)
     return files

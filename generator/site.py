@@ -7,6 +7,7 @@ and any other front end could take them as they are. Templates live in generator
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import html
 import json
 import math
@@ -171,7 +172,9 @@ class Renderer:
             add(getattr(a, name).source, name.replace("_", " "))
         return backs
 
+    @functools.cached_property
     def calculator_json(self) -> Markup:
+        """What the calculator page bakes in; built once per build, not once per page."""
         from generator.calculator import calculator_data, presets
 
         chart = embeds.compile_vega(ch.calculator_template(), self.cache_dir)
@@ -305,5 +308,5 @@ def render_markdown_page(renderer: Renderer, markdown: str) -> str:
     """Render a hand-written page that opted into figures (front matter `figures: true`)."""
     charts = _Slots(renderer)
     return renderer.env.from_string(markdown).render(
-        charts=charts, headline=renderer.headline(), calculator_json=renderer.calculator_json()
+        charts=charts, headline=renderer.headline(), calculator_json=renderer.calculator_json
     )
