@@ -7,6 +7,8 @@ source and the as-of date, so a chart copied anywhere still says where its numbe
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -48,7 +50,7 @@ def _titled(chart: alt.TopLevelMixin, title: str, source: str, as_of: dt.date, *
     """The finished spec. Rows go in as named datasets after Altair is done: Altair would wrap and
     validate every inline row, which cost seconds per page."""
     spec = chart.properties(
-        title=alt.TitleParams(text=title, subtitle=[f"Source: {source}. Figures as of {as_of.isoformat()}."], anchor="start"),
+        title=alt.TitleParams(text=title, subtitle=[_subtitle(source, as_of)], anchor="start"),
     ).to_dict(validate=False)
     spec.pop("$schema", None)
     spec["$schema"] = "https://vega.github.io/schema/vega-lite/v6.json"
@@ -56,6 +58,10 @@ def _titled(chart: alt.TopLevelMixin, title: str, source: str, as_of: dt.date, *
     spec["background"] = None
     spec["datasets"] = datasets
     return spec
+
+
+def _subtitle(source: str, as_of: dt.date) -> str:
+    return f"Source: {source}. Figures as of {as_of.isoformat()}."
 
 
 def _n(count: float, word: str) -> str:
@@ -99,14 +105,6 @@ def cumulative_cost(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
         rows.append({"runs": n, "side": TRN, "cost": ports * o.port_cost + n * o.trainium.cost_per_run})
     title = f"Cumulative cost: {w.workload.name}"
     as_of = _workload_as_of(r, w, catalog)
-    base = alt.Chart(_data("rows"))
-    lines = base.mark_line(interpolate="step-after" if x.runs_per_architecture else "linear").encode(
-        x=alt.X("runs:Q", title="Training runs"),
-        y=alt.Y("cost:Q", title="Cumulative cost (USD)", axis=alt.Axis(format="$,.0f")),
-        color=alt.Color("side:N", scale=SIDE_COLORS, title=None),
-        tooltip=[alt.Tooltip("side:N"), alt.Tooltip("runs:Q"), alt.Tooltip("cost:Q", format="$,.0f")],
-    )
-    layers: list[Any] = [lines]
     # Labels sit on two rows so they stay readable when the plan and the break-even are close, and
     # turn to the left of their line near the right edge so they never run into the legend.
     def mark(runs: float, label: str, row: int) -> dict[str, Any]:
@@ -115,15 +113,8 @@ def cumulative_cost(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
     marks = [mark(x.runs, f"plan: {_n(x.runs, 'run')}", 10)]
     if o.break_even_runs is not None:
         marks.append(mark(o.break_even_runs, f"break-even: {o.break_even_runs:.1f} runs", 26))
-    rules = alt.Chart(_data("marks")).mark_rule(strokeDash=[4, 4], color="#888").encode(x="runs:Q")
-    labels = [
-        alt.Chart(_data("marks")).transform_filter(f"datum.end == '{end}'").mark_text(
-            align=end, dx=4 if end == "left" else -4, dy=-4, baseline="bottom", color="#888"
-        ).encode(x="runs:Q", y=alt.Y("row:Q", scale=None), text="label:N")
-        for end in sorted({m["end"] for m in marks})  # an empty layer would warn of an infinite extent
-    ]
-    layers += [rules, *labels]
-    spec = _titled(alt.layer(*layers).properties(width=WIDTH, height=300), title, _price_sources(w, catalog), as_of, rows=rows, marks=marks)
+    interp = "step-after" if x.runs_per_architecture else "linear"
+    spec = cumulative_spec(title, _price_sources(w, catalog), as_of, rows, marks, interp)
     be = "never" if o.break_even_runs is None else f"after {o.break_even_runs:.1f} runs"
     summary = (
         f"Over {_n(x.runs, 'run')} the GPU side costs {usd(o.gpu.total)} and the Trainium side {usd(o.trainium.total)}, "
@@ -248,19 +239,12 @@ def sensitivity(r: ScenarioResult, i: int, catalog: Catalog) -> Chart | None:
     return Chart(f"{r.id}-{i + 1}-sensitivity", "sensitivity", title, spec, rows, summary, _price_sources(w, catalog), as_of, columns=["input", "end", "value", "difference"])
 
 
-def scenario_charts(r: ScenarioResult, catalog: Catalog) -> list[list[Chart]]:
-    out = []
-    for i in range(len(r.workloads)):
-        charts: list[Chart | None] = [
-            cumulative_cost(r, i, catalog),
-            run_breakdown(r, i, catalog),
-            decision_map(r, i, catalog, "relative_throughput"),
-            decision_map(r, i, catalog, "port_weeks"),
-            sensitivity(r, i, catalog),
-        ]
-        preset = f"{r.id}/{i + 1}"
-        out.append([replace(c, preset=preset) for c in charts if c is not None])
-    return out
+def scenario_charts(r: ScenarioResult, catalog: Catalog) -> list[Chart]:
+    """One chart a workload, the cumulative cost with its break-even. The other views of a workload
+    (decision maps, breakdown, sensitivity) are drawn for the reference case on the guide's own
+    pages and for any case in the calculator: every chart carries four rendered images, and a
+    thousand scenarios with five charts a workload would take the build many minutes."""
+    return [replace(cumulative_cost(r, i, catalog), preset=f"{r.id}/{i + 1}") for i in range(len(r.workloads))]
 
 
 def price_performance(catalog: Catalog) -> Chart:
@@ -295,10 +279,10 @@ def price_performance(catalog: Catalog) -> Chart:
     return Chart("price-performance", "price-performance", title, spec, rows, summary, "data/prices.yaml", as_of, columns=["instance", "side", "option", "usd_per_pflop_hour", "usd_per_hour"])
 
 
-def calculator_template() -> dict[str, Any]:
-    """The calculator's live chart as a Vega-Lite spec with empty datasets: compiled to Vega at build
-    time, then filled in the browser (datasets `rows` and `marks`, signal `interp`), so the page
-    needs Vega alone. Mirrors `cumulative_cost`."""
+@functools.cache
+def _cumulative_template() -> str:
+    """The cumulative-cost chart without its rows, title or line shape, as JSON. Altair builds it
+    once; every scenario's chart and the calculator's live chart are this one spec, filled."""
     interp = alt.param(name="interp", value="linear")
     lines = alt.Chart(_data("rows")).mark_line(interpolate=alt.ExprRef("interp")).encode(
         x=alt.X("runs:Q", title="Training runs"),
@@ -313,5 +297,23 @@ def calculator_template() -> dict[str, Any]:
         ).encode(x="runs:Q", y=alt.Y("row:Q", scale=None), text="label:N")
         for end in ("left", "right")
     ]
-    chart = alt.layer(lines, rules, *labels).properties(width="container", height=300)
-    return _titled(chart, "Cumulative cost: your case", "prices from data/prices.yaml", dt.date(2000, 1, 1), rows=[], marks=[])
+    chart = alt.layer(lines, rules, *labels).properties(width=WIDTH, height=300)
+    return json.dumps(_titled(chart, "", "", dt.date(2000, 1, 1)))
+
+
+def cumulative_spec(title: str, source: str, as_of: dt.date, rows: list[dict[str, Any]], marks: list[dict[str, Any]],
+                    interp: str = "linear") -> dict[str, Any]:
+    spec = json.loads(_cumulative_template())
+    spec["title"]["text"] = title
+    spec["title"]["subtitle"] = [_subtitle(source, as_of)]
+    spec["params"][0]["value"] = interp
+    spec["datasets"] = {"rows": rows, "marks": marks}
+    return spec
+
+
+def calculator_template() -> dict[str, Any]:
+    """The calculator's live chart with empty datasets: compiled to Vega at build time, then filled
+    in the browser (datasets `rows` and `marks`, signal `interp`), so the page needs Vega alone."""
+    spec = cumulative_spec("Cumulative cost: your case", "prices from data/prices.yaml", dt.date(2000, 1, 1), [], [])
+    spec["width"] = "container"
+    return spec

@@ -35,8 +35,6 @@ log = logging.getLogger("mkdocs.hooks.guide")
 
 EXPORT_WIDTH = 640  # px, the width of every static SVG; PNGs are rendered at PNG_SCALE times it
 PNG_SCALE = 2
-THEMES = ("light", "dark")
-FORMATS = ("svg", "png")
 TEMPLATES = Path(__file__).parent / "templates"
 
 
@@ -83,26 +81,85 @@ def site_spec(chart: Chart) -> dict[str, Any]:
     return spec
 
 
+# Stand-ins for what varies between charts of one shape (see _skeleton); private-use characters
+# never occur in a real title.
+_MARK = "\ue000"
+_compiled: dict[str, dict[str, Any]] = {}  # skeleton key -> compiled skeleton, for this process
+
+
+def _dummy(value: Any) -> Any:
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (int, float)):
+        return 0
+    if isinstance(value, str):
+        return ""
+    return value
+
+
+def _skeleton(vl_spec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The spec with its rows, title strings and parameter values swapped for stand-ins, and what to
+    put back. Every chart of one kind shares a skeleton, so the kind compiles once per build, not
+    once per chart. One row of each dataset stays, with its types but not its values, because the
+    compiler reads the first row to decide how to parse the data."""
+    fills: dict[str, Any] = {}
+
+    def stand_in(value: Any) -> str:
+        token = f"{_MARK}{len(fills)}{_MARK}"
+        fills[token] = value
+        return token
+
+    skeleton = dict(vl_spec)
+    skeleton["datasets"] = {
+        name: [{k: _dummy(v) for k, v in rows[0].items()}] if rows else [] for name, rows in vl_spec.get("datasets", {}).items()
+    }
+    title = dict(vl_spec["title"])
+    title["text"] = stand_in(title["text"])
+    if "subtitle" in title:
+        title["subtitle"] = [stand_in(line) for line in title["subtitle"]]
+    skeleton["title"] = title
+    if "params" in vl_spec:
+        skeleton["params"] = [dict(p, value=stand_in(p["value"])) if isinstance(p.get("value"), str) else p for p in vl_spec["params"]]
+    return skeleton, fills
+
+
+def _fill(node: Any, fills: dict[str, Any], datasets: dict[str, list[dict[str, Any]]]) -> Any:
+    if isinstance(node, str):
+        return fills.get(node, node)
+    if isinstance(node, list):
+        return [_fill(v, fills, datasets) for v in node]
+    if isinstance(node, dict):
+        if "values" in node and node.get("name") in datasets:
+            return {**{k: _fill(v, fills, datasets) for k, v in node.items() if k != "values"}, "values": datasets[node["name"]]}
+        return {k: _fill(v, fills, datasets) for k, v in node.items()}
+    return node
+
+
 def compile_vega(vl_spec: dict[str, Any], cache_dir: Path | None) -> dict[str, Any]:
-    """Vega-Lite to Vega, cached like the images: compiling takes tens of milliseconds a chart."""
-    text = json.dumps(vl_spec, sort_keys=True, separators=(",", ":"))
+    """Vega-Lite to Vega. Compiling takes tens of milliseconds, so each shape of chart is compiled
+    once, kept in memory and on disk, and filled with each chart's rows and titles."""
+    skeleton, fills = _skeleton(vl_spec)
+    text = json.dumps(skeleton, sort_keys=True, separators=(",", ":"))
     key = hashlib.sha256(f"{vlc.__version__}\0vega\0{text}".encode("utf-8")).hexdigest()
+    compiled = _compiled.get(key)
     path = cache_dir / f"{key}.vg.json" if cache_dir else None
-    if path is not None:
+    if compiled is None and path is not None:
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
+            compiled = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             pass
-    spec = vlc.vegalite_to_vega(vl_spec)
-    if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(spec, sort_keys=True, separators=(",", ":")), encoding="utf-8")
-            tmp.replace(path)
-        except OSError:
-            pass
-    return spec
+    if compiled is None:
+        compiled = vlc.vegalite_to_vega(skeleton)
+        if path is not None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_suffix(f".{os.getpid()}.tmp")
+                tmp.write_text(json.dumps(compiled, sort_keys=True, separators=(",", ":")), encoding="utf-8")
+                tmp.replace(path)
+            except OSError:
+                pass
+    _compiled[key] = compiled
+    return _fill(compiled, fills, vl_spec.get("datasets", {}))
 
 
 def csv_text(chart: Chart) -> str:
@@ -115,75 +172,117 @@ def csv_text(chart: Chart) -> str:
     return out.getvalue()
 
 
+# The dark variants restyle the light SVG instead of running Vega a second time: Vega marks each
+# part of a chart with a role class, and an SVG's own stylesheet outranks its presentation
+# attributes, in browsers and in the PNG rasteriser alike. Colours follow the live charts' dark theme.
+DARK_CSS = (
+    "<style>"
+    ".role-title-text text,.role-axis-label text,.role-axis-title text,.role-legend-label text,"
+    ".role-legend-title text{fill:#fff}"
+    ".role-title-subtitle text{fill:#ddd}"
+    ".role-axis-domain line,.role-axis-tick line{stroke:#fff}"
+    ".role-axis-grid line{stroke:#666}"
+    ".role-frame>g>path.background{stroke:#666}"
+    "</style>"
+)
+IMAGES = ("svg", "svg-dark", "png", "png-dark")
+
+
+DARK_BACKGROUND = "#333"
+
+
+def dark_svg(svg: str) -> str:
+    head, sep, rest = svg.partition(">")
+    # The background is the first element, a rect without a class for a stylesheet to reach.
+    background, end, marks = rest.partition("/>")
+    if not background.startswith("<rect ") or 'fill="white"' not in background:
+        raise ValueError("the SVG does not open with Vega's white background")
+    return head + sep + DARK_CSS + background.replace('fill="white"', f'fill="{DARK_BACKGROUND}"') + end + marks
+
+
 @dataclass(frozen=True)
 class Job:
-    fmt: str
-    theme: str
-    spec: str  # JSON text
+    spec: str  # the export spec compiled to Vega, as JSON text
 
     @property
     def key(self) -> str:
         h = hashlib.sha256()
-        for part in (vlc.__version__, self.fmt, self.theme, str(PNG_SCALE), self.spec):
+        for part in (vlc.__version__, str(PNG_SCALE), DARK_CSS, self.spec):
             h.update(part.encode("utf-8"))
             h.update(b"\0")
         return h.hexdigest()
 
 
-def _render(job: Job) -> bytes:
-    spec = json.loads(job.spec)
-    theme = "dark" if job.theme == "dark" else None
-    if job.fmt == "svg":
-        return vlc.vegalite_to_svg(spec, theme=theme, allowed_base_urls=[]).encode("utf-8")
-    return vlc.vegalite_to_png(spec, theme=theme, scale=PNG_SCALE, allowed_base_urls=[])
+def _cached(cache_dir: Path, key: str, image: str) -> Path:
+    return cache_dir / f"{key}.{image.replace('-dark', '.dark')}"
 
 
-def _valid(fmt: str, data: bytes) -> bool:
-    if fmt == "png":
-        return data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 24
-    return data.lstrip().startswith(b"<svg") and data.rstrip().endswith(b"</svg>")
+def _render(job: Job) -> dict[str, bytes]:
+    """All four images of a chart from one Vega run: the SVG, its dark restyling, and both rasterised."""
+    svg = vlc.vega_to_svg(json.loads(job.spec), allowed_base_urls=[])
+    dark = dark_svg(svg)
+    return {
+        "svg": svg.encode("utf-8"),
+        "svg-dark": dark.encode("utf-8"),
+        "png": vlc.svg_to_png(svg, scale=PNG_SCALE),
+        "png-dark": vlc.svg_to_png(dark, scale=PNG_SCALE),
+    }
 
 
 def png_width(data: bytes) -> int:
     return struct.unpack(">I", data[16:20])[0]
 
 
-def render_images(jobs: list[Job], cache_dir: Path) -> tuple[dict[str, bytes], int, int]:
-    """Every job's bytes by key; also how many were rendered and how many came from the cache."""
-    out: dict[str, bytes] = {}
+def render_images(jobs: list[Job], cache_dir: Path) -> tuple[dict[str, dict[str, Path]], int, int]:
+    """Where each job's four images lie in the cache, by job key; also how many charts were
+    rendered and how many came from the cache. Images stay on disk: at a thousand scenarios they
+    would not fit in memory together."""
+    out: dict[str, dict[str, Path]] = {}
     todo: list[Job] = []
     for job in {j.key: j for j in jobs}.values():
-        path = cache_dir / f"{job.key}.{job.fmt}"
+        paths = {image: _cached(cache_dir, job.key, image) for image in IMAGES}
         try:
-            data = path.read_bytes()
-            if _valid(job.fmt, data):
-                out[job.key] = data
+            # Reading the whole file would cost as much as the build saves; the first bytes and the
+            # size catch a truncated or foreign file.
+            if all(_looks_whole(image, path) for image, path in paths.items()):
+                out[job.key] = paths
                 continue
         except OSError:
             pass
         todo.append(job)
     if todo:
-        workers = max(1, min(len(todo) // 8, os.cpu_count() or 1))
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        workers = max(1, min(len(todo) // 2, os.cpu_count() or 1))
         if workers == 1:
-            results = [_render(j) for j in todo]
+            results: Iterable[dict[str, bytes]] = map(_render, todo)
+            _store_all(todo, results, cache_dir, out)
         else:
             # spawn, not fork: forking a process that has already used vl-convert can deadlock.
             ctx = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-                results = list(pool.map(_render, todo, chunksize=max(1, len(todo) // (workers * 4))))
-        try:
-            cache_dir.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            pass
-        for job, data in zip(todo, results):
-            out[job.key] = data
-            tmp = cache_dir / f"{job.key}.{job.fmt}.tmp"
-            try:
-                tmp.write_bytes(data)
-                tmp.replace(cache_dir / f"{job.key}.{job.fmt}")
-            except OSError:
-                pass  # an unwritable cache only costs time on the next build
+                _store_all(todo, pool.map(_render, todo, chunksize=max(1, min(8, len(todo) // (workers * 4)))), cache_dir, out)
     return out, len(todo), len(out) - len(todo)
+
+
+def _looks_whole(image: str, path: Path) -> bool:
+    with path.open("rb") as f:
+        head = f.read(16)
+        if image.startswith("png"):
+            return head.startswith(b"\x89PNG\r\n\x1a\n") and path.stat().st_size > 24
+        f.seek(-8, os.SEEK_END)
+        return head.lstrip().startswith(b"<svg") and f.read().rstrip().endswith(b"</svg>")
+
+
+def _store_all(todo: list[Job], results: Iterable[dict[str, bytes]], cache_dir: Path, out: dict[str, dict[str, Path]]) -> None:
+    for job, images in zip(todo, results):
+        paths = {}
+        for image, data in images.items():
+            path = _cached(cache_dir, job.key, image)
+            tmp = path.with_suffix(path.suffix + ".tmp")
+            tmp.write_bytes(data)
+            tmp.replace(path)
+            paths[image] = path
+        out[job.key] = paths
 
 
 def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, charts_js: str) -> str:
@@ -199,26 +298,19 @@ def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, charts_js: 
     )
 
 
-def build(charts: Iterable[Chart], env: jinja2.Environment, site_url: str, cache_dir: Path, charts_js: str) -> dict[str, bytes | str]:
-    """All files of embed/ by site-relative path."""
+def build(charts: Iterable[Chart], env: jinja2.Environment, site_url: str, cache_dir: Path, charts_js: str) -> dict[str, Path | str]:
+    """All files of embed/ by site-relative path: text, or the cached image to copy."""
     charts = list(charts)
-    jobs: dict[tuple[str, str, str], Job] = {}
     exports = {c.id: export_spec(c, site_url) for c in charts}
-    for c in charts:
-        spec = json.dumps(exports[c.id], sort_keys=True, separators=(",", ":"))
-        for theme in THEMES:
-            for fmt in FORMATS:
-                jobs[(c.id, theme, fmt)] = Job(fmt, theme, spec)
+    jobs = {c.id: Job(json.dumps(compile_vega(exports[c.id], cache_dir), sort_keys=True, separators=(",", ":"))) for c in charts}
     images, rendered, cached = render_images(list(jobs.values()), cache_dir)
-    log.info("guide: embed images: %d rendered, %d from the cache", rendered, cached)
-    files: dict[str, bytes | str] = {}
+    log.info("guide: embed images: %d charts rendered, %d from the cache", rendered, cached)
+    files: dict[str, Path | str] = {}
     for c in charts:
         base = f"embed/{c.id}/"
         names = file_names(c.id)
-        files[base + names["svg"]] = images[jobs[(c.id, "light", "svg")].key]
-        files[base + names["png"]] = images[jobs[(c.id, "light", "png")].key]
-        files[base + names["svg-dark"]] = images[jobs[(c.id, "dark", "svg")].key]
-        files[base + names["png-dark"]] = images[jobs[(c.id, "dark", "png")].key]
+        for image, path in images[jobs[c.id].key].items():
+            files[base + names[image]] = path
         files[base + names["json"]] = json.dumps(exports[c.id], indent=2, sort_keys=True) + "\n"
         files[base + names["csv"]] = csv_text(c)
         files[base + "index.html"] = embed_page(env, c, site_url, charts_js)

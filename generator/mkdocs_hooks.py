@@ -86,7 +86,11 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         files.append(File.generated(config, path, content=content))
     embed_files = embeds.build(site.charts, renderer.env, renderer.site_url, assets.cache_dir(root) / "embeds", "assets/charts.js")
     for path, content in embed_files.items():
-        files.append(File.generated(config, path, content=content))
+        if isinstance(content, Path):
+            # Images are copied from the cache rather than held in memory.
+            files.append(File.generated(config, path, abs_src_path=str(content)))
+        else:
+            files.append(File.generated(config, path, content=content))
     _state.update(renderer=renderer, site=site)
     log.info("guide: %d scenario pages, %d charts", len(project.results), len(site.charts))
     return files

@@ -25,8 +25,8 @@ from generator.engine import RANGE_LABELS
 from generator.formatting import usd
 from generator.freshness import Freshness
 from generator.loader import Project
-from generator.results import ScenarioResult
-from generator.schema import json_schema
+from generator.results import ScenarioResult, WorkloadResult
+from generator.schema import Workload, json_schema
 
 TEMPLATES = Path(__file__).parent / "templates"
 RULE_LABELS = {
@@ -216,8 +216,7 @@ class Renderer:
 
     def scenario_page(self, r: ScenarioResult) -> str:
         page = f"scenarios/{r.id}.md"
-        groups = ch.scenario_charts(r, self.catalog)
-        blocks = [[self.chart_block(self.register(c, page)) for c in group] for group in groups]
+        blocks = [self.chart_block(self.register(c, page)) for c in ch.scenario_charts(r, self.catalog)]
         return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, prices=self._workload_prices(r))
 
     def _workload_prices(self, r: ScenarioResult) -> list[dict[str, Price]]:
@@ -245,7 +244,7 @@ class Renderer:
         site.sources["sources.md"] = "data/sources.yaml"
         site.pages["reference/schema.md"] = self.env.get_template("schema.md.j2").render(schema=json_schema())
         # Hand-written pages place these; they are registered here so their embeds exist.
-        self.home = {name: self.register(c, "index.md") for name, c in self.home_charts().items()}
+        self.home = {name: self.register(c, page) for name, (page, c) in self.home_charts().items()}
         site.pages["embed.md"] = self.env.get_template("embed_gallery.md.j2").render(charts=self.charts)
         site.charts = self.charts
         return site
@@ -278,17 +277,45 @@ class Renderer:
         o = evaluate(x)
         return {"inputs": x, "outcome": o, "robustness": robustness(x, o), "thresholds": thresholds(x, o)}
 
-    def home_charts(self) -> dict[str, Markup]:
-        """Charts that hand-written pages place with {{ charts.NAME }}."""
+    def reference_result(self) -> ScenarioResult:
+        """The reference workload as a one-workload result, for the charts that explain the model."""
+        from generator.engine import evaluate, robustness, thresholds
+
+        h = self.headline()
+        x = self.reference_inputs()
+        workload = Workload.model_validate({
+            "name": "reference workload", "architecture": "mainstream",
+            "run_size": {"gpu_instance_hours": float(x.gpu_hours)}, "runs": x.runs,
+            "trainium": {"instance": h["trn"].instance, "region": h["trn"].region},
+            "gpu": {"instance": h["gpu"].instance, "region": h["gpu"].region},
+            "relative_throughput": {"value": x.relative_throughput.value, "low": x.relative_throughput.low,
+                                    "high": x.relative_throughput.high},
+        })
+        o = evaluate(x)
+        w = WorkloadResult(workload, x, o, robustness(x, o), thresholds(x, o))
+        return ScenarioResult("reference", "", None, (w,))  # type: ignore[arg-type]
+
+    def home_charts(self) -> dict[str, tuple[str, ch.Chart]]:
+        """Charts that hand-written pages place with {{ charts.NAME }}, with the page each lives on."""
         h = self.headline()
         x = self.reference_inputs()
         as_of = max(h["trn"].as_of, h["gpu"].as_of)
         title = f"When does Trainium pay? trn2.48xlarge vs p5.48xlarge, on-demand, {x.gpu_hours:,.0f} GPU instance-hours a run"
         source = (f"prices from {h['trn'].source}; mainstream port of {x.port_weeks.value:g} engineer-weeks "
                   f"at {usd(x.engineer_week_usd)}")
-        c = ch.decision_map(None, 0, self.catalog, "relative_throughput", x=x, chart_id="decision-map",
-                            title=title, source=source, as_of=as_of)
-        return {"decision_map": c}
+        port_title = f"Porting effort against runs: trn2.48xlarge vs p5.48xlarge, {x.gpu_hours:,.0f} GPU instance-hours a run"
+        ref = self.reference_result()
+        charts = {
+            "decision_map": ("index.md", ch.decision_map(None, 0, self.catalog, "relative_throughput", x=x, chart_id="decision-map",
+                                                         title=title, source=source, as_of=as_of)),
+            "port_map": ("axes/porting.md", ch.decision_map(None, 0, self.catalog, "port_weeks", x=x, chart_id="decision-map-porting",
+                                                            title=port_title, source=source, as_of=as_of)),
+            "breakdown": ("methodology.md", replace(ch.run_breakdown(ref, 0, self.catalog), id="reference-breakdown")),
+        }
+        sensitivity = ch.sensitivity(ref, 0, self.catalog)
+        if sensitivity is not None:
+            charts["sensitivity"] = ("methodology.md", replace(sensitivity, id="reference-sensitivity"))
+        return charts
 
 
 class _Slots:

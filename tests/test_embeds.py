@@ -12,8 +12,13 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
 from conftest import UNTRUSTED_ID, BuiltSite, copy_project, run_mkdocs_build
+import vl_convert as vlc
+
+from generator import embeds
 from generator.embeds import EXPORT_WIDTH, PNG_SCALE, file_names, png_width
+from generator.site import Renderer
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -37,8 +42,9 @@ def svg_text(path: Path) -> str:
 
 def test_every_chart_has_its_files(built_site: BuiltSite, project):
     ids = chart_ids(built_site.site)
-    assert len(ids) >= sum(len(r.workloads) * 4 for r in project.results)  # at least four charts a workload
-    assert "decision-map" in ids and "price-performance" in ids
+    site_wide = {"decision-map", "decision-map-porting", "reference-breakdown", "reference-sensitivity", "price-performance"}
+    per_workload = {f"{r.id}-{i + 1}-cumulative" for r in project.results for i in range(len(r.workloads))}
+    assert set(ids) == site_wide | per_workload
     for cid in ids:
         folder = built_site.site / "embed" / cid
         for name in [*file_names(cid).values(), "index.html"]:
@@ -86,7 +92,7 @@ def test_embed_pages_link_back_and_use_the_sites_own_bundle(built_site: BuiltSit
 
 def test_each_chart_on_the_site_offers_its_snippets(built_site: BuiltSite):
     page = (built_site.site / "scenarios" / "one-off-run" / "index.html").read_text(encoding="utf-8")
-    assert page.count('class="guide-embed"') == page.count('class="guide-chart__view"') >= 4
+    assert page.count('class="guide-embed"') == page.count('class="guide-chart__view"') >= 1
     assert "&lt;iframe src=&#34;https://trainium-or-gpu.github.io/guide/embed/one-off-run-1-cumulative/&#34;" in page
     assert 'download>PNG (1280 px)</a>' in page
     gallery = (built_site.site / "embed" / "index.html").read_text(encoding="utf-8")
@@ -105,17 +111,17 @@ def test_a_second_build_renders_no_image_and_a_broken_cache_only_costs_time(tmp_
     cache = tmp_path / "cache"
     first = run_mkdocs_build(root, tmp_path / "one", cache=cache)
     assert first.returncode == 0, first.stderr
-    rendered = int(re.search(r"embed images: (\d+) rendered, (\d+) from the cache", first.stderr).group(1))
+    rendered = int(re.search(r"embed images: (\d+) charts rendered, (\d+) from the cache", first.stderr).group(1))
     assert rendered > 0
     second = run_mkdocs_build(root, tmp_path / "two", cache=cache)
-    assert re.search(r"embed images: 0 rendered, (\d+) from the cache", second.stderr), second.stderr
-    # Corrupt one entry and delete another: both are rendered again, the build still passes.
-    entries = sorted((cache / "embeds").glob("*.svg"))
+    assert re.search(r"embed images: 0 charts rendered, (\d+) from the cache", second.stderr), second.stderr
+    # Corrupt one chart's entry and delete another's: both are rendered again, the build still passes.
+    entries = sorted(p for p in (cache / "embeds").glob("*.svg") if ".dark." not in p.name)
     entries[0].write_text("not an svg")
     entries[1].unlink()
     third = run_mkdocs_build(root, tmp_path / "three", cache=cache)
     assert third.returncode == 0, third.stderr
-    assert "embed images: 2 rendered" in third.stderr
+    assert "embed images: 2 charts rendered" in third.stderr
 
 
 def test_contributed_title_is_inert_in_svg_and_embed_page(untrusted_site: BuiltSite):
@@ -165,10 +171,34 @@ def test_every_embed_page_draws_inside_an_iframe(browser, serve, built_site: Bui
             page.goto(f"{base}{n}.html")
             for k, cid in enumerate(group):
                 frame = page.frame_locator(f"#f{k}")
+                # The static image shows until the reader points at the chart; then the live one.
+                frame.locator("#chart > img").wait_for()
+                frame.locator("#chart").hover()
                 frame.locator("#chart[data-drawn] svg .mark-rect, #chart[data-drawn] svg .mark-line, #chart[data-drawn] svg .mark-symbol").first.wait_for()
     finally:
         page.close()
     assert not problems, problems
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_an_embed_page_paints_its_image_and_loads_the_runtime_only_when_reached(theme: str, browser, served_site: str):
+    context = browser.new_context(color_scheme=theme)
+    page = context.new_page()
+    requested: list[str] = []
+    page.on("request", lambda r: requested.append(r.url))
+    try:
+        page.goto(served_site + "embed/one-off-run-1-cumulative/", wait_until="networkidle")
+        image = page.locator("#chart > img")
+        assert image.evaluate("i => i.complete && i.naturalWidth > 0")
+        assert image.get_attribute("src") == ("one-off-run-1-cumulative-dark.svg" if theme == "dark" else "one-off-run-1-cumulative.svg")
+        assert not [u for u in requested if u.endswith("/vendor/vega.js")]
+        page.focus("#chart")  # the keyboard reaches it as well as the pointer
+        page.locator("#chart[data-drawn] svg").wait_for()
+        assert page.get_attribute("#chart", "data-theme") == theme
+        assert [u for u in requested if u.endswith("/vendor/vega.js")]
+        assert page.locator("#chart svg .mark-line").count() > 0
+    finally:
+        context.close()
 
 
 def test_copy_button_copies_the_snippet(browser, served_site: str):
@@ -184,3 +214,23 @@ def test_copy_button_copies_the_snippet(browser, served_site: str):
         assert copied.startswith('<iframe src="') and "/embed/one-off-run-1-cumulative/" in copied
     finally:
         context.close()
+
+
+def test_compiling_each_shape_once_gives_what_compiling_each_chart_gives(project):
+    """compile_vega compiles one skeleton per shape of chart and fills it; the result must be
+    exactly what vl-convert makes of the chart itself, for every chart of the site."""
+    renderer = Renderer(project, site_url="https://example.org/")
+    renderer.render()
+    assert len(renderer.charts) > len(embeds._compiled) > 1
+    for c in renderer.charts:
+        for spec in (embeds.site_spec(c), embeds.export_spec(c, renderer.site_url)):
+            assert embeds.compile_vega(spec, None) == vlc.vegalite_to_vega(spec), c.id
+
+
+def test_the_dark_images_restyle_the_light_ones(built_site: BuiltSite):
+    for cid in chart_ids(built_site.site):
+        names = file_names(cid)
+        light = (built_site.site / "embed" / cid / names["svg"]).read_text(encoding="utf-8")
+        dark = (built_site.site / "embed" / cid / names["svg-dark"]).read_text(encoding="utf-8")
+        assert dark == embeds.dark_svg(light) != light, cid
+        assert svg_text(built_site.site / "embed" / cid / names["svg-dark"]) == svg_text(built_site.site / "embed" / cid / names["svg"])

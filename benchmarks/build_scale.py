@@ -1,0 +1,218 @@
+"""How the build grows with the number of scenarios, against a plain Material build of as many pages.
+
+For each N, in a temporary copy of this checkout whose scenarios/ holds N synthetic scenarios
+(valid, each different, made from the shipped ones with other numbers and titles):
+
+  cold     `mkdocs build` with an empty cache (no image, no compiled spec, no runtime bundle)
+  warm     the same build again, nothing changed
+  changed  the build after one scenario's numbers changed
+  baseline a plain Material build (same theme, same Markdown extensions, no hook, no generator) of
+           a site with the same hand-written pages plus N Markdown pages, kept out of the nav as
+           ours are. Each page holds the Markdown our generator wrote for that scenario, so both
+           builds turn the same text into HTML; the baseline just does not compute it or draw it.
+
+Prints wall time, peak memory (the sum over the build's whole process tree, sampled every 20 ms)
+and the ratio to the baseline. Targets at N = 1000 (issue 7): cold at most 3x the baseline, warm at
+most 1.3x, peak memory under 1 GiB.
+
+    python benchmarks/build_scale.py            # N = 10, 100, 1000
+    python benchmarks/build_scale.py 10 100     # chosen N
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import psutil
+from ruamel.yaml import YAML
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+COPIED = ["mkdocs.yml", "docs", "generator", "scenarios", "data", "schemas", "pyproject.toml"]
+
+
+def _yaml() -> YAML:
+    y = YAML()
+    y.width = 4096
+    return y
+
+
+def synthesize(scenarios: Path, n: int, seed: int = 7) -> None:
+    """N valid scenarios, each a shipped one with its numbers moved and a title of its own."""
+    y = _yaml()
+    templates = [y.load(p.read_text(encoding="utf-8")) for p in sorted(scenarios.glob("*.yaml"))]
+    for p in scenarios.glob("*.yaml"):
+        p.unlink()
+    rng = random.Random(seed)
+    for i in range(n):
+        doc = templates[i % len(templates)]
+        doc = y.load(_dump(y, doc))  # a fresh copy
+        doc["title"] = f"Synthetic team {i:04d}: {doc['title']}"
+        for w in doc["workloads"]:
+            if "runs" in w:
+                w["runs"] = max(1, round(w["runs"] * rng.uniform(0.3, 3.0)))
+            for side in ("trainium", "gpu"):
+                w[side]["count"] = max(1, round(w[side].get("count", 1) * rng.uniform(0.5, 2.0)))
+            size = w["run_size"]
+            if "gpu_instance_hours" in size:
+                size["gpu_instance_hours"] = round(size["gpu_instance_hours"] * rng.uniform(0.2, 5.0), 1)
+            else:
+                size["tokens_billion"] = round(size["tokens_billion"] * rng.uniform(0.2, 5.0), 1)
+            rt = w.get("relative_throughput")
+            if isinstance(rt, dict):
+                f = rng.uniform(0.8, 1.25)
+                rt["low"], rt["value"], rt["high"] = (round(rt[k] * f, 3) for k in ("low", "value", "high"))
+        (scenarios / f"synthetic-{i:04d}.yaml").write_text(_dump(y, doc), encoding="utf-8")
+    settle_expectations(scenarios.parent, sorted(scenarios.glob("*.yaml")))
+
+
+def settle_expectations(root: Path, paths: list[Path]) -> None:
+    """Moved numbers can move the verdict: set each file's `expect` to what the engine now says."""
+    from generator.loader import load_project
+
+    y = _yaml()
+    results = load_project(root, [str(p) for p in paths], check_expect=False).results
+    for path, r in zip(paths, results, strict=True):
+        if r.verdict != r.scenario.expect:
+            doc = y.load(path.read_text(encoding="utf-8"))
+            doc["expect"] = r.verdict
+            path.write_text(_dump(y, doc), encoding="utf-8")
+
+
+def _dump(y: YAML, doc) -> str:
+    import io
+
+    out = io.StringIO()
+    y.dump(doc, out)
+    return out.getvalue()
+
+
+def change_one(scenarios: Path) -> None:
+    y = _yaml()
+    p = sorted(scenarios.glob("*.yaml"))[0]
+    doc = y.load(p.read_text(encoding="utf-8"))
+    doc["workloads"][0]["runs"] += 1
+    p.write_text(_dump(y, doc), encoding="utf-8")
+    settle_expectations(scenarios.parent, [p])
+
+
+def timed_build(project: Path, cache: Path, site: Path, pythonpath: Path | None = None) -> tuple[float, int]:
+    """Wall seconds and peak resident bytes summed over the build's process tree."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(cache)}
+    if pythonpath:
+        env["PYTHONPATH"] = str(pythonpath)
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(site)], cwd=project, env=env)
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        root = psutil.Process(proc.pid)
+        while not done.is_set():
+            try:
+                procs = [root, *root.children(recursive=True)]
+                total = 0
+                for p in procs:
+                    try:
+                        total += p.memory_info().rss
+                    except psutil.Error:
+                        pass
+                peak = max(peak, total)
+            except psutil.Error:
+                pass
+            done.wait(0.02)
+
+    t = threading.Thread(target=sample, daemon=True)
+    t.start()
+    rc = proc.wait()
+    seconds = time.perf_counter() - start
+    done.set()
+    t.join()
+    if rc:
+        raise SystemExit(f"mkdocs build failed in {project} (exit {rc})")
+    return seconds, peak
+
+
+def baseline_project(ours: Path, dest: Path) -> None:
+    """Our hand-written pages plus, as plain files, the Markdown the generator makes for each scenario."""
+    from generator.loader import load_project
+    from generator.site import Renderer
+
+    project = load_project(ours)
+    pages = Renderer(project, site_url="https://example.org/", cache_dir=dest / "unused-cache").render().pages
+    shutil.copytree(ours / "docs", dest / "docs")
+    for path, markdown in pages.items():
+        if path.startswith("scenarios/") and path != "scenarios/index.md":
+            target = dest / "docs" / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(markdown, encoding="utf-8")
+    # The nav names scenarios/index.md, embed.md ... which only the generator makes: give them a plain page.
+    for path in ("scenarios/index.md", "prices.md", "sources.md", "embed.md", "reference/schema.md"):
+        target = dest / "docs" / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists():
+            target.write_text(pages.get(path, "# Page\n"), encoding="utf-8")
+    lines = (ours / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
+    out, skip = [], False
+    for line in lines:
+        if line.startswith(("hooks:", "watch:")):
+            skip = True
+            continue
+        if skip and (line.startswith("  ") or not line.strip()):
+            continue
+        skip = False
+        out.append(line)
+    (dest / "mkdocs.yml").write_text("\n".join(out) + "\n", encoding="utf-8")
+    shutil.rmtree(dest / "unused-cache", ignore_errors=True)
+
+
+def measure(n: int, work: Path) -> dict[str, tuple[float, int]]:
+    ours = work / f"ours-{n}"
+    ours.mkdir()
+    for name in COPIED:
+        src = ROOT / name
+        (shutil.copytree if src.is_dir() else shutil.copy2)(src, ours / name)
+    shutil.rmtree(ours / "generator" / "__pycache__", ignore_errors=True)
+    synthesize(ours / "scenarios", n)
+    cache = work / f"cache-{n}"
+    figures = {}
+    figures["cold"] = timed_build(ours, cache, work / f"site-{n}")
+    figures["warm"] = timed_build(ours, cache, work / f"site-{n}")
+    change_one(ours / "scenarios")
+    figures["changed"] = timed_build(ours, cache, work / f"site-{n}")
+    base = work / f"baseline-{n}"
+    base.mkdir()
+    baseline_project(ours, base)
+    # The baseline keeps our Markdown extensions, one of which (the math fence) lives in generator/.
+    figures["baseline"] = timed_build(base, work / f"base-cache-{n}", work / f"base-site-{n}", pythonpath=ours)
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("sizes", nargs="*", type=int, default=[10, 100, 1000])
+    args = parser.parse_args()
+    print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    print(f"{'N':>6} {'build':<9} {'seconds':>9} {'peak MiB':>9} {'x baseline':>11}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in args.sizes:
+            figures = measure(n, Path(tmp))
+            base = figures["baseline"][0]
+            for kind in ("baseline", "cold", "warm", "changed"):
+                seconds, peak = figures[kind]
+                ratio = "" if kind == "baseline" else f"{seconds / base:.2f}"
+                print(f"{n:>6} {kind:<9} {seconds:>9.1f} {peak / 2**20:>9.0f} {ratio:>11}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
