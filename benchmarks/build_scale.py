@@ -176,7 +176,8 @@ def baseline_project(ours: Path, dest: Path) -> None:
     shutil.rmtree(dest / "unused-cache", ignore_errors=True)
 
 
-def measure(n: int, work: Path) -> dict[str, tuple[float, int]]:
+def measure(n: int, work: Path) -> None:
+    """Builds and prints, one row as each build ends; the baseline comes first so ratios can print."""
     ours = work / f"ours-{n}"
     ours.mkdir()
     for name in COPIED:
@@ -184,18 +185,22 @@ def measure(n: int, work: Path) -> dict[str, tuple[float, int]]:
         (shutil.copytree if src.is_dir() else shutil.copy2)(src, ours / name)
     shutil.rmtree(ours / "generator" / "__pycache__", ignore_errors=True)
     synthesize(ours / "scenarios", n)
-    cache = work / f"cache-{n}"
-    figures = {}
-    figures["cold"] = timed_build(ours, cache, work / f"site-{n}")
-    figures["warm"] = timed_build(ours, cache, work / f"site-{n}")
-    change_one(ours / "scenarios")
-    figures["changed"] = timed_build(ours, cache, work / f"site-{n}")
     base = work / f"baseline-{n}"
     base.mkdir()
     baseline_project(ours, base)
     # The baseline keeps our Markdown extensions, one of which (the math fence) lives in generator/.
-    figures["baseline"] = timed_build(base, work / f"base-cache-{n}", work / f"base-site-{n}", pythonpath=ours)
-    return figures
+    seconds, peak = timed_build(base, work / f"base-cache-{n}", work / f"base-site-{n}", pythonpath=ours)
+    row(n, "baseline", seconds, peak, None)
+    cache, site = work / f"cache-{n}", work / f"site-{n}"
+    for kind in ("cold", "warm", "changed"):
+        if kind == "changed":
+            change_one(ours / "scenarios")
+        row(n, kind, *timed_build(ours, cache, site), seconds)
+
+
+def row(n: int, kind: str, seconds: float, peak: int, baseline: float | None) -> None:
+    ratio = f"{seconds / baseline:.2f}" if baseline else ""
+    print(f"{n:>6} {kind:<9} {seconds:>9.1f} {peak / 2**20:>9.0f} {ratio:>11}", flush=True)
 
 
 def main() -> None:
@@ -206,12 +211,7 @@ def main() -> None:
     print(f"{'N':>6} {'build':<9} {'seconds':>9} {'peak MiB':>9} {'x baseline':>11}")
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.sizes:
-            figures = measure(n, Path(tmp))
-            base = figures["baseline"][0]
-            for kind in ("baseline", "cold", "warm", "changed"):
-                seconds, peak = figures[kind]
-                ratio = "" if kind == "baseline" else f"{seconds / base:.2f}"
-                print(f"{n:>6} {kind:<9} {seconds:>9.1f} {peak / 2**20:>9.0f} {ratio:>11}", flush=True)
+            measure(n, Path(tmp))
 
 
 if __name__ == "__main__":
