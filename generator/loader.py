@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import hashlib
 import io
 import math
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -645,9 +647,62 @@ def _with_placeholders(doc: Document, problems: list[Problem]) -> list[Problem]:
                    for loc in holes.values()]
 
 
-def load_scenario(path: Path, shown: str, catalog: cat.Catalog, *, check_expect: bool = True) -> ScenarioResult:
+class KnownScenarios:
+    """Scenarios that passed validation before, on disk by the hash of their text and of the code
+    that validated them. Parsing YAML with the position of every node is most of what loading a
+    thousand unchanged scenarios costs; a known text skips it. Only a file with no problem at all is
+    remembered, and any doubt (a changed catalog reference, a verdict off its `expect`, an
+    unreadable entry) falls back to the full path, which locates every problem."""
+
+    _code = hashlib.sha256(Path(__file__).read_bytes() + Path(__file__).with_name("schema.py").read_bytes()).hexdigest()
+
+    def __init__(self, directory: Path):
+        self.directory = directory
+
+    def _path(self, text: str) -> Path:
+        return self.directory / (hashlib.sha256(f"{self._code}\0{text}".encode("utf-8")).hexdigest() + ".json")
+
+    def get(self, text: str) -> Scenario | None:
+        try:
+            return Scenario.model_validate_json(self._path(text).read_bytes())
+        except (OSError, ValueError):
+            return None
+
+    def put(self, text: str, scenario: Scenario) -> None:
+        path = self._path(text)
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(scenario.model_dump_json(), encoding="utf-8")
+            tmp.replace(path)
+        except OSError:
+            pass  # a read-only cache only costs time
+
+
+def _load_known(path: Path, shown: str, catalog: cat.Catalog, check_expect: bool, known: KnownScenarios) -> ScenarioResult | None:
+    try:
+        text = path.read_bytes().decode("utf-8").removeprefix("\ufeff")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not SCENARIO_ID.match(path.stem) or path.suffix != ".yaml" or text.partition("\n")[0].strip() != MODELINE:
+        return None
+    scenario = known.get(text)
+    if scenario is None or next(iter(check_references(scenario.workloads, catalog)), None) is not None:
+        return None
+    result = evaluate_scenario(path.stem, shown, scenario, catalog)
+    if check_expect and not result.matches_expectation:
+        return None
+    return result
+
+
+def load_scenario(path: Path, shown: str, catalog: cat.Catalog, *, check_expect: bool = True,
+                  known: KnownScenarios | None = None) -> ScenarioResult:
     """Validate and evaluate one scenario. With check_expect=False a verdict that differs from the
     file's `expect` is not a problem (`guide diff` reports it instead of stopping)."""
+    if known is not None:
+        result = _load_known(path, shown, catalog, check_expect, known)
+        if result is not None:
+            return result
     problems = []
     if not SCENARIO_ID.match(path.stem) or path.suffix != ".yaml":
         problems.append(Problem(shown, 1, 1, "(file)", f"file name must be lower-case letters, digits and dashes, ending .yaml (got '{path.name}')"))
@@ -671,6 +726,8 @@ def load_scenario(path: Path, shown: str, catalog: cat.Catalog, *, check_expect:
     if check_expect and not result.matches_expectation:
         got = f" (got '{scenario.expect}')"
         raise InputError([doc.problem(("expect",), mismatch_message(result) + got)])
+    if known is not None:
+        known.put(doc.text, scenario)
     return result
 
 
@@ -699,7 +756,8 @@ def shown_path(path: Path, root: Path) -> str:
 
 
 def load_project(
-    root: Path, paths: Iterable[str] = (), data_dir: Path | None = None, *, check_expect: bool = True
+    root: Path, paths: Iterable[str] = (), data_dir: Path | None = None, *, check_expect: bool = True,
+    known: KnownScenarios | None = None,
 ) -> Project:
     """Load data/ and the chosen scenarios (all of scenarios/ by default); all problems at once.
     check_expect=False accepts verdicts that differ from their `expect` (see load_scenario)."""
@@ -716,7 +774,7 @@ def load_project(
             problems.append(Problem(shown, 1, 1, "(file)", f"no such file (got {shown})"))
             continue
         try:
-            results.append(load_scenario(path, shown, catalog, check_expect=check_expect))
+            results.append(load_scenario(path, shown, catalog, check_expect=check_expect, known=known))
         except InputError as e:
             problems.extend(e.problems)
     if problems:

@@ -63,12 +63,12 @@ def _warn_stale(project, root: Path) -> None:
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     # Runs on every (re)build, so a changed scenario or price is picked up by `mkdocs serve`.
     from generator import assets, embeds
-    from generator.loader import InputError, load_project
+    from generator.loader import InputError, KnownScenarios, load_project
     from generator.site import Renderer
 
     root = _root(config)
     try:
-        project = load_project(root)
+        project = load_project(root, known=KnownScenarios(assets.cache_dir(root) / "scenarios"))
     except InputError as e:
         lines = "\n".join(str(p) for p in e.problems)
         raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None

@@ -1,0 +1,57 @@
+"""Scenarios remembered from an earlier build load exactly as a full parse does, and any doubt
+falls back to the full path with its located problems."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.loader import InputError, KnownScenarios, load_project
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    for part in ("scenarios", "data"):
+        shutil.copytree(REPO / part, tmp_path / part)
+    return tmp_path
+
+
+def test_a_second_load_uses_the_remembered_scenarios_and_gives_the_same_results(root: Path, tmp_path: Path):
+    known = KnownScenarios(tmp_path / "cache")
+    first = load_project(root, known=known)
+    remembered = sorted((tmp_path / "cache").glob("*.json"))
+    assert len(remembered) == len(first.results)
+    second = load_project(root, known=known)
+    assert second.results == first.results == load_project(root).results
+    # It really read the cache: a remembered entry altered by hand shows through.
+    entry = remembered[0]
+    entry.write_text(entry.read_text(encoding="utf-8").replace('"title":"', '"title":"(cached) ', 1), encoding="utf-8")
+    titles = [r.scenario.title for r in load_project(root, known=known).results]
+    assert sum(t.startswith("(cached) ") for t in titles) == 1
+
+
+def test_a_broken_entry_only_costs_time(root: Path, tmp_path: Path):
+    known = KnownScenarios(tmp_path / "cache")
+    first = load_project(root, known=known)
+    for entry in (tmp_path / "cache").glob("*.json"):
+        entry.write_text("{not json", encoding="utf-8")
+    assert load_project(root, known=known).results == first.results
+
+
+def test_a_change_elsewhere_still_gets_its_located_problem(root: Path, tmp_path: Path):
+    known = KnownScenarios(tmp_path / "cache")
+    load_project(root, known=known)
+    # The scenario file is unchanged and remembered, but the price it names is gone from data/.
+    prices = root / "data" / "prices.yaml"
+    text = prices.read_text(encoding="utf-8")
+    lines = [ln for ln in text.splitlines(keepends=True) if "instance: p4de.24xlarge" not in ln or "on-demand" not in ln]
+    assert len(lines) < len(text.splitlines())
+    prices.write_text("".join(lines), encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        load_project(root, known=known)
+    located = [p for p in e.value.problems if p.path.startswith("scenarios/")]
+    assert located and all(p.line > 1 for p in located), [str(p) for p in e.value.problems]
