@@ -185,14 +185,90 @@ def test_charts_paint_as_static_images_before_any_script_runtime(name: str, open
         assert len(c["shown"]) == 1 and c["shown"][0].endswith(f"/{c['id']}.svg") and c["loaded"], c
     # The runtime is not part of the first paint.
     assert not [u for u in requested if u.endswith("/assets/vendor/vega.js")]
-    assert tab.page.evaluate("() => typeof window.vegaEmbed") == "undefined"
+    assert tab.page.evaluate("() => typeof window.vega") == "undefined"
     # The dark images take over with the palette, still without the runtime.
     tab.toggle_to("slate")
     for c in tab.page.evaluate(STATIC_STATE):
         assert len(c["shown"]) == 1 and c["shown"][0].endswith(f"/{c['id']}-dark.svg"), c
     tab.page.locator(".guide-chart__view").first.scroll_into_view_if_needed()
     tab.page.wait_for_function("() => { const i = document.querySelector('img.guide-chart__static--dark'); return i.complete && i.naturalWidth > 0; }")
-    assert tab.page.evaluate("() => typeof window.vegaEmbed") == "undefined"
+    assert tab.page.evaluate("() => typeof window.vega") == "undefined"
+    tab.recorder.assert_clean()
+
+
+PARSE_ALL = """async (urls) => {
+  await window.GuideCharts.loadRuntime();
+  const out = { specs: 0, failed: [], vegaLite: typeof window.vegaLite, vegaEmbed: typeof window.vegaEmbed };
+  for (const url of urls) {
+    const doc = new DOMParser().parseFromString(await (await fetch(url)).text(), "text/html");
+    for (const t of doc.querySelectorAll("template.guide-chart__spec, template#spec, template#guide-calc-data")) {
+      let spec = JSON.parse(t.content.textContent);
+      if (t.id === "guide-calc-data") spec = spec.chart;
+      out.specs += 1;
+      try {
+        const view = new vega.View(vega.parse(spec), { renderer: "none" });
+        await view.runAsync();
+        view.finalize();
+      } catch (err) {
+        out.failed.push(url + " " + (t.dataset.chart || t.id) + ": " + err);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def test_the_runtime_is_vega_alone_and_runs_every_chart_the_site_builds(open_tab, served_site: str, built_site: BuiltSite):
+    """The slim runtime leaves out Vega-Lite, Vega-Embed and the Vega packages no chart uses; a chart
+    that needs one of those (an unknown transform, say) must fail here rather than on a reader's page."""
+    pages = sorted(
+        p.relative_to(built_site.site).parent.as_posix() + "/"
+        for p in built_site.site.rglob("index.html")
+        if any(m in p.read_text(encoding="utf-8") for m in ('class="guide-chart__spec"', 'id="spec"', 'id="guide-calc-data"'))
+    )
+    tab = open_tab(served_site)
+    tab.goto(PAGES["home"])
+    found = tab.page.evaluate(PARSE_ALL, [served_site + ("" if p == "./" else p) for p in pages])
+    assert found["vegaLite"] == found["vegaEmbed"] == "undefined"
+    assert found["specs"] >= len(pages) > 10
+    assert not found["failed"], found["failed"]
+    tab.recorder.assert_clean()
+
+
+TOOLTIP = "() => { const t = document.getElementById('vg-tooltip-element'); return t && t.classList.contains('visible') ? { cls: t.className, text: t.innerText } : null; }"
+
+
+# Points on the chart's data marks (the middle of each line, bar or point), in page coordinates.
+MARK_POINTS = """el => [...el.querySelectorAll('svg g.mark-line path, svg g.mark-rect path, svg g.mark-symbol path')].map(p => {
+  const at = p.getPointAtLength(p.getTotalLength() / 2), m = p.getScreenCTM();
+  return [at.x * m.a + at.y * m.c + m.e, at.x * m.b + at.y * m.d + m.f];
+})"""
+
+
+def point_for_tooltip(page, chart) -> dict | None:
+    """Point at the chart's data marks in turn until a tooltip shows; what it shows."""
+    for x, y in chart.evaluate(MARK_POINTS):
+        page.mouse.move(x - 3, y - 3)
+        page.mouse.move(x, y, steps=3)
+        shown = page.evaluate(TOOLTIP)
+        if shown:
+            return shown
+    return None
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_live_charts_show_tooltips_in_the_readers_theme(scheme: str, open_tab, served_site: str):
+    tab = open_tab(served_site, color_scheme=scheme)
+    tab.goto(PAGES["scenario"])
+    chart = tab.page.locator('.guide-chart__view[data-chart$="-cumulative"]').first
+    chart.scroll_into_view_if_needed()
+    chart.hover()
+    chart.locator("svg").wait_for()
+    assert chart.get_attribute("data-drawn") == "true"
+    shown = point_for_tooltip(tab.page, chart)
+    assert shown, "no tooltip anywhere on the chart"
+    assert f"{scheme}-theme" in shown["cls"].split()
+    assert "cost" in shown["text"] and "$" in shown["text"], shown
     tab.recorder.assert_clean()
 
 

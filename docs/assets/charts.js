@@ -1,6 +1,6 @@
 // The chart runtime, shared by the guide's pages, the calculator and the embed pages: loads Vega
 // only when a chart first needs it (static SVG images paint first), and draws a compiled Vega
-// spec in the light or the dark theme.
+// spec in the light or the dark theme, with tooltips.
 (function () {
   "use strict";
   if (window.GuideCharts) return;
@@ -19,15 +19,17 @@
     },
   };
   let loading = null;
+  const tooltips = {}; // theme -> vega-tooltip handler, made once
 
+  // Resolves to window.vega once the runtime has loaded; the first call adds its <script>.
   function loadRuntime() {
-    if (window.vegaEmbed) return Promise.resolve(window.vegaEmbed);
+    if (window.vega && window.vega.View) return Promise.resolve(window.vega);
     if (!loading) {
       loading = new Promise((resolve, reject) => {
         const tag = document.createElement("script");
         tag.src = BUNDLE;
         tag.async = true;
-        tag.onload = () => resolve(window.vegaEmbed);
+        tag.onload = () => resolve(window.vega);
         tag.onerror = () => { loading = null; reject(new Error("could not load " + BUNDLE)); };
         document.head.appendChild(tag);
       });
@@ -35,16 +37,50 @@
     return loading;
   }
 
-  // Draws a compiled Vega `spec` into `el`, replacing what it held. Returns an object to finalize().
-  async function draw(el, spec, theme) {
-    const embed = await loadRuntime();
-    const result = await embed(el, spec, {
-      mode: "vega", renderer: "svg", actions: false, config: THEMES[theme] || THEMES.light,
-    });
-    el.setAttribute("data-theme", theme);
-    el.setAttribute("data-drawn", "true");
-    return result;
+  function tooltipFor(vega, theme) {
+    // The slim runtime carries vega-tooltip; a full Vega build without it falls back on Vega's own
+    // handler (the browser's title tooltip).
+    if (!vega.Tooltip) return null;
+    if (!tooltips[theme]) tooltips[theme] = new vega.Tooltip({ theme: theme === "dark" ? "dark" : "light" }).call;
+    return tooltips[theme];
   }
 
-  window.GuideCharts = { loadRuntime, draw, THEMES };
+  // Draws a compiled Vega `spec` into `el`, replacing what it held. Returns { view, finalize() }.
+  async function draw(el, spec, theme) {
+    const vega = await loadRuntime();
+    theme = THEMES[theme] ? theme : "light";
+    const view = new vega.View(vega.parse(spec, THEMES[theme]), { renderer: "svg", hover: true });
+    const tooltip = tooltipFor(vega, theme);
+    if (tooltip) view.tooltip(tooltip);
+    el.replaceChildren();
+    await view.initialize(el).runAsync();
+    el.setAttribute("data-theme", theme);
+    el.setAttribute("data-drawn", "true");
+    return {
+      view,
+      finalize() {
+        view.finalize();
+        if (tooltip) tooltip(null, null, null, null); // hide a tooltip the old view left showing
+      },
+    };
+  }
+
+  // Calls `callback` once, when `el` comes within a screen of the viewport (or at once where the
+  // browser cannot tell). Returns a function that cancels the wait.
+  function whenNear(el, callback) {
+    if (!("IntersectionObserver" in window)) {
+      callback();
+      return () => {};
+    }
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        observer.disconnect();
+        callback();
+      }
+    }, { rootMargin: "50% 0px" });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }
+
+  window.GuideCharts = { loadRuntime, draw, whenNear, THEMES };
 })();
