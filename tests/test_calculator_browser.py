@@ -65,6 +65,11 @@ class Calc:
     def verdict(self) -> str:
         return self.page.get_attribute("#calc-output [data-verdict]", "data-verdict")
 
+    def chart_drawn(self) -> None:
+        """Scroll to the chart (it draws once it nears the screen) and wait until it is drawn."""
+        self.page.locator("#calc-chart").scroll_into_view_if_needed()
+        self.page.wait_for_selector("#calc-chart[data-drawn] svg")
+
     def load(self, preset: str) -> None:
         self.page.select_option("#calc-preset", preset)
         self.page.click("#calc-load")
@@ -103,7 +108,7 @@ def test_every_shipped_scenario_gives_the_engines_answer(calc: Calc, project):
             assert rules == [[s.rule, s.verdict] for s in w.outcome.trace], (r.id, i)
             robust = calc.page.get_attribute("#calc-output [data-robust]", "data-robust")
             assert robust == ("yes" if w.robustness.holds else "flips"), (r.id, i)
-            calc.page.wait_for_selector("#calc-chart[data-drawn] svg")
+            calc.chart_drawn()
 
 
 def test_the_url_carries_the_state_and_back_and_forward_work(calc: Calc, project):
@@ -201,4 +206,47 @@ def test_the_calculator_works_after_instant_navigation(calc: Calc):
     calc.page.wait_for_selector("#guide-calc[data-ready]")
     assert calc.page.evaluate("window.__stayed === true"), "the page reloaded instead of navigating instantly"
     assert calc.verdict() in ("trainium", "gpu")
-    calc.page.wait_for_selector("#calc-chart[data-drawn] svg")
+    calc.chart_drawn()
+
+
+def test_the_chart_waits_until_it_nears_the_screen_then_follows_the_numbers(calc: Calc):
+    runtime: list[str] = []
+    calc.page.on("request", lambda r: runtime.append(r.url) if r.url.endswith("/assets/vendor/vega.js") else None)
+    calc.open()
+    # The answer is there at once; the chart, below the form, has not asked for the runtime yet.
+    assert calc.verdict() in ("trainium", "gpu")
+    calc.page.wait_for_timeout(300)
+    assert runtime == [] and calc.page.evaluate("typeof window.vega") == "undefined"
+    assert calc.page.get_attribute("#calc-chart", "data-drawn") is None
+
+    calc.chart_drawn()
+    assert len(runtime) == 1
+    plan = "() => [...document.querySelectorAll('#calc-chart svg text')].map(t => t.textContent).find(t => t.startsWith('plan:'))"
+    assert calc.page.evaluate(plan) == "plan: 10 runs"
+    calc.page.fill("#calc-runs", "40")
+    calc.page.wait_for_function(f"() => ({plan})() === 'plan: 40 runs'")
+    # A change of palette redraws it in the other theme.
+    calc.page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+    calc.page.wait_for_selector("#calc-chart[data-theme=dark][data-drawn] svg")
+    assert calc.page.evaluate(plan) == "plan: 40 runs"
+    assert len(runtime) == 1
+
+
+def test_dollar_figures_read_as_the_scenario_pages_write_them(calc: Calc, project):
+    from generator.formatting import usd
+
+    calc.open()
+    for r in project.results:
+        for i, w in enumerate(r.workloads):
+            calc.load(f"{r.id}/{i + 1}")
+            o = w.outcome
+            expected = {
+                "trainium.cost_per_run": o.trainium.cost_per_run, "gpu.cost_per_run": o.gpu.cost_per_run,
+                "trainium.total": o.trainium.total, "gpu.total": o.gpu.total,
+                "port_cost": o.port_cost, "total_difference": o.total_difference,
+            }
+            shown = calc.page.eval_on_selector_all(
+                "#calc-output td[data-key]", "els => Object.fromEntries(els.map(e => [e.dataset.key, e.textContent]))"
+            )
+            for key, value in expected.items():
+                assert shown[key] == usd(value), (r.id, i, key, shown[key], usd(value))
