@@ -285,8 +285,9 @@ def _cumulative_template() -> str:
     once; every scenario's chart and the calculator's live chart are this one spec, filled."""
     interp = alt.param(name="interp", value="linear")
     lines = alt.Chart(_data("rows")).mark_line(interpolate=alt.ExprRef("interp")).encode(
-        x=alt.X("runs:Q", title="Training runs"),
-        y=alt.Y("cost:Q", title="Cumulative cost (USD)", axis=alt.Axis(format="$,.0f")),
+        # Few ticks: every label costs a text measurement when the static images are drawn.
+        x=alt.X("runs:Q", title="Training runs", axis=alt.Axis(tickCount=5)),
+        y=alt.Y("cost:Q", title="Cumulative cost (USD)", axis=alt.Axis(format="$,.0f", tickCount=4)),
         color=alt.Color("side:N", scale=SIDE_COLORS, title=None),
         tooltip=[alt.Tooltip("side:N"), alt.Tooltip("runs:Q"), alt.Tooltip("cost:Q", format="$,.0f")],
     ).add_params(interp)

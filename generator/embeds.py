@@ -20,7 +20,7 @@ import os
 import posixpath
 import struct
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -217,51 +217,71 @@ def _cached(cache_dir: Path, key: str, image: str) -> Path:
     return cache_dir / f"{key}.{image.replace('-dark', '.dark')}"
 
 
-def _render(job: Job) -> dict[str, bytes]:
-    """All four images of a chart from one Vega run: the SVG, its dark restyling, and both rasterised."""
+def _render(job: Job, cache_dir: Path) -> None:
+    """All four images of a chart from one Vega run, written to the cache: the SVG, its dark
+    restyling, and both rasterised. Runs in a worker process; the bytes never travel back."""
     svg = vlc.vega_to_svg(json.loads(job.spec), allowed_base_urls=[])
     dark = dark_svg(svg)
-    return {
+    images = {
         "svg": svg.encode("utf-8"),
         "svg-dark": dark.encode("utf-8"),
         "png": vlc.svg_to_png(svg, scale=PNG_SCALE),
         "png-dark": vlc.svg_to_png(dark, scale=PNG_SCALE),
     }
+    for image, data in images.items():
+        path = _cached(cache_dir, job.key, image)
+        tmp = path.with_suffix(f"{path.suffix}.{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        tmp.replace(path)
 
 
 def png_width(data: bytes) -> int:
     return struct.unpack(">I", data[16:20])[0]
 
 
-def render_images(jobs: list[Job], cache_dir: Path) -> tuple[dict[str, dict[str, Path]], int, int]:
-    """Where each job's four images lie in the cache, by job key; also how many charts were
-    rendered and how many came from the cache. Images stay on disk: at a thousand scenarios they
-    would not fit in memory together."""
-    out: dict[str, dict[str, Path]] = {}
-    todo: list[Job] = []
-    for job in {j.key: j for j in jobs}.values():
-        paths = {image: _cached(cache_dir, job.key, image) for image in IMAGES}
-        try:
-            # Reading the whole file would cost as much as the build saves; the first bytes and the
-            # size catch a truncated or foreign file.
-            if all(_looks_whole(image, path) for image, path in paths.items()):
-                out[job.key] = paths
-                continue
-        except OSError:
-            pass
-        todo.append(job)
-    if todo:
+class Images:
+    """The static images of a build. Those missing from the cache are rendered in worker processes
+    that start at once and run while MkDocs renders the pages; `wait` collects them. Images stay on
+    disk, in the cache: at a thousand scenarios they would not fit in memory together."""
+
+    def __init__(self, jobs: list[Job], cache_dir: Path):
+        self.cache_dir = cache_dir
+        self.paths: dict[str, dict[str, Path]] = {}
+        todo: list[Job] = []
+        for job in {j.key: j for j in jobs}.values():
+            paths = {image: _cached(cache_dir, job.key, image) for image in IMAGES}
+            self.paths[job.key] = paths
+            try:
+                # The first bytes and the size catch a truncated or foreign file without reading it all.
+                if all(_looks_whole(image, path) for image, path in paths.items()):
+                    continue
+            except OSError:
+                pass
+            todo.append(job)
+        self.rendered, self.cached = len(todo), len(self.paths) - len(todo)
+        self._pool: ProcessPoolExecutor | None = None
+        self._futures: list[Future[None]] = []
+        if not todo:
+            return
         cache_dir.mkdir(parents=True, exist_ok=True)
-        workers = max(1, min(len(todo) // 2, os.cpu_count() or 1))
-        if workers == 1:
-            results: Iterable[dict[str, bytes]] = map(_render, todo)
-            _store_all(todo, results, cache_dir, out)
-        else:
-            # spawn, not fork: forking a process that has already used vl-convert can deadlock.
-            ctx = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-                _store_all(todo, pool.map(_render, todo, chunksize=max(1, min(8, len(todo) // (workers * 4)))), cache_dir, out)
-    return out, len(todo), len(out) - len(todo)
+        # spawn, not fork: forking a process that has already used vl-convert can deadlock.
+        workers = max(1, min(len(todo), os.cpu_count() or 1))
+        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+        self._futures = [self._pool.submit(_render, job, cache_dir) for job in todo]
+
+    def wait(self) -> dict[str, dict[str, Path]]:
+        """Every job's four cached images, by job key, once all are rendered."""
+        try:
+            for future in self._futures:
+                future.result()
+        finally:
+            self.cancel()
+        return self.paths
+
+    def cancel(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
 
 
 def _looks_whole(image: str, path: Path) -> bool:
@@ -271,18 +291,6 @@ def _looks_whole(image: str, path: Path) -> bool:
             return head.startswith(b"\x89PNG\r\n\x1a\n") and path.stat().st_size > 24
         f.seek(-8, os.SEEK_END)
         return head.lstrip().startswith(b"<svg") and f.read().rstrip().endswith(b"</svg>")
-
-
-def _store_all(todo: list[Job], results: Iterable[dict[str, bytes]], cache_dir: Path, out: dict[str, dict[str, Path]]) -> None:
-    for job, images in zip(todo, results):
-        paths = {}
-        for image, data in images.items():
-            path = _cached(cache_dir, job.key, image)
-            tmp = path.with_suffix(path.suffix + ".tmp")
-            tmp.write_bytes(data)
-            tmp.replace(path)
-            paths[image] = path
-        out[job.key] = paths
 
 
 def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, charts_js: str) -> str:
@@ -298,20 +306,22 @@ def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, charts_js: 
     )
 
 
-def build(charts: Iterable[Chart], env: jinja2.Environment, site_url: str, cache_dir: Path, charts_js: str) -> dict[str, Path | str]:
-    """All files of embed/ by site-relative path: text, or the cached image to copy."""
+def build(charts: Iterable[Chart], env: jinja2.Environment, site_url: str, cache_dir: Path,
+          charts_js: str) -> tuple[dict[str, str], dict[str, Path], Images]:
+    """The files of embed/: text by site-relative path, images by site-relative path to their place
+    in the cache, and the handle on the images still being rendered there."""
     charts = list(charts)
     exports = {c.id: export_spec(c, site_url) for c in charts}
     jobs = {c.id: Job(json.dumps(compile_vega(exports[c.id], cache_dir), sort_keys=True, separators=(",", ":"))) for c in charts}
-    images, rendered, cached = render_images(list(jobs.values()), cache_dir)
-    log.info("guide: embed images: %d charts rendered, %d from the cache", rendered, cached)
-    files: dict[str, Path | str] = {}
+    images = Images(list(jobs.values()), cache_dir)
+    texts: dict[str, str] = {}
+    pictures: dict[str, Path] = {}
     for c in charts:
         base = f"embed/{c.id}/"
         names = file_names(c.id)
-        for image, path in images[jobs[c.id].key].items():
-            files[base + names[image]] = path
-        files[base + names["json"]] = json.dumps(exports[c.id], indent=2, sort_keys=True) + "\n"
-        files[base + names["csv"]] = csv_text(c)
-        files[base + "index.html"] = embed_page(env, c, site_url, charts_js)
-    return files
+        for image, path in images.paths[jobs[c.id].key].items():
+            pictures[base + names[image]] = path
+        texts[base + names["json"]] = json.dumps(exports[c.id], indent=2, sort_keys=True) + "\n"
+        texts[base + names["csv"]] = csv_text(c)
+        texts[base + "index.html"] = embed_page(env, c, site_url, charts_js)
+    return texts, pictures, images

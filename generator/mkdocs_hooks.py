@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import posixpath
+import shutil
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -84,14 +85,11 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         files.append(f)
     for path, content in assets.site_assets(root).items():
         files.append(File.generated(config, path, content=content))
-    embed_files = embeds.build(site.charts, renderer.env, renderer.site_url, assets.cache_dir(root) / "embeds", "assets/charts.js")
-    for path, content in embed_files.items():
-        if isinstance(content, Path):
-            # Images are copied from the cache rather than held in memory.
-            files.append(File.generated(config, path, abs_src_path=str(content)))
-        else:
-            files.append(File.generated(config, path, content=content))
-    _state.update(renderer=renderer, site=site)
+    texts, pictures, images = embeds.build(site.charts, renderer.env, renderer.site_url, assets.cache_dir(root) / "embeds", "assets/charts.js")
+    for path, content in texts.items():
+        files.append(File.generated(config, path, content=content))
+    _cancel_images()
+    _state.update(renderer=renderer, site=site, pictures=pictures, images=images)
     log.info("guide: %d scenario pages, %d charts", len(project.results), len(site.charts))
     return files
 
@@ -107,3 +105,31 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     from generator.site import render_markdown_page
 
     return render_markdown_page(_state["renderer"], markdown)
+
+
+def on_post_build(config: MkDocsConfig) -> None:
+    # Images render in worker processes while the pages are built; they join the site last.
+    images = _state.pop("images", None)
+    if images is None:
+        return
+    try:
+        images.wait()
+    except Exception as e:  # a renderer crash: say which build step failed, not a worker traceback
+        raise Abort(f"Rendering the chart images failed: {e}") from None
+    site_dir = Path(config.site_dir)
+    for path, cached in _state.pop("pictures").items():
+        dest = site_dir / path
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(cached, dest)
+    log.info("guide: embed images: %d charts rendered, %d from the cache", images.rendered, images.cached)
+
+
+def on_build_error(error: Exception) -> None:
+    _cancel_images()
+
+
+def _cancel_images() -> None:
+    """A build that stops early, or is superseded by `mkdocs serve`, stops its renders too."""
+    images = _state.pop("images", None)
+    if images is not None:
+        images.cancel()
