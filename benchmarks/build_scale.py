@@ -11,8 +11,8 @@ For each N, in a temporary copy of this checkout whose scenarios/ holds N synthe
            ours are. Each page holds the Markdown our generator wrote for that scenario, so both
            builds turn the same text into HTML; the baseline just does not compute it or draw it.
 
-Prints wall time, peak memory (the sum over the build's whole process tree, sampled every 20 ms)
-and the ratio to the baseline. Targets at N = 1000 (issue 7): cold at most 3x the baseline, warm at
+Prints wall time, CPU time (the build and its worker processes), peak memory (the sum over the
+build's whole process tree, sampled every 20 ms) and the ratios to the baseline. Targets at N = 1000 (issue 7): cold at most 3x the baseline, warm at
 most 1.3x, peak memory under 1 GiB.
 
     python benchmarks/build_scale.py            # N = 10, 100, 1000
@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -105,11 +106,14 @@ def change_one(scenarios: Path) -> None:
     settle_expectations(scenarios.parent, [p])
 
 
-def timed_build(project: Path, cache: Path, site: Path, pythonpath: Path | None = None) -> tuple[float, int]:
-    """Wall seconds and peak resident bytes summed over the build's process tree."""
+def timed_build(project: Path, cache: Path, site: Path, pythonpath: Path | None = None) -> tuple[float, int, float]:
+    """Wall seconds, peak resident bytes summed over the build's process tree, and CPU seconds
+    (user and system, the build and its workers): wall time swings when other work shares the
+    machine, CPU time much less."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(cache)}
     if pythonpath:
         env["PYTHONPATH"] = str(pythonpath)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(site)], cwd=project, env=env)
     peak = 0
@@ -140,7 +144,9 @@ def timed_build(project: Path, cache: Path, site: Path, pythonpath: Path | None 
     t.join()
     if rc:
         raise SystemExit(f"mkdocs build failed in {project} (exit {rc})")
-    return seconds, peak
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return seconds, peak, cpu
 
 
 def baseline_project(ours: Path, dest: Path) -> None:
@@ -189,18 +195,18 @@ def measure(n: int, work: Path) -> None:
     base.mkdir()
     baseline_project(ours, base)
     # The baseline keeps our Markdown extensions, one of which (the math fence) lives in generator/.
-    seconds, peak = timed_build(base, work / f"base-cache-{n}", work / f"base-site-{n}", pythonpath=ours)
-    row(n, "baseline", seconds, peak, None)
+    seconds, peak, cpu = timed_build(base, work / f"base-cache-{n}", work / f"base-site-{n}", pythonpath=ours)
+    row(n, "baseline", seconds, peak, cpu, None)
     cache, site = work / f"cache-{n}", work / f"site-{n}"
     for kind in ("cold", "warm", "changed"):
         if kind == "changed":
             change_one(ours / "scenarios")
-        row(n, kind, *timed_build(ours, cache, site), seconds)
+        row(n, kind, *timed_build(ours, cache, site), (seconds, cpu))
 
 
-def row(n: int, kind: str, seconds: float, peak: int, baseline: float | None) -> None:
-    ratio = f"{seconds / baseline:.2f}" if baseline else ""
-    print(f"{n:>6} {kind:<9} {seconds:>9.1f} {peak / 2**20:>9.0f} {ratio:>11}", flush=True)
+def row(n: int, kind: str, seconds: float, peak: int, cpu: float, baseline: tuple[float, float] | None) -> None:
+    ratios = f"{seconds / baseline[0]:>11.2f} {cpu / baseline[1]:>9.2f}" if baseline else f"{'':>11} {'':>9}"
+    print(f"{n:>6} {kind:<9} {seconds:>9.1f} {cpu:>8.1f} {peak / 2**20:>9.0f} {ratios}", flush=True)
 
 
 def main() -> None:
@@ -208,7 +214,7 @@ def main() -> None:
     parser.add_argument("sizes", nargs="*", type=int, default=[10, 100, 1000])
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}")
-    print(f"{'N':>6} {'build':<9} {'seconds':>9} {'peak MiB':>9} {'x baseline':>11}")
+    print(f"{'N':>6} {'build':<9} {'seconds':>9} {'cpu s':>8} {'peak MiB':>9} {'x baseline':>11} {'x cpu':>9}")
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.sizes:
             measure(n, Path(tmp))
