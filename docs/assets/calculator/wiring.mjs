@@ -80,14 +80,19 @@ function urlFor(state) {
 }
 
 function fillSelect(select, values, labels) {
+  // Every recompute asks again for the regions and options on offer; most of the time they have
+  // not changed, and rebuilding the list would only cost style and layout work.
+  const options = select.options;
+  if (options.length === values.length && values.every((v, i) => options[i].value === v)) return;
   const current = select.value;
-  select.innerHTML = "";
+  const list = document.createDocumentFragment();
   for (const v of values) {
     const opt = document.createElement("option");
     opt.value = v;
     opt.textContent = labels ? labels[v] ?? v : v;
-    select.appendChild(opt);
+    list.appendChild(opt);
   }
+  select.replaceChildren(list);
   if (values.includes(current)) select.value = current;
 }
 
