@@ -39,7 +39,7 @@ class Chart:
     page: str = ""  # docs-relative page the chart lives on
     columns: list[str] = field(default_factory=list)
     preset: str = ""  # "<scenario id>/<workload number>": the calculator recreates the chart's inputs
-    vega: dict[str, Any] | None = None  # compiled at build time, so readers need no Vega-Lite compiler
+    vega: str | None = None  # compiled at build time (JSON text), so readers need no Vega-Lite compiler
 
 
 def _data(name: str) -> alt.Data:

@@ -9,7 +9,6 @@ saves time: a missing or corrupt entry is rendered again.
 
 from __future__ import annotations
 
-import copy
 import csv
 import hashlib
 import io
@@ -18,6 +17,7 @@ import logging
 import multiprocessing
 import os
 import posixpath
+import re
 import struct
 from collections.abc import Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -65,8 +65,8 @@ def file_names(chart_id: str) -> dict[str, str]:
 
 def export_spec(chart: Chart, site_url: str) -> dict[str, Any]:
     """The spec as it travels: a fixed width, an opaque background, and the address of its page."""
-    spec = copy.deepcopy(chart.spec)
-    spec["width"] = EXPORT_WIDTH
+    # Shallow copies: the rows are shared with the chart, and nothing here writes to them.
+    spec = dict(chart.spec, width=EXPORT_WIDTH, title=dict(chart.spec["title"]))
     subtitle = list(spec["title"].get("subtitle", []))
     subtitle.append(f"From the guide: {urljoin(site_url, page_url(chart.page))}")
     spec["title"]["subtitle"] = subtitle
@@ -76,15 +76,13 @@ def export_spec(chart: Chart, site_url: str) -> dict[str, Any]:
 
 def site_spec(chart: Chart) -> dict[str, Any]:
     """The spec as the guide draws it: as wide as the column it sits in."""
-    spec = copy.deepcopy(chart.spec)
-    spec["width"] = "container"
-    return spec
+    return dict(chart.spec, width="container")
 
 
 # Stand-ins for what varies between charts of one shape (see _skeleton); private-use characters
 # never occur in a real title.
 _MARK = "\ue000"
-_compiled: dict[str, dict[str, Any]] = {}  # skeleton key -> compiled skeleton, for this process
+_compiled: dict[str, str] = {}  # skeleton key -> compiled skeleton as JSON text, for this process
 
 
 def _dummy(value: Any) -> Any:
@@ -123,43 +121,58 @@ def _skeleton(vl_spec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     return skeleton, fills
 
 
-def _fill(node: Any, fills: dict[str, Any], datasets: dict[str, list[dict[str, Any]]]) -> Any:
-    if isinstance(node, str):
-        return fills.get(node, node)
+class JSONText(str):
+    """JSON already serialised (compact, keys sorted): pages embed it as it is."""
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def _with_data_stand_ins(node: Any, names: set[str]) -> Any:
     if isinstance(node, list):
-        return [_fill(v, fills, datasets) for v in node]
+        return [_with_data_stand_ins(v, names) for v in node]
     if isinstance(node, dict):
-        if "values" in node and node.get("name") in datasets:
-            return {**{k: _fill(v, fills, datasets) for k, v in node.items() if k != "values"}, "values": datasets[node["name"]]}
-        return {k: _fill(v, fills, datasets) for k, v in node.items()}
+        if "values" in node and node.get("name") in names:
+            return {**node, "values": f"{_MARK}data:{node['name']}{_MARK}"}
+        return {k: _with_data_stand_ins(v, names) for k, v in node.items()}
     return node
 
 
-def compile_vega(vl_spec: dict[str, Any], cache_dir: Path | None) -> dict[str, Any]:
-    """Vega-Lite to Vega. Compiling takes tens of milliseconds, so each shape of chart is compiled
-    once, kept in memory and on disk, and filled with each chart's rows and titles."""
+_STAND_IN = re.compile(r'"\\ue000[^"\\]*\\ue000"')
+
+
+def compile_vega(vl_spec: dict[str, Any], cache_dir: Path | None) -> JSONText:
+    """Vega-Lite to Vega, as JSON text. Compiling takes tens of milliseconds, so each shape of chart
+    is compiled once, kept in memory and on disk, and each chart's rows and titles are written into
+    the compiled text where its stand-ins are."""
     skeleton, fills = _skeleton(vl_spec)
-    text = json.dumps(skeleton, sort_keys=True, separators=(",", ":"))
+    text = _dump(skeleton)
     key = hashlib.sha256(f"{vlc.__version__}\0vega\0{text}".encode("utf-8")).hexdigest()
-    compiled = _compiled.get(key)
-    path = cache_dir / f"{key}.vg.json" if cache_dir else None
-    if compiled is None and path is not None:
-        try:
-            compiled = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            pass
-    if compiled is None:
-        compiled = vlc.vegalite_to_vega(skeleton)
+    template = _compiled.get(key)
+    if template is None:
+        path = cache_dir / f"{key}.vg.json" if cache_dir else None
+        compiled = None
         if path is not None:
             try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_suffix(f".{os.getpid()}.tmp")
-                tmp.write_text(json.dumps(compiled, sort_keys=True, separators=(",", ":")), encoding="utf-8")
-                tmp.replace(path)
-            except OSError:
+                compiled = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
                 pass
-    _compiled[key] = compiled
-    return _fill(compiled, fills, vl_spec.get("datasets", {}))
+        if compiled is None:
+            compiled = vlc.vegalite_to_vega(skeleton)
+            if path is not None:
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+                    tmp.write_text(_dump(compiled), encoding="utf-8")
+                    tmp.replace(path)
+                except OSError:
+                    pass
+        template = _compiled[key] = _dump(_with_data_stand_ins(compiled, set(skeleton.get("datasets", {}))))
+    values = {_dump(token): _dump(value) for token, value in fills.items()}
+    values.update({_dump(f"{_MARK}data:{name}{_MARK}"): _dump(rows) for name, rows in vl_spec.get("datasets", {}).items()})
+    # One pass, so text written in is never searched again.
+    return JSONText(_STAND_IN.sub(lambda m: values.get(m.group(0), m.group(0)), template))
 
 
 def csv_text(chart: Chart) -> str:
@@ -312,7 +325,7 @@ def build(charts: Iterable[Chart], env: jinja2.Environment, site_url: str, cache
     in the cache, and the handle on the images still being rendered there."""
     charts = list(charts)
     exports = {c.id: export_spec(c, site_url) for c in charts}
-    jobs = {c.id: Job(json.dumps(compile_vega(exports[c.id], cache_dir), sort_keys=True, separators=(",", ":"))) for c in charts}
+    jobs = {c.id: Job(compile_vega(exports[c.id], cache_dir)) for c in charts}
     images = Images(list(jobs.values()), cache_dir)
     texts: dict[str, str] = {}
     pictures: dict[str, Path] = {}

@@ -50,7 +50,7 @@ def md(text: Any) -> Markup:
 
 def script_json(value: Any) -> Markup:
     """JSON that is safe inside <script type="application/json">: no '<', '>' or '&' survives."""
-    text = json.dumps(value, separators=(",", ":"), sort_keys=True, allow_nan=False)
+    text = value if isinstance(value, embeds.JSONText) else json.dumps(value, separators=(",", ":"), sort_keys=True, allow_nan=False)
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
@@ -177,7 +177,7 @@ class Renderer:
         """What the calculator page bakes in; built once per build, not once per page."""
         from generator.calculator import calculator_data, presets
 
-        chart = embeds.compile_vega(ch.calculator_template(), self.cache_dir)
+        chart = json.loads(embeds.compile_vega(ch.calculator_template(), self.cache_dir))
         return script_json({"data": calculator_data(self.catalog), "presets": presets(self.project.results), "chart": chart})
 
     def counts(self) -> dict[str, int]:

@@ -224,7 +224,7 @@ def test_compiling_each_shape_once_gives_what_compiling_each_chart_gives(project
     assert len(renderer.charts) > len(embeds._compiled) > 1
     for c in renderer.charts:
         for spec in (embeds.site_spec(c), embeds.export_spec(c, renderer.site_url)):
-            assert embeds.compile_vega(spec, None) == vlc.vegalite_to_vega(spec), c.id
+            assert json.loads(embeds.compile_vega(spec, None)) == vlc.vegalite_to_vega(spec), c.id
 
 
 def test_the_dark_images_restyle_the_light_ones(built_site: BuiltSite):
