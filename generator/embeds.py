@@ -334,7 +334,8 @@ def build(charts: Iterable[Chart], env: jinja2.Environment, site_url: str, cache
         names = file_names(c.id)
         for image, path in images.paths[jobs[c.id].key].items():
             pictures[base + names[image]] = path
-        texts[base + names["json"]] = json.dumps(exports[c.id], indent=2, sort_keys=True) + "\n"
+        # Compact: with an indent, Python's JSON encoder falls back to its slow pure-Python path.
+        texts[base + names["json"]] = _dump(exports[c.id]) + "\n"
         texts[base + names["csv"]] = csv_text(c)
         texts[base + "index.html"] = embed_page(env, c, site_url, charts_js)
     return texts, pictures, images
