@@ -432,10 +432,15 @@ function presetState(workload) {
   return s;
 }
 
-export function setup() {
+// The browser's turn between filling the lists and computing the first answer (to paint, to take
+// a keystroke): one long task on a slow phone becomes two shorter ones.
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+// data-ready marks the form filled, the first answer shown and the listeners attached.
+export async function setup() {
   const root = $("guide-calc");
-  if (!root || root.getAttribute("data-ready")) return;
-  root.setAttribute("data-ready", "true");
+  if (!root || root.getAttribute("data-setup")) return;
+  root.setAttribute("data-setup", "true");
   const baked = JSON.parse($("guide-calc-data").content.textContent);
   data = baked.data;
   template = baked.chart;
@@ -462,6 +467,9 @@ export function setup() {
     opt.value = p.id; opt.textContent = p.label;
     presetSelect.appendChild(opt);
   }
+
+  await nextTask();
+  if ($("guide-calc") !== root) return; // the reader has already navigated away
 
   const apply = (state) => {
     // Instance first, then the region and option lists that depend on it.
@@ -514,4 +522,5 @@ export function setup() {
   window.addEventListener("popstate", () => { if ($("guide-calc") === root) apply(stateFromUrl()); });
   new MutationObserver(() => { if ($("guide-calc") === root && current) drawChart(current.workload, current.result); })
     .observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+  root.setAttribute("data-ready", "true");
 }
