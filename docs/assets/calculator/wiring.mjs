@@ -432,9 +432,12 @@ function presetState(workload) {
   return s;
 }
 
-// The browser's turn between filling the lists and computing the first answer (to paint, to take
-// a keystroke): one long task on a slow phone becomes two shorter ones.
+// On the page's first load the browser gets a turn between filling the lists and computing the
+// first answer (to paint, to take a keystroke): one long task on a slow phone becomes two shorter
+// ones. Pages that instant navigation swaps in (links, back and forward) are set up at once, so
+// they never show without their answer.
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+let firstLoad = true;
 
 // data-ready marks the form filled, the first answer shown and the listeners attached.
 export async function setup() {
@@ -468,8 +471,11 @@ export async function setup() {
     presetSelect.appendChild(opt);
   }
 
-  await nextTask();
-  if ($("guide-calc") !== root) return; // the reader has already navigated away
+  if (firstLoad) {
+    firstLoad = false;
+    await nextTask();
+    if ($("guide-calc") !== root) return; // the reader has already navigated away
+  }
 
   const apply = (state) => {
     // Instance first, then the region and option lists that depend on it.
