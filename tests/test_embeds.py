@@ -234,3 +234,11 @@ def test_the_dark_images_restyle_the_light_ones(built_site: BuiltSite):
         dark = (built_site.site / "embed" / cid / names["svg-dark"]).read_text(encoding="utf-8")
         assert dark == embeds.dark_svg(light) != light, cid
         assert svg_text(built_site.site / "embed" / cid / names["svg-dark"]) == svg_text(built_site.site / "embed" / cid / names["svg"])
+
+
+def test_snippets_stay_out_of_the_search_index(built_site: BuiltSite):
+    """Every page carries its charts' snippets; searching for a word should find prose, not them."""
+    index = json.loads((built_site.site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    texts = " ".join(d["text"] for d in index["docs"])
+    assert "cumulative cost" in texts.lower()
+    assert "iframe src" not in texts and "As an image that links back here" not in texts
