@@ -110,6 +110,9 @@ def timed_build(project: Path, cache: Path, site: Path, pythonpath: Path | None 
     """Wall seconds, peak resident bytes summed over the build's process tree, and CPU seconds
     (user and system, the build and its workers): wall time swings when other work shares the
     machine, CPU time much less."""
+    # Flush what the previous build wrote first: a thousand scenarios' images still going to disk
+    # would slow the next build down for reasons of their own.
+    os.sync()
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(cache)}
     if pythonpath:
         env["PYTHONPATH"] = str(pythonpath)
