@@ -68,10 +68,6 @@ def _n(count: float, word: str) -> str:
     return f"{count:g} {word}" if count == 1 else f"{count:g} {word}s"
 
 
-def _source_line(catalog: Catalog, inputs: list[str]) -> str:
-    return "trainium-or-gpu guide engine; " + ", ".join(inputs)
-
-
 def _workload_as_of(r: ScenarioResult, w: WorkloadResult, catalog: Catalog) -> dt.date:
     dates = []
     for side in (w.workload.trainium, w.workload.gpu):
