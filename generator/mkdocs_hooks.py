@@ -10,6 +10,7 @@ edits to scenarios/ and data/ (watched in mkdocs.yml) do not.
 from __future__ import annotations
 
 import logging
+import os
 import posixpath
 import shutil
 import sys
@@ -120,7 +121,14 @@ def on_post_build(config: MkDocsConfig) -> None:
     for path, cached in _state.pop("pictures").items():
         dest = site_dir / path
         dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(cached, dest)
+        dest.unlink(missing_ok=True)
+        # A hard link, not a copy: at a thousand scenarios the images are hundreds of megabytes a
+        # build. The cache only ever replaces its files, never writes into them, so a linked site
+        # file keeps its bytes. Where linking is not possible (another file system), copy.
+        try:
+            os.link(cached, dest)
+        except OSError:
+            shutil.copyfile(cached, dest)
     log.info("guide: embed images: %d charts rendered, %d from the cache", images.rendered, images.cached)
 
 
