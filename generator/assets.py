@@ -16,6 +16,8 @@ from pathlib import Path
 
 import vl_convert as vlc
 
+from generator.cachefile import write_atomically
+
 BUNDLE_PATH = "assets/vendor/vega.js"
 log = logging.getLogger("mkdocs.hooks.guide")
 
@@ -87,10 +89,7 @@ def vega_bundle(root: Path) -> str:
         pass
     text = vlc.javascript_bundle(snippet=snippet)
     try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_suffix(".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(cache)
+        write_atomically(cache, text)
     except OSError:
         pass  # a read-only checkout only costs the seconds it takes to rebuild the bundle
     return text

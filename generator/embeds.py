@@ -29,6 +29,7 @@ from urllib.parse import urljoin
 import jinja2
 import vl_convert as vlc
 
+from generator.cachefile import write_atomically
 from generator.charts import Chart
 
 log = logging.getLogger("mkdocs.hooks.guide")
@@ -162,10 +163,7 @@ def compile_vega(vl_spec: dict[str, Any], cache_dir: Path | None) -> JSONText:
             compiled = vlc.vegalite_to_vega(skeleton)
             if path is not None:
                 try:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-                    tmp.write_text(_dump(compiled), encoding="utf-8")
-                    tmp.replace(path)
+                    write_atomically(path, _dump(compiled))
                 except OSError:
                     pass
         template = _compiled[key] = _dump(_with_data_stand_ins(compiled, set(skeleton.get("datasets", {}))))
@@ -198,10 +196,8 @@ DARK_CSS = (
     ".role-frame>g>path.background{stroke:#666}"
     "</style>"
 )
-IMAGES = ("svg", "svg-dark", "png", "png-dark")
-
-
 DARK_BACKGROUND = "#333"
+IMAGES = ("svg", "svg-dark", "png", "png-dark")
 
 
 def dark_svg(svg: str) -> str:
@@ -242,10 +238,7 @@ def _render(job: Job, cache_dir: Path) -> None:
         "png-dark": vlc.svg_to_png(dark, scale=PNG_SCALE),
     }
     for image, data in images.items():
-        path = _cached(cache_dir, job.key, image)
-        tmp = path.with_suffix(f"{path.suffix}.{os.getpid()}.tmp")
-        tmp.write_bytes(data)
-        tmp.replace(path)
+        write_atomically(_cached(cache_dir, job.key, image), data)
 
 
 def png_width(data: bytes) -> int:
@@ -258,7 +251,6 @@ class Images:
     disk, in the cache: at a thousand scenarios they would not fit in memory together."""
 
     def __init__(self, jobs: list[Job], cache_dir: Path):
-        self.cache_dir = cache_dir
         self.paths: dict[str, dict[str, Path]] = {}
         todo: list[Job] = []
         for job in {j.key: j for j in jobs}.values():
@@ -282,14 +274,13 @@ class Images:
         self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
         self._futures = [self._pool.submit(_render, job, cache_dir) for job in todo]
 
-    def wait(self) -> dict[str, dict[str, Path]]:
-        """Every job's four cached images, by job key, once all are rendered."""
+    def wait(self) -> None:
+        """Returns once every image is in the cache; raises what a worker raised."""
         try:
             for future in self._futures:
                 future.result()
         finally:
             self.cancel()
-        return self.paths
 
     def cancel(self) -> None:
         if self._pool is not None:

@@ -12,7 +12,6 @@ import difflib
 import hashlib
 import io
 import math
-import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ from ruamel.yaml.events import (
 from ruamel.yaml.reader import ReaderError
 
 from generator import catalog as cat
+from generator.cachefile import write_atomically
 from generator.resolve import check_references
 from generator.results import ScenarioResult, evaluate_scenario, mismatch_message
 from generator.schema import MODELINE, Compute, ConstraintName, Scenario
@@ -669,12 +669,8 @@ class KnownScenarios:
             return None
 
     def put(self, text: str, scenario: Scenario) -> None:
-        path = self._path(text)
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(scenario.model_dump_json(), encoding="utf-8")
-            tmp.replace(path)
+            write_atomically(self._path(text), scenario.model_dump_json())
         except OSError:
             pass  # a read-only cache only costs time
 

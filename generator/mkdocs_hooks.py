@@ -86,10 +86,10 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         files.append(f)
     for path, content in assets.site_assets(root).items():
         files.append(File.generated(config, path, content=content))
+    _cancel_images()  # a superseded `mkdocs serve` build's renders, before this build starts its own
     texts, pictures, images = embeds.build(site.charts, renderer.env, renderer.site_url, assets.cache_dir(root) / "embeds", "assets/charts.js")
     for path, content in texts.items():
         files.append(File.generated(config, path, content=content))
-    _cancel_images()
     _state.update(renderer=renderer, site=site, pictures=pictures, images=images)
     log.info("guide: %d scenario pages, %d charts", len(project.results), len(site.charts))
     return files
