@@ -22,6 +22,7 @@ most 1.3x, peak memory under 1 GiB.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import random
 import resource
@@ -90,8 +91,6 @@ def settle_expectations(root: Path, paths: list[Path]) -> None:
 
 
 def _dump(y: YAML, doc) -> str:
-    import io
-
     out = io.StringIO()
     y.dump(doc, out)
     return out.getvalue()
