@@ -37,6 +37,7 @@ log = logging.getLogger("mkdocs.hooks.guide")
 EXPORT_WIDTH = 640  # px, the width of every static SVG; PNGs are rendered at PNG_SCALE times it
 PNG_SCALE = 2
 TEMPLATES = Path(__file__).parent / "templates"
+FONTS_CONF = Path(__file__).parent / "fonts.conf"
 
 
 def page_url(page: str) -> str:
@@ -209,6 +210,10 @@ def dark_svg(svg: str) -> str:
     return head + sep + DARK_CSS + background.replace('fill="white"', f'fill="{DARK_BACKGROUND}"') + end + marks
 
 
+# Everything besides the spec that decides an image's bytes: part of every image's cache key.
+_RENDERING = (vlc.__version__, str(PNG_SCALE), DARK_CSS, FONTS_CONF.read_text("utf-8"))
+
+
 @dataclass(frozen=True)
 class Job:
     spec: str  # the export spec compiled to Vega, as JSON text
@@ -216,7 +221,7 @@ class Job:
     @property
     def key(self) -> str:
         h = hashlib.sha256()
-        for part in (vlc.__version__, str(PNG_SCALE), DARK_CSS, self.spec):
+        for part in (*_RENDERING, self.spec):
             h.update(part.encode("utf-8"))
             h.update(b"\0")
         return h.hexdigest()
@@ -224,6 +229,11 @@ class Job:
 
 def _cached(cache_dir: Path, key: str, image: str) -> Path:
     return cache_dir / f"{key}.{image.replace('-dark', '.dark')}"
+
+
+def _only_bundled_fonts() -> None:
+    """Runs first in each worker, before vl-convert builds its font database (see fonts.conf)."""
+    os.environ["FONTCONFIG_FILE"] = str(FONTS_CONF)
 
 
 def _render(job: Job, cache_dir: Path) -> None:
@@ -271,7 +281,8 @@ class Images:
         cache_dir.mkdir(parents=True, exist_ok=True)
         # spawn, not fork: forking a process that has already used vl-convert can deadlock.
         workers = max(1, min(len(todo), os.cpu_count() or 1))
-        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=_only_bundled_fonts)
         self._futures = [self._pool.submit(_render, job, cache_dir) for job in todo]
 
     def wait(self) -> None:

@@ -6,9 +6,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import multiprocessing
 import re
 import shutil
+import subprocess
 import xml.etree.ElementTree as ET
+from concurrent.futures import ProcessPoolExecutor
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -242,3 +245,33 @@ def test_snippets_stay_out_of_the_search_index(built_site: BuiltSite):
     texts = " ".join(d["text"] for d in index["docs"])
     assert "cumulative cost" in texts.lower()
     assert "iframe src" not in texts and "As an image that links back here" not in texts
+
+
+def _text_png(family: str) -> bytes:
+    return vlc.svg_to_png(
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="80" height="30">'
+        f'<text x="5" y="20" font-family="{family}" font-size="14">Ag 10</text></svg>'
+    )
+
+
+def _render_texts(families: list[str], initializer=None) -> list[bytes]:
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=1, mp_context=spawn, initializer=initializer) as pool:
+        return list(pool.map(_text_png, families))
+
+
+def test_image_workers_draw_with_the_bundled_font_whatever_the_machine_has():
+    """The images must not depend on the build machine's fonts; see generator/fonts.conf."""
+    listed = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True).stdout if shutil.which("fc-list") else ""
+    machine = sorted({f.split(",")[0].strip() for f in listed.splitlines()} - {""})
+    machine = [f for f in machine if not f.startswith("Liberation")]
+    if not machine:
+        pytest.skip("this machine has no font besides Liberation to hide")
+    family = machine[0]
+    as_built = _render_texts([family, "no such font", "sans-serif"], embeds._only_bundled_fonts)
+    # In an image worker, the machine's font is not there: the text is dropped, like one in a missing font,
+    # and sans-serif still draws it.
+    assert as_built[0] == as_built[1] != as_built[2], family
+    # The same call in a plain process finds the machine's font and draws it.
+    plain = _render_texts([family, "no such font"])
+    assert plain[0] != plain[1], family
