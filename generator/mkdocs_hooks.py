@@ -65,17 +65,23 @@ def _warn_stale(project, root: Path) -> None:
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     # Runs on every (re)build, so a changed scenario or price is picked up by `mkdocs serve`.
     from generator import assets, embeds
+    from generator.freshness import today
     from generator.loader import InputError, KnownScenarios, load_project
+    from generator.rendered import RenderedScenarios
     from generator.site import Renderer
 
     root = _root(config)
+    cache = assets.cache_dir(root)
     try:
-        project = load_project(root, known=KnownScenarios(assets.cache_dir(root) / "scenarios"))
+        project = load_project(root, known=KnownScenarios(cache / "scenarios"))
     except InputError as e:
         lines = "\n".join(str(p) for p in e.problems)
         raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
     _warn_stale(project, root)
-    renderer = Renderer(project, site_url=config.site_url or "", cache_dir=assets.cache_dir(root) / "embeds")
+    site_url = config.site_url or ""
+    day = today()
+    rendered = RenderedScenarios(cache / "pages", root, root / "data", site_url, day)
+    renderer = Renderer(project, site_url=site_url, today=day, cache_dir=cache / "embeds", rendered=rendered)
     site = renderer.render()
     for path, markdown in sorted(site.pages.items()):
         f = File.generated(config, path, content=markdown)
@@ -87,10 +93,10 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     for path, content in assets.site_assets(root).items():
         files.append(File.generated(config, path, content=content))
     _cancel_images()  # a superseded `mkdocs serve` build's renders, before this build starts its own
-    texts, pictures, images = embeds.build(site.charts, renderer.env, renderer.site_url, assets.cache_dir(root) / "embeds", "assets/charts.js")
+    texts, linked, images = embeds.build(site.embeds, cache / "embeds")
     for path, content in texts.items():
         files.append(File.generated(config, path, content=content))
-    _state.update(renderer=renderer, site=site, pictures=pictures, images=images)
+    _state.update(renderer=renderer, site=site, linked=linked, images=images)
     log.info("guide: %d scenario pages, %d charts", len(project.results), len(site.charts))
     return files
 
@@ -109,7 +115,8 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
 
 
 def on_post_build(config: MkDocsConfig) -> None:
-    # Images render in worker processes while the pages are built; they join the site last.
+    # Images render in worker processes while the pages are built; they, and the embed text files
+    # stored beside them, join the site last.
     images = _state.pop("images", None)
     if images is None:
         return
@@ -118,12 +125,12 @@ def on_post_build(config: MkDocsConfig) -> None:
     except Exception as e:  # a renderer crash: say which build step failed, not a worker traceback
         raise Abort(f"Rendering the chart images failed: {e}") from None
     site_dir = Path(config.site_dir)
-    for path, cached in _state.pop("pictures").items():
+    for path, cached in _state.pop("linked").items():
         dest = site_dir / path
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.unlink(missing_ok=True)
         # A hard link, not a copy: at a thousand scenarios the images are hundreds of megabytes a
-        # build. The cache only ever replaces its files, never writes into them, so a linked site
+        # build, in thousands of files. The cache only ever replaces its files, never writes into them, so a linked site
         # file keeps its bytes. Where linking is not possible (another file system), copy.
         try:
             os.link(cached, dest)

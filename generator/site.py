@@ -25,10 +25,12 @@ from generator.engine import RANGE_LABELS
 from generator.formatting import usd
 from generator.freshness import Freshness
 from generator.loader import Project
+from generator.rendered import Rendered, RenderedScenarios
 from generator.results import ScenarioResult, WorkloadResult
 from generator.schema import Workload, json_schema
 
 TEMPLATES = Path(__file__).parent / "templates"
+CHARTS_JS = "assets/charts.js"  # the site's chart script, which embed pages load too
 RULE_LABELS = {
     "hard-constraint": "Hard constraints",
     "availability": "Availability",
@@ -83,11 +85,14 @@ class Site:
     pages: dict[str, str] = field(default_factory=dict)  # docs-relative path -> Markdown
     sources: dict[str, str] = field(default_factory=dict)  # docs-relative path -> YAML it comes from
     charts: list[ch.Chart] = field(default_factory=list)
+    embeds: list[embeds.ChartFiles] = field(default_factory=list)  # the text files of embed/<id>/, per chart
 
 
 class Renderer:
-    def __init__(self, project: Project, site_url: str = "", today: dt.date | None = None, cache_dir: Path | None = None):
+    def __init__(self, project: Project, site_url: str = "", today: dt.date | None = None, cache_dir: Path | None = None,
+                 rendered: RenderedScenarios | None = None):
         self.project = project
+        self.rendered = rendered
         self.catalog = project.catalog
         self.freshness = Freshness.of(self.catalog, today)
         self.site_url = site_url if not site_url or site_url.endswith("/") else site_url + "/"
@@ -126,6 +131,7 @@ class Renderer:
             image_snippet=self.image_snippet,
         )
         self.charts: list[ch.Chart] = []
+        self.embeds: list[embeds.ChartFiles] = []
         self.home: dict[str, ch.Chart] = {}
 
     # Context helpers for templates and for the hand-written pages that opt into figures.
@@ -209,6 +215,7 @@ class Renderer:
     def register(self, c: ch.Chart, page: str) -> ch.Chart:
         c = replace(c, page=page, vega=embeds.compile_vega(embeds.site_spec(c), self.cache_dir))
         self.charts.append(c)
+        self.embeds.append(embeds.chart_files(c, self.env, self.site_url, self.cache_dir, CHARTS_JS))
         return c
 
     def chart_block(self, c: ch.Chart) -> Markup:
@@ -231,10 +238,22 @@ class Renderer:
             out.append(entry)
         return out
 
+    def _cached_scenario_page(self, r: ScenarioResult) -> str:
+        known = self.rendered.get(r) if self.rendered else None
+        if known is not None:
+            self.charts.extend(known.charts)
+            self.embeds.extend(known.files)
+            return known.page
+        first = len(self.charts)
+        page = self.scenario_page(r)
+        if self.rendered:
+            self.rendered.put(r, Rendered(page, self.charts[first:], self.embeds[first:]))
+        return page
+
     def render(self) -> Site:
         site = Site()
         for r in self.project.results:
-            site.pages[f"scenarios/{r.id}.md"] = self.scenario_page(r)
+            site.pages[f"scenarios/{r.id}.md"] = self._cached_scenario_page(r)
             site.sources[f"scenarios/{r.id}.md"] = r.path
         site.pages["scenarios/index.md"] = self.env.get_template("scenarios_index.md.j2").render()
         pp = self.chart_block(self.register(ch.price_performance(self.catalog), "prices.md"))
@@ -247,6 +266,7 @@ class Renderer:
         self.home = {name: self.register(c, page) for name, (page, c) in self.home_charts().items()}
         site.pages["embed.md"] = self.env.get_template("embed_gallery.md.j2").render(charts=self.charts)
         site.charts = self.charts
+        site.embeds = self.embeds
         return site
 
     def reference_inputs(self):
