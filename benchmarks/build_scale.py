@@ -12,11 +12,13 @@ For each N, in a temporary copy of this checkout whose scenarios/ holds N synthe
            builds turn the same text into HTML; the baseline just does not compute it or draw it.
 
 Prints wall time, CPU time (the build and its worker processes), peak memory (the sum over the
-build's whole process tree, sampled every 0.1 s) and the ratios to the baseline. Targets at N = 1000 (issue 7): cold at most 3x the baseline, warm at
+build's whole process tree, sampled every 0.1 s) and the ratios to the baseline. The baseline and
+the warm build take turns (--repeat times each) and the ratios use the baseline's median; the
+medians get rows of their own. Targets at N = 1000 (issue 7): cold at most 3x the baseline, warm at
 most 1.3x, peak memory under 1 GiB.
 
-    python benchmarks/build_scale.py            # N = 10, 100, 1000
-    python benchmarks/build_scale.py 10 100     # chosen N
+    python benchmarks/build_scale.py                 # N = 10, 100, 1000
+    python benchmarks/build_scale.py 1000 --repeat 5
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import os
 import random
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -186,8 +189,10 @@ def baseline_project(ours: Path, dest: Path) -> None:
     shutil.rmtree(dest / "unused-cache", ignore_errors=True)
 
 
-def measure(n: int, work: Path) -> None:
-    """Builds and prints, one row as each build ends; the baseline comes first so ratios can print."""
+def measure(n: int, work: Path, repeat: int) -> None:
+    """Builds and prints one row as each build ends. The baseline and the warm build take turns,
+    `repeat` times each, and their medians make the ratios: on a shared machine the same build
+    moves by a fifth from one minute to the next, and taking turns exposes both to the same drift."""
     ours = work / f"ours-{n}"
     ours.mkdir()
     for name in COPIED:
@@ -198,30 +203,53 @@ def measure(n: int, work: Path) -> None:
     base = work / f"baseline-{n}"
     base.mkdir()
     baseline_project(ours, base)
-    # The baseline keeps our Markdown extensions, one of which (the math fence) lives in generator/.
-    seconds, peak, cpu = timed_build(base, work / f"base-cache-{n}", work / f"base-site-{n}", pythonpath=ours)
-    row(n, "baseline", seconds, peak, cpu, None)
     cache, site = work / f"cache-{n}", work / f"site-{n}"
-    for kind in ("cold", "warm", "changed"):
-        if kind == "changed":
-            change_one(ours / "scenarios")
-        row(n, kind, *timed_build(ours, cache, site), (seconds, cpu))
+    # The baseline keeps our Markdown extensions, one of which (the math fence) lives in generator/.
+    baseline = lambda: timed_build(base, work / f"base-cache-{n}", work / f"base-site-{n}", pythonpath=ours)  # noqa: E731
+    warm = lambda: timed_build(ours, cache, site)  # noqa: E731
+    first = baseline()
+    row(n, "baseline", *first, None)
+    cold = timed_build(ours, cache, site)
+    runs = {"baseline": [first], "warm": []}
+    for i in range(repeat):
+        if i:
+            runs["baseline"].append(baseline())
+            row(n, "baseline", *runs["baseline"][-1], None)
+        runs["warm"].append(warm())
+        row(n, "warm", *runs["warm"][-1], _median(runs["baseline"]))
+    mid = _median(runs["baseline"])
+    row(n, "cold", *cold, mid)
+    if repeat > 1:
+        row(n, "baseline", *_median_row(runs["baseline"]), None, "median")
+        row(n, "warm", *_median_row(runs["warm"]), mid, "median")
+    change_one(ours / "scenarios")
+    row(n, "changed", *timed_build(ours, cache, site), mid)
 
 
-def row(n: int, kind: str, seconds: float, peak: int, cpu: float, baseline: tuple[float, float] | None) -> None:
+def _median_row(runs: list[tuple[float, int, float]]) -> tuple[float, int, float]:
+    return statistics.median(r[0] for r in runs), max(r[1] for r in runs), statistics.median(r[2] for r in runs)
+
+
+def _median(runs: list[tuple[float, int, float]]) -> tuple[float, float]:
+    seconds, _, cpu = _median_row(runs)
+    return seconds, cpu
+
+
+def row(n: int, kind: str, seconds: float, peak: int, cpu: float, baseline: tuple[float, float] | None, note: str = "") -> None:
     ratios = f"{seconds / baseline[0]:>11.2f} {cpu / baseline[1]:>9.2f}" if baseline else f"{'':>11} {'':>9}"
-    print(f"{n:>6} {kind:<9} {seconds:>9.1f} {cpu:>8.1f} {peak / 2**20:>9.0f} {ratios}", flush=True)
+    print(f"{n:>6} {kind:<9} {seconds:>9.1f} {cpu:>8.1f} {peak / 2**20:>9.0f} {ratios} {note}".rstrip(), flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sizes", nargs="*", type=int, default=[10, 100, 1000])
+    parser.add_argument("--repeat", type=int, default=3, help="baseline and warm builds, taking turns (default 3)")
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}")
     print(f"{'N':>6} {'build':<9} {'seconds':>9} {'cpu s':>8} {'peak MiB':>9} {'x baseline':>11} {'x cpu':>9}")
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.sizes:
-            measure(n, Path(tmp))
+            measure(n, Path(tmp), max(1, args.repeat))
 
 
 if __name__ == "__main__":

@@ -256,34 +256,40 @@ def png_width(data: bytes) -> int:
 
 
 class Images:
-    """The static images of a build. Those missing from the cache are rendered in worker processes
-    that start at once and run while MkDocs renders the pages; `wait` collects them. Images stay on
+    """The static images of a build. Charts come in one at a time, as the pages that show them are
+    rendered; those missing from the cache go at once to worker processes, which run while the rest
+    of the site is laid out and while MkDocs renders the pages. `wait` collects them. Images stay on
     disk, in the cache: at a thousand scenarios they would not fit in memory together."""
 
-    def __init__(self, jobs: list[Job], cache_dir: Path):
+    def __init__(self, cache_dir: Path):
+        self.cache_dir = cache_dir
         self.paths: dict[str, dict[str, Path]] = {}
-        todo: list[Job] = []
-        for job in {j.key: j for j in jobs}.values():
-            paths = {image: _cached(cache_dir, job.key, image) for image in IMAGES}
-            self.paths[job.key] = paths
-            try:
-                # The first bytes and the size catch a truncated or foreign file without reading it all.
-                if all(_looks_whole(image, path) for image, path in paths.items()):
-                    continue
-            except OSError:
-                pass
-            todo.append(job)
-        self.rendered, self.cached = len(todo), len(self.paths) - len(todo)
+        self.rendered = self.cached = 0
         self._pool: ProcessPoolExecutor | None = None
         self._futures: list[Future[None]] = []
-        if not todo:
-            return
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        # spawn, not fork: forking a process that has already used vl-convert can deadlock.
-        workers = max(1, min(len(todo), os.cpu_count() or 1))
-        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=_only_bundled_fonts)
-        self._futures = [self._pool.submit(_render, job, cache_dir) for job in todo]
+
+    def add(self, job: Job) -> dict[str, Path]:
+        """Where the chart's images are, or will be once rendered."""
+        key = job.key
+        paths = self.paths.get(key)
+        if paths is not None:
+            return paths
+        paths = self.paths[key] = {image: _cached(self.cache_dir, key, image) for image in IMAGES}
+        try:
+            # The first bytes and the size catch a truncated or foreign file without reading it all.
+            if all(_looks_whole(image, path) for image, path in paths.items()):
+                self.cached += 1
+                return paths
+        except OSError:
+            pass
+        self.rendered += 1
+        if self._pool is None:
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+            # spawn, not fork: forking a process that has already used vl-convert can deadlock.
+            self._pool = ProcessPoolExecutor(max_workers=os.cpu_count() or 1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_only_bundled_fonts)
+        self._futures.append(self._pool.submit(_render, job, self.cache_dir))
+        return paths
 
     def wait(self) -> None:
         """Returns once every image is in the cache; raises what a worker raised."""
@@ -352,24 +358,21 @@ def _stored(cache_dir: Path, path: str, text: str) -> Path:
     return stored
 
 
-def build(charts: Iterable[ChartFiles], cache_dir: Path) -> tuple[dict[str, str], dict[str, Path], Images]:
-    """The files of embed/: those to write, by site-relative path; those to link from the cache, by
-    site-relative path to their place there (every image, and the text files once stored); and the
-    handle on the images still being rendered there.
+def build(charts: Iterable[ChartFiles], images: Images) -> tuple[dict[str, str], dict[str, Path]]:
+    """The files of embed/: those to write, by site-relative path, and those to link from the cache,
+    by site-relative path to their place there (every image, and the text files once stored).
 
     A thousand scenarios carry thousands of small text files. Written out by MkDocs, they took about
     two seconds of every build; linked from the cache, where each is written once, a tenth of that."""
-    charts = list(charts)
-    images = Images([c.job for c in charts], cache_dir)
     texts: dict[str, str] = {}
     linked: dict[str, Path] = {}
     for c in charts:
         for path, text in c.texts.items():
             try:
-                linked[path] = _stored(cache_dir, path, text)
+                linked[path] = _stored(images.cache_dir, path, text)
             except OSError:
                 texts[path] = text  # a read-only cache: MkDocs writes the file
         names = file_names(c.chart_id)
-        for image, path in images.paths[c.job.key].items():
+        for image, path in images.add(c.job).items():
             linked[f"embed/{c.chart_id}/{names[image]}"] = path
-    return texts, linked, images
+    return texts, linked

@@ -81,7 +81,9 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     site_url = config.site_url or ""
     day = today()
     rendered = RenderedScenarios(cache / "pages", root, root / "data", site_url, day)
-    renderer = Renderer(project, site_url=site_url, today=day, cache_dir=cache / "embeds", rendered=rendered)
+    _cancel_images()  # a superseded `mkdocs serve` build's renders, before this build starts its own
+    images = _state["images"] = embeds.Images(cache / "embeds")
+    renderer = Renderer(project, site_url=site_url, today=day, cache_dir=cache / "embeds", rendered=rendered, images=images)
     site = renderer.render()
     for path, markdown in sorted(site.pages.items()):
         f = File.generated(config, path, content=markdown)
@@ -92,11 +94,10 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         files.append(f)
     for path, content in assets.site_assets(root).items():
         files.append(File.generated(config, path, content=content))
-    _cancel_images()  # a superseded `mkdocs serve` build's renders, before this build starts its own
-    texts, linked, images = embeds.build(site.embeds, cache / "embeds")
+    texts, linked = embeds.build(site.embeds, images)
     for path, content in texts.items():
         files.append(File.generated(config, path, content=content))
-    _state.update(renderer=renderer, site=site, linked=linked, images=images)
+    _state.update(renderer=renderer, site=site, linked=linked)
     log.info("guide: %d scenario pages, %d charts", len(project.results), len(site.charts))
     return files
 

@@ -90,9 +90,10 @@ class Site:
 
 class Renderer:
     def __init__(self, project: Project, site_url: str = "", today: dt.date | None = None, cache_dir: Path | None = None,
-                 rendered: RenderedScenarios | None = None):
+                 rendered: RenderedScenarios | None = None, images: embeds.Images | None = None):
         self.project = project
         self.rendered = rendered
+        self.images = images  # handed each chart as it is registered, so its images start rendering
         self.catalog = project.catalog
         self.freshness = Freshness.of(self.catalog, today)
         self.site_url = site_url if not site_url or site_url.endswith("/") else site_url + "/"
@@ -215,8 +216,13 @@ class Renderer:
     def register(self, c: ch.Chart, page: str) -> ch.Chart:
         c = replace(c, page=page, vega=embeds.compile_vega(embeds.site_spec(c), self.cache_dir))
         self.charts.append(c)
-        self.embeds.append(embeds.chart_files(c, self.env, self.site_url, self.cache_dir, CHARTS_JS))
+        self._add_embed(embeds.chart_files(c, self.env, self.site_url, self.cache_dir, CHARTS_JS))
         return c
+
+    def _add_embed(self, files: embeds.ChartFiles) -> None:
+        self.embeds.append(files)
+        if self.images is not None:
+            self.images.add(files.job)
 
     def chart_block(self, c: ch.Chart) -> Markup:
         return Markup(self.env.get_template("partials/chart.html.j2").render(c=c))
@@ -242,7 +248,8 @@ class Renderer:
         known = self.rendered.get(r) if self.rendered else None
         if known is not None:
             self.charts.extend(known.charts)
-            self.embeds.extend(known.files)
+            for files in known.files:
+                self._add_embed(files)
             return known.page
         first = len(self.charts)
         page = self.scenario_page(r)
