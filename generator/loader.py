@@ -12,8 +12,11 @@ import difflib
 import hashlib
 import io
 import math
+import multiprocessing
+import os
 import re
 from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -751,6 +754,41 @@ def shown_path(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
+# Scenario files to parse before a second process pays for its start (about a second, against
+# some 10 ms of YAML parsing a file). Below it, or on one core, everything is parsed here.
+PARALLEL_AT = 200
+
+
+def _load_some(items: list[tuple[Path, str]], catalog: cat.Catalog, check_expect: bool,
+               known: KnownScenarios | None) -> list[ScenarioResult | list[Problem]]:
+    out: list[ScenarioResult | list[Problem]] = []
+    for path, shown in items:
+        try:
+            out.append(load_scenario(path, shown, catalog, check_expect=check_expect, known=known))
+        except InputError as e:
+            out.append(e.problems)
+    return out
+
+
+def _load_all(items: list[tuple[Path, str]], catalog: cat.Catalog, check_expect: bool,
+              known: KnownScenarios | None) -> list[ScenarioResult | list[Problem]]:
+    """Each file's result or problems, in order. Parsing YAML with positions is slow and every file
+    is separate work, so many files are shared out between processes."""
+    cpus = os.cpu_count() or 1
+    if len(items) < PARALLEL_AT or cpus < 2:
+        return _load_some(items, catalog, check_expect, known)
+    chunks = [items[i::cpus * 4] for i in range(cpus * 4)]
+    # spawn, not fork: the parent may already run vl-convert, which must not be forked.
+    with ProcessPoolExecutor(max_workers=cpus, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(_load_some, chunk, catalog, check_expect, known) for chunk in chunks[1:]]
+        # This process takes a share too, while the others start.
+        done = [_load_some(chunks[0], catalog, check_expect, known)] + [f.result() for f in futures]
+    out: list[ScenarioResult | list[Problem]] = [[] for _ in items]
+    for i, chunk_out in enumerate(done):
+        out[i::cpus * 4] = chunk_out
+    return out
+
+
 def load_project(
     root: Path, paths: Iterable[str] = (), data_dir: Path | None = None, *, check_expect: bool = True,
     known: KnownScenarios | None = None,
@@ -760,19 +798,30 @@ def load_project(
     data_dir = data_dir or root / "data"
     catalog = load_catalog(data_dir, shown_path(data_dir, root))
     problems: list[Problem] = []
-    results = []
     data_resolved = data_dir.resolve()
+    # Scenarios known from an earlier load take a millisecond each; only the others are parsed.
+    slots: list[ScenarioResult | list[Problem] | None] = []
+    todo: list[tuple[Path, str]] = []
     for path in scenario_files(root, paths):
         shown = shown_path(path, root)
         if path.resolve().parent == data_resolved:
             continue  # data files were validated as the catalog above
         if not path.exists():
-            problems.append(Problem(shown, 1, 1, "(file)", f"no such file (got {shown})"))
+            slots.append([Problem(shown, 1, 1, "(file)", f"no such file (got {shown})")])
             continue
-        try:
-            results.append(load_scenario(path, shown, catalog, check_expect=check_expect, known=known))
-        except InputError as e:
-            problems.extend(e.problems)
+        result = _load_known(path, shown, catalog, check_expect, known) if known is not None else None
+        slots.append(result)
+        if result is None:
+            todo.append((path, shown))
+    loaded = iter(_load_all(todo, catalog, check_expect, known))
+    results = []
+    for slot in slots:
+        if slot is None:
+            slot = next(loaded)
+        if isinstance(slot, list):
+            problems.extend(slot)
+        else:
+            results.append(slot)
     if problems:
         raise InputError(problems)
     return Project(catalog, tuple(results))

@@ -3,11 +3,13 @@ falls back to the full path with its located problems."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
+from generator import loader
 from generator.loader import InputError, KnownScenarios, load_project
 
 REPO = Path(__file__).resolve().parents[1]
@@ -55,3 +57,27 @@ def test_a_change_elsewhere_still_gets_its_located_problem(root: Path, tmp_path:
         load_project(root, known=known)
     located = [p for p in e.value.problems if p.path.startswith("scenarios/")]
     assert located and all(p.line > 1 for p in located), [str(p) for p in e.value.problems]
+
+
+def test_many_files_are_parsed_in_several_processes_with_the_same_results_and_problems(root: Path, monkeypatch):
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one core: everything is parsed in one process")
+
+    def load() -> tuple[str, list]:
+        try:
+            return repr(load_project(root).results), []
+        except InputError as e:
+            return "", e.problems
+
+    one = load()
+    monkeypatch.setattr(loader, "PARALLEL_AT", 1)
+    several = load()
+    assert several == one and one[0]
+    # Broken files among good ones: the same problems, at the same places, in file order.
+    for bad in sorted((REPO / "tests" / "malformed" / "scenarios").glob("*.yaml"))[:6]:
+        shutil.copy(bad, root / "scenarios" / bad.name)
+    broken_several = load()
+    monkeypatch.setattr(loader, "PARALLEL_AT", 10_000)
+    broken_one = load()
+    assert broken_several == broken_one
+    assert len({p.path for p in broken_one[1]}) >= 3
