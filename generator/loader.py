@@ -702,6 +702,12 @@ def load_scenario(path: Path, shown: str, catalog: cat.Catalog, *, check_expect:
         result = _load_known(path, shown, catalog, check_expect, known)
         if result is not None:
             return result
+    return _parse_scenario(path, shown, catalog, check_expect, known)
+
+
+def _parse_scenario(path: Path, shown: str, catalog: cat.Catalog, check_expect: bool,
+                    known: KnownScenarios | None) -> ScenarioResult:
+    """The full path: parse with positions, validate, locate every problem; remember a clean file."""
     problems = []
     if not SCENARIO_ID.match(path.stem) or path.suffix != ".yaml":
         problems.append(Problem(shown, 1, 1, "(file)", f"file name must be lower-case letters, digits and dashes, ending .yaml (got '{path.name}')"))
@@ -764,7 +770,7 @@ def _load_some(items: list[tuple[Path, str]], catalog: cat.Catalog, check_expect
     out: list[ScenarioResult | list[Problem]] = []
     for path, shown in items:
         try:
-            out.append(load_scenario(path, shown, catalog, check_expect=check_expect, known=known))
+            out.append(_parse_scenario(path, shown, catalog, check_expect, known))
         except InputError as e:
             out.append(e.problems)
     return out
@@ -772,8 +778,9 @@ def _load_some(items: list[tuple[Path, str]], catalog: cat.Catalog, check_expect
 
 def _load_all(items: list[tuple[Path, str]], catalog: cat.Catalog, check_expect: bool,
               known: KnownScenarios | None) -> list[ScenarioResult | list[Problem]]:
-    """Each file's result or problems, in order. Parsing YAML with positions is slow and every file
-    is separate work, so many files are shared out between processes."""
+    """Each file's result or problems, in order, from the full path (none of them is known).
+    Parsing YAML with positions is slow and every file is separate work, so many files are shared
+    out between processes."""
     cpus = os.cpu_count() or 1
     if len(items) < PARALLEL_AT or cpus < 2:
         return _load_some(items, catalog, check_expect, known)

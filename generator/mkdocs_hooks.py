@@ -131,8 +131,9 @@ def on_post_build(config: MkDocsConfig) -> None:
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.unlink(missing_ok=True)
         # A hard link, not a copy: at a thousand scenarios the images are hundreds of megabytes a
-        # build, in thousands of files. The cache only ever replaces its files, never writes into them, so a linked site
-        # file keeps its bytes. Where linking is not possible (another file system), copy.
+        # build, in thousands of files. The cache only ever replaces its files, never writes into
+        # them, so a linked site file keeps its bytes. Where linking is not possible (another file
+        # system), copy.
         try:
             os.link(cached, dest)
         except OSError:
