@@ -10,6 +10,7 @@ saves time: a missing or corrupt entry is rendered again.
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import io
 import json
@@ -218,7 +219,7 @@ _RENDERING = (vlc.__version__, str(PNG_SCALE), DARK_CSS, FONTS_CONF.read_text("u
 class Job:
     spec: str  # the export spec compiled to Vega, as JSON text
 
-    @property
+    @functools.cached_property
     def key(self) -> str:
         h = hashlib.sha256()
         for part in (*_RENDERING, self.spec):
@@ -239,6 +240,8 @@ def _only_bundled_fonts() -> None:
 def _render(job: Job, cache_dir: Path) -> None:
     """All four images of a chart from one Vega run, written to the cache: the SVG, its dark
     restyling, and both rasterised. Runs in a worker process; the bytes never travel back."""
+    # Parsed here, not handed over as text: vl-convert's own JSON parser can round a number's last
+    # digit differently, which moves a coordinate in the SVG.
     svg = vlc.vega_to_svg(json.loads(job.spec), allowed_base_urls=[])
     dark = dark_svg(svg)
     images = {

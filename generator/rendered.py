@@ -62,7 +62,8 @@ class RenderedScenarios:
         h.update(f"{site_url}\0{today.isoformat()}\0".encode())
         self._context = h.hexdigest()
 
-    def _path(self, r: ScenarioResult) -> Path | None:
+    def entry(self, r: ScenarioResult) -> Path | None:
+        """Where the scenario's entry is, or None when its file cannot be read."""
         try:
             text = (self.root / r.path).read_bytes()
         except OSError:
@@ -70,10 +71,7 @@ class RenderedScenarios:
         key = hashlib.sha256(f"{self._context}\0{r.id}\0{r.path}\0".encode() + text).hexdigest()
         return self.directory / f"{key}.json"
 
-    def get(self, r: ScenarioResult) -> Rendered | None:
-        path = self._path(r)
-        if path is None:
-            return None
+    def get(self, path: Path) -> Rendered | None:
         try:
             d = json.loads(path.read_bytes())
             return Rendered(
@@ -84,10 +82,7 @@ class RenderedScenarios:
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def put(self, r: ScenarioResult, rendered: Rendered) -> None:
-        path = self._path(r)
-        if path is None:
-            return
+    def put(self, path: Path, rendered: Rendered) -> None:
         try:
             text = json.dumps({
                 "page": rendered.page,

@@ -245,7 +245,8 @@ class Renderer:
         return out
 
     def _cached_scenario_page(self, r: ScenarioResult) -> str:
-        known = self.rendered.get(r) if self.rendered else None
+        entry = self.rendered.entry(r) if self.rendered else None
+        known = self.rendered.get(entry) if self.rendered and entry else None
         if known is not None:
             self.charts.extend(known.charts)
             for files in known.files:
@@ -253,8 +254,8 @@ class Renderer:
             return known.page
         first = len(self.charts)
         page = self.scenario_page(r)
-        if self.rendered:
-            self.rendered.put(r, Rendered(page, self.charts[first:], self.embeds[first:]))
+        if self.rendered and entry:
+            self.rendered.put(entry, Rendered(page, self.charts[first:], self.embeds[first:]))
         return page
 
     def render(self) -> Site:
@@ -298,14 +299,11 @@ class Renderer:
 
     def reference_case(self) -> dict[str, Any]:
         """The reference workload evaluated, so hand-written pages can quote its numbers."""
-        from generator.engine import evaluate, robustness, thresholds
+        w = self.reference_result().workloads[0]
+        return {"inputs": w.inputs, "outcome": w.outcome, "robustness": w.robustness, "thresholds": w.thresholds}
 
-        x = self.reference_inputs()
-        o = evaluate(x)
-        return {"inputs": x, "outcome": o, "robustness": robustness(x, o), "thresholds": thresholds(x, o)}
-
-    def reference_result(self) -> ScenarioResult:
-        """The reference workload as a one-workload result, for the charts that explain the model."""
+    @functools.cached_property
+    def _reference(self) -> ScenarioResult:
         from generator.engine import evaluate, robustness, thresholds
 
         h = self.headline()
@@ -321,6 +319,11 @@ class Renderer:
         o = evaluate(x)
         w = WorkloadResult(workload, x, o, robustness(x, o), thresholds(x, o))
         return ScenarioResult("reference", "", None, (w,))  # type: ignore[arg-type]
+
+    def reference_result(self) -> ScenarioResult:
+        """The reference workload as a one-workload result, for the charts that explain the model
+        and the numbers the hand-written pages quote; evaluated once a build."""
+        return self._reference
 
     def home_charts(self) -> dict[str, tuple[str, ch.Chart]]:
         """Charts that hand-written pages place with {{ charts.NAME }}, with the page each lives on."""
