@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.catalog import OPTION_LABELS, Catalog
+from generator.catalog import OPTION_LABELS, TERM_HOURS, Catalog
 from generator.results import ScenarioResult
 
 
@@ -13,7 +13,7 @@ def calculator_data(catalog: Catalog) -> dict[str, Any]:
     a = catalog.assumptions
     return {
         "instances": {
-            iid: {"side": i.side, "chip": i.chip, "chips": i.chips.value}
+            iid: {"side": i.side, "chip": i.chip, "chips": i.chips.value, "regions": list(i.regions.value)}
             for iid, i in catalog.instances.items()
         },
         "chips": {
@@ -29,10 +29,12 @@ def calculator_data(catalog: Catalog) -> dict[str, Any]:
             for p in catalog.prices
         ],
         "options": OPTION_LABELS,
+        "term_hours": TERM_HOURS,
         "assumptions": {
             "engineer_week_usd": a.engineer_week_usd.value,
             "porting_classes": {
-                name: {"label": pc.label, "weeks": {"value": pc.weeks.value, "low": pc.weeks.low, "high": pc.weeks.high}}
+                name: {"label": pc.label, "weeks": {"value": pc.weeks.value, "low": pc.weeks.low, "high": pc.weeks.high},
+                       "includes": list(pc.includes)}
                 for name, pc in a.porting_classes.items()
             },
             "neuron_experience": {name: f.value for name, f in a.neuron_experience.items()},
@@ -43,7 +45,17 @@ def calculator_data(catalog: Catalog) -> dict[str, Any]:
                 }
                 for name, c in a.constraints.items()
             },
-            "spot_overhead": {"value": a.spot_overhead.value, "low": a.spot_overhead.low, "high": a.spot_overhead.high},
+            "port_engineers": {"value": a.port_engineers.value, "low": a.port_engineers.low, "high": a.port_engineers.high},
+            "spot_interruptions_per_instance_hour": {
+                "value": a.spot_interruptions_per_instance_hour.value,
+                "low": a.spot_interruptions_per_instance_hour.low,
+                "high": a.spot_interruptions_per_instance_hour.high,
+            },
+            "spot_hours_lost_per_interruption": {
+                "value": a.spot_hours_lost_per_interruption.value,
+                "low": a.spot_hours_lost_per_interruption.low,
+                "high": a.spot_hours_lost_per_interruption.high,
+            },
             "close_call_margin": a.close_call_margin.value,
             "soon_days": a.soon_days.value,
         },

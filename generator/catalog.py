@@ -21,6 +21,8 @@ OPTION_LABELS = {
     "commit-3y": "3-year commitment",
     "capacity-block": "Capacity Block",
 }
+# Hours in a commitment's term: a reservation or Savings Plan is paid for every one of them.
+TERM_HOURS: dict[str, float] = {"commit-1y": 8760.0, "commit-3y": 26280.0}
 SourceKind = Literal["primary", "aggregator", "secondary", "vendor-positioning", "assumption"]
 
 Positive = Field(gt=0, allow_inf_nan=False)
@@ -78,8 +80,15 @@ class Chip(Strict):
     memory_bandwidth_tbps: Figure
 
 
+class Regions(Cited):
+    """Regions an instance is offered in: those the guide has a source for, not AWS's whole list."""
+
+    value: list[str] = Field(min_length=1)
+
+
 class Instance(Strict):
     side: Side
+    regions: Regions
     chip: str
     chips: Figure
     accelerator_memory: Figure
@@ -133,6 +142,8 @@ class PortingClass(Strict):
     label: str
     examples: str
     weeks: RangeFigure
+    # Constraints whose work the class's weeks already count, so they add nothing more to it.
+    includes: list[str] = []
 
 
 class Constraint(Cited):
@@ -152,7 +163,9 @@ class Assumptions(Strict):
     porting_classes: dict[str, PortingClass]
     neuron_experience: dict[Literal["none", "some", "experienced"], Figure]
     constraints: dict[str, Constraint]
-    spot_overhead: RangeFigure
+    port_engineers: RangeFigure
+    spot_interruptions_per_instance_hour: RangeFigure
+    spot_hours_lost_per_interruption: RangeFigure
     close_call_margin: Figure
     soon_days: Figure
     # Prices whose as_of is older than this many days are flagged (generator/freshness.py).
@@ -197,6 +210,9 @@ class Catalog(BaseModel):
 
     def regions_for(self, instance: str) -> list[str]:
         return sorted({p.region for p in self.prices if p.instance == instance})
+
+    def offered_in(self, instance: str) -> list[str]:
+        return list(self.instances[instance].regions.value)
 
     def peak_tflops(self, instance: str, precision: str) -> float:
         chip = self.chips[self.instances[instance].chip]

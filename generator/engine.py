@@ -20,15 +20,24 @@ RANGE_INPUTS: dict[str, tuple[str, str]] = {
     "port_weeks": ("high", "low"),
     "trainium_price": ("high", "low"),
     "gpu_price": ("low", "high"),
-    "spot_overhead": ("high", "low"),
+    "interruption_rate": ("high", "low"),
+    "lost_hours": ("high", "low"),
+    "port_engineers": ("low", "high"),
 }
 RANGE_LABELS = {
     "relative_throughput": "relative throughput",
     "port_weeks": "port effort",
     "trainium_price": "Trainium price",
     "gpu_price": "GPU price",
-    "spot_overhead": "spot interruption overhead",
+    "interruption_rate": "spot interruptions per instance-hour",
+    "lost_hours": "hours of work lost per spot interruption",
+    "port_engineers": "engineers on the port",
 }
+HOURS_PER_MONTH = 730.0  # 8,760 hours a year over 12 months
+DAYS_PER_WEEK = 7.0
+# Plans with a commitment have step-shaped totals; their crossing is searched run by run up to here.
+CROSSING_SCAN_RUNS = 10_000
+CURVE_MAX_HORIZON = 400
 
 
 @dataclass(frozen=True)
@@ -53,7 +62,8 @@ class Inputs:
     gpu_price: Span
     trainium_spot: bool
     gpu_spot: bool
-    spot_overhead: Span  # fraction of extra hours lost to interruptions on spot
+    interruption_rate: Span  # spot interruptions per instance-hour
+    lost_hours: Span  # hours of the whole job's progress lost to each interruption
     port_weeks: Span  # engineer-weeks for one port, after team experience and constraints
     engineer_week_usd: float
     port_extra_usd: float
@@ -67,6 +77,16 @@ class Inputs:
     soon_days: float
     close_call_margin: float
     excluded_by: tuple[str, ...] = ()
+    port_engineers: Span = Span(1.0, 1.0, 1.0)  # engineers working on a port at once
+    trainium_lead_days: float = 0.0  # days before the capacity can be had
+    gpu_lead_days: float = 0.0
+    trainium_term_hours: float | None = None  # a commitment's term; None when paid by the hour used
+    gpu_term_hours: float | None = None
+    trainium_held_hours: float = 0.0  # hours left on a commitment the team already holds (sunk)
+    gpu_held_hours: float = 0.0
+    plan_hours: float | None = None  # calendar hours the plan spans; None: runs back to back
+    region_excluded: tuple[str, ...] = ()  # sides whose instance is offered in no allowed region
+    allowed_regions: tuple[str, ...] = ()
 
     def at(self, name: str, end: str) -> Inputs:
         """These inputs with one ranged input moved to one end of its range."""
@@ -85,11 +105,19 @@ class Step:
 
 @dataclass(frozen=True)
 class Side:
-    hours_per_run: float
+    hours_per_run: float  # instance-hours, spot overhead included
     usd_per_hour: float
-    cost_per_run: float
+    cost_per_run: float  # the hours one run uses at the hourly rate
     wall_clock_hours: float
-    total: float
+    total: float  # compute over the plan (a commitment's whole terms), ports included on Trainium
+    spot_overhead: float  # fraction of extra hours lost to interruptions; 0 when not on spot
+    compute_total: float
+    committed_terms: int  # commitment terms the plan buys (beyond any it already holds)
+    utilisation: float | None  # share of the committed instance-hours the plan uses
+    ready_days: float  # days before the first run can start (lead time, and the port on Trainium)
+    price_low: float
+    price_high: float
+    price_basis: str  # where the price used sits in its range: point, low, high or inside
 
 
 @dataclass(frozen=True)
@@ -100,6 +128,7 @@ class Outcome:
     saving_pct: float  # price-performance advantage: 1 - trainium cost / gpu cost per run
     port_cost: float
     ports: int
+    port_calendar_days: float
     break_even_runs: float | None
     total_difference: float  # gpu total - trainium total; positive means Trainium is cheaper
     verdict: Verdict
@@ -112,30 +141,89 @@ def ports_needed(runs: int, runs_per_architecture: int | None) -> int:
     return -(-runs // runs_per_architecture)
 
 
+def spot_factor(spot: bool, count: int, rate: float, lost: float) -> float:
+    """A synchronous job restarts whole when any of its instances is interrupted, so the hours lost
+    grow with the number of instances: count x interruptions per instance-hour x hours lost each."""
+    return 1 + count * rate * lost if spot else 1.0
+
+
+def price_basis(s: Span) -> str:
+    if not s.is_range:
+        return "point"
+    if s.value == s.low:
+        return "low"
+    if s.value == s.high:
+        return "high"
+    return "inside"
+
+
+def compute_cost(n: float, x: Inputs, side: str, cost_per_run: float, wall_clock: float) -> tuple[float, int]:
+    """Compute cost of n runs on one side, and the commitment terms bought. A commitment is paid
+    for every hour of its term, used or not; hours still held on one are sunk and cost nothing more."""
+    term = getattr(x, side + "_term_hours")
+    if term is None:
+        return n * cost_per_run, 0
+    span = n * wall_clock
+    if x.plan_hours is not None:
+        span = max(span, n * x.plan_hours / x.runs)
+    uncovered = max(0.0, span - getattr(x, side + "_held_hours"))
+    terms = math.ceil(uncovered / term)
+    return getattr(x, side + "_count") * terms * term * getattr(x, side + "_price").value, terms
+
+
+def plan_totals(x: Inputs, n: float, o: Outcome) -> tuple[float, float]:
+    """GPU and Trainium totals of a plan of n runs, otherwise as `x`."""
+    if n == 0:
+        return 0.0, 0.0
+    gpu, _ = compute_cost(n, x, "gpu", o.gpu.cost_per_run, o.gpu.wall_clock_hours)
+    trn, _ = compute_cost(n, x, "trainium", o.trainium.cost_per_run, o.trainium.wall_clock_hours)
+    return gpu, ports_needed(math.ceil(n), x.runs_per_architecture) * o.port_cost + trn
+
+
+def _side(x: Inputs, side: str, hours: float, ready_days: float) -> Side:
+    count = getattr(x, side + "_count")
+    factor = spot_factor(getattr(x, side + "_spot"), count, x.interruption_rate.value, x.lost_hours.value)
+    price: Span = getattr(x, side + "_price")
+    hours = hours * factor
+    cost = price.value * hours
+    wall = hours / count
+    compute, terms = compute_cost(x.runs, x, side, cost, wall)
+    term = getattr(x, side + "_term_hours")
+    utilisation = None
+    if term is not None:
+        covered = terms * term + getattr(x, side + "_held_hours")
+        utilisation = x.runs * hours / (count * covered) if covered > 0 else None
+    return Side(hours, price.value, cost, wall, compute, factor - 1, compute, terms, utilisation, ready_days,
+                price.low, price.high, price_basis(price))
+
+
 def evaluate(x: Inputs) -> Outcome:
-    gpu_factor = 1 + x.spot_overhead.value if x.gpu_spot else 1.0
-    trn_factor = 1 + x.spot_overhead.value if x.trainium_spot else 1.0
-    gpu_hours = x.gpu_hours * gpu_factor
-    trn_hours = x.gpu_hours / x.relative_throughput.value * trn_factor
-    gpu_cost = x.gpu_price.value * gpu_hours
-    trn_cost = x.trainium_price.value * trn_hours
-    saving = gpu_cost - trn_cost
     port_cost = x.port_weeks.value * x.engineer_week_usd + x.port_extra_usd
+    port_days = x.port_weeks.value / x.port_engineers.value * DAYS_PER_WEEK
+    gpu = _side(x, "gpu", x.gpu_hours, x.gpu_lead_days)
+    trn = _side(x, "trainium", x.gpu_hours / x.relative_throughput.value, x.trainium_lead_days + port_days)
+    saving = gpu.cost_per_run - trn.cost_per_run
     ports = ports_needed(x.runs, x.runs_per_architecture)
-    gpu_total = x.runs * gpu_cost
-    trn_total = ports * port_cost + x.runs * trn_cost
+    gpu_total = gpu.compute_total
+    trn_total = ports * port_cost + trn.compute_total
+    trn = replace(trn, total=trn_total)
     difference = gpu_total - trn_total
-    break_even = port_cost / saving if saving > 0 else None
+    committed = x.gpu_term_hours is not None or x.trainium_term_hours is not None
+    break_even = port_cost / saving if saving > 0 and not committed else None
+    if break_even is not None and x.runs_per_architecture is not None and break_even >= x.runs_per_architecture:
+        # Each architecture is retired before its port is repaid: no plan length makes Trainium cheaper.
+        break_even = None
 
     trace: list[Step] = []
-    verdict = _decide(x, trace, gpu_total, trn_total, difference, saving, port_cost, ports, break_even)
+    verdict = _decide(x, trace, gpu, trn, difference, saving, port_cost, ports, break_even, committed)
     return Outcome(
-        trainium=Side(trn_hours, x.trainium_price.value, trn_cost, trn_hours / x.trainium_count, trn_total),
-        gpu=Side(gpu_hours, x.gpu_price.value, gpu_cost, gpu_hours / x.gpu_count, gpu_total),
+        trainium=trn,
+        gpu=gpu,
         saving_per_run=saving,
-        saving_pct=saving / gpu_cost,
+        saving_pct=saving / gpu.cost_per_run,
         port_cost=port_cost,
         ports=ports,
+        port_calendar_days=port_days,
         break_even_runs=break_even,
         total_difference=difference,
         verdict=verdict,
@@ -146,17 +234,27 @@ def evaluate(x: Inputs) -> Outcome:
 def _decide(
     x: Inputs,
     trace: list[Step],
-    gpu_total: float,
-    trn_total: float,
+    gpu: Side,
+    trn: Side,
     difference: float,
     saving: float,
     port_cost: float,
     ports: int,
     break_even: float | None,
+    committed: bool,
 ) -> Verdict:
+    gpu_total, trn_total = gpu.total, trn.total
     if x.excluded_by:
         trace.append(Step("hard-constraint", "gpu", "A hard constraint rules Trainium out.", {"constraints": ", ".join(x.excluded_by)}))
         return "gpu"
+    if "trainium" in x.region_excluded:
+        trace.append(Step("hard-constraint", "gpu", "Trainium is not offered in any region the workload may use.",
+                          {"regions": ", ".join(x.allowed_regions)}))
+        return "gpu"
+    if "gpu" in x.region_excluded:
+        trace.append(Step("hard-constraint", "trainium", "The GPU option is not offered in any region the workload may use.",
+                          {"regions": ", ".join(x.allowed_regions)}))
+        return "trainium"
     trace.append(Step("hard-constraint", None, "No hard constraint rules Trainium out.", {}))
 
     if x.trainium_availability == "unavailable":
@@ -166,6 +264,19 @@ def _decide(
         trace.append(Step("availability", "trainium", "The GPU option cannot be had in the region and window needed.", {}))
         return "trainium"
     trace.append(Step("availability", None, "Both options can be had.", {}))
+
+    if x.needed_within_days is not None:
+        when = {"needed_within_days": x.needed_within_days, "trainium_ready_days": trn.ready_days, "gpu_ready_days": gpu.ready_days}
+        trn_ok = trn.ready_days <= x.needed_within_days
+        gpu_ok = gpu.ready_days <= x.needed_within_days
+        if gpu_ok and not trn_ok:
+            trace.append(Step("deadline", "gpu", "Trainium cannot start by the deadline: the port and any lead time take longer.", when))
+            return "gpu"
+        if trn_ok and not gpu_ok:
+            trace.append(Step("deadline", "trainium", "The GPU option cannot start by the deadline; Trainium can.", when))
+            return "trainium"
+        text = "Both sides can start by the deadline." if trn_ok else "Neither side can start by the deadline, so it does not decide."
+        trace.append(Step("deadline", None, text, when))
 
     verdict: Verdict = "trainium" if trn_total < gpu_total else "gpu"
     numbers: dict[str, float | int | str | None] = {
@@ -177,11 +288,17 @@ def _decide(
         "ports": ports,
         "break_even_runs": break_even,
         "runs": x.runs,
+        "trainium_price_basis": trn.price_basis,
+        "gpu_price_basis": gpu.price_basis,
     }
     if verdict == "trainium":
         text = "Over the plan, Trainium costs less, ports included."
+    elif committed:
+        text = "Over the plan, with each commitment paid for its whole term, Trainium does not cost less."
     elif saving <= 0:
         text = "Trainium does not cost less per run, so no number of runs repays the port."
+    elif x.runs_per_architecture is not None and break_even is None:
+        text = "No architecture lasts enough runs to repay its own port."
     else:
         text = "Over the plan, the per-run saving does not repay the port cost."
     trace.append(Step("cost", verdict, text, numbers))
@@ -219,11 +336,12 @@ class RangeEnd:
 
 @dataclass(frozen=True)
 class Robustness:
-    holds: bool
+    holds: bool  # no single input moved across its own range changes the verdict
     flips_on: tuple[str, ...]
     ends: tuple[RangeEnd, ...]
     worst_case: RangeEnd  # every range at the end that favours Trainium least
     best_case: RangeEnd
+    joint_flip: bool = False  # holds, yet the all-worst or all-best corner gives the other verdict
 
 
 def against_and_for(x: Inputs, name: str) -> tuple[str, str]:
@@ -239,8 +357,10 @@ def against_and_for(x: Inputs, name: str) -> tuple[str, str]:
 
 def ranged_inputs(x: Inputs) -> list[str]:
     names = [n for n in RANGE_INPUTS if getattr(x, n).is_range]
-    if not (x.trainium_spot or x.gpu_spot) and "spot_overhead" in names:
-        names.remove("spot_overhead")
+    if not (x.trainium_spot or x.gpu_spot):
+        names = [n for n in names if n not in ("interruption_rate", "lost_hours")]
+    if x.needed_within_days is None:
+        names = [n for n in names if n != "port_engineers"]
     return names
 
 
@@ -262,13 +382,30 @@ def robustness(x: Inputs, base: Outcome | None = None) -> Robustness:
             y = y.at(name, against_and_for(x, name)[side])
         o = evaluate(y)
         corners.append(RangeEnd("all", ("against", "for")[side], math.nan, o.verdict, o.total_difference))
-    holds = not flips and all(c.verdict == base.verdict for c in corners)
-    return Robustness(holds, tuple(flips), tuple(ends), corners[0], corners[1])
+    holds = not flips
+    joint = holds and any(c.verdict != base.verdict for c in corners)
+    return Robustness(holds, tuple(flips), tuple(ends), corners[0], corners[1], joint)
+
+
+def crossing(x: Inputs, o: Outcome) -> float | None:
+    """The number of runs at which the cumulative cost lines really cross: where Trainium's plan
+    first costs less than the GPU's. None when they never do. Without a commitment the lines are
+    straight (or saw-toothed by recurring ports) and the crossing is exact; with one, totals step at
+    each new term and the first whole run at which Trainium costs less is searched for."""
+    if x.gpu_term_hours is None and x.trainium_term_hours is None:
+        return o.break_even_runs
+    limit = min(max(x.runs, CURVE_MAX_HORIZON), CROSSING_SCAN_RUNS)
+    for n in range(1, limit + 1):
+        gpu, trn = plan_totals(x, n, o)
+        if trn < gpu:
+            return float(n)
+    return None
 
 
 @dataclass(frozen=True)
 class Thresholds:
-    """Values of one input, others held, at which both sides cost the same over the plan."""
+    """Values of one input, others held, at which both sides cost the same over the plan; `runs` is
+    the true crossing of the cumulative cost lines."""
 
     relative_throughput: float | None
     runs: float | None
@@ -278,17 +415,54 @@ class Thresholds:
 
 def thresholds(x: Inputs, o: Outcome | None = None) -> Thresholds:
     o = o or evaluate(x)
-    trn_factor = 1 + x.spot_overhead.value if x.trainium_spot else 1.0
+    trn_factor = 1 + o.trainium.spot_overhead
     gpu_total = o.gpu.total
     fixed = o.ports * o.port_cost
     headroom = gpu_total - fixed
-    trn_hours_at_parity = x.runs * x.gpu_hours * trn_factor
-    rel = x.trainium_price.value * trn_hours_at_parity / headroom if headroom > 0 else None
-    price = headroom * x.relative_throughput.value / trn_hours_at_parity if headroom > 0 else None
-    per_port = (gpu_total - x.runs * o.trainium.cost_per_run) / o.ports - x.port_extra_usd
+    if x.trainium_term_hours is None:
+        trn_hours_at_parity = x.runs * x.gpu_hours * trn_factor
+        rel = x.trainium_price.value * trn_hours_at_parity / headroom if headroom > 0 else None
+        price = headroom * x.relative_throughput.value / trn_hours_at_parity if headroom > 0 else None
+    else:
+        # A committed total does not move with throughput until the plan needs another term.
+        rel = None
+        reserved = x.trainium_count * o.trainium.committed_terms * x.trainium_term_hours
+        price = headroom / reserved if headroom > 0 and reserved > 0 else None
+    per_port = (gpu_total - o.trainium.compute_total) / o.ports - x.port_extra_usd
     weeks = per_port / x.engineer_week_usd if per_port > 0 else None
-    runs = o.break_even_runs
-    if runs is not None and x.runs_per_architecture is not None and runs > x.runs_per_architecture:
-        # Each architecture is retired before its port is repaid: no plan length makes Trainium cheaper.
-        runs = None
-    return Thresholds(rel, runs, weeks, price)
+    return Thresholds(rel, crossing(x, o), weeks, price)
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    runs: int
+    gpu: float
+    trainium: float
+
+
+@dataclass(frozen=True)
+class CostCurve:
+    rows: tuple[CurvePoint, ...]
+    crossing: float | None
+
+
+def cost_curve(x: Inputs, o: Outcome) -> CostCurve:
+    """Cumulative cost of each side against the number of runs, as the charts and the calculator
+    draw it: from zero to past the crossing (when there is one) and always to the plan's runs."""
+    cross = crossing(x, o)
+    horizon = max(x.runs, 2)
+    if cross is not None:
+        horizon = max(horizon, int(cross * 1.5) + 1)
+    horizon = max(min(horizon, CURVE_MAX_HORIZON), x.runs)
+    step = max(1, horizon // 100)
+    ns = list(range(0, horizon + 1, step))
+    if ns[-1] != horizon:
+        ns.append(horizon)
+    if x.runs not in ns:
+        ns.append(x.runs)
+        ns.sort()
+    rows = []
+    for n in ns:
+        gpu, trn = plan_totals(x, n, o)
+        rows.append(CurvePoint(n, gpu, trn))
+    return CostCurve(tuple(rows), cross)

@@ -590,7 +590,18 @@ def load_catalog(data_dir: Path, shown_dir: str = "data") -> cat.Catalog:
             ))
         else:
             seen[key3] = i
+    for i, p in enumerate(prices):
+        inst = instances.get(p.instance)
+        if inst is not None and p.offered and p.region not in inst.regions.value:
+            problems.append(pdoc.problem(
+                ("prices", i, "region"),
+                f"{p.instance} is priced in {p.region} but its regions in data/instances.yaml do not list it (got '{p.region}')",
+            ))
     adoc = docs["assumptions.yaml"]
+    for cname, pc in assumptions.porting_classes.items():
+        for inc in pc.includes:
+            if inc not in assumptions.constraints:
+                problems.append(adoc.problem(("porting_classes", cname, "includes"), f"unknown constraint{_hint(inc, assumptions.constraints)} (got '{inc}')"))
     for name in ("mainstream", "moderate-custom", "heavy-custom-cuda", "novel"):
         if name not in assumptions.porting_classes:
             problems.append(adoc.problem(("porting_classes",), f"missing porting class '{name}' (got {', '.join(assumptions.porting_classes)})"))

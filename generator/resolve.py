@@ -6,8 +6,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
-from generator.catalog import Catalog
-from generator.engine import Inputs, Span
+from generator.catalog import TERM_HOURS, Catalog
+from generator.engine import HOURS_PER_MONTH, Inputs, Span
 from generator.schema import Workload
 
 Loc = tuple[str | int, ...]
@@ -48,6 +48,30 @@ def check_references(workloads: tuple[Workload, ...], catalog: Catalog) -> Itera
                 yield loc + ("option",), f"no {c.option} price for {c.instance} in {c.region} in data/prices.yaml{hint} (got '{c.option}')"
             elif not price.offered:
                 yield loc + ("option",), f"{c.instance} is not sold {c.option} in {c.region}: {price.note or 'not offered'} (got '{c.option}')"
+        allowed = getattr(w, "regions", None)
+        if allowed:
+            yield from _check_regions(w, i, allowed, catalog)
+
+
+def _check_regions(w: Workload, i: int, allowed: list[str], catalog: Catalog) -> Iterator[tuple[Loc, str]]:
+    known = sorted(set(catalog.regions()) | {r for inst in catalog.instances.values() for r in inst.regions.value})
+    for j, r in enumerate(allowed):
+        if r not in known:
+            yield ("workloads", i, "regions", j), f"unknown region{closest(r, known)} (got '{r}')"
+    out = [side for side in ("trainium", "gpu") if getattr(w, side).instance in catalog.instances and not offered(w, side, catalog)]
+    if len(out) == 2:
+        yield ("workloads", i, "regions"), f"neither instance is offered in {', '.join(allowed)}: there is nothing to compare (got {', '.join(allowed)})"
+    for side in ("trainium", "gpu"):
+        c = getattr(w, side)
+        if side not in out and c.instance in catalog.instances and c.region not in allowed:
+            yield ("workloads", i, side, "region"), f"the workload may only use {', '.join(allowed)}; price {c.instance} there (got '{c.region}')"
+
+
+def offered(w: Workload, side: str, catalog: Catalog) -> bool:
+    """Whether a side's instance is offered in a region the workload may use (any, if it names none)."""
+    if not w.regions:
+        return True
+    return bool(set(w.regions) & set(catalog.offered_in(getattr(w, side).instance)))
 
 
 def gpu_instance_hours(w: Workload, catalog: Catalog) -> float:
@@ -70,9 +94,10 @@ def port_weeks(w: Workload, catalog: Catalog) -> Span:
     a = catalog.assumptions
     base = a.porting_classes[w.architecture].weeks
     lo, mid, hi = base.low, base.value, base.high
+    included = a.porting_classes[w.architecture].includes
     for name in w.constraints:
         c = a.constraints[name]
-        if c.weeks is not None:
+        if c.weeks is not None and name not in included:
             lo, mid, hi = lo + c.weeks.low, mid + c.weeks.value, hi + c.weeks.high
     m = a.neuron_experience[w.neuron_experience].value
     return Span(mid * m, lo * m, hi * m)
@@ -85,9 +110,14 @@ def price_span(catalog: Catalog, instance: str, region: str, option: str) -> Spa
     return Span(p.point, lo, hi)
 
 
+def held_hours(c) -> float:
+    return 0.0 if c.held_months is None else c.held_months * HOURS_PER_MONTH
+
+
 def resolve(w: Workload, catalog: Catalog) -> Inputs:
     a = catalog.assumptions
-    so = a.spot_overhead
+    ir, lost, eng = a.spot_interruptions_per_instance_hour, a.spot_hours_lost_per_interruption, a.port_engineers
+    engineers = Span(eng.value, eng.low, eng.high) if w.porting.engineers is None else Span(w.porting.engineers, w.porting.engineers, w.porting.engineers)
     return Inputs(
         gpu_hours=gpu_instance_hours(w, catalog),
         relative_throughput=Span(w.relative_throughput.value, w.relative_throughput.low, w.relative_throughput.high),
@@ -95,7 +125,8 @@ def resolve(w: Workload, catalog: Catalog) -> Inputs:
         gpu_price=price_span(catalog, w.gpu.instance, w.gpu.region, w.gpu.option),
         trainium_spot=w.trainium.option == "spot",
         gpu_spot=w.gpu.option == "spot",
-        spot_overhead=Span(so.value, so.low, so.high),
+        interruption_rate=Span(ir.value, ir.low, ir.high),
+        lost_hours=Span(lost.value, lost.low, lost.high),
         port_weeks=port_weeks(w, catalog),
         engineer_week_usd=w.porting.engineer_week_usd or a.engineer_week_usd.value,
         port_extra_usd=w.porting.extra_usd,
@@ -109,4 +140,14 @@ def resolve(w: Workload, catalog: Catalog) -> Inputs:
         soon_days=a.soon_days.value,
         close_call_margin=a.close_call_margin.value,
         excluded_by=tuple(n for n in w.constraints if a.constraints[n].effect == "excludes"),
+        port_engineers=engineers,
+        trainium_lead_days=w.availability.trainium_lead_days,
+        gpu_lead_days=w.availability.gpu_lead_days,
+        trainium_term_hours=TERM_HOURS.get(w.trainium.option),
+        gpu_term_hours=TERM_HOURS.get(w.gpu.option),
+        trainium_held_hours=held_hours(w.trainium),
+        gpu_held_hours=held_hours(w.gpu),
+        plan_hours=None if w.plan_months is None else w.plan_months * HOURS_PER_MONTH,
+        region_excluded=tuple(side for side in ("trainium", "gpu") if not offered(w, side, catalog)),
+        allowed_regions=tuple(w.regions or ()),
     )

@@ -44,11 +44,13 @@ class ScenarioResult:
 
     @property
     def saving_per_run(self) -> float:
-        return sum(w.outcome.saving_per_run for w in self.workloads)
+        """What moving to Trainium saves a run, counting only the workloads whose verdict moves them."""
+        return sum(w.outcome.saving_per_run for w in self.workloads if w.outcome.verdict == "trainium")
 
     @property
     def total_difference(self) -> float:
-        return sum(w.outcome.total_difference for w in self.workloads)
+        """What the verdict saves over the plan against an all-GPU plan: the workloads that move."""
+        return sum(w.outcome.total_difference for w in self.workloads if w.outcome.verdict == "trainium")
 
 
 def evaluate_workload(w: Workload, catalog: Catalog) -> WorkloadResult:

@@ -16,7 +16,8 @@ from generator.catalog import Option
 Lean = Literal["trainium", "gpu", "hybrid"]
 Architecture = Literal["mainstream", "moderate-custom", "heavy-custom-cuda", "novel"]
 ConstraintName = Literal[
-    "custom-cuda-kernels", "dynamic-shapes", "tensorflow", "day-one-architectures", "multi-cloud"
+    "custom-cuda-kernels", "dynamic-shapes", "tensorflow", "day-one-architectures", "multi-cloud",
+    "cuda-only-dependency",
 ]
 Availability = Literal["available", "constrained", "unavailable"]
 Experience = Literal["none", "some", "experienced"]
@@ -35,7 +36,20 @@ class Compute(Model):
     instance: str = Field(min_length=1, description="EC2 instance type, e.g. trn2.48xlarge or p5.48xlarge.")
     region: str = Field(min_length=1, description="AWS region with a price in data/prices.yaml, e.g. us-east-1.")
     option: Option = Field("on-demand", description="How the instance is bought.")
-    count: int = Field(1, ge=1, le=100_000, description="Instances used at once; sets wall-clock time, not cost.")
+    count: int = Field(
+        1, ge=1, le=100_000,
+        description="Instances used at once; sets wall-clock time, the instances a commitment reserves, and how often spot interrupts the job.",
+    )
+    held_months: float | None = Field(
+        None, ge=0, le=36, allow_inf_nan=False,
+        description="Months left on a reservation of these instances the team already holds (commit options only); that part is sunk.",
+    )
+
+    @model_validator(mode="after")
+    def _held_needs_commitment(self) -> Compute:
+        if self.held_months is not None and self.option not in ("commit-1y", "commit-3y"):
+            raise ValueError(f"held_months is only for commit-1y or commit-3y (got option '{self.option}')")
+        return self
 
 
 class RunSize(Model):
@@ -86,12 +100,18 @@ class Porting(Model):
     extra_usd: float = Field(
         0, ge=0, allow_inf_nan=False, description="Other one-off cost of each port, e.g. validation compute."
     )
+    engineers: float | None = Field(
+        None, gt=0, le=100, allow_inf_nan=False,
+        description="Engineers on the port at once; its calendar time is weeks over this. Default from data/assumptions.yaml.",
+    )
 
 
 class AvailabilitySpec(Model):
     trainium: Availability = "available"
     gpu: Availability = "available"
     needed_within_days: int | None = Field(None, ge=1, description="How soon the run must start; none if not urgent.")
+    trainium_lead_days: float = Field(0, ge=0, allow_inf_nan=False, description="Days before Trainium capacity can be had.")
+    gpu_lead_days: float = Field(0, ge=0, allow_inf_nan=False, description="Days before the GPU capacity can be had, e.g. a Capacity Block's start.")
 
     @model_validator(mode="after")
     def _something_to_buy(self) -> AvailabilitySpec:
@@ -107,6 +127,8 @@ class Rationale(Model):
     run_size: str | None = None
     runs: str | None = None
     runs_per_architecture: str | None = None
+    plan_months: str | None = None
+    regions: str | None = None
     trainium: str | None = None
     gpu: str | None = None
     relative_throughput: str | None = None
@@ -124,6 +146,13 @@ class Workload(Model):
     runs: int = Field(ge=1, le=1_000_000, description="Training runs planned.")
     runs_per_architecture: int | None = Field(
         None, ge=1, description="Runs before the architecture changes (each change is a new port); leave out if it stays."
+    )
+    plan_months: float | None = Field(
+        None, gt=0, le=600, allow_inf_nan=False,
+        description="Calendar months from the first run's start to the last run's end; leave out for runs back to back. Sets how long a commitment is held.",
+    )
+    regions: list[str] | None = Field(
+        None, min_length=1, description="The only regions the workload may use, e.g. for data residency; leave out if any will do."
     )
     trainium: Compute
     gpu: Compute

@@ -175,7 +175,8 @@ class Renderer:
             add(pc.weeks.source, f"porting effort, {pc.label.lower()} class")
         for name, c in a.constraints.items():
             add(c.source, f"constraint: {c.label.lower()}")
-        for name in ("spot_overhead", "close_call_margin", "soon_days"):
+        for name in ("spot_interruptions_per_instance_hour", "spot_hours_lost_per_interruption", "port_engineers",
+                     "close_call_margin", "soon_days"):
             add(getattr(a, name).source, name.replace("_", " "))
         return backs
 
@@ -290,7 +291,10 @@ class Renderer:
             trainium_price=Span(h["trn"].point, h["trn"].low or h["trn"].point, h["trn"].high or h["trn"].point),
             gpu_price=Span(h["gpu"].point, h["gpu"].point, h["gpu"].point),
             trainium_spot=False, gpu_spot=False,
-            spot_overhead=Span(a.spot_overhead.value, a.spot_overhead.low, a.spot_overhead.high),
+            interruption_rate=Span(a.spot_interruptions_per_instance_hour.value, a.spot_interruptions_per_instance_hour.low,
+                                   a.spot_interruptions_per_instance_hour.high),
+            lost_hours=Span(a.spot_hours_lost_per_interruption.value, a.spot_hours_lost_per_interruption.low,
+                            a.spot_hours_lost_per_interruption.high),
             port_weeks=Span(weeks.value, weeks.low, weeks.high), engineer_week_usd=a.engineer_week_usd.value,
             port_extra_usd=0, runs=10, runs_per_architecture=None, trainium_count=1, gpu_count=1,
             trainium_availability="available", gpu_availability="available", needed_within_days=None,

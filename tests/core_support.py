@@ -47,3 +47,55 @@ def tree_hashes(*folders: Path) -> dict[str, str]:
             if p.is_file():
                 out[p.relative_to(folder.parent).as_posix()] = hashlib.sha256(p.read_bytes()).hexdigest()
     return out
+
+
+ENGINE_MJS = REPO / "docs" / "assets" / "calculator" / "engine.mjs"
+# Node runs the very engine file the site ships: evaluates each Inputs record (the Python engine's
+# Inputs as plain JSON) and returns what the Python side's evaluate/robustness/thresholds/cost_curve give.
+INPUTS_RUNNER = """
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+const E = await import(pathToFileURL(process.argv[1]).href);
+const cases = JSON.parse(readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(cases.map((x) => {
+  const o = E.evaluate(x);
+  return { outcome: o, robustness: E.robustness(x, o), thresholds: E.thresholds(x, o), curve: E.costCurve(x, o) };
+})));
+"""
+
+
+def run_js_on_inputs(cases: list) -> list[dict]:
+    """Each engine.Inputs through the JavaScript engine; the results as plain JSON, one per case."""
+    import json
+
+    from generator.results import _plain
+
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", INPUTS_RUNNER, str(ENGINE_MJS)],
+        input=json.dumps([_plain(x) for x in cases]), capture_output=True, text=True, check=True, timeout=300,
+    )
+    results = json.loads(out.stdout)
+    assert len(results) == len(cases), f"Node returned {len(results)} results for {len(cases)} cases"
+    return results
+
+
+WORKLOAD_RUNNER = """
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+const { evaluateWorkload, checkReferences } = await import(pathToFileURL(process.argv[1]).href);
+const payload = JSON.parse(readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(payload.workloads.map((w) => ({ ...evaluateWorkload(w, payload.data), problems: checkReferences(w, payload.data) }))));
+"""
+
+
+def run_js_on_workloads(workloads: list[dict], data: dict) -> list[dict]:
+    """Scenario-shaped workloads through the JavaScript resolve and engine, against a baked catalog."""
+    import json
+
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", WORKLOAD_RUNNER, str(ENGINE_MJS)],
+        input=json.dumps({"data": data, "workloads": workloads}), capture_output=True, text=True, check=True, timeout=300,
+    )
+    results = json.loads(out.stdout)
+    assert len(results) == len(workloads), f"Node returned {len(results)} results for {len(workloads)} workloads"
+    return results

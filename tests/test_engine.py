@@ -33,19 +33,22 @@ BASE = Inputs(
     gpu_price=point(40.0),
     trainium_spot=False,
     gpu_spot=False,
-    spot_overhead=Span(0.10, 0.05, 0.20),
+    # On spot, 8 instances x 0.0125 interruptions per instance-hour x 1 hour lost = 10 % extra hours.
+    interruption_rate=Span(0.0125, 0.00625, 0.025),
+    lost_hours=point(1.0),
     port_weeks=Span(2.0, 1.0, 3.0),
     engineer_week_usd=6000.0,
     port_extra_usd=0.0,
     runs=10,
     runs_per_architecture=None,
-    trainium_count=4,
+    trainium_count=8,
     gpu_count=8,
     trainium_availability="available",
     gpu_availability="available",
     needed_within_days=None,
     soon_days=30,
     close_call_margin=0.10,
+    port_engineers=point(2.0),  # a 2-week port is 7 calendar days
 )
 
 
@@ -91,7 +94,7 @@ def test_base_example_every_number():
     assert o.trainium.total == approx(1 * 12000 + 10 * 1600)  # 28,000
     assert o.total_difference == approx(40000 - 28000)
     assert o.gpu.wall_clock_hours == approx(100 / 8)
-    assert o.trainium.wall_clock_hours == approx(80 / 4)
+    assert o.trainium.wall_clock_hours == approx(80 / 8)
     assert o.verdict == "trainium"
 
 
@@ -107,7 +110,8 @@ def test_spot_overhead_adds_hours_on_the_spot_side_only():
     assert trn_spot.trainium.cost_per_run == approx(20 * 100 / 1.25 * 1.10)
     assert trn_spot.gpu.hours_per_run == approx(100)
 
-    both = evaluate(replace(BASE, trainium_spot=True, gpu_spot=True, spot_overhead=Span(0.2, 0.05, 0.2)))
+    # 8 x 0.025 x 1 = 20 % on both sides.
+    both = evaluate(replace(BASE, trainium_spot=True, gpu_spot=True, interruption_rate=Span(0.025, 0.00625, 0.025)))
     assert both.saving_per_run == approx(40 * 100 * 1.2 - 20 * 80 * 1.2)
 
 
@@ -204,11 +208,14 @@ def catalog():
             a.porting_classes["mainstream"].weeks.high) == (2, 1, 3)
     assert (a.porting_classes["heavy-custom-cuda"].weeks.value, a.porting_classes["heavy-custom-cuda"].weeks.low,
             a.porting_classes["heavy-custom-cuda"].weeks.high) == (8, 4, 12)
+    mc = a.porting_classes["moderate-custom"].weeks
+    assert (mc.value, mc.low, mc.high) == (5, 3, 8)
     cw = a.constraints["custom-cuda-kernels"].weeks
     assert (cw.value, cw.low, cw.high) == (6, 4, 12)
     assert a.neuron_experience["some"].value == 0.75 and a.neuron_experience["experienced"].value == 0.5
     assert a.engineer_week_usd.value == 6000
-    assert (a.spot_overhead.value, a.spot_overhead.low, a.spot_overhead.high) == (0.10, 0.05, 0.20)
+    ir, lost = a.spot_interruptions_per_instance_hour, a.spot_hours_lost_per_interruption
+    assert (ir.value, ir.low, ir.high) == (0.0005, 0.0001, 0.002) and (lost.value, lost.low, lost.high) == (1.5, 0.5, 4)
     return c
 
 
@@ -240,7 +247,10 @@ def test_port_weeks_from_class_experience_and_constraints(catalog):
     assert port_weeks(workload(), catalog) == Span(2, 1, 3)
     assert port_weeks(workload(neuron_experience="some"), catalog) == Span(2 * 0.75, 1 * 0.75, 3 * 0.75)
     heavy = workload(architecture="heavy-custom-cuda", constraints=["custom-cuda-kernels"], neuron_experience="experienced")
-    assert port_weeks(heavy, catalog) == Span((8 + 6) * 0.5, (4 + 4) * 0.5, (12 + 12) * 0.5)
+    # The heavy-custom-cuda class already counts its custom kernels: the constraint adds nothing more.
+    assert port_weeks(heavy, catalog) == Span(8 * 0.5, 4 * 0.5, 12 * 0.5)
+    moderate = workload(architecture="moderate-custom", constraints=["custom-cuda-kernels"], neuron_experience="experienced")
+    assert port_weeks(moderate, catalog) == Span((5 + 6) * 0.5, (3 + 4) * 0.5, (8 + 12) * 0.5)
     # A team's own estimate is the whole port: no class default, no experience multiplier.
     own = workload(porting={"weeks": {"value": 2, "low": 1.5, "high": 3}}, neuron_experience="experienced")
     assert port_weeks(own, catalog) == Span(2, 1.5, 3)
@@ -259,7 +269,7 @@ def test_resolve_prices_options_and_overrides(catalog):
     assert x.trainium_price == Span(p_trn.usd_per_hour, p_trn.low, p_trn.high)
     assert x.gpu_price == Span(p_gpu.usd_per_hour, p_gpu.low, p_gpu.high)
     assert x.trainium_spot and x.gpu_spot
-    assert x.spot_overhead == Span(0.10, 0.05, 0.20)
+    assert x.interruption_rate == Span(0.0005, 0.0001, 0.002) and x.lost_hours == Span(1.5, 0.5, 4)
     assert (x.trainium_count, x.gpu_count) == (16, 4)
     assert (x.engineer_week_usd, x.port_extra_usd) == (9000, 2500)
     assert x.excluded_by == ("tensorflow",)  # dynamic-shapes adds weeks, it does not exclude
@@ -362,35 +372,37 @@ def test_robustness_names_the_range_that_flips_the_verdict():
 
 def test_robustness_catches_ranges_that_flip_only_together():
     # Each end alone keeps Trainium: 12,000 + 20,000 = 32,000 and 21,000 + 16,000 = 37,000 < 40,000.
-    # Together: 3.5 * 6,000 + 10 * 20 * 100 / 1.0 = 41,000 > 40,000.
+    # Together: 3.5 * 6,000 + 10 * 20 * 100 / 1.0 = 41,000 > 40,000. Robust means no single input
+    # flips it, so it holds, and the flip that needs several inputs at their worst is reported apart.
     x = replace(BASE, relative_throughput=Span(1.25, 1.0, 1.5), port_weeks=Span(2.0, 1.0, 3.5))
     r = robustness(x)
     assert r.flips_on == ()
     assert r.worst_case.verdict == "gpu"
     assert r.worst_case.total_difference == approx(40000 - (3.5 * 6000 + 10 * 20 * 100 / 1.0))
-    assert not r.holds
+    assert r.holds and r.joint_flip
 
 
-def test_prices_and_spot_overhead_are_ranged_only_where_they_apply():
+def test_prices_and_spot_inputs_are_ranged_only_where_they_apply():
     x = replace(BASE, gpu_spot=True, gpu_price=Span(40.0, 20.0, 60.0), trainium_price=Span(20.0, 15.0, 45.0))
     r = robustness(x)
     inputs = {e.input for e in r.ends}
-    assert inputs == {"relative_throughput", "port_weeks", "trainium_price", "gpu_price", "spot_overhead"}
+    # lost_hours is a point in BASE; the interruption rate is a range.
+    assert inputs == {"relative_throughput", "port_weeks", "trainium_price", "gpu_price", "interruption_rate"}
     ends = {(e.input, e.end): e for e in r.ends}
     # GPU on spot at its low price: 10 * 20 * 100 * 1.1 = 22,000 against 28,000 -> GPU.
     assert ends[("gpu_price", "low")].total_difference == approx(10 * 20 * 100 * 1.1 - 28000)
     assert ends[("gpu_price", "low")].verdict == "gpu"
     # Trainium at $45: 12,000 + 10 * 45 * 80 = 48,000 against 10 * 40 * 110 = 44,000 -> GPU.
     assert ends[("trainium_price", "high")].total_difference == approx(10 * 40 * 110 - (12000 + 10 * 45 * 80))
-    # Spot overhead 20 %: GPU 10 * 40 * 120 = 48,000.
-    assert ends[("spot_overhead", "high")].total_difference == approx(10 * 40 * 100 * 1.2 - 28000)
+    # Interruptions at 0.025 an instance-hour: 8 * 0.025 * 1 = 20 %, GPU 10 * 40 * 120 = 48,000.
+    assert ends[("interruption_rate", "high")].total_difference == approx(10 * 40 * 100 * 1.2 - 28000)
     assert set(r.flips_on) == {"trainium_price", "gpu_price"}
-    # Worst case: throughput 1.0, 3 weeks, Trainium $45, GPU $20, and spot overhead at its LOW end,
+    # Worst case: throughput 1.0, 3 weeks, Trainium $45, GPU $20, and interruptions at their LOW end,
     # 5 %: only the GPU side is on spot, so fewer interruptions are what hurts Trainium.
     assert r.worst_case.total_difference == approx(10 * 20 * 100 * 1.05 - (3 * 6000 + 10 * 45 * 100))
     assert r.best_case.total_difference == approx(10 * 60 * 100 * 1.2 - (1 * 6000 + 10 * 15 * 100 / 1.5))
-    # Without a spot side, the overhead's range does not count.
-    assert "spot_overhead" not in {e.input for e in robustness(replace(x, gpu_spot=False)).ends}
+    # Without a spot side, the spot ranges do not count.
+    assert "interruption_rate" not in {e.input for e in robustness(replace(x, gpu_spot=False)).ends}
 
 
 # --- the rules of the trace -----------------------------------------------------------------------
@@ -445,7 +457,7 @@ def test_capacity_close_call_goes_to_trainium_when_gpus_are_constrained_and_need
     o = evaluate(x)
     assert o.trainium.total == approx(12000 + 10 * 30 * 100) and o.gpu.total == approx(40000)
     assert o.verdict == "trainium"
-    assert rules(o) == [("hard-constraint", None), ("availability", None), ("cost", "gpu"), ("capacity", "trainium")]
+    assert rules(o) == [("hard-constraint", None), ("availability", None), ("deadline", None), ("cost", "gpu"), ("capacity", "trainium")]
     cap = o.trace[-1]
     assert cap.numbers["ratio"] == approx(42000 / 40000)
     assert cap.numbers["margin"] == 0.10 and cap.numbers["needed_within_days"] == 14
@@ -480,7 +492,7 @@ def test_capacity_close_call_goes_to_the_gpu_when_trainium_is_constrained_and_ne
     o = evaluate(x)
     assert o.trainium.total == approx(12000 + 10 * 28.5 * 100) and o.gpu.total == approx(10 * 42 * 100)
     assert o.verdict == "gpu"
-    assert rules(o) == [("hard-constraint", None), ("availability", None), ("cost", "trainium"), ("capacity", "gpu")]
+    assert rules(o) == [("hard-constraint", None), ("availability", None), ("deadline", None), ("cost", "trainium"), ("capacity", "gpu")]
     assert o.trace[-1].numbers["ratio"] == approx(42000 / 40500)
     # Far outside the margin the cost verdict stands: Trainium 28,000 vs GPU 40,000 (43 % dearer).
     far = evaluate(replace(BASE, trainium_availability="constrained", needed_within_days=7))

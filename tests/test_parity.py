@@ -16,10 +16,22 @@ from typing import Any
 import pytest
 
 from generator.calculator import calculator_data, workload_json
+from dataclasses import replace
+
+from core_support import run_js_on_inputs
+from generator.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
 from generator.loader import load_catalog
 from generator.results import _plain, evaluate_workload
 from generator.schema import Workload
 
+_EDGE_BASE = Inputs(
+    gpu_hours=100.0, relative_throughput=Span(1.25, 1.0, 1.5), trainium_price=Span(20.0, 20.0, 20.0),
+    gpu_price=Span(40.0, 40.0, 40.0), trainium_spot=False, gpu_spot=False,
+    interruption_rate=Span(0.0005, 0.0001, 0.002), lost_hours=Span(1.5, 0.5, 4.0), port_weeks=Span(2.0, 2.0, 2.0),
+    engineer_week_usd=6000.0, port_extra_usd=0.0, runs=10, runs_per_architecture=None, trainium_count=4, gpu_count=8,
+    trainium_availability="available", gpu_availability="available", needed_within_days=None, soon_days=30,
+    close_call_margin=0.10, port_engineers=Span(2.0, 1.0, 3.0),
+)
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "docs" / "assets" / "calculator" / "engine.mjs"
 CASES = 2400
@@ -31,6 +43,25 @@ const { evaluateWorkload } = await import(pathToFileURL(process.argv[1]).href);
 const payload = JSON.parse(readFileSync(0, "utf8"));
 process.stdout.write(JSON.stringify(payload.workloads.map((w) => evaluateWorkload(w, payload.data))));
 """
+
+# Exact ties and boundaries generated numbers rarely hit: each is BASE-like with one thing on its edge.
+EDGE_CASES: list[Inputs] = [
+    _EDGE_BASE,
+    replace(_EDGE_BASE, runs=5),  # totals tie exactly: 20,000 each
+    replace(_EDGE_BASE, runs=10, runs_per_architecture=5),  # the port is repaid exactly as the architecture ends
+    replace(_EDGE_BASE, runs=12, runs_per_architecture=6),
+    replace(_EDGE_BASE, relative_throughput=Span(0.5, 0.5, 1.5)),  # no saving per run at all
+    replace(_EDGE_BASE, trainium_price=Span(47.5, 47.5, 47.5), gpu_availability="constrained", needed_within_days=14,
+            close_call_margin=0.25),  # Trainium exactly at the close-call margin
+    replace(_EDGE_BASE, port_engineers=Span(1.0, 1.0, 2.0), needed_within_days=14),  # ready on the deadline day
+    replace(_EDGE_BASE, port_engineers=Span(1.0, 1.0, 1.0), port_weeks=Span(2.0, 1.0, 3.0), needed_within_days=14),
+    replace(_EDGE_BASE, needed_within_days=30, gpu_lead_days=30.0, trainium_lead_days=23.0),  # both exactly on time
+    replace(_EDGE_BASE, trainium_term_hours=8760.0, plan_hours=8760.0),  # a plan that fills its term exactly
+    replace(_EDGE_BASE, trainium_term_hours=8760.0, gpu_term_hours=8760.0, plan_hours=8760.0, trainium_held_hours=8760.0),
+    replace(_EDGE_BASE, gpu_term_hours=26280.0, plan_hours=26280.0 * 3, runs=36),
+    replace(_EDGE_BASE, gpu_spot=True, trainium_spot=True, gpu_count=64, trainium_count=64),
+    replace(_EDGE_BASE, runs=301),
+]
 
 
 
@@ -68,10 +99,20 @@ def generate(rng: random.Random, catalog) -> dict[str, Any]:
         "relative_throughput": {"value": value, "low": low, "high": high},
         "neuron_experience": rng.choice(["none", "some", "experienced"]),
         "constraints": rng.sample(
-            ["custom-cuda-kernels", "dynamic-shapes", "tensorflow", "day-one-architectures", "multi-cloud"],
+            ["custom-cuda-kernels", "dynamic-shapes", "tensorflow", "day-one-architectures", "multi-cloud", "cuda-only-dependency"],
             k=rng.choice([0, 0, 0, 1, 2]),
         ),
     }
+    for side, p in (("trainium", trn), ("gpu", gpu)):
+        if p.option in ("commit-1y", "commit-3y") and rng.random() < 0.4:
+            w[side]["held_months"] = rng.choice([0, 6, 12, 36, rng.uniform(0, 36)])
+    if rng.random() < 0.4:
+        w["plan_months"] = rng.choice([1, 12, 36, 37, rng.uniform(0.5, 120)])
+    if rng.random() < 0.25:
+        offered = {r for side in (trn, gpu) for r in catalog.instances[side.instance].regions.value}
+        regions = sorted(offered) + ["eu-west-2", "eu-west-1", "ap-northeast-1"]
+        allowed = rng.sample(sorted(set(regions)), k=rng.choice([1, 2]))
+        w["regions"] = allowed
     if rng.random() < 0.5:
         w["runs_per_architecture"] = rng.choice([1, 2, runs, runs + 1, rng.randint(1, 50)])
     porting: dict[str, Any] = {}
@@ -82,6 +123,8 @@ def generate(rng: random.Random, catalog) -> dict[str, Any]:
         porting["engineer_week_usd"] = _number(rng, 100, 50000, [100, 6000, 50000])
     if rng.random() < 0.3:
         porting["extra_usd"] = rng.choice([0, 1.5, 25000.0, _number(rng, 1, 1e6, [1])])
+    if rng.random() < 0.3:
+        porting["engineers"] = rng.choice([1, 2, 3, 0.5, rng.uniform(0.5, 8)])
     if porting:
         w["porting"] = porting
     avail = ["available", "constrained", "unavailable"]
@@ -89,7 +132,10 @@ def generate(rng: random.Random, catalog) -> dict[str, Any]:
     if a["trainium"] == a["gpu"] == "unavailable":
         a["gpu"] = "constrained"
     if rng.random() < 0.6:
-        a["needed_within_days"] = rng.choice([1, 29, 30, 31, 365])
+        a["needed_within_days"] = rng.choice([1, 7, 14, 21, 29, 30, 31, 365])
+    for side in ("trainium", "gpu"):
+        if rng.random() < 0.3:
+            a[f"{side}_lead_days"] = rng.choice([0, 7, 14, 21, rng.uniform(0, 60)])
     w["availability"] = a
     return w
 
@@ -136,7 +182,8 @@ def cases():
     py = []
     for w in workloads:
         r = evaluate_workload(w, catalog)
-        py.append({"inputs": _plain(r.inputs), "outcome": _plain(r.outcome), "robustness": _plain(r.robustness), "thresholds": _plain(r.thresholds)})
+        py.append({"inputs": _plain(r.inputs), "outcome": _plain(r.outcome), "robustness": _plain(r.robustness),
+                   "thresholds": _plain(r.thresholds), "curve": _plain(cost_curve(r.inputs, r.outcome))})
     return workloads, py, js
 
 
@@ -144,17 +191,22 @@ def test_there_are_enough_cases_and_they_cover_every_rule(cases):
     workloads, py, _ = cases
     assert len(workloads) >= 2000
     deciding = {[s for s in r["outcome"]["trace"] if s["verdict"]][-1]["rule"] for r in py}
-    assert deciding == {"hard-constraint", "availability", "cost", "capacity"}
+    assert deciding == {"hard-constraint", "availability", "deadline", "cost", "capacity"}
     verdicts = {r["outcome"]["verdict"] for r in py}
     assert verdicts == {"trainium", "gpu"}
     assert any(r["outcome"]["break_even_runs"] is None for r in py)
     assert any(not r["robustness"]["holds"] for r in py) and any(r["robustness"]["holds"] for r in py)
+    assert any(r["robustness"]["joint_flip"] for r in py)
+    assert any(r["outcome"]["trainium"]["committed_terms"] > 1 for r in py)
+    assert any(r["inputs"]["region_excluded"] for r in py)
+    assert any(r["curve"]["crossing"] is not None and r["inputs"]["gpu_term_hours"] is not None for r in py)
 
 
 def test_javascript_engine_equals_python_engine(cases):
     workloads, py, js = cases
+    assert len(js) == len(py) == len(workloads)
     problems: list[str] = []
-    for i, (a, b) in enumerate(zip(py, js)):
+    for i, (a, b) in enumerate(zip(py, js, strict=True)):
         before = len(problems)
         _compare(a, b, f"case {i}", problems)
         if len(problems) > before and len(problems) < 20:
@@ -164,6 +216,20 @@ def test_javascript_engine_equals_python_engine(cases):
 
 def test_verdicts_and_trace_rules_agree(cases):
     _, py, js = cases
-    for a, b in zip(py, js):
+    for a, b in zip(py, js, strict=True):
         assert a["outcome"]["verdict"] == b["outcome"]["verdict"]
         assert [(s["rule"], s["verdict"]) for s in a["outcome"]["trace"]] == [(s["rule"], s["verdict"]) for s in b["outcome"]["trace"]]
+
+
+def test_exact_ties_and_boundaries_agree():
+    js = run_js_on_inputs(EDGE_CASES)
+    problems: list[str] = []
+    for i, (x, b) in enumerate(zip(EDGE_CASES, js, strict=True)):
+        o = evaluate(x)
+        a = {"outcome": _plain(o), "robustness": _plain(robustness(x, o)), "thresholds": _plain(thresholds(x, o)),
+             "curve": _plain(cost_curve(x, o))}
+        _compare(a, b, f"edge {i}", problems)
+    assert not problems, "\n".join(problems[:40])
+    # The tie goes to the GPU in both, and the deadline-day port counts as in time.
+    assert js[1]["outcome"]["verdict"] == "gpu" and js[1]["outcome"]["total_difference"] == 0
+    assert js[6]["outcome"]["trainium"]["ready_days"] == 14 and js[6]["outcome"]["verdict"] == "trainium"

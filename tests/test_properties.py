@@ -42,7 +42,10 @@ COUNTS = st.integers(1, 64)
 GPU_HOURS = floats(1, 50_000)
 THROUGHPUT = spans(0.2, 4)
 PRICES = spans(0.2, 120)
-SPOT_OVERHEAD = spans(0, 0.5)
+INTERRUPTIONS = spans(0, 0.01)
+LOST_HOURS = spans(0, 5)
+ENGINEERS = spans(0.5, 5)
+LEAD_DAYS = st.sampled_from([0.0, 0.0, 7.0, 21.0])
 PORT_WEEKS = spans(0.1, 40)
 WEEK_USD = floats(500, 20_000)
 EXTRA_USD = floats(0, 50_000)
@@ -72,7 +75,8 @@ def inputs(draw, runs_per_architecture=ARCHITECTURE_CHANGES) -> Inputs:
         gpu_price=draw(PRICES),
         trainium_spot=draw(st.booleans()),
         gpu_spot=draw(st.booleans()),
-        spot_overhead=draw(SPOT_OVERHEAD),
+        interruption_rate=draw(INTERRUPTIONS),
+        lost_hours=draw(LOST_HOURS),
         port_weeks=draw(PORT_WEEKS),
         engineer_week_usd=draw(WEEK_USD),
         port_extra_usd=draw(EXTRA_USD),
@@ -86,6 +90,9 @@ def inputs(draw, runs_per_architecture=ARCHITECTURE_CHANGES) -> Inputs:
         soon_days=30,
         close_call_margin=draw(MARGINS),
         excluded_by=excluded,
+        port_engineers=draw(ENGINEERS),
+        trainium_lead_days=draw(LEAD_DAYS),
+        gpu_lead_days=draw(LEAD_DAYS),
     )
     if mode != "any":
         # Price Trainium so that its plan costs `ratio` times the GPU's.
@@ -161,7 +168,8 @@ def test_changing_architecture_more_often_never_turns_gpu_into_trainium(x: Input
 def test_the_trace_follows_the_rules_in_order_and_ends_on_the_verdict(x: Inputs):
     o = evaluate(x)
     names = [s.rule for s in o.trace]
-    assert names == ["hard-constraint", "availability", "cost", "capacity"][: len(names)]
+    order = ["hard-constraint", "availability"] + (["deadline"] if x.needed_within_days is not None else []) + ["cost", "capacity"]
+    assert names == order[: len(names)]
     deciding = [s for s in o.trace if s.verdict is not None]
     assert deciding[-1].verdict == o.verdict
     if x.excluded_by:
@@ -169,13 +177,18 @@ def test_the_trace_follows_the_rules_in_order_and_ends_on_the_verdict(x: Inputs)
     elif "unavailable" in (x.trainium_availability, x.gpu_availability):
         assert names == ["hard-constraint", "availability"]
         assert o.verdict == ("gpu" if x.trainium_availability == "unavailable" else "trainium")
+    elif names[-1] == "deadline":
+        # Only one side can start in time, and it is the verdict.
+        assert x.needed_within_days is not None
+        winner, loser = (o.trainium, o.gpu) if o.verdict == "trainium" else (o.gpu, o.trainium)
+        assert winner.ready_days <= x.needed_within_days < loser.ready_days
     else:
-        assert len(names) == 4
-        cost_verdict = o.trace[2].verdict
+        assert len(names) == len(order)
+        cost_verdict = o.trace[names.index("cost")].verdict
         assert cost_verdict == ("trainium" if o.trainium.total < o.gpu.total else "gpu")
         if o.verdict != cost_verdict:
             # Only the capacity rule overturns cost, and only with every one of its conditions.
-            assert o.trace[3].verdict == o.verdict
+            assert o.trace[-1].rule == "capacity" and o.trace[-1].verdict == o.verdict
             assert x.needed_within_days is not None and x.needed_within_days <= x.soon_days
             constrained = "gpu" if o.verdict == "trainium" else "trainium"
             assert getattr(x, f"{constrained}_availability") == "constrained"

@@ -8,7 +8,9 @@ export const RANGE_INPUTS = {
   port_weeks: ["high", "low"],
   trainium_price: ["high", "low"],
   gpu_price: ["low", "high"],
-  spot_overhead: ["high", "low"],
+  interruption_rate: ["high", "low"],
+  lost_hours: ["high", "low"],
+  port_engineers: ["low", "high"],
 };
 
 export const RANGE_LABELS = {
@@ -16,46 +18,101 @@ export const RANGE_LABELS = {
   port_weeks: "port effort",
   trainium_price: "Trainium price",
   gpu_price: "GPU price",
-  spot_overhead: "spot interruption overhead",
+  interruption_rate: "spot interruptions per instance-hour",
+  lost_hours: "hours of work lost per spot interruption",
+  port_engineers: "engineers on the port",
 };
+
+export const HOURS_PER_MONTH = 730.0;
+const DAYS_PER_WEEK = 7.0;
+const CROSSING_SCAN_RUNS = 10000;
+const CURVE_MAX_HORIZON = 400;
 
 const span = (value, low, high) => ({ value, low, high });
 const isRange = (s) => s.low !== s.high;
+const isNone = (v) => v === null || v === undefined;
 
 export function portsNeeded(runs, runsPerArchitecture) {
-  if (runsPerArchitecture === null || runsPerArchitecture === undefined) return 1;
+  if (isNone(runsPerArchitecture)) return 1;
   return Math.ceil(runs / runsPerArchitecture);
 }
 
-export function evaluate(x) {
-  const gpuFactor = x.gpu_spot ? 1 + x.spot_overhead.value : 1.0;
-  const trnFactor = x.trainium_spot ? 1 + x.spot_overhead.value : 1.0;
-  const gpuHours = x.gpu_hours * gpuFactor;
-  const trnHours = x.gpu_hours / x.relative_throughput.value * trnFactor;
-  const gpuCost = x.gpu_price.value * gpuHours;
-  const trnCost = x.trainium_price.value * trnHours;
-  const saving = gpuCost - trnCost;
-  const portCost = x.port_weeks.value * x.engineer_week_usd + x.port_extra_usd;
-  const ports = portsNeeded(x.runs, x.runs_per_architecture);
-  const gpuTotal = x.runs * gpuCost;
-  const trnTotal = ports * portCost + x.runs * trnCost;
-  const difference = gpuTotal - trnTotal;
-  const breakEven = saving > 0 ? portCost / saving : null;
-  const trace = [];
-  const verdict = decide(x, trace, gpuTotal, trnTotal, difference, saving, portCost, ports, breakEven);
+// A synchronous job restarts whole when any of its instances is interrupted.
+export function spotFactor(spot, count, rate, lost) {
+  return spot ? 1 + count * rate * lost : 1.0;
+}
+
+export function priceBasis(s) {
+  if (!isRange(s)) return "point";
+  if (s.value === s.low) return "low";
+  if (s.value === s.high) return "high";
+  return "inside";
+}
+
+// Compute cost of n runs on one side and the commitment terms bought: a commitment is paid for
+// every hour of its term, used or not; hours still held on one are sunk.
+export function computeCost(n, x, side, costPerRun, wallClock) {
+  const term = x[side + "_term_hours"];
+  if (isNone(term)) return [n * costPerRun, 0];
+  let spanHours = n * wallClock;
+  if (!isNone(x.plan_hours)) spanHours = Math.max(spanHours, n * x.plan_hours / x.runs);
+  const uncovered = Math.max(0.0, spanHours - x[side + "_held_hours"]);
+  const terms = Math.ceil(uncovered / term);
+  return [x[side + "_count"] * terms * term * x[side + "_price"].value, terms];
+}
+
+export function planTotals(x, n, o) {
+  if (n === 0) return [0.0, 0.0];
+  const [gpu] = computeCost(n, x, "gpu", o.gpu.cost_per_run, o.gpu.wall_clock_hours);
+  const [trn] = computeCost(n, x, "trainium", o.trainium.cost_per_run, o.trainium.wall_clock_hours);
+  return [gpu, portsNeeded(Math.ceil(n), x.runs_per_architecture) * o.port_cost + trn];
+}
+
+function side(x, name, hours, readyDays) {
+  const count = x[name + "_count"];
+  const factor = spotFactor(x[name + "_spot"], count, x.interruption_rate.value, x.lost_hours.value);
+  const price = x[name + "_price"];
+  hours = hours * factor;
+  const cost = price.value * hours;
+  const wall = hours / count;
+  const [compute, terms] = computeCost(x.runs, x, name, cost, wall);
+  const term = x[name + "_term_hours"];
+  let utilisation = null;
+  if (!isNone(term)) {
+    const covered = terms * term + x[name + "_held_hours"];
+    utilisation = covered > 0 ? x.runs * hours / (count * covered) : null;
+  }
   return {
-    trainium: {
-      hours_per_run: trnHours, usd_per_hour: x.trainium_price.value, cost_per_run: trnCost,
-      wall_clock_hours: trnHours / x.trainium_count, total: trnTotal,
-    },
-    gpu: {
-      hours_per_run: gpuHours, usd_per_hour: x.gpu_price.value, cost_per_run: gpuCost,
-      wall_clock_hours: gpuHours / x.gpu_count, total: gpuTotal,
-    },
+    hours_per_run: hours, usd_per_hour: price.value, cost_per_run: cost, wall_clock_hours: wall, total: compute,
+    spot_overhead: factor - 1, compute_total: compute, committed_terms: terms, utilisation, ready_days: readyDays,
+    price_low: price.low, price_high: price.high, price_basis: priceBasis(price),
+  };
+}
+
+export function evaluate(x) {
+  const portCost = x.port_weeks.value * x.engineer_week_usd + x.port_extra_usd;
+  const portDays = x.port_weeks.value / x.port_engineers.value * DAYS_PER_WEEK;
+  const gpu = side(x, "gpu", x.gpu_hours, x.gpu_lead_days);
+  const trn = side(x, "trainium", x.gpu_hours / x.relative_throughput.value, x.trainium_lead_days + portDays);
+  const saving = gpu.cost_per_run - trn.cost_per_run;
+  const ports = portsNeeded(x.runs, x.runs_per_architecture);
+  const gpuTotal = gpu.compute_total;
+  const trnTotal = ports * portCost + trn.compute_total;
+  trn.total = trnTotal;
+  const difference = gpuTotal - trnTotal;
+  const committed = !isNone(x.gpu_term_hours) || !isNone(x.trainium_term_hours);
+  let breakEven = saving > 0 && !committed ? portCost / saving : null;
+  if (breakEven !== null && !isNone(x.runs_per_architecture) && breakEven >= x.runs_per_architecture) breakEven = null;
+  const trace = [];
+  const verdict = decide(x, trace, gpu, trn, difference, saving, portCost, ports, breakEven, committed);
+  return {
+    trainium: trn,
+    gpu,
     saving_per_run: saving,
-    saving_pct: saving / gpuCost,
+    saving_pct: saving / gpu.cost_per_run,
     port_cost: portCost,
     ports,
+    port_calendar_days: portDays,
     break_even_runs: breakEven,
     total_difference: difference,
     verdict,
@@ -67,10 +124,19 @@ function step(rule, verdict, text, numbers) {
   return { rule, verdict, text, numbers: numbers || {} };
 }
 
-function decide(x, trace, gpuTotal, trnTotal, difference, saving, portCost, ports, breakEven) {
+function decide(x, trace, gpu, trn, difference, saving, portCost, ports, breakEven, committed) {
+  const gpuTotal = gpu.total, trnTotal = trn.total;
   if (x.excluded_by.length) {
     trace.push(step("hard-constraint", "gpu", "A hard constraint rules Trainium out.", { constraints: x.excluded_by.join(", ") }));
     return "gpu";
+  }
+  if (x.region_excluded.includes("trainium")) {
+    trace.push(step("hard-constraint", "gpu", "Trainium is not offered in any region the workload may use.", { regions: x.allowed_regions.join(", ") }));
+    return "gpu";
+  }
+  if (x.region_excluded.includes("gpu")) {
+    trace.push(step("hard-constraint", "trainium", "The GPU option is not offered in any region the workload may use.", { regions: x.allowed_regions.join(", ") }));
+    return "trainium";
   }
   trace.push(step("hard-constraint", null, "No hard constraint rules Trainium out."));
 
@@ -84,18 +150,37 @@ function decide(x, trace, gpuTotal, trnTotal, difference, saving, portCost, port
   }
   trace.push(step("availability", null, "Both options can be had."));
 
+  if (!isNone(x.needed_within_days)) {
+    const when = { needed_within_days: x.needed_within_days, trainium_ready_days: trn.ready_days, gpu_ready_days: gpu.ready_days };
+    const trnOk = trn.ready_days <= x.needed_within_days;
+    const gpuOk = gpu.ready_days <= x.needed_within_days;
+    if (gpuOk && !trnOk) {
+      trace.push(step("deadline", "gpu", "Trainium cannot start by the deadline: the port and any lead time take longer.", when));
+      return "gpu";
+    }
+    if (trnOk && !gpuOk) {
+      trace.push(step("deadline", "trainium", "The GPU option cannot start by the deadline; Trainium can.", when));
+      return "trainium";
+    }
+    const text = trnOk ? "Both sides can start by the deadline." : "Neither side can start by the deadline, so it does not decide.";
+    trace.push(step("deadline", null, text, when));
+  }
+
   const verdict = trnTotal < gpuTotal ? "trainium" : "gpu";
   const numbers = {
     gpu_total: gpuTotal, trainium_total: trnTotal, difference, saving_per_run: saving,
     port_cost: portCost, ports, break_even_runs: breakEven, runs: x.runs,
+    trainium_price_basis: trn.price_basis, gpu_price_basis: gpu.price_basis,
   };
   let text;
   if (verdict === "trainium") text = "Over the plan, Trainium costs less, ports included.";
+  else if (committed) text = "Over the plan, with each commitment paid for its whole term, Trainium does not cost less.";
   else if (saving <= 0) text = "Trainium does not cost less per run, so no number of runs repays the port.";
+  else if (!isNone(x.runs_per_architecture) && breakEven === null) text = "No architecture lasts enough runs to repay its own port.";
   else text = "Over the plan, the per-run saving does not repay the port cost.";
   trace.push(step("cost", verdict, text, numbers));
 
-  const urgent = x.needed_within_days !== null && x.needed_within_days !== undefined && x.needed_within_days <= x.soon_days;
+  const urgent = !isNone(x.needed_within_days) && x.needed_within_days <= x.soon_days;
   const margin = x.close_call_margin;
   if (urgent && verdict === "gpu" && x.gpu_availability === "constrained" && x.trainium_availability === "available") {
     if (trnTotal <= gpuTotal * (1 + margin)) {
@@ -113,7 +198,7 @@ function decide(x, trace, gpuTotal, trnTotal, difference, saving, portCost, port
     }
   }
   trace.push(step("capacity", null, "Capacity does not change the cost verdict.",
-    { needed_within_days: x.needed_within_days === undefined ? null : x.needed_within_days }));
+    { needed_within_days: isNone(x.needed_within_days) ? null : x.needed_within_days }));
   return verdict;
 }
 
@@ -132,11 +217,9 @@ export function againstAndFor(x, name) {
 }
 
 export function rangedInputs(x) {
-  const names = Object.keys(RANGE_INPUTS).filter((n) => isRange(x[n]));
-  if (!(x.trainium_spot || x.gpu_spot)) {
-    const i = names.indexOf("spot_overhead");
-    if (i >= 0) names.splice(i, 1);
-  }
+  let names = Object.keys(RANGE_INPUTS).filter((n) => isRange(x[n]));
+  if (!(x.trainium_spot || x.gpu_spot)) names = names.filter((n) => n !== "interruption_rate" && n !== "lost_hours");
+  if (isNone(x.needed_within_days)) names = names.filter((n) => n !== "port_engineers");
   return names;
 }
 
@@ -152,32 +235,66 @@ export function robustness(x, base) {
       if (o.verdict !== base.verdict && !flips.includes(name)) flips.push(name);
     }
   }
-  const corners = [0, 1].map((side) => {
+  const corners = [0, 1].map((sideIndex) => {
     let y = x;
-    for (const name of names) y = at(y, name, againstAndFor(x, name)[side]);
+    for (const name of names) y = at(y, name, againstAndFor(x, name)[sideIndex]);
     const o = evaluate(y);
-    return { input: "all", end: side === 0 ? "against" : "for", value: null, verdict: o.verdict, total_difference: o.total_difference };
+    return { input: "all", end: sideIndex === 0 ? "against" : "for", value: null, verdict: o.verdict, total_difference: o.total_difference };
   });
-  const holds = flips.length === 0 && corners.every((c) => c.verdict === base.verdict);
-  return { holds, flips_on: flips, ends, worst_case: corners[0], best_case: corners[1] };
+  const holds = flips.length === 0;
+  const joint = holds && corners.some((c) => c.verdict !== base.verdict);
+  return { holds, flips_on: flips, ends, worst_case: corners[0], best_case: corners[1], joint_flip: joint };
+}
+
+// Where the cumulative cost lines really cross (Trainium first cheaper), or null if never.
+export function crossing(x, o) {
+  if (isNone(x.gpu_term_hours) && isNone(x.trainium_term_hours)) return o.break_even_runs;
+  const limit = Math.min(Math.max(x.runs, CURVE_MAX_HORIZON), CROSSING_SCAN_RUNS);
+  for (let n = 1; n <= limit; n++) {
+    const [gpu, trn] = planTotals(x, n, o);
+    if (trn < gpu) return n;
+  }
+  return null;
 }
 
 export function thresholds(x, o) {
   o = o || evaluate(x);
-  const trnFactor = x.trainium_spot ? 1 + x.spot_overhead.value : 1.0;
+  const trnFactor = 1 + o.trainium.spot_overhead;
   const gpuTotal = o.gpu.total;
   const fixed = o.ports * o.port_cost;
   const headroom = gpuTotal - fixed;
-  const trnHoursAtParity = x.runs * x.gpu_hours * trnFactor;
-  const rel = headroom > 0 ? x.trainium_price.value * trnHoursAtParity / headroom : null;
-  const price = headroom > 0 ? headroom * x.relative_throughput.value / trnHoursAtParity : null;
-  const perPort = (gpuTotal - x.runs * o.trainium.cost_per_run) / o.ports - x.port_extra_usd;
-  const weeks = perPort > 0 ? perPort / x.engineer_week_usd : null;
-  let runs = o.break_even_runs;
-  if (runs !== null && x.runs_per_architecture !== null && x.runs_per_architecture !== undefined && runs > x.runs_per_architecture) {
-    runs = null;
+  let rel, price;
+  if (isNone(x.trainium_term_hours)) {
+    const trnHoursAtParity = x.runs * x.gpu_hours * trnFactor;
+    rel = headroom > 0 ? x.trainium_price.value * trnHoursAtParity / headroom : null;
+    price = headroom > 0 ? headroom * x.relative_throughput.value / trnHoursAtParity : null;
+  } else {
+    rel = null;
+    const reserved = x.trainium_count * o.trainium.committed_terms * x.trainium_term_hours;
+    price = headroom > 0 && reserved > 0 ? headroom / reserved : null;
   }
-  return { relative_throughput: rel, runs, port_weeks: weeks, trainium_price: price };
+  const perPort = (gpuTotal - o.trainium.compute_total) / o.ports - x.port_extra_usd;
+  const weeks = perPort > 0 ? perPort / x.engineer_week_usd : null;
+  return { relative_throughput: rel, runs: crossing(x, o), port_weeks: weeks, trainium_price: price };
+}
+
+// The cumulative cost of each side against runs, as the chart draws it: past the crossing when
+// there is one, and always to the plan's runs.
+export function costCurve(x, o) {
+  const cross = crossing(x, o);
+  let horizon = Math.max(x.runs, 2);
+  if (cross !== null) horizon = Math.max(horizon, Math.floor(cross * 1.5) + 1);
+  horizon = Math.max(Math.min(horizon, CURVE_MAX_HORIZON), x.runs);
+  const stepSize = Math.max(1, Math.floor(horizon / 100));
+  const ns = [];
+  for (let n = 0; n <= horizon; n += stepSize) ns.push(n);
+  if (ns[ns.length - 1] !== horizon) ns.push(horizon);
+  if (!ns.includes(x.runs)) { ns.push(x.runs); ns.sort((a, b) => a - b); }
+  const rows = ns.map((n) => {
+    const [gpu, trn] = planTotals(x, n, o);
+    return { runs: n, gpu, trainium: trn };
+  });
+  return { rows, crossing: cross };
 }
 
 // --- From a workload (the scenario file's shape) and the baked catalog to the flat inputs. ---
@@ -198,7 +315,24 @@ export function checkReferences(w, data) {
     if (!p) problems.push([`${side}.option`, `no ${c.option} price for ${c.instance} in ${c.region}`]);
     else if (!p.offered) problems.push([`${side}.option`, `${c.instance} is not sold ${c.option} in ${c.region}`]);
   }
+  const allowed = w.regions || [];
+  if (allowed.length && data.instances[w.trainium.instance] && data.instances[w.gpu.instance]) {
+    const out = ["trainium", "gpu"].filter((side) => !offered(w, side, data));
+    if (out.length === 2) problems.push(["regions", `neither instance is offered in ${allowed.join(", ")}`]);
+    for (const side of ["trainium", "gpu"]) {
+      if (!out.includes(side) && !allowed.includes(w[side].region)) {
+        problems.push([`${side}.region`, `the workload may only use ${allowed.join(", ")}; price ${w[side].instance} there`]);
+      }
+    }
+  }
   return problems;
+}
+
+// Whether a side's instance is offered in a region the workload may use (any, if it names none).
+export function offered(w, side, data) {
+  const allowed = w.regions || [];
+  if (!allowed.length) return true;
+  return data.instances[w[side].instance].regions.some((r) => allowed.includes(r));
 }
 
 export function gpuInstanceHours(w, data) {
@@ -218,9 +352,10 @@ export function portWeeks(w, data) {
   const a = data.assumptions;
   const base = a.porting_classes[w.architecture].weeks;
   let lo = base.low, mid = base.value, hi = base.high;
+  const included = a.porting_classes[w.architecture].includes || [];
   for (const name of w.constraints || []) {
     const c = a.constraints[name];
-    if (c.weeks) { lo = lo + c.weeks.low; mid = mid + c.weeks.value; hi = hi + c.weeks.high; }
+    if (c.weeks && !included.includes(name)) { lo = lo + c.weeks.low; mid = mid + c.weeks.value; hi = hi + c.weeks.high; }
   }
   const m = a.neuron_experience[w.neuron_experience || "none"];
   return span(mid * m, lo * m, hi * m);
@@ -233,12 +368,18 @@ function priceSpan(data, c) {
   return span(p.usd_per_hour, lo, hi);
 }
 
+const heldHours = (c) => (isNone(c.held_months) ? 0.0 : c.held_months * HOURS_PER_MONTH);
+const termHours = (data, option) => (option in data.term_hours ? data.term_hours[option] : null);
+
 export function resolve(w, data) {
   const a = data.assumptions;
-  const so = a.spot_overhead;
+  const ir = a.spot_interruptions_per_instance_hour;
+  const lost = a.spot_hours_lost_per_interruption;
+  const eng = a.port_engineers;
   const porting = w.porting || {};
   const availability = w.availability || {};
   const constraints = w.constraints || [];
+  const engineers = isNone(porting.engineers) ? span(eng.value, eng.low, eng.high) : span(porting.engineers, porting.engineers, porting.engineers);
   return {
     gpu_hours: gpuInstanceHours(w, data),
     relative_throughput: span(w.relative_throughput.value, w.relative_throughput.low, w.relative_throughput.high),
@@ -246,7 +387,8 @@ export function resolve(w, data) {
     gpu_price: priceSpan(data, w.gpu),
     trainium_spot: w.trainium.option === "spot",
     gpu_spot: w.gpu.option === "spot",
-    spot_overhead: span(so.value, so.low, so.high),
+    interruption_rate: span(ir.value, ir.low, ir.high),
+    lost_hours: span(lost.value, lost.low, lost.high),
     port_weeks: portWeeks(w, data),
     engineer_week_usd: porting.engineer_week_usd || a.engineer_week_usd,
     port_extra_usd: porting.extra_usd || 0,
@@ -260,16 +402,29 @@ export function resolve(w, data) {
     soon_days: a.soon_days,
     close_call_margin: a.close_call_margin,
     excluded_by: constraints.filter((n) => a.constraints[n].effect === "excludes"),
+    port_engineers: engineers,
+    trainium_lead_days: availability.trainium_lead_days || 0,
+    gpu_lead_days: availability.gpu_lead_days || 0,
+    trainium_term_hours: termHours(data, w.trainium.option || "on-demand"),
+    gpu_term_hours: termHours(data, w.gpu.option || "on-demand"),
+    trainium_held_hours: heldHours(w.trainium),
+    gpu_held_hours: heldHours(w.gpu),
+    plan_hours: isNone(w.plan_months) ? null : w.plan_months * HOURS_PER_MONTH,
+    region_excluded: ["trainium", "gpu"].filter((side) => !offered(w, side, data)),
+    allowed_regions: w.regions || [],
   };
 }
 
 export function evaluateWorkload(w, data) {
   const inputs = resolve(w, data);
   const outcome = evaluate(inputs);
-  return { inputs, outcome, robustness: robustness(inputs, outcome), thresholds: thresholds(inputs, outcome) };
+  return {
+    inputs, outcome, robustness: robustness(inputs, outcome), thresholds: thresholds(inputs, outcome),
+    curve: costCurve(inputs, outcome),
+  };
 }
 
 // Publish for classic scripts too (the page wiring), without a bundler.
 if (typeof globalThis !== "undefined") {
-  globalThis.GuideEngine = { evaluate, robustness, thresholds, resolve, evaluateWorkload, checkReferences, findPrice, portsNeeded, rangedInputs, RANGE_LABELS };
+  globalThis.GuideEngine = { evaluate, robustness, thresholds, costCurve, resolve, evaluateWorkload, checkReferences, findPrice, portsNeeded, rangedInputs, RANGE_LABELS };
 }
