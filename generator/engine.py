@@ -292,3 +292,38 @@ def thresholds(x: Inputs, o: Outcome | None = None) -> Thresholds:
         # Each architecture is retired before its port is repaid: no plan length makes Trainium cheaper.
         runs = None
     return Thresholds(rel, runs, weeks, price)
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    runs: int
+    gpu: float  # cumulative cost of the GPU side after `runs` runs
+    trainium: float  # the same for Trainium, ports included
+
+
+@dataclass(frozen=True)
+class CostCurve:
+    rows: tuple[CurvePoint, ...]
+    crossing: float | None  # runs at which Trainium's cumulative cost first meets the GPU's; None: never in view
+
+
+def cost_curve(x: Inputs, o: Outcome) -> CostCurve:
+    """Cumulative cost of both sides against runs, from none to past the plan and the break-even,
+    at about a hundred points. A new architecture every `runs_per_architecture` runs adds a port."""
+    horizon = max(x.runs, 2)
+    if o.break_even_runs is not None:
+        horizon = max(horizon, math.floor(o.break_even_runs * 1.5) + 1)
+    horizon = max(min(horizon, 400), x.runs)
+    step = max(1, horizon // 100)
+    counts = list(range(0, horizon + 1, step))
+    if counts[-1] != horizon:
+        counts.append(horizon)
+    rows = []
+    for n in counts:
+        ports = 0 if n == 0 else ports_needed(n, x.runs_per_architecture)
+        rows.append(CurvePoint(n, n * o.gpu.cost_per_run, ports * o.port_cost + n * o.trainium.cost_per_run))
+    crossing = o.break_even_runs
+    if crossing is not None and (crossing > horizon or (x.runs_per_architecture is not None and crossing > x.runs_per_architecture)):
+        # An architecture retired before its port is repaid starts the next port: the lines never meet.
+        crossing = None
+    return CostCurve(tuple(rows), crossing)

@@ -273,3 +273,23 @@ export function evaluateWorkload(w, data) {
 if (typeof globalThis !== "undefined") {
   globalThis.GuideEngine = { evaluate, robustness, thresholds, resolve, evaluateWorkload, checkReferences, findPrice, portsNeeded, rangedInputs, RANGE_LABELS };
 }
+
+// Cumulative cost of both sides against runs, from none to past the plan and the break-even, at
+// about a hundred points (generator/engine.py: cost_curve).
+export function costCurve(x, o) {
+  let horizon = Math.max(x.runs, 2);
+  if (o.break_even_runs !== null) horizon = Math.max(horizon, Math.floor(o.break_even_runs * 1.5) + 1);
+  horizon = Math.max(Math.min(horizon, 400), x.runs);
+  const step = Math.max(1, Math.floor(horizon / 100));
+  const counts = [];
+  for (let n = 0; n <= horizon; n += step) counts.push(n);
+  if (counts[counts.length - 1] !== horizon) counts.push(horizon);
+  const rpa = x.runs_per_architecture === undefined ? null : x.runs_per_architecture;
+  const rows = counts.map((n) => {
+    const ports = n === 0 ? 0 : portsNeeded(n, rpa);
+    return { runs: n, gpu: n * o.gpu.cost_per_run, trainium: ports * o.port_cost + n * o.trainium.cost_per_run };
+  });
+  let crossing = o.break_even_runs;
+  if (crossing !== null && (crossing > horizon || (rpa !== null && crossing > rpa))) crossing = null;
+  return { rows, crossing };
+}
