@@ -149,7 +149,7 @@ def _thresholds(t: dict[str, Any]) -> dict[str, Any]:
         else:
             text = range_value(name, v)
         items.append({"key": f"threshold.{name}", "label": THRESHOLD_LABELS.get(name, _generic(name)), "value": v, "text": text})
-    return {"intro": "Where both sides cost the same over the plan, other inputs held:", "items": items}
+    return {"intro": "Where both sides cost the same over the plan, other inputs held:", "parts": items}
 
 
 def _lead(x: dict[str, Any], rob: dict[str, Any], t: dict[str, Any]) -> str | None:

@@ -115,7 +115,7 @@ function thresholdsOf(t) {
     else text = rangeValue(name, v);
     return { key: `threshold.${name}`, label: THRESHOLD_LABELS[name] ?? generic(name), value: v ?? null, text };
   });
-  return { intro: "Where both sides cost the same over the plan, other inputs held:", items };
+  return { intro: "Where both sides cost the same over the plan, other inputs held:", parts: items };
 }
 
 function leadOf(x, rob, t) {
