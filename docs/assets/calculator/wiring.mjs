@@ -257,8 +257,12 @@ function drawChart(filled) {
     if (chart.stopNear) chart.stopNear();
     chart.el = el;
     chart.near = false;
+    // data-waiting says the chart is waiting to come near the screen: a test waits for it before
+    // checking that nothing was fetched yet.
+    el.setAttribute("data-waiting", "near");
     chart.stopNear = window.GuideCharts.whenNear(el, () => {
       if (chart.el !== el) return;
+      el.removeAttribute("data-waiting");
       chart.near = true;
       drawLatest();
     });
