@@ -374,3 +374,47 @@ def test_a_calculator_that_cannot_load_says_so(browser, served_site: str):
         assert "could not load" in text and "needs JavaScript" not in text
     finally:
         context.close()
+
+
+READ_SECTION = """([n]) => {
+  const ol = document.querySelectorAll('.guide-trace')[n];
+  const rob = document.querySelectorAll('p[data-robust]')[n];
+  const scope = ol.closest('#calc-output') || document;
+  const keys = [...document.querySelectorAll('[data-key]')].filter((e) => {
+    if (scope !== document) return scope.contains(e);
+    // The workload section a figure sits in: the last "Workload N:" heading before it.
+    const heads = [...document.querySelectorAll('h2')].filter((x) => /^Workload \\d+:/.test(x.textContent));
+    const mine = heads.filter((x) => x.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING).pop();
+    return mine === heads[n];
+  });
+  const lead = (ol.closest('.guide-verdict') || document.querySelector('.guide-verdict')).querySelectorAll('.guide-verdict__lead');
+  return {
+    trace: [...ol.querySelectorAll('li')].map((li) => li.textContent.trim()),
+    robustness: rob.textContent.trim(),
+    figures: Object.fromEntries(keys.filter((e) => e.closest('td, span')).map((e) => [e.dataset.key, e.textContent.trim()])),
+    lead: [...lead].map((p) => p.textContent.trim()),
+  };
+}"""
+
+
+def test_the_calculator_reads_as_the_scenario_page_does(calc: Calc, project):
+    """Trace, robustness, thresholds and every figure read the same on the page and in the calculator."""
+    checked = leads = 0
+    for r in project.results:
+        for i, w in enumerate(r.workloads):
+            calc.page.goto(f"{calc.base}scenarios/{r.id}/")
+            on_page = calc.page.evaluate(READ_SECTION, [i])
+            calc.open(f"?from={r.id}/{i + 1}")
+            in_calc = calc.page.evaluate(READ_SECTION, [0])
+            assert in_calc["trace"] == on_page["trace"], (r.id, i)
+            assert in_calc["robustness"] == on_page["robustness"], (r.id, i)
+            shared = set(in_calc["figures"]) & set(on_page["figures"])
+            assert len(shared) >= 17, (r.id, i, shared)
+            for key in shared:
+                assert in_calc["figures"][key] == on_page["figures"][key], (r.id, i, key)
+            if len(r.workloads) == 1:  # a page with several workloads names each before its lead
+                assert in_calc["lead"] == on_page["lead"], (r.id, i)
+                leads += bool(in_calc["lead"])
+            checked += 1
+    assert checked == sum(len(r.workloads) for r in project.results)
+    assert leads, "no shipped scenario leads with its throughput threshold; this test lost that case"

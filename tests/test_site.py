@@ -533,3 +533,22 @@ def test_script_json_cannot_close_its_script_tag(text):
     out = str(script_json({"title": text}))
     assert "<" not in out and ">" not in out and "&" not in out
     assert json.loads(out) == {"title": text}
+
+
+def test_scenario_pages_lead_with_the_throughput_threshold_when_it_turns_the_verdict(built_site: BuiltSite, project):
+    from generator.formatting import ratio
+
+    led = 0
+    for r in project.results:
+        doc = page(built_site.site, f"scenarios/{r.id}/")
+        (box,) = [d for d in doc.find_all("div") if "guide-verdict" in d.attrs.get("class", "").split()]
+        leads = [p.norm_text() for p in box.find_all("p") if "guide-verdict__lead" in p.attrs.get("class", "")]
+        expected = [w for w in r.workloads if "relative_throughput" in w.robustness.flips_on and w.thresholds.relative_throughput is not None]
+        assert len(leads) == len(expected), (r.id, leads)
+        for text, w in zip(leads, expected, strict=True):
+            assert f"Trainium wins if it reaches at least {ratio(w.thresholds.relative_throughput)} the GPU's throughput." in text, text
+            led += 1
+        # Nothing on the page reads as a zero break-even or explains a "None" the page does not show.
+        body = doc.norm_text()
+        assert "0.0 runs" not in body and '"None" means' not in body, r.id
+    assert led, "no shipped scenario flips on relative throughput; this test lost its case"
