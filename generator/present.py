@@ -285,10 +285,7 @@ def scenario_row(r: Any, shown: list[dict[str, Any]]) -> dict[str, Any]:
             if name not in flips:
                 flips.append(name)
     state = "flips" if "flips" in states else "joint" if "joint" in states else "robust"
-    # A hybrid sends some workloads to the GPU: their saving is not one the scenario makes.
-    on_trainium = [w for w in r.workloads if w.outcome.verdict == "trainium"]
-    counted = on_trainium if r.verdict == "hybrid" else list(r.workloads)
-    saving = sum(w.outcome.saving_per_run for w in counted)
+    saving = r.saving_per_run
     return {
         "state": state,
         "words": robust_words(state, flips),

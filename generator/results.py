@@ -44,7 +44,10 @@ class ScenarioResult:
 
     @property
     def saving_per_run(self) -> float:
-        return sum(w.outcome.saving_per_run for w in self.workloads)
+        """Trainium's saving per run across the workloads; for a hybrid, only those it sends to
+        Trainium, since the others run on the GPU and save nothing."""
+        counted = [w for w in self.workloads if self.verdict != "hybrid" or w.outcome.verdict == "trainium"]
+        return sum(w.outcome.saving_per_run for w in counted)
 
     @property
     def total_difference(self) -> float:

@@ -102,5 +102,9 @@ def test_scenario_verdict_is_hybrid_only_when_workloads_go_different_ways(catalo
     assert both_gpu.verdict == "gpu"
     both_trn = evaluate_scenario("t", "t.yaml", _scenario(production, dict(production, name="more production")), catalog)
     assert both_trn.verdict == "trainium"
-    # Scenario totals add up the workloads'.
-    assert mixed.saving_per_run == pytest.approx(sum(w.outcome.saving_per_run for w in mixed.workloads))
+    # A hybrid's saving per run is the workload it sends to Trainium; the GPU one saves nothing.
+    assert mixed.workloads[1].outcome.saving_per_run != 0
+    assert mixed.saving_per_run == pytest.approx(mixed.workloads[0].outcome.saving_per_run)
+    # Otherwise a scenario's saving adds up its workloads'.
+    assert both_trn.saving_per_run == pytest.approx(sum(w.outcome.saving_per_run for w in both_trn.workloads))
+    assert both_gpu.saving_per_run == pytest.approx(sum(w.outcome.saving_per_run for w in both_gpu.workloads))
