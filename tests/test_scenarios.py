@@ -62,14 +62,17 @@ def test_a_wrong_expectation_fails_with_both_verdicts_and_the_deciding_numbers(p
     assert problem.message.endswith(f" (got '{wrong}')")
 
     # The numbers in the message are the ones the engine computed for the original file.
+    from generator.formatting import money, runs
+
     original = evaluate_scenario(path.stem, path.name, Scenario.model_validate(YAML(typ="safe", pure=True).load(text)), catalog)
     for w in original.workloads:
         o = w.outcome
         deciding = [s for s in o.trace if s.verdict is not None][-1]
         assert f"{w.workload.name}: {o.verdict} by rule {deciding.rule} " in problem.message
-        assert f"GPU ${o.gpu.total:,.0f} vs Trainium ${o.trainium.total:,.0f} over {w.inputs.runs} runs" in problem.message
-        assert f"{o.ports} port(s) at ${o.port_cost:,.0f}" in problem.message
-        assert f"saving per run ${o.saving_per_run:,.0f}" in problem.message
+        assert f"GPU {money(o.gpu.total)} vs Trainium {money(o.trainium.total)} over {w.inputs.runs} runs" in problem.message
+        assert f"{o.ports} port(s) at {money(o.port_cost)}" in problem.message
+        assert f"saving per run {money(o.saving_per_run)}" in problem.message
+        assert f"break-even runs {runs(o.break_even_runs)})" in problem.message
 
 
 def _workload(name: str, **changes) -> dict:
