@@ -286,11 +286,16 @@ def scenario_row(r: Any, shown: list[dict[str, Any]]) -> dict[str, Any]:
                 flips.append(name)
     state = "flips" if "flips" in states else "joint" if "joint" in states else "robust"
     saving = r.saving_per_run
+    be_cells = [next(c for c in p["summary"]["rows"] if c["key"] == "break_even_runs") for p in shown]
+    be_texts = [c["text"] for c in be_cells]
     return {
         "state": state,
         "words": robust_words(state, flips),
         "saving": saving,
         "saving_text": f.money(saving),
-        "break_even": [next(c["text"] for c in p["summary"]["rows"] if c["key"] == "break_even_runs") for p in shown],
+        # The index has room for the word only; the scenario page says why.
+        "break_even": [text.split(":")[0] for text in be_texts],
+        # Sorted as the reader sees them: "none" and "never" after every count.
+        "break_even_sort": min((c["value"] for c, text in zip(be_cells, be_texts, strict=True) if ":" not in text), default=1e18),
     }
 
