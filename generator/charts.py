@@ -44,6 +44,19 @@ class Chart:
     vega: str | None = None  # compiled at build time (JSON text), so readers need no Vega-Lite compiler
 
 
+# How each data column reads in a chart's table of numbers: the kind of number it holds.
+COLUMN_FORMATS = {
+    "runs": fmt.runs, "cost": fmt.money, "usd": fmt.money, "difference": fmt.money, "usd_per_hour": fmt.hourly,
+    "relative_throughput": fmt.ratio, "port_weeks": fmt.weeks, "usd_per_pflop_hour": lambda v: fmt.usd(v, 2),
+}
+
+
+def column_text(column: str, value: object) -> str:
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return str(value)
+    return COLUMN_FORMATS.get(column, lambda v: fmt.num(v, 2))(value)
+
+
 def _data(name: str) -> alt.Data:
     return alt.Data(name=name)
 

@@ -94,6 +94,7 @@ class Renderer:
             headline=self.headline,
             counts=self.counts,
             scenario_row=self.scenario_row,
+            column_text=ch.column_text,
             reference_case=self.reference_case,
             freshness=self.freshness,
             site_url=self.site_url,
