@@ -15,8 +15,10 @@ from typing import Any
 import altair as alt
 
 from generator.catalog import OPTION_LABELS, Catalog
+from generator import formatting as fmt
 from generator.formatting import usd
-from generator.engine import RANGE_LABELS, Inputs, Span, evaluate, ranged_inputs, robustness
+from generator.engine import Inputs, Span, evaluate, ranged_inputs, robustness
+from generator.present import present_workload, range_label, range_value
 from generator.results import ScenarioResult, WorkloadResult
 
 TRN = "Trainium"
@@ -40,6 +42,19 @@ class Chart:
     columns: list[str] = field(default_factory=list)
     preset: str = ""  # "<scenario id>/<workload number>": the calculator recreates the chart's inputs
     vega: str | None = None  # compiled at build time (JSON text), so readers need no Vega-Lite compiler
+
+
+# How each data column reads in a chart's table of numbers: the kind of number it holds.
+COLUMN_FORMATS = {
+    "runs": fmt.runs, "cost": fmt.money, "usd": fmt.money, "difference": fmt.money, "usd_per_hour": fmt.hourly,
+    "relative_throughput": fmt.ratio, "port_weeks": fmt.weeks, "usd_per_pflop_hour": lambda v: fmt.usd(v, 2),
+}
+
+
+def column_text(column: str, value: object) -> str:
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return str(value)
+    return COLUMN_FORMATS.get(column, lambda v: fmt.num(v, 2))(value)
 
 
 def _data(name: str) -> alt.Data:
@@ -87,36 +102,15 @@ def _price_sources(w: WorkloadResult, catalog: Catalog) -> str:
 
 
 def cumulative_cost(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
+    """The engine's cost curve with the plan and the break-even marked, labelled by the present layer
+    exactly as the calculator labels its own chart."""
     w = r.workloads[i]
-    x, o = w.inputs, w.outcome
-    horizon = max(x.runs, 2)
-    if o.break_even_runs is not None:
-        horizon = max(horizon, int(o.break_even_runs * 1.5) + 1)
-    horizon = min(horizon, 400)
-    rows = []
-    step = max(1, horizon // 100)
-    for n in list(range(0, horizon + 1, step)) + ([horizon] if horizon % step else []):
-        ports = 0 if n == 0 else -(-n // x.runs_per_architecture) if x.runs_per_architecture else 1
-        rows.append({"runs": n, "side": GPU, "cost": n * o.gpu.cost_per_run})
-        rows.append({"runs": n, "side": TRN, "cost": ports * o.port_cost + n * o.trainium.cost_per_run})
+    shown = present_workload(w, catalog)["chart"]
     title = f"Cumulative cost: {w.workload.name}"
     as_of = _workload_as_of(r, w, catalog)
-    # Labels sit on two rows so they stay readable when the plan and the break-even are close, and
-    # turn to the left of their line near the right edge so they never run into the legend.
-    def mark(runs: float, label: str, row: int) -> dict[str, Any]:
-        return {"runs": runs, "label": label, "row": row, "end": "right" if runs > 0.6 * horizon else "left"}
-
-    marks = [mark(x.runs, f"plan: {_n(x.runs, 'run')}", 10)]
-    if o.break_even_runs is not None:
-        marks.append(mark(o.break_even_runs, f"break-even: {o.break_even_runs:.1f} runs", 26))
-    interp = "step-after" if x.runs_per_architecture else "linear"
-    spec = cumulative_spec(title, _price_sources(w, catalog), as_of, rows, marks, interp)
-    be = "never" if o.break_even_runs is None else f"after {o.break_even_runs:.1f} runs"
-    summary = (
-        f"Over {_n(x.runs, 'run')} the GPU side costs {usd(o.gpu.total)} and the Trainium side {usd(o.trainium.total)}, "
-        f"including {_n(o.ports, 'port')} at {usd(o.port_cost)}{'' if o.ports == 1 else ' each'}. Trainium breaks even {be}."
-    )
-    return Chart(f"{r.id}-{i + 1}-cumulative", "cumulative", title, spec, rows, summary, _price_sources(w, catalog), as_of, columns=["runs", "side", "cost"])
+    spec = cumulative_spec(title, shown["source"], as_of, shown["rows"], shown["marks"], shown["interp"])
+    return Chart(f"{r.id}-{i + 1}-cumulative", "cumulative", title, spec, shown["rows"], shown["summary"], shown["source"], as_of,
+                 columns=["runs", "side", "cost"])
 
 
 def run_breakdown(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
@@ -184,7 +178,8 @@ def decision_map(r: ScenarioResult | None, i: int, catalog: Catalog, axis: str, 
     # The grid is ordinal, so the case is marked on the nearest cell.
     near_runs = min({row["runs"] for row in rows}, key=lambda v: abs(v - x.runs))
     near_v = min({row[axis] for row in rows}, key=lambda v: abs(v - here_value))
-    here = [{"runs": near_runs, axis: near_v, "label": f"this case: {_n(x.runs, 'run')} at {here_value:.2f}"}]
+    here_text = fmt.ratio(here_value) if axis == "relative_throughput" else fmt.weeks(here_value) + " engineer-weeks"
+    here = [{"runs": near_runs, axis: near_v, "label": f"this case: {_n(x.runs, 'run')} at {here_text}"}]
     enc_x = alt.X("runs:O", title="Training runs planned", axis=alt.Axis(labelOverlap=True))
     enc_y = alt.Y(f"{axis}:O", title=ylabel, sort="descending", axis=alt.Axis(format=".2f", labelOverlap="greedy"))
     heat = alt.Chart(_data("rows")).mark_rect().encode(
@@ -200,7 +195,7 @@ def decision_map(r: ScenarioResult | None, i: int, catalog: Catalog, axis: str, 
     share = sum(1 for row in rows if row["verdict"] == TRN) / len(rows)
     summary = (
         f"Across {len(rows)} combinations of runs (1 to {runs_max}) and {ylabel[0].lower() + ylabel[1:]}, the verdict is Trainium in "
-        f"{share:.0%} of them. The marked point is this case: {_n(x.runs, 'run')} at {here_value:.2f}."
+        f"{fmt.pct(share)} of them. The marked point is this case: {_n(x.runs, 'run')} at {here_text}."
     )
     cid = chart_id or f"{r.id}-{i + 1}-{kind}"  # type: ignore[union-attr]
     return Chart(cid, kind, title, spec, rows, summary, source, as_of, columns=["runs", axis, "verdict"])
@@ -215,7 +210,8 @@ def sensitivity(r: ScenarioResult, i: int, catalog: Catalog) -> Chart | None:
     rob = robustness(x, w.outcome)
     rows = []
     for e in rob.ends:
-        rows.append({"input": RANGE_LABELS[e.input], "end": e.end, "value": e.value, "difference": e.total_difference})
+        rows.append({"input": range_label(e.input), "end": e.end, "value": e.value, "value_text": range_value(e.input, e.value),
+                     "difference": e.total_difference})
     base = w.outcome.total_difference
     title = f"Sensitivity: {w.workload.name}"
     as_of = _workload_as_of(r, w, catalog)
@@ -224,15 +220,15 @@ def sensitivity(r: ScenarioResult, i: int, catalog: Catalog) -> Chart | None:
         x=alt.X("difference:Q", title="GPU total minus Trainium total (USD); right of 0 favours Trainium", axis=alt.Axis(format="$,.0f")),
         color=alt.Color("end:N", title="End of range", scale=alt.Scale(domain=["low", "high"], range=["#59a14f", "#af7aa1"])),
         yOffset="end:N",
-        tooltip=[alt.Tooltip("input:N"), alt.Tooltip("end:N"), alt.Tooltip("value:Q", format=",.3f"), alt.Tooltip("difference:Q", format="$,.0f")],
+        tooltip=[alt.Tooltip("input:N"), alt.Tooltip("end:N"), alt.Tooltip("value_text:N", title="value"), alt.Tooltip("difference:Q", format="$,.0f")],
     )
     zero = alt.Chart(_data("zero")).mark_rule(color="#888").encode(x="x:Q")
     baseline = alt.Chart(_data("base")).mark_rule(color="#888", strokeDash=[4, 4]).encode(x="x:Q")
     spec = _titled(alt.layer(bars, zero, baseline).properties(width=WIDTH, height=max(120, 60 * len(names))), title, _price_sources(w, catalog), as_of, rows=rows, zero=[{"x": 0}], base=[{"x": base}])
-    flips = ", ".join(RANGE_LABELS[n] for n in rob.flips_on) or "none"
+    flips = ", ".join(range_label(n) for n in rob.flips_on) or "none"
     standing = f"{usd(base)} cheaper" if base >= 0 else f"{usd(-base)} dearer"
     summary = f"At the stated values Trainium's plan is {standing} than the GPU's. Inputs whose range flips the verdict: {flips}."
-    return Chart(f"{r.id}-{i + 1}-sensitivity", "sensitivity", title, spec, rows, summary, _price_sources(w, catalog), as_of, columns=["input", "end", "value", "difference"])
+    return Chart(f"{r.id}-{i + 1}-sensitivity", "sensitivity", title, spec, rows, summary, _price_sources(w, catalog), as_of, columns=["input", "end", "value_text", "difference"])
 
 
 def scenario_charts(r: ScenarioResult, catalog: Catalog) -> list[Chart]:

@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 from generator import diff, freshness, gitbase, import_prices, scaffold
+from generator import formatting as fmt
 from generator.loader import InputError, Problem, load_project
 from generator.results import to_dict
 from generator.schema import json_schema_text
@@ -87,7 +88,7 @@ def _table(results) -> str:
     rows = [("scenario", "verdict", "expect", "saving/run $", "break-even runs", "robust")]
     for r in results:
         be = [w.outcome.break_even_runs for w in r.workloads]
-        be_text = ", ".join("-" if b is None else f"{b:.1f}" for b in be)
+        be_text = ", ".join("-" if b is None else fmt.runs(b) for b in be)
         rows.append((r.id, r.verdict, r.scenario.expect, f"{r.saving_per_run:,.0f}", be_text, "yes" if r.robust else "flips"))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows)

@@ -15,7 +15,7 @@ from pathlib import Path
 import jinja2
 
 from generator.catalog import OPTION_LABELS, Price
-from generator.formatting import usd
+from generator import formatting as fmt
 from generator.loader import Project
 from generator.results import ScenarioResult, WorkloadResult
 
@@ -153,18 +153,13 @@ def cell(text: object) -> str:
     return _PUNCT.sub(r"\\\1", " ".join(str(text).split()))
 
 
-def runs(x: float | None) -> str:
-    if x is None:
-        return "none"
-    return f"{x:,.2f}" if x < 10 else f"{x:,.1f}"
-
-
 def pct(x: float | None) -> str:
+    """A relative change given in percent, signed."""
     if x is None:
         return ""
     if math.isinf(x):
         return "n/a"  # from or to none or zero: the two values say it
-    return f"{x:+.1f} %"
+    return fmt.pct(x / 100, signed=True)
 
 
 def price_text(p: Price | None) -> str:
@@ -172,16 +167,16 @@ def price_text(p: Price | None) -> str:
         return "no entry"
     if not p.offered:
         return "not offered"
-    text = f"${p.usd_per_hour:,.4f}".rstrip("0").rstrip(".")
+    text = fmt.hourly(p.usd_per_hour)
     if p.low is not None:
-        text += f" (range {p.low:g} to {p.high:g})"
+        text += f" (range {fmt.hourly(p.low)} to {fmt.hourly(p.high)})"
     return text
 
 
 def markdown(report: Report, base_label: str, base_sha: str) -> str:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
-    env.filters.update(cell=cell, money=usd, runs=runs, pct=pct, price=price_text)
+    env.filters.update(cell=cell, money=fmt.money, runs=fmt.runs, pct=pct, price=price_text)
     return env.get_template("diff_report.md.j2").render(
         r=report, base_label=base_label, base_sha=base_sha, OPTION_LABELS=OPTION_LABELS
     )

@@ -1,13 +1,131 @@
-"""How numbers read on pages, in charts and in reports: one definition each."""
+"""How numbers read on pages, in charts, in the calculator and in reports: one definition each.
+
+docs/assets/calculator/format.mjs mirrors every function here, character for character;
+tests/test_formats.py holds both to the same golden strings. Symbols that belong to a kind ($, /h,
+×, %) are part of its format; word units (runs, engineer-weeks) are left to the sentence.
+
+Rounding is to the nearest decimal of the double's exact value, ties to even (Python's own
+formatting), so "0.125 to two places" reads 0.12 in both languages.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
 import math
+
+NONE = "none"
+
+
+def _missing(x: float | None) -> bool:
+    return x is None or (isinstance(x, float) and not math.isfinite(x))
+
+
+def fixed(x: float, digits: int) -> str:
+    """`x` to `digits` places with thousands separators; no minus sign on a figure that rounds to zero."""
+    text = f"{abs(x):,.{digits}f}"
+    zero = all(c in "0.," for c in text)
+    return text if x >= 0 or zero else "-" + text
+
+
+def _trim(text: str, keep: int) -> str:
+    """Drop trailing zeros after the point, keeping at least `keep` decimals."""
+    if "." not in text:
+        return text
+    whole, frac = text.split(".")
+    frac = frac.rstrip("0")
+    frac = frac + "0" * (keep - len(frac))
+    return whole + ("." + frac if frac else "")
+
+
+def _signed_dollars(x: float, body: str) -> str:
+    return ("-" if body.startswith("-") else "") + "$" + body.lstrip("-")
+
+
+def money(x: float | None) -> str:
+    """Whole dollars: $1,234 and -$1,232."""
+    if _missing(x):
+        return NONE
+    return _signed_dollars(x, fixed(x, 0))  # type: ignore[arg-type]
+
+
+def hourly(x: float | None) -> str:
+    """An hourly price: cents at least, up to the fourth decimal a price list gives: $55.04/h, $85.964/h."""
+    if _missing(x):
+        return NONE
+    return _signed_dollars(x, _trim(fixed(x, 4), 2)) + "/h"  # type: ignore[arg-type]
+
+
+def runs(x: float | None) -> str:
+    """A number of runs: whole runs as they are (10, 1,000,000); a fraction to one decimal (29.4),
+    and below 0.1 to two significant digits (0.048), so a quick break-even never reads 0.0."""
+    if _missing(x):
+        return NONE
+    assert x is not None
+    if float(x).is_integer():
+        return fixed(x, 0)
+    if abs(x) >= 0.1:
+        return fixed(x, 1)
+    digits = 1 - math.floor(math.log10(abs(x)))
+    return fixed(x, digits)
+
+
+def ratio(x: float | None) -> str:
+    """A ratio such as relative throughput: 0.80×."""
+    if _missing(x):
+        return NONE
+    return fixed(x, 2) + "×"  # type: ignore[arg-type]
+
+
+def pct(x: float | None, signed: bool = False) -> str:
+    """A fraction as a percentage to one decimal, a whole one without it: 12.5 %, 10 %, +99.9 %."""
+    if _missing(x):
+        return NONE
+    assert x is not None
+    body = _trim(fixed(x * 100, 1), 0)
+    if signed and not body.startswith("-") and body.strip("0.,") != "":
+        body = "+" + body
+    return body + " %"
+
+
+def weeks(x: float | None) -> str:
+    """Engineer-weeks to one decimal, a whole number without it: 12, 2.5."""
+    if _missing(x):
+        return NONE
+    return _trim(fixed(x, 1), 0)  # type: ignore[arg-type]
+
+
+def count(x: float | None) -> str:
+    """A whole number: 1,000."""
+    if _missing(x):
+        return NONE
+    return fixed(x, 0)  # type: ignore[arg-type]
+
+
+def num(x: float | None, digits: int = 2) -> str:
+    """A measured quantity with no kind of its own (TFLOPS, GiB, Gbps), to `digits` places."""
+    if _missing(x):
+        return NONE
+    return fixed(x, digits)  # type: ignore[arg-type]
+
+
+def hours(h: float | None) -> str:
+    """A duration: 12.5 hours, or days from two days up: 3.2 days."""
+    if _missing(h):
+        return NONE
+    assert h is not None
+    return fixed(h / 24, 1) + " days" if h >= 48 else fixed(h, 1) + " hours"
+
+
+def date(d: dt.date | str | None) -> str:
+    """A date as the sources give it: 2025-11-30."""
+    if d is None:
+        return NONE
+    return d if isinstance(d, str) else d.isoformat()
 
 
 def usd(x: float | None, digits: int = 0) -> str:
-    """Signed dollars, e.g. -$1,232; "none" for a missing or infinite figure."""
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return "none"
-    sign = "-" if x < 0 else ""
-    return f"{sign}${abs(x):,.{digits}f}"
+    """Dollars to `digits` places. Pages use `money` and `hourly`; this stays for callers that
+    have not moved to a kind yet."""
+    if _missing(x):
+        return NONE
+    return _signed_dollars(x, fixed(x, digits))  # type: ignore[arg-type]

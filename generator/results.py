@@ -7,6 +7,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from generator import formatting as fmt
 from generator.catalog import Catalog
 from generator.engine import Inputs, Outcome, Robustness, Thresholds, evaluate, robustness, thresholds
 from generator.resolve import resolve
@@ -43,14 +44,18 @@ class ScenarioResult:
         return self.verdict == self.scenario.expect
 
     @property
+    def _counted(self) -> list[WorkloadResult]:
+        """The workloads a scenario's saving is made of: all of them, or for a hybrid only those it
+        sends to Trainium, since the others run on the GPU and save nothing."""
+        return [w for w in self.workloads if self.verdict != "hybrid" or w.outcome.verdict == "trainium"]
+
+    @property
     def saving_per_run(self) -> float:
-        """What moving to Trainium saves a run, counting only the workloads whose verdict moves them."""
-        return sum(w.outcome.saving_per_run for w in self.workloads if w.outcome.verdict == "trainium")
+        return sum(w.outcome.saving_per_run for w in self._counted)
 
     @property
     def total_difference(self) -> float:
-        """What the verdict saves over the plan against an all-GPU plan: the workloads that move."""
-        return sum(w.outcome.total_difference for w in self.workloads if w.outcome.verdict == "trainium")
+        return sum(w.outcome.total_difference for w in self._counted)
 
 
 def evaluate_workload(w: Workload, catalog: Catalog) -> WorkloadResult:
@@ -104,10 +109,10 @@ def mismatch_message(r: ScenarioResult) -> str:
     for w in r.workloads:
         o = w.outcome
         deciding = [s for s in o.trace if s.verdict is not None][-1]
-        be = "none" if o.break_even_runs is None else f"{o.break_even_runs:.1f}"
         parts.append(
             f"{w.workload.name}: {o.verdict} by rule {deciding.rule} "
-            f"(GPU ${o.gpu.total:,.0f} vs Trainium ${o.trainium.total:,.0f} over {w.inputs.runs} runs, "
-            f"{o.ports} port(s) at ${o.port_cost:,.0f}, saving per run ${o.saving_per_run:,.0f}, break-even runs {be})"
+            f"(GPU {fmt.money(o.gpu.total)} vs Trainium {fmt.money(o.trainium.total)} over {w.inputs.runs} runs, "
+            f"{o.ports} port(s) at {fmt.money(o.port_cost)}, saving per run {fmt.money(o.saving_per_run)}, "
+            f"break-even runs {fmt.runs(o.break_even_runs)})"
         )
     return f"the engine's verdict is {r.verdict} but expect says {r.scenario.expect}: " + "; ".join(parts)

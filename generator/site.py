@@ -10,7 +10,6 @@ import datetime as dt
 import functools
 import html
 import json
-import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -22,22 +21,17 @@ from generator import charts as ch
 from generator import embeds
 from generator.catalog import OPTION_LABELS, OPTIONS, Figure, Price
 from generator.engine import RANGE_LABELS
+from generator import formatting as fmt
 from generator.formatting import usd
 from generator.freshness import Freshness
 from generator.loader import Project
+from generator.present import RULE_LABELS, VERDICT_LABELS, present_workload, scenario_row
 from generator.rendered import Rendered, RenderedScenarios
 from generator.results import ScenarioResult, WorkloadResult
 from generator.schema import Workload, json_schema
 
 TEMPLATES = Path(__file__).parent / "templates"
 CHARTS_JS = "assets/charts.js"  # the site's chart script, which embed pages load too
-RULE_LABELS = {
-    "hard-constraint": "Hard constraints",
-    "availability": "Availability",
-    "cost": "Cost over the plan",
-    "capacity": "Capacity and urgency",
-}
-VERDICT_LABELS = {"trainium": "Trainium", "gpu": "GPU", "hybrid": "Hybrid"}
 
 
 def md(text: Any) -> Markup:
@@ -54,30 +48,6 @@ def script_json(value: Any) -> Markup:
     """JSON that is safe inside <script type="application/json">: no '<', '>' or '&' survives."""
     text = value if isinstance(value, embeds.JSONText) else json.dumps(value, separators=(",", ":"), sort_keys=True, allow_nan=False)
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
-
-
-def num(x: float | None, digits: int = 2) -> str:
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return "none"
-    return f"{x:,.{digits}f}"
-
-
-def pct(x: float | None, digits: int = 0) -> str:
-    if x is None:
-        return "none"
-    return f"{x * 100:.{digits}f} %"
-
-
-def runs(x: float | None) -> str:
-    if x is None:
-        return "none"
-    return "under 0.1" if x < 0.1 else f"{x:,.1f}"
-
-
-def hours(h: float) -> str:
-    if h >= 48:
-        return f"{h / 24:,.1f} days"
-    return f"{h:,.1f} hours"
 
 
 @dataclass
@@ -106,7 +76,10 @@ class Renderer:
             lstrip_blocks=True,
             keep_trailing_newline=True,
         )
-        self.env.filters.update(md=md, usd=usd, num=num, pct=pct, hours=hours, runs=runs, script_json=script_json)
+        self.env.filters.update(
+            md=md, script_json=script_json, usd=usd, money=fmt.money, hourly=fmt.hourly, runs=fmt.runs, ratio=fmt.ratio,
+            pct=fmt.pct, weeks=fmt.weeks, count=fmt.count, num=fmt.num, hours=fmt.hours, date=fmt.date,
+        )
         self.env.globals.update(
             catalog=self.catalog,
             results=project.results,
@@ -120,6 +93,8 @@ class Renderer:
             figure_sources=self.figure_sources,
             headline=self.headline,
             counts=self.counts,
+            scenario_row=self.scenario_row,
+            column_text=ch.column_text,
             reference_case=self.reference_case,
             freshness=self.freshness,
             site_url=self.site_url,
@@ -192,6 +167,10 @@ class Renderer:
         v = [r.verdict for r in self.project.results]
         return {k: v.count(k) for k in ("trainium", "gpu", "hybrid")} | {"all": len(v)}
 
+    def scenario_row(self, r: ScenarioResult) -> dict[str, Any]:
+        """What the scenarios index says about one scenario, in the words its page uses."""
+        return scenario_row(r, [present_workload(w, self.catalog) for w in r.workloads])
+
     def headline(self) -> dict[str, Any]:
         """The reference comparison the home page and the axes pages quote."""
         trn = self.catalog.price("trn2.48xlarge", "us-east-2", "on-demand")
@@ -231,7 +210,9 @@ class Renderer:
     def scenario_page(self, r: ScenarioResult) -> str:
         page = f"scenarios/{r.id}.md"
         blocks = [self.chart_block(self.register(c, page)) for c in ch.scenario_charts(r, self.catalog)]
-        return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, prices=self._workload_prices(r))
+        shown = [present_workload(w, self.catalog) for w in r.workloads]
+        return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, prices=self._workload_prices(r), shown=shown,
+                                                              row=scenario_row(r, shown))
 
     def _workload_prices(self, r: ScenarioResult) -> list[dict[str, Price]]:
         out = []

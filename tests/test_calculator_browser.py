@@ -107,7 +107,8 @@ def test_every_shipped_scenario_gives_the_engines_answer(calc: Calc, project):
             )
             assert rules == [[s.rule, s.verdict] for s in w.outcome.trace], (r.id, i)
             robust = calc.page.get_attribute("#calc-output [data-robust]", "data-robust")
-            assert robust == ("yes" if w.robustness.holds else "flips"), (r.id, i)
+            rob = w.robustness
+            assert robust == ("flips" if rob.flips_on else "robust" if rob.holds else "joint"), (r.id, i)
             calc.chart_drawn()
 
 
@@ -172,15 +173,20 @@ def test_impossible_input_gets_a_message_next_to_the_field(calc: Calc):
         ("#calc-rel", "0", "Must be more than 0."),
     ]:
         original = calc.page.input_value(field)
+        before = calc.values()
         calc.page.fill(field, value)
         error = calc.page.inner_text(f"{field}-error")
         assert error == message, (field, value, error)
         assert calc.page.get_attribute(field, "aria-invalid") == "true"
+        # The answer for the last valid inputs stays, marked as such.
+        assert calc.page.inner_text("#calc-stale").startswith("Fix the field marked above")
+        assert calc.values() == before and calc.page.get_attribute("#calc-output", "data-stale") == "true"
         output = calc.page.inner_text("#calc-output")
-        assert "Fix the" in output and "NaN" not in output and "undefined" not in output
+        assert "NaN" not in output and "undefined" not in output
         calc.page.fill(field, original)
         assert calc.page.inner_text(f"{field}-error") == ""
         assert calc.page.get_attribute("#guide-calc", "data-state") == "ok"
+        assert calc.page.is_hidden("#calc-stale") and calc.page.get_attribute("#calc-output", "data-stale") is None
 
 
 def test_every_input_has_a_label_and_the_keyboard_reaches_it(calc: Calc):
@@ -213,9 +219,10 @@ def test_the_chart_waits_until_it_nears_the_screen_then_follows_the_numbers(calc
     runtime: list[str] = []
     calc.page.on("request", lambda r: runtime.append(r.url) if r.url.endswith("/assets/vendor/vega.js") else None)
     calc.open()
-    # The answer is there at once; the chart, below the form, has not asked for the runtime yet.
+    # The answer is there at once; the chart, below the form, waits to come near the screen and
+    # has not asked for the runtime.
     assert calc.verdict() in ("trainium", "gpu")
-    calc.page.wait_for_timeout(300)
+    calc.page.wait_for_selector("#calc-chart[data-waiting=near]", state="attached")
     assert runtime == [] and calc.page.evaluate("typeof window.vega") == "undefined"
     assert calc.page.get_attribute("#calc-chart", "data-drawn") is None
 
@@ -233,7 +240,7 @@ def test_the_chart_waits_until_it_nears_the_screen_then_follows_the_numbers(calc
 
 
 def test_dollar_figures_read_as_the_scenario_pages_write_them(calc: Calc, project):
-    from generator.formatting import usd
+    from generator.formatting import money as usd
 
     calc.open()
     for r in project.results:
@@ -250,3 +257,164 @@ def test_dollar_figures_read_as_the_scenario_pages_write_them(calc: Calc, projec
             )
             for key, value in expected.items():
                 assert shown[key] == usd(value), (r.id, i, key, shown[key], usd(value))
+
+
+def test_a_value_outside_its_range_is_marked_where_it_was_typed_and_the_answer_stays(calc: Calc):
+    calc.open()  # relative throughput 1, range 0.8 to 1.2
+    before, verdict = calc.values(), calc.verdict()
+    calc.page.fill("#calc-rel", "0.7")
+    calc.page.wait_for_selector("#calc-rel[aria-invalid=true]")
+    assert calc.page.inner_text("#calc-rel-error") == (
+        "0.7 is below this range's low end (0.8): lower the low end, or raise the relative throughput.")
+    assert calc.page.inner_text("#calc-rel-low-error") == "" and calc.page.get_attribute("#calc-rel-low", "aria-invalid") is None
+    assert calc.values() == before and calc.verdict() == verdict
+    assert "last valid inputs" in calc.page.inner_text("#calc-stale")
+    # Widening the range from its own field clears the error and computes the new case.
+    calc.page.fill("#calc-rel-low", "0.6")
+    calc.page.wait_for_selector("#guide-calc[data-state=ok]")
+    assert calc.page.inner_text("#calc-rel-error") == ""
+    assert calc.values()["trainium.hours_per_run"] != before["trainium.hours_per_run"]
+    # A low end typed above the value is marked on the low end, where it was typed.
+    calc.page.fill("#calc-rel-low", "0.75")
+    calc.page.wait_for_selector("#calc-rel-low[aria-invalid=true]")
+    assert "above the relative throughput itself (0.7)" in calc.page.inner_text("#calc-rel-low-error")
+    assert calc.page.inner_text("#calc-rel-error") == ""
+
+
+def test_a_bad_shared_link_says_which_parameter_and_falls_back_to_its_default(calc: Calc):
+    calc.open("?ti=foo&n=-3&gr=mars-1&r=0.9")
+    notice = calc.page.inner_text("#calc-link-notice")
+    assert 'Trainium instance (ti="foo") is not one of the choices; the default (trn2.48xlarge) is used instead.' in notice
+    assert 'Runs planned (n="-3") is not usable: must be at least 1; the default (10) is used instead.' in notice
+    assert 'GPU region (gr="mars-1") is not one of the choices' in notice
+    assert '(r=' not in notice  # a good parameter is kept, and not mentioned
+    assert calc.page.input_value("#calc-trn-instance") == "trn2.48xlarge"
+    assert calc.page.input_value("#calc-runs") == "10" and calc.page.input_value("#calc-rel") == "0.9"
+    assert calc.page.get_attribute("#guide-calc", "data-state") == "ok" and calc.verdict() in ("trainium", "gpu")
+    assert "unknown instance" not in calc.page.inner_text("#guide-calc")
+    # The address bar no longer carries what could not be used.
+    assert "ti=" not in calc.page.url and "n=" not in calc.page.url and "r=0.9" in calc.page.url
+
+
+def test_an_empty_instance_in_a_link_is_explained_too(calc: Calc):
+    calc.open("?gi=")
+    assert 'GPU instance (gi="") is not one of the choices; the default (p5.48xlarge) is used instead.' in calc.page.inner_text("#calc-link-notice")
+    assert calc.page.input_value("#calc-gpu-instance") == "p5.48xlarge"
+    assert calc.page.get_attribute("#guide-calc", "data-state") == "ok"
+
+
+def test_a_good_link_shows_no_notice(calc: Calc):
+    calc.open("?n=25&r=0.9")
+    assert calc.page.is_hidden("#calc-link-notice")
+
+
+def test_only_a_short_verdict_line_is_live(calc: Calc):
+    calc.open()
+    live = calc.page.eval_on_selector_all("[aria-live]", "els => els.map(e => e.id)")
+    assert "calc-live" in live
+    inside = calc.page.evaluate("() => !!document.querySelector('#calc-output').closest('[aria-live]') || !!document.querySelector('#calc-output [aria-live]')")
+    assert not inside, "the whole answer is a live region"
+    text = calc.page.inner_text("#calc-live") or calc.page.text_content("#calc-live")
+    assert text.startswith("Verdict: ") and len(text) < 120
+    calc.page.fill("#calc-runs", "1")
+    calc.page.wait_for_function("() => document.getElementById('calc-live').textContent.startsWith('Verdict: GPU')")
+
+
+# Counts, in the page, listeners on window for popstate and observers connected, so a test can see
+# whether a visit to the calculator leaves anything behind when the reader moves on.
+LIVE_COUNTER = """
+window.__live = { popstate: 0, observers: 0 };
+const add = EventTarget.prototype.addEventListener;
+EventTarget.prototype.addEventListener = function (type, fn, opts) {
+  if (this === window && type === "popstate") {
+    window.__live.popstate++;
+    const signal = opts && typeof opts === "object" ? opts.signal : null;
+    if (signal) signal.addEventListener("abort", () => { window.__live.popstate--; });
+  }
+  return add.call(this, type, fn, opts);
+};
+for (const name of ["MutationObserver", "IntersectionObserver"]) {
+  const Base = window[name];
+  window[name] = class extends Base {
+    observe(...args) { if (!this.__on) { this.__on = true; window.__live.observers++; } return super.observe(...args); }
+    disconnect() { if (this.__on) { this.__on = false; window.__live.observers--; } return super.disconnect(); }
+  };
+}
+"""
+
+
+def test_visits_by_instant_navigation_leave_nothing_behind(calc: Calc):
+    calc.page.add_init_script(LIVE_COUNTER)
+    calc.page.goto(calc.base)
+    calc.page.evaluate("window.__stayed = true")
+    counts = []
+    for _ in range(4):
+        calc.page.click("nav.md-nav a[href$='calculator/']")
+        calc.page.wait_for_selector("#guide-calc[data-ready]")
+        counts.append(calc.page.evaluate("({...window.__live})"))
+        calc.page.go_back()
+        calc.page.wait_for_function("() => !document.getElementById('guide-calc')")
+    assert calc.page.evaluate("window.__stayed === true"), "the page reloaded instead of navigating instantly"
+    assert counts[-1] == counts[0], counts
+    # Each visit still works.
+    calc.page.click("nav.md-nav a[href$='calculator/']")
+    calc.page.wait_for_selector("#guide-calc[data-ready]")
+    calc.page.fill("#calc-runs", "40")
+    calc.page.wait_for_function("() => location.search.includes('n=40')")
+
+
+def test_a_calculator_that_cannot_load_says_so(browser, served_site: str):
+    context = browser.new_context()
+    page = context.new_page()
+    page.route("**/assets/calculator/engine.mjs", lambda route: route.abort())
+    try:
+        page.goto(served_site + "calculator/")
+        page.wait_for_selector("#guide-calc[data-state=failed]")
+        text = page.inner_text("#calc-output")
+        assert "could not load" in text and "needs JavaScript" not in text
+    finally:
+        context.close()
+
+
+READ_SECTION = """([n]) => {
+  const ol = document.querySelectorAll('.guide-trace')[n];
+  const rob = document.querySelectorAll('p[data-robust]')[n];
+  const scope = ol.closest('#calc-output') || document;
+  const keys = [...document.querySelectorAll('[data-key]')].filter((e) => {
+    if (scope !== document) return scope.contains(e);
+    // The workload section a figure sits in: the last "Workload N:" heading before it.
+    const heads = [...document.querySelectorAll('h2')].filter((x) => /^Workload \\d+:/.test(x.textContent));
+    const mine = heads.filter((x) => x.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING).pop();
+    return mine === heads[n];
+  });
+  const lead = (ol.closest('.guide-verdict') || document.querySelector('.guide-verdict')).querySelectorAll('.guide-verdict__lead');
+  return {
+    trace: [...ol.querySelectorAll('li')].map((li) => li.textContent.trim()),
+    robustness: rob.textContent.trim(),
+    figures: Object.fromEntries(keys.filter((e) => e.closest('td, span')).map((e) => [e.dataset.key, e.textContent.trim()])),
+    lead: [...lead].map((p) => p.textContent.trim()),
+  };
+}"""
+
+
+def test_the_calculator_reads_as_the_scenario_page_does(calc: Calc, project):
+    """Trace, robustness, thresholds and every figure read the same on the page and in the calculator."""
+    checked = leads = 0
+    for r in project.results:
+        for i, w in enumerate(r.workloads):
+            calc.page.goto(f"{calc.base}scenarios/{r.id}/")
+            on_page = calc.page.evaluate(READ_SECTION, [i])
+            calc.open(f"?from={r.id}/{i + 1}")
+            in_calc = calc.page.evaluate(READ_SECTION, [0])
+            assert in_calc["trace"] == on_page["trace"], (r.id, i)
+            assert in_calc["robustness"] == on_page["robustness"], (r.id, i)
+            shared = set(in_calc["figures"]) & set(on_page["figures"])
+            assert len(shared) >= 17, (r.id, i, shared)
+            for key in shared:
+                assert in_calc["figures"][key] == on_page["figures"][key], (r.id, i, key)
+            if len(r.workloads) == 1:  # a page with several workloads names each before its lead
+                assert in_calc["lead"] == on_page["lead"], (r.id, i)
+                leads += bool(in_calc["lead"])
+            checked += 1
+    assert checked == sum(len(r.workloads) for r in project.results)
+    assert leads, "no shipped scenario leads with its throughput threshold; this test lost that case"

@@ -54,7 +54,7 @@ def test_a_price_that_flips_verdicts_is_reported_with_the_mismatch(tmp_path: Pat
     assert math.isclose(price.pct, (110 - 55.04) / 55.04 * 100)
     text = markdown(report, "main", SHA)
     assert "| `one-off-run` | gpu | **trainium** | ⚠️ no: expect is gpu | the run: trainium by cost |" in text
-    assert "| p5.48xlarge | us-east-1 | On-demand | $55.04 | $110 | +99.9 % | VAN, 2025-11-30 |" in text
+    assert "| p5.48xlarge | us-east-1 | On-demand | $55.04/h | $110.00/h | +99.9 % | VAN, 2025-11-30 |" in text
     assert "`guide validate` fails until each flagged scenario's `expect` is updated" in text
 
 

@@ -1,7 +1,9 @@
 """The calculator's JavaScript engine against the Python engine, on thousands of generated cases.
 
-Node runs the very file the site ships (docs/assets/calculator/engine.mjs). Both engines get the
-same workloads and the same catalog; verdicts, trace rules and every number must agree.
+Node runs the very files the site ships (docs/assets/calculator/engine.mjs and present.mjs). Both
+engines get the same workloads and the same catalog; verdicts, trace rules, cost curves and every
+number must agree. Both present layers get the same evaluated workloads and must give the same
+strings, so the calculator reads exactly as the scenario pages do.
 """
 
 from __future__ import annotations
@@ -10,17 +12,17 @@ import json
 import math
 import random
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from core_support import run_js_on_inputs
 
 from generator.calculator import calculator_data, workload_json
-from dataclasses import replace
-
-from core_support import run_js_on_inputs
 from generator.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
 from generator.loader import load_catalog
+from generator.present import present, price_refs
 from generator.results import _plain, evaluate_workload
 from generator.schema import Workload
 
@@ -34,14 +36,26 @@ _EDGE_BASE = Inputs(
 )
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "docs" / "assets" / "calculator" / "engine.mjs"
+PRESENT = ROOT / "docs" / "assets" / "calculator" / "present.mjs"
 CASES = 2400
 
 RUNNER = """
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-const { evaluateWorkload } = await import(pathToFileURL(process.argv[1]).href);
+const { evaluateWorkload, costCurve } = await import(pathToFileURL(process.argv[1]).href);
 const payload = JSON.parse(readFileSync(0, "utf8"));
-process.stdout.write(JSON.stringify(payload.workloads.map((w) => evaluateWorkload(w, payload.data))));
+process.stdout.write(JSON.stringify(payload.workloads.map((w) => {
+  const r = evaluateWorkload(w, payload.data);
+  return { result: r, curve: costCurve(r.inputs, r.outcome) };
+})));
+"""
+
+PRESENT_RUNNER = """
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+const { present } = await import(pathToFileURL(process.argv[1]).href);
+const cases = JSON.parse(readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(cases.map((c) => present(c.result, c.curve, c.prices))));
 """
 
 # Exact ties and boundaries generated numbers rarely hit: each is BASE-like with one thing on its edge.
@@ -178,17 +192,20 @@ def cases():
         ["node", "--input-type=module", "-e", RUNNER, str(ENGINE)],
         input=json.dumps(payload), capture_output=True, text=True, check=True,
     )
-    js = json.loads(out.stdout)
-    py = []
+    ran = json.loads(out.stdout)
+    assert len(ran) == len(workloads), f"Node returned {len(ran)} results for {len(workloads)} workloads"
+    js = [r["result"] for r in ran]
+    py, curves = [], []
     for w in workloads:
         r = evaluate_workload(w, catalog)
         py.append({"inputs": _plain(r.inputs), "outcome": _plain(r.outcome), "robustness": _plain(r.robustness),
                    "thresholds": _plain(r.thresholds), "curve": _plain(cost_curve(r.inputs, r.outcome))})
-    return workloads, py, js
+        curves.append((py[-1]["curve"], price_refs(catalog, w)))
+    return workloads, py, js, curves, [r["curve"] for r in ran]
 
 
 def test_there_are_enough_cases_and_they_cover_every_rule(cases):
-    workloads, py, _ = cases
+    workloads, py, *_ = cases
     assert len(workloads) >= 2000
     deciding = {[s for s in r["outcome"]["trace"] if s["verdict"]][-1]["rule"] for r in py}
     assert deciding == {"hard-constraint", "availability", "deadline", "cost", "capacity"}
@@ -203,8 +220,7 @@ def test_there_are_enough_cases_and_they_cover_every_rule(cases):
 
 
 def test_javascript_engine_equals_python_engine(cases):
-    workloads, py, js = cases
-    assert len(js) == len(py) == len(workloads)
+    workloads, py, js, *_ = cases
     problems: list[str] = []
     for i, (a, b) in enumerate(zip(py, js, strict=True)):
         before = len(problems)
@@ -215,7 +231,7 @@ def test_javascript_engine_equals_python_engine(cases):
 
 
 def test_verdicts_and_trace_rules_agree(cases):
-    _, py, js = cases
+    _, py, js, *_ = cases
     for a, b in zip(py, js, strict=True):
         assert a["outcome"]["verdict"] == b["outcome"]["verdict"]
         assert [(s["rule"], s["verdict"]) for s in a["outcome"]["trace"]] == [(s["rule"], s["verdict"]) for s in b["outcome"]["trace"]]
@@ -233,3 +249,63 @@ def test_exact_ties_and_boundaries_agree():
     # The tie goes to the GPU in both, and the deadline-day port counts as in time.
     assert js[1]["outcome"]["verdict"] == "gpu" and js[1]["outcome"]["total_difference"] == 0
     assert js[6]["outcome"]["trainium"]["ready_days"] == 14 and js[6]["outcome"]["verdict"] == "trainium"
+
+
+def test_cost_curves_agree(cases):
+    _, _, _, curves, js_curves = cases
+    problems: list[str] = []
+    for i, ((py_curve, _), js_curve) in enumerate(zip(curves, js_curves, strict=True)):
+        _compare(py_curve, js_curve, f"case {i} curve", problems)
+    assert not problems, "\n".join(problems[:40])
+    # The curve reaches the plan's runs, however long the plan.
+    _, py, *_ = cases
+    assert all(c[0]["rows"][-1]["runs"] >= r["inputs"]["runs"] for c, r in zip(curves, py, strict=True))
+
+
+@pytest.fixture(scope="module")
+def presented(cases):
+    _, py, _, curves, _ = cases
+    payload = [{"result": r, "curve": curve, "prices": prices} for r, (curve, prices) in zip(py, curves, strict=True)]
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", PRESENT_RUNNER, str(PRESENT)],
+        input=json.dumps(payload), capture_output=True, text=True, check=True,
+    )
+    js = json.loads(out.stdout)
+    assert len(js) == len(payload), f"Node presented {len(js)} of {len(payload)} workloads"
+    return [present(c["result"], c["curve"], c["prices"]) for c in payload], js
+
+
+def _floats(value: Any) -> Any:
+    """Numbers as floats: JSON from Node writes 3.8e17 as an integer, which Python reads back as int."""
+    if isinstance(value, dict):
+        return {k: _floats(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_floats(v) for v in value]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+def test_both_present_layers_tell_the_same_story(presented):
+    py, js = presented
+    wrong = [(i, a, b) for i, (a, b) in enumerate(zip(py, js, strict=True)) if _floats(a) != _floats(b)]
+    if wrong:
+        i, a, b = wrong[0]
+        problems = [f"{k}: {a[k]!r} vs {b[k]!r}" for k in a if a[k] != b.get(k)]
+        pytest.fail(f"{len(wrong)} cases differ; first: " + "\n".join(problems[:20]))
+
+
+def test_the_present_cases_cover_every_wording(presented):
+    py, _ = presented
+    assert {p["robustness"]["state"] for p in py} == {"robust", "joint", "flips"}
+    assert any(p["lead"] for p in py) and any(p["lead"] is None for p in py)
+    texts = [c["text"] for p in py for c in p["summary"]["rows"] if c["key"] == "break_even_runs"]
+    assert any(t.startswith("none:") for t in texts) and any(t.startswith("never:") for t in texts)
+    assert any(t.startswith("0.0") for t in texts), "no break-even under 0.1 runs among the cases"
+    assert not any(t in ("0.0", "0") for t in texts)
+    # A break-even marker appears only where the lines really cross.
+    for p in py:
+        labels = [m["label"] for m in p["chart"]["marks"]]
+        be = next(c for c in p["summary"]["rows"] if c["key"] == "break_even_runs")
+        if be["text"].startswith(("none", "never")):
+            assert not any(label.startswith("break-even") for label in labels)

@@ -62,14 +62,17 @@ def test_a_wrong_expectation_fails_with_both_verdicts_and_the_deciding_numbers(p
     assert problem.message.endswith(f" (got '{wrong}')")
 
     # The numbers in the message are the ones the engine computed for the original file.
+    from generator.formatting import money, runs
+
     original = evaluate_scenario(path.stem, path.name, Scenario.model_validate(YAML(typ="safe", pure=True).load(text)), catalog)
     for w in original.workloads:
         o = w.outcome
         deciding = [s for s in o.trace if s.verdict is not None][-1]
         assert f"{w.workload.name}: {o.verdict} by rule {deciding.rule} " in problem.message
-        assert f"GPU ${o.gpu.total:,.0f} vs Trainium ${o.trainium.total:,.0f} over {w.inputs.runs} runs" in problem.message
-        assert f"{o.ports} port(s) at ${o.port_cost:,.0f}" in problem.message
-        assert f"saving per run ${o.saving_per_run:,.0f}" in problem.message
+        assert f"GPU {money(o.gpu.total)} vs Trainium {money(o.trainium.total)} over {w.inputs.runs} runs" in problem.message
+        assert f"{o.ports} port(s) at {money(o.port_cost)}" in problem.message
+        assert f"saving per run {money(o.saving_per_run)}" in problem.message
+        assert f"break-even runs {runs(o.break_even_runs)})" in problem.message
 
 
 def _workload(name: str, **changes) -> dict:
@@ -102,10 +105,10 @@ def test_scenario_verdict_is_hybrid_only_when_workloads_go_different_ways(catalo
     assert both_gpu.verdict == "gpu"
     both_trn = evaluate_scenario("t", "t.yaml", _scenario(production, dict(production, name="more production")), catalog)
     assert both_trn.verdict == "trainium"
-    # A hybrid's saving counts only the workloads that move to Trainium: the research workload stays
-    # on the GPU, so its (equal, since both are the same shape) per-run saving is not added in.
-    production_saving = mixed.workloads[0].outcome.saving_per_run
-    assert mixed.workloads[1].outcome.saving_per_run == pytest.approx(production_saving)
-    assert mixed.saving_per_run == pytest.approx(production_saving)
+    # A hybrid's saving per run is the workload it sends to Trainium; the GPU one saves nothing.
+    assert mixed.workloads[1].outcome.saving_per_run != 0
+    assert mixed.saving_per_run == pytest.approx(mixed.workloads[0].outcome.saving_per_run)
     assert mixed.total_difference == pytest.approx(mixed.workloads[0].outcome.total_difference)
-    assert both_gpu.saving_per_run == 0 and both_gpu.total_difference == 0
+    # Otherwise a scenario's saving adds up its workloads'.
+    assert both_trn.saving_per_run == pytest.approx(sum(w.outcome.saving_per_run for w in both_trn.workloads))
+    assert both_gpu.saving_per_run == pytest.approx(sum(w.outcome.saving_per_run for w in both_gpu.workloads))

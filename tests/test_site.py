@@ -132,6 +132,7 @@ def test_every_scenario_has_a_page(built_site: BuiltSite, project):
 
 
 def test_index_lists_every_scenario_with_the_engines_verdict(built_site: BuiltSite, project):
+    from generator.engine import RANGE_LABELS
     from generator.site import VERDICT_LABELS
 
     doc = page(built_site.site, "scenarios/")
@@ -147,10 +148,20 @@ def test_index_lists_every_scenario_with_the_engines_verdict(built_site: BuiltSi
         assert v.attrs["data-verdict"] == r.verdict, r.id
         assert v.norm_text() == VERDICT_LABELS[r.verdict], r.id
         (rob,) = [td for td in tr.find_all("td") if "data-robust" in td.attrs]
-        assert rob.attrs["data-robust"] == ("yes" if r.robust else "flips"), r.id
-        assert rob.norm_text() == ("robust" if r.robust else "flips"), r.id
+        flips = [n for w in r.workloads for n in w.robustness.flips_on]
+        if flips:
+            assert rob.attrs["data-robust"] == "flips", r.id
+            assert rob.norm_text().startswith("flips on "), r.id
+            assert all(RANGE_LABELS[n] in rob.norm_text() for n in flips), r.id
+        elif r.robust:
+            assert (rob.attrs["data-robust"], rob.norm_text()) == ("robust", "robust"), r.id
+        else:
+            assert rob.attrs["data-robust"] == "joint", r.id
+            assert rob.norm_text() == "changes only when several inputs are at their worst at once", r.id
+        # A hybrid's saving counts only the workloads that go to Trainium.
+        counted = [w for w in r.workloads if r.verdict != "hybrid" or w.outcome.verdict == "trainium"]
         saving = tr.find_all("td")[2]
-        assert close(float(saving.attrs["data-sort"]), r.saving_per_run), r.id
+        assert close(float(saving.attrs["data-sort"]), sum(w.outcome.saving_per_run for w in counted)), r.id
 
 
 def engine_numbers(w) -> dict[str, float | None]:
@@ -225,7 +236,10 @@ def test_robustness_is_told_as_the_engine_found_it(built_site: BuiltSite, projec
         for h, w in zip(heads, r.workloads):
             rob = w.robustness
             text = _next_element(h).norm_text()
-            assert text.startswith("Yes." if rob.holds else "No."), f"{r.id}: {text}"
+            opening = "Flips on " if rob.flips_on else "Robust: " if rob.holds else "No single input moved across its range changes"
+            assert text.startswith(opening), f"{r.id}: {text}"
+            if not rob.flips_on and not rob.holds:
+                assert "only when several inputs are at their worst at once" in text, f"{r.id}: {text}"
             for name in rob.flips_on:
                 assert RANGE_LABELS[name] in text, f"{r.id}: {name} flips the verdict but is not named: {text}"
             assert not re.search(r"range, +turns|, +,", text), f"{r.id}: a sentence with an empty list: {text}"
@@ -236,7 +250,7 @@ def test_robustness_is_told_as_the_engine_found_it(built_site: BuiltSite, projec
 
 
 def test_prices_page_shows_every_instance_and_the_trn2_range(built_site: BuiltSite, project):
-    from generator.site import usd
+    from generator.formatting import hourly
 
     catalog = project.catalog
     doc = page(built_site.site, "prices/")
@@ -259,13 +273,13 @@ def test_prices_page_shows_every_instance_and_the_trn2_range(built_site: BuiltSi
     assert backers == {"VAN", "SKY"}, "the trn2.48xlarge range is expected to span the VAN and SKY figures"
     row = detail[("trn2.48xlarge", "us-east-2", "on-demand")]
     text = row.norm_text()
-    assert f"range {usd(p.low, 2)} to {usd(p.high, 2)}" in text
+    assert f"range {hourly(p.low)} to {hourly(p.high)}" in text
     for source in sorted(backers):
         assert re.search(rf"\b{source}\b", text), f"{source} is not named in the trn2.48xlarge on-demand row: {text}"
     # The instances table shows the same range next to the on-demand price.
     (cell,) = [td for td in table.find_all("td") if td.attrs.get("data-key") == "on_demand" and td.parent.attrs.get("data-instance") == "trn2.48xlarge"]
     assert close(float(cell.attrs["data-value"]), p.point)
-    assert f"range {usd(p.low, 2)} to {usd(p.high, 2)}" in cell.norm_text()
+    assert f"range {hourly(p.low)} to {hourly(p.high)}" in cell.norm_text()
 
 
 # --- nothing from another host ------------------------------------------------------------------
@@ -519,3 +533,22 @@ def test_script_json_cannot_close_its_script_tag(text):
     out = str(script_json({"title": text}))
     assert "<" not in out and ">" not in out and "&" not in out
     assert json.loads(out) == {"title": text}
+
+
+def test_scenario_pages_lead_with_the_throughput_threshold_when_it_turns_the_verdict(built_site: BuiltSite, project):
+    from generator.formatting import ratio
+
+    led = 0
+    for r in project.results:
+        doc = page(built_site.site, f"scenarios/{r.id}/")
+        (box,) = [d for d in doc.find_all("div") if "guide-verdict" in d.attrs.get("class", "").split()]
+        leads = [p.norm_text() for p in box.find_all("p") if "guide-verdict__lead" in p.attrs.get("class", "")]
+        expected = [w for w in r.workloads if "relative_throughput" in w.robustness.flips_on and w.thresholds.relative_throughput is not None]
+        assert len(leads) == len(expected), (r.id, leads)
+        for text, w in zip(leads, expected, strict=True):
+            assert f"Trainium wins if it reaches at least {ratio(w.thresholds.relative_throughput)} the GPU's throughput." in text, text
+            led += 1
+        # Nothing on the page reads as a zero break-even or explains a "None" the page does not show.
+        body = doc.norm_text()
+        assert "0.0 runs" not in body and '"None" means' not in body, r.id
+    assert led, "no shipped scenario flips on relative throughput; this test lost its case"

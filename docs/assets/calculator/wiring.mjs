@@ -1,15 +1,12 @@
-// The calculator page's wiring: read the form, ask engine.mjs, show the answer, keep the URL in
-// step. All arithmetic and rules live in engine.mjs; nothing here computes a verdict. calculator.mjs
-// loads this module on the page that has the form, and calls setup() each time the page is shown.
-import { evaluateWorkload, checkReferences, findPrice, RANGE_LABELS } from "./engine.mjs";
+// The calculator page's wiring: read the form, ask engine.mjs, place what present.mjs says, keep
+// the URL in step. Arithmetic and rules live in engine.mjs and every sentence and figure a reader
+// sees comes from present.mjs (the same words as the scenario pages); this module only escapes and
+// places them. calculator.mjs loads it on the page that has the form, calls setup() each time that
+// page is shown and teardown() when the reader leaves it.
+import { evaluateWorkload, checkReferences, findPrice, costCurve } from "./engine.mjs";
+import { present } from "./present.mjs";
+import { hourly, weeks } from "./format.mjs";
 
-const RULES = {
-  "hard-constraint": "Hard constraints",
-  availability: "Availability",
-  cost: "Cost over the plan",
-  capacity: "Capacity and urgency",
-};
-const VERDICTS = { trainium: "Trainium", gpu: "GPU" };
 const DEFAULTS = {
   ti: "trn2.48xlarge", tr: "us-east-2", to: "on-demand", tc: "1",
   gi: "p5.48xlarge", gr: "us-east-1", go: "on-demand", gc: "1",
@@ -22,21 +19,10 @@ const DEFAULTS = {
 let view = null; // the live chart, finalized before it is replaced
 let data = null;
 let template = null; // the chart's Vega spec, compiled at build time
+let visit = null; // { root, abort, observer }: what this showing of the page set up, undone by teardown()
+let lastEdited = null; // the id of the field the reader changed last, where a range error belongs
 
 const $ = (id) => document.getElementById(id);
-// en-US numbers with exactly d decimals ("1,234.50"), rounded as the guide's Python pages round
-// them (generator/formatting.py: the exact value of the double, to d places). Not Intl: the first
-// NumberFormat a page makes loads locale data, tens of milliseconds before the first answer shows.
-function fixed(v, d) {
-  if (!Number.isFinite(v)) return String(v);
-  const [whole, frac] = Math.abs(v).toFixed(d).split(".");
-  const sign = v < 0 || Object.is(v, -0) ? "-" : "";
-  return sign + whole.replace(/\B(?=(\d{3})+$)/g, ",") + (frac ? "." + frac : "");
-}
-const usd = (v, d = 0) => (v < 0 ? "-" : "") + "$" + fixed(Math.abs(v), d);
-const num = (v, d = 2) => fixed(v, d);
-const pct = (v) => (v * 100).toFixed(1) + " %";
-const hours = (h) => (h >= 48 ? num(h / 24, 1) + " days" : num(h, 1) + " hours");
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => "&#" + c.charCodeAt(0) + ";");
 
 function fields() {
@@ -108,7 +94,7 @@ function syncSide(prefix) {
 function setError(id, message) {
   const input = $(id);
   const slot = $(id + "-error");
-  if (slot) slot.textContent = message || "";
+  if (slot && slot.textContent !== (message || "")) slot.textContent = message || "";
   if (input) {
     if (message) { input.setAttribute("aria-invalid", "true"); input.setAttribute("aria-describedby", id + "-error"); }
     else input.removeAttribute("aria-invalid");
@@ -128,6 +114,22 @@ function number(id, { integer = false, min = null, above = null, max = null, opt
   if (max !== null && v > max) return [null, setError(id, `Must be at most ${max}.`)];
   setError(id, "");
   return [v, 0];
+}
+
+// A value outside its own range: the message goes under the field the reader changed last of the
+// three (the value when it was none of them), saying which way to move what.
+function rangeError(ids, [value, low, high], what, show) {
+  if (low <= value && value <= high) return 0;
+  let at = ids.includes(lastEdited) ? lastEdited : ids[0];
+  if (low > high) at = lastEdited === ids[2] ? ids[2] : ids[1];
+  let message;
+  if (low > high) message = `The low end (${show(low)}) is above the high end (${show(high)}) of the ${what} range.`;
+  else if (at === ids[0]) message = value < low
+    ? `${show(value)} is below this range's low end (${show(low)}): lower the low end, or raise the ${what}.`
+    : `${show(value)} is above this range's high end (${show(high)}): raise the high end, or lower the ${what}.`;
+  else if (at === ids[1]) message = `The low end (${show(low)}) is above the ${what} itself (${show(value)}): the range must contain it.`;
+  else message = `The high end (${show(high)}) is below the ${what} itself (${show(value)}): the range must contain it.`;
+  return setError(at, message);
 }
 
 // The form as a workload in the scenario file's shape, or the number of problems found.
@@ -151,15 +153,20 @@ function workloadFromForm() {
   const rel = take("calc-rel", { above: 0 });
   const relLow = take("calc-rel-low", { above: 0 });
   const relHigh = take("calc-rel-high", { above: 0 });
-  if (rel !== null && relLow !== null && relHigh !== null && !(relLow <= rel && rel <= relHigh)) {
-    bad += setError("calc-rel-low", "Needs low ≤ value ≤ high.");
+  if (rel !== null && relLow !== null && relHigh !== null) {
+    bad += rangeError(["calc-rel", "calc-rel-low", "calc-rel-high"], [rel, relLow, relHigh], "relative throughput", (v) => String(v));
   }
-  const weeks = take("calc-weeks", { above: 0, optional: true });
+  const weeksValue = take("calc-weeks", { above: 0, optional: true });
   let porting = {};
-  if (weeks !== null) {
-    const wl = $("calc-weeks-low").value.trim() === "" ? weeks : take("calc-weeks-low", { above: 0 });
-    const wh = $("calc-weeks-high").value.trim() === "" ? weeks : take("calc-weeks-high", { above: 0 });
-    if (wl !== null && wh !== null && !(wl <= weeks && weeks <= wh)) bad += setError("calc-weeks-low", "Needs low ≤ value ≤ high.");
+  if (weeksValue !== null) {
+    const weeks = weeksValue;
+    // An empty end means the estimate itself; only a typed end is parsed (and can be wrong).
+    const end = (id) => ($(id).value.trim() === "" ? (setError(id, ""), weeks) : take(id, { above: 0 }));
+    const wl = end("calc-weeks-low");
+    const wh = end("calc-weeks-high");
+    if (wl !== null && wh !== null) {
+      bad += rangeError(["calc-weeks", "calc-weeks-low", "calc-weeks-high"], [weeks, wl, wh], "port effort", (v) => String(v));
+    }
     porting.weeks = { value: weeks, low: wl, high: wh };
   } else {
     setError("calc-weeks-low", ""); setError("calc-weeks-high", "");
@@ -193,106 +200,69 @@ function workloadFromForm() {
   return { workload: w };
 }
 
-function traceText(s, x) {
-  let t = `<strong>${RULES[s.rule]}.</strong> ${esc(s.text)}`;
-  if (s.rule === "cost") {
-    t += ` GPU ${usd(s.numbers.gpu_total)} against Trainium ${usd(s.numbers.trainium_total)} (${s.numbers.ports} port${s.numbers.ports === 1 ? "" : "s"} at ${usd(s.numbers.port_cost)} plus ${x.runs} runs).`;
-  } else if (s.rule === "capacity" && s.verdict) {
-    t += ` The other side's plan costs ${num(s.numbers.ratio, 3)} times as much; the margin is ${pct(s.numbers.margin)}.`;
-  } else if (s.rule === "hard-constraint" && s.verdict) {
-    t += ` (${esc(s.numbers.constraints)})`;
-  }
-  if (s.verdict) t += ` <em>Decides: ${VERDICTS[s.verdict]}.</em>`;
-  return t;
-}
+const cell = (c) => `<td data-key="${esc(c.key)}" data-value="${esc(c.value ?? "none")}">${esc(c.text)}</td>`;
 
-function cell(key, value, text) {
-  const raw = value === null || value === undefined ? "none" : String(value);
-  return `<td data-key="${key}" data-value="${raw}">${text}</td>`;
-}
-
-function render(result) {
-  const { inputs: x, outcome: o, robustness: rob, thresholds: t } = result;
-  const be = o.break_even_runs === null ? "none: Trainium never saves per run" : (o.break_even_runs < 0.1 ? "under 0.1" : num(o.break_even_runs, 1));
-  const ends = rob.ends.map((e) => `<tr><td>${RANGE_LABELS[e.input]}</td><td>${e.end}</td><td>${num(e.value, 3)}</td><td>${VERDICTS[e.verdict]}</td><td>${usd(e.total_difference)}</td></tr>`).join("");
-  const holds = rob.holds
-    ? `Yes: the verdict is ${VERDICTS[o.verdict]} at both ends of every range.`
-    : `No: ${rob.flips_on.map((n) => RANGE_LABELS[n]).join(", ") || "the ranges taken together"} can turn it.`;
-  const th = (v, f) => (v === null ? "none" : f(v));
+// Places what present.mjs says; every string is escaped here, whatever its origin.
+function render(shown) {
+  const rob = shown.robustness;
+  const t = shown.thresholds;
+  const badge = rob.state === "robust" ? "robust" : "flips";
+  const trace = shown.trace.map((s) => `<li data-rule="${esc(s.rule)}"${s.decides ? ` data-decides="${esc(s.decides)}"` : ""}>` +
+    `<strong>${esc(s.label)}.</strong> ${esc(s.text)}${s.decides ? ` <em>${esc(s.decides_text)}</em>` : ""}</li>`).join("");
+  const sides = shown.summary.sides.map((r) => `<tr><td>${esc(r.label)}</td>${cell(r.trainium)}${cell(r.gpu)}</tr>`).join("");
+  const rows = shown.summary.rows.map((c) => `<tr><td>${esc(c.label)}</td>${cell(c)}</tr>`).join("");
+  const ends = rob.ends.map((e) => `<tr><td>${esc(e.label)}</td><td>${esc(e.end)}</td><td>${esc(e.value_text)}</td>` +
+    `<td>${esc(e.verdict_label)}</td><td>${esc(e.difference_text)}</td></tr>`).join("");
+  const parts = t.parts.map((it) => `${esc(it.label)} <span data-key="${esc(it.key)}" data-value="${esc(it.value ?? "none")}">${esc(it.text)}</span>`).join("; ");
   $("calc-output").innerHTML = `
-<div class="guide-verdict guide-verdict--${o.verdict}" data-verdict="${o.verdict}">
-<p class="guide-verdict__label">Verdict: <strong>${VERDICTS[o.verdict]}</strong> <span class="guide-badge ${rob.holds ? "guide-badge--robust" : "guide-badge--flips"}" data-robust="${rob.holds ? "yes" : "flips"}">${rob.holds ? "holds across the ranges" : "flips within the ranges"}</span></p>
-<ol class="guide-trace">${o.trace.map((s) => `<li data-rule="${s.rule}"${s.verdict ? ` data-decides="${s.verdict}"` : ""}>${traceText(s, x)}</li>`).join("")}</ol>
+<div class="guide-verdict guide-verdict--${esc(shown.verdict)}" data-verdict="${esc(shown.verdict)}">
+${shown.lead ? `<p class="guide-verdict__lead">${esc(shown.lead)}</p>` : ""}
+<p class="guide-verdict__label">Verdict: <strong>${esc(shown.verdict_label)}</strong> <span class="guide-badge guide-badge--${badge}" data-robust="${esc(rob.state)}">${esc(rob.words)}</span></p>
+<ol class="guide-trace">${trace}</ol>
 </div>
 <table>
 <thead><tr><th></th><th>Trainium</th><th>GPU</th></tr></thead>
-<tbody>
-<tr><td>Instance-hours per run</td>${cell("trainium.hours_per_run", o.trainium.hours_per_run, num(o.trainium.hours_per_run, 1))}${cell("gpu.hours_per_run", o.gpu.hours_per_run, num(o.gpu.hours_per_run, 1))}</tr>
-<tr><td>Cost per run</td>${cell("trainium.cost_per_run", o.trainium.cost_per_run, usd(o.trainium.cost_per_run))}${cell("gpu.cost_per_run", o.gpu.cost_per_run, usd(o.gpu.cost_per_run))}</tr>
-<tr><td>Wall-clock per run</td>${cell("trainium.wall_clock_hours", o.trainium.wall_clock_hours, hours(o.trainium.wall_clock_hours))}${cell("gpu.wall_clock_hours", o.gpu.wall_clock_hours, hours(o.gpu.wall_clock_hours))}</tr>
-<tr><td>Total over ${x.runs} run${x.runs === 1 ? "" : "s"}</td>${cell("trainium.total", o.trainium.total, usd(o.trainium.total))}${cell("gpu.total", o.gpu.total, usd(o.gpu.total))}</tr>
-</tbody></table>
-<table><tbody>
-<tr><td>Saving per run on Trainium</td>${cell("saving_per_run", o.saving_per_run, `${usd(o.saving_per_run)} (${pct(o.saving_pct)} of the GPU cost)`)}</tr>
-<tr><td>Cost of one port</td>${cell("port_cost", o.port_cost, usd(o.port_cost))}</tr>
-<tr><td>Ports over the plan</td>${cell("ports", o.ports, String(o.ports))}</tr>
-<tr><td>Break-even runs</td>${cell("break_even_runs", o.break_even_runs, be)}</tr>
-<tr><td>GPU total minus Trainium total</td>${cell("total_difference", o.total_difference, usd(o.total_difference))}</tr>
-</tbody></table>
+<tbody>${sides}</tbody></table>
+<table><tbody>${rows}</tbody></table>
 <h3>Does the verdict hold?</h3>
-<p>${holds} With every range at the end least favourable to Trainium the verdict is ${VERDICTS[rob.worst_case.verdict]}; at the most favourable end it is ${VERDICTS[rob.best_case.verdict]}.</p>
-${rob.ends.length ? `<table><thead><tr><th>Input</th><th>End</th><th>Value</th><th>Verdict</th><th>GPU total minus Trainium total</th></tr></thead><tbody>${ends}</tbody></table>` : ""}
-<p>Where both sides cost the same over the plan, other inputs held: relative throughput <span data-key="threshold.relative_throughput" data-value="${t.relative_throughput ?? "none"}">${th(t.relative_throughput, (v) => num(v, 3))}</span>; runs <span data-key="threshold.runs" data-value="${t.runs ?? "none"}">${th(t.runs, (v) => num(v, 1))}</span>; port effort <span data-key="threshold.port_weeks" data-value="${t.port_weeks ?? "none"}">${th(t.port_weeks, (v) => num(v, 1))}</span> engineer-weeks; Trainium price <span data-key="threshold.trainium_price" data-value="${t.trainium_price ?? "none"}">${th(t.trainium_price, (v) => usd(v, 2))}</span> an hour.</p>`;
-}
-
-// The chart's data; the spec itself is compiled at build time (baked.chart) and filled here.
-function chartData(w, result) {
-  const { inputs: x, outcome: o } = result;
-  let horizon = Math.max(x.runs, 2);
-  if (o.break_even_runs !== null) horizon = Math.max(horizon, Math.floor(o.break_even_runs * 1.5) + 1);
-  horizon = Math.min(horizon, 400);
-  const step = Math.max(1, Math.floor(horizon / 100));
-  const rows = [];
-  for (let n = 0; n <= horizon; n += step) {
-    const ports = n === 0 ? 0 : (x.runs_per_architecture ? Math.ceil(n / x.runs_per_architecture) : 1);
-    rows.push({ runs: n, side: "GPU", cost: n * o.gpu.cost_per_run });
-    rows.push({ runs: n, side: "Trainium", cost: ports * o.port_cost + n * o.trainium.cost_per_run });
-  }
-  // Labels near the right edge turn left of their line so they never run into the legend.
-  const mark = (runs, label, row) => ({ runs, label, row, end: runs > 0.6 * horizon ? "right" : "left" });
-  const marks = [mark(x.runs, `plan: ${x.runs} run${x.runs === 1 ? "" : "s"}`, 10)];
-  if (o.break_even_runs !== null) marks.push(mark(o.break_even_runs, `break-even: ${num(o.break_even_runs, 1)} runs`, 26));
-  const tp = findPrice(data, w.trainium.instance, w.trainium.region, w.trainium.option);
-  const gp = findPrice(data, w.gpu.instance, w.gpu.region, w.gpu.option);
-  const asOf = [tp.as_of, gp.as_of].sort().pop();
-  const sources = [...new Set([tp.source, gp.source])].join(" and ");
-  return { datasets: { rows, marks }, subtitle: `Source: prices from ${sources}. Figures as of ${asOf}.`, interp: x.runs_per_architecture ? "step-after" : "linear" };
+<p data-robust="${esc(rob.state)}">${esc(rob.sentence)}</p>
+${ends ? `<table><thead><tr><th>Input</th><th>End</th><th>Value</th><th>Verdict</th><th>GPU total minus Trainium total</th></tr></thead><tbody>${ends}</tbody></table>` : ""}
+<p>${esc(t.intro)} ${parts}.</p>`;
+  // Only this short line is live: the whole answer re-read on every keystroke would drown the form.
+  const live = $("calc-live");
+  if (live && live.textContent !== shown.live) live.textContent = shown.live;
 }
 
 // The chart draws once it comes near the screen (it sits below the form), so the runtime never
 // holds up the first paint or the first answer; after that every recompute redraws it. Draws run
 // one at a time, and the last state asked for is the one drawn.
-const chart = { el: null, near: false, spec: null, theme: "light", busy: false, dirty: false };
+const chart = { el: null, near: false, spec: null, theme: "light", busy: false, dirty: false, stopNear: null };
 
-function drawChart(w, result) {
+function drawChart(filled) {
   const el = $("calc-chart");
   if (!el || !window.GuideCharts) return;
-  const filled = chartData(w, result);
+  const datasets = { rows: filled.rows, marks: filled.marks };
+  el.setAttribute("aria-label", "Cumulative cost against runs for both options. " + filled.summary);
   // Filled into the spec itself, so the first render already has the data (no empty-extent warnings).
   chart.spec = {
     ...template,
     title: { ...template.title, subtitle: [filled.subtitle] },
-    data: template.data.map((d) => (d.name in filled.datasets ? { ...d, values: filled.datasets[d.name] } : d)),
+    data: template.data.map((d) => (d.name in datasets ? { ...d, values: datasets[d.name] } : d)),
     signals: template.signals.map((s) => (s.name === "interp" ? { ...s, value: filled.interp } : s)),
   };
   chart.theme = document.body.getAttribute("data-md-color-scheme") === "slate" ? "dark" : "light";
   if (chart.el !== el) {
     // A new page (instant navigation): forget the old chart, wait for this one to come near.
     if (view) { view.finalize(); view = null; }
+    if (chart.stopNear) chart.stopNear();
     chart.el = el;
     chart.near = false;
-    window.GuideCharts.whenNear(el, () => {
+    // data-waiting says the chart is waiting to come near the screen: a test waits for it before
+    // checking that nothing was fetched yet.
+    el.setAttribute("data-waiting", "near");
+    chart.stopNear = window.GuideCharts.whenNear(el, () => {
       if (chart.el !== el) return;
+      el.removeAttribute("data-waiting");
       chart.near = true;
       drawLatest();
     });
@@ -309,6 +279,7 @@ async function drawLatest() {
       chart.dirty = false;
       const { el, spec, theme } = chart;
       await window.GuideCharts.loadRuntime();
+      if (chart.el !== el) continue; // the reader left the page while the runtime loaded
       if (view) { view.finalize(); view = null; }
       view = await window.GuideCharts.draw(el, spec, theme);
     } while (chart.dirty);
@@ -320,7 +291,39 @@ async function drawLatest() {
   }
 }
 
-let current = null; // { workload, result } of the last good recompute
+let current = null; // { workload, result, shown } of the last good recompute
+
+// What checkReferences finds, under the field it concerns and in a reader's words.
+const REFERENCE_FIELDS = {
+  "trainium.instance": "calc-trn-instance", "trainium.option": "calc-trn-option",
+  "gpu.instance": "calc-gpu-instance", "gpu.option": "calc-gpu-option",
+};
+
+function referenceError(w, [field, message]) {
+  const [side, what] = field.split(".");
+  const c = w[side];
+  const name = side === "trainium" ? "Trainium" : "GPU";
+  if (what === "instance") return c.instance ? `${c.instance} is not a ${name} instance this guide knows.` : `Choose a ${name} instance.`;
+  if (message.startsWith("no ")) return `This guide has no ${c.option} price for ${c.instance} in ${c.region}.`;
+  return `${c.instance} is not sold ${c.option} in ${c.region}.`;
+}
+
+// The answer stays for the last valid inputs while a field is wrong, marked as such, so a reader
+// who mistypes does not lose it; only before any valid input is there nothing to show.
+function invalid(count) {
+  const root = $("guide-calc");
+  root.setAttribute("data-state", "invalid");
+  const note = $("calc-stale");
+  const fields = count === 1 ? "the field marked above" : `the ${count} fields marked above`;
+  if (current) {
+    note.textContent = `Fix ${fields}: the answer below is still the one for the last valid inputs.`;
+    note.hidden = false;
+    $("calc-output").setAttribute("data-stale", "true");
+  } else {
+    note.hidden = true;
+    $("calc-output").innerHTML = `<p class="guide-calc__invalid">Fix ${esc(fields)} to see the answer.</p>`;
+  }
+}
 
 function recompute() {
   const started = performance.now();
@@ -331,29 +334,28 @@ function recompute() {
   });
   const { workload, bad } = workloadFromForm();
   const root = $("guide-calc");
-  if (!workload) {
-    current = null;
-    root.setAttribute("data-state", "invalid");
-    $("calc-output").innerHTML = `<p class="guide-calc__invalid">Fix the ${bad === 1 ? "field" : bad + " fields"} marked above to see the answer.</p>`;
-    return;
-  }
+  Object.values(REFERENCE_FIELDS).forEach((id) => setError(id, ""));
+  if (!workload) { invalid(bad); return; }
   const problems = checkReferences(workload, data);
   if (problems.length) {
-    current = null;
-    root.setAttribute("data-state", "invalid");
-    $("calc-output").innerHTML = `<p class="guide-calc__invalid">${problems.map((p) => esc(p[1])).join("<br>")}</p>`;
+    for (const p of problems) setError(REFERENCE_FIELDS[p[0]], referenceError(workload, p));
+    invalid(problems.length);
     return;
   }
   const result = evaluateWorkload(workload, data);
-  render(result);
   const tp = findPrice(data, workload.trainium.instance, workload.trainium.region, workload.trainium.option);
   const gp = findPrice(data, workload.gpu.instance, workload.gpu.region, workload.gpu.option);
-  const priceText = (p) => `${usd(p.usd_per_hour, 3)}/hour (${p.source}, ${p.as_of}${p.low !== null ? `; range ${usd(p.low, 2)} to ${usd(p.high, 2)}` : ""})`;
+  const refs = { trainium: { source: tp.source, as_of: tp.as_of }, gpu: { source: gp.source, as_of: gp.as_of } };
+  const shown = present(result, costCurve(result.inputs, result.outcome), refs);
+  render(shown);
+  $("calc-stale").hidden = true;
+  $("calc-output").removeAttribute("data-stale");
+  const priceText = (p) => `${hourly(p.usd_per_hour)} (${p.source}, ${p.as_of}${p.low !== null ? `; range ${hourly(p.low)} to ${hourly(p.high)}` : ""})`;
   $("calc-prices").textContent = `Trainium ${priceText(tp)}; GPU ${priceText(gp)}.`;
-  current = { workload, result };
+  current = { workload, result, shown };
   root.setAttribute("data-state", "ok");
   root.setAttribute("data-recompute-ms", String(performance.now() - started));
-  drawChart(workload, result);
+  drawChart(shown.chart);
 }
 
 // History: the first keystroke after a committed change opens a new entry and later keystrokes
@@ -439,11 +441,73 @@ function presetState(workload) {
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 let firstLoad = true;
 
+// What a shared link asked for that this page cannot take: each such parameter falls back to its
+// default, and the reader is told which one and why. Returns the state to apply and the notes.
+function checkLink(asked) {
+  const params = new URLSearchParams(window.location.search);
+  const notes = [];
+  const state = { ...asked };
+  const label = (el) => {
+    const l = document.querySelector(`label[for='${el.id}']`);
+    if (!l) return el.name;
+    const copy = l.cloneNode(true);
+    copy.querySelectorAll(".guide-unit").forEach((u) => u.remove());
+    return copy.textContent.trim();
+  };
+  const fallBack = (key, el, why) => {
+    notes.push(`${label(el)} (${key}=${JSON.stringify(params.get(key))}) ${why}; the default${DEFAULTS[key] ? ` (${DEFAULTS[key]})` : ""} is used instead.`);
+    state[key] = DEFAULTS[key];
+  };
+  // Choices first: a value the list does not offer cannot be selected at all.
+  const trial = (key) => {
+    const el = document.querySelector(`#guide-calc select[name="${key}"]`);
+    if (!el || !params.has(key)) return;
+    if (![...el.options].some((o) => o.value === state[key])) fallBack(key, el, "is not one of the choices");
+  };
+  for (const [key, side] of [["ti", "trn"], ["gi", "gpu"]]) {
+    trial(key);
+    $(`calc-${side}-instance`).value = state[key]; syncSide(side);
+    trial(key === "ti" ? "tr" : "gr");
+    $(`calc-${side}-region`).value = state[key === "ti" ? "tr" : "gr"]; syncSide(side);
+    trial(key === "ti" ? "to" : "go");
+  }
+  for (const key of ["c", "e", "ta", "ga", "q"]) trial(key);
+  if (params.has("rm") && !["hours", "flops"].includes(state.rm)) {
+    notes.push(`The run-size mode (rm=${JSON.stringify(params.get("rm"))}) is neither hours nor flops; hours is used instead.`);
+    state.rm = DEFAULTS.rm;
+  }
+  // Then numbers: whatever the form would mark as wrong.
+  writeState(state);
+  workloadFromForm();
+  for (const el of fields()) {
+    if (el.getAttribute("aria-invalid") !== "true" || !params.has(el.name)) continue;
+    fallBack(el.name, el, `is not usable: ${$(el.id + "-error").textContent.replace(/\.$/, "").toLowerCase()}`);
+  }
+  return { state, notes };
+}
+
+// Everything one showing of the page set up outside its own form (listeners on window, observers),
+// undone when the reader leaves: instant navigation keeps this module and window alive for the visit.
+export function teardown() {
+  if (!visit) return;
+  visit.abort.abort();
+  visit.observer.disconnect();
+  if (chart.stopNear) chart.stopNear();
+  if (view) { view.finalize(); view = null; }
+  Object.assign(chart, { el: null, near: false, spec: null, dirty: false, stopNear: null });
+  visit = null;
+  current = null;
+}
+
 // data-ready marks the form filled, the first answer shown and the listeners attached.
 export async function setup() {
   const root = $("guide-calc");
   if (!root || root.getAttribute("data-setup")) return;
+  teardown();
   root.setAttribute("data-setup", "true");
+  const abort = new AbortController();
+  const { signal } = abort;
+  visit = { root, abort, observer: new MutationObserver(() => { if (current) drawChart(current.shown.chart); }) };
   const baked = JSON.parse($("guide-calc-data").content.textContent);
   data = baked.data;
   template = baked.chart;
@@ -454,14 +518,14 @@ export async function setup() {
   fillSelect($("calc-trn-instance"), bySide("trainium"));
   fillSelect($("calc-gpu-instance"), bySide("gpu"));
   const classes = data.assumptions.porting_classes;
-  fillSelect($("calc-arch"), Object.keys(classes), Object.fromEntries(Object.entries(classes).map(([k, v]) => [k, `${v.label} (${v.weeks.low} to ${v.weeks.high} weeks)`])));
+  fillSelect($("calc-arch"), Object.keys(classes), Object.fromEntries(Object.entries(classes).map(([k, v]) => [k, `${v.label} (${weeks(v.weeks.low)} to ${weeks(v.weeks.high)} engineer-weeks)`])));
   const box = $("calc-constraints");
   for (const [name, c] of Object.entries(data.assumptions.constraints)) {
     const label = document.createElement("label");
     const input = document.createElement("input");
     input.type = "checkbox"; input.value = name;
     label.appendChild(input);
-    label.appendChild(document.createTextNode(` ${c.label} (${c.effect === "excludes" ? "rules Trainium out" : `adds ${c.weeks.value} weeks`})`));
+    label.appendChild(document.createTextNode(` ${c.label} (${c.effect === "excludes" ? "rules Trainium out" : `adds ${weeks(c.weeks.value)} engineer-weeks`})`));
     box.appendChild(label);
   }
   const presetSelect = $("calc-preset");
@@ -474,7 +538,7 @@ export async function setup() {
   if (firstLoad) {
     firstLoad = false;
     await nextTask();
-    if ($("guide-calc") !== root) return; // the reader has already navigated away
+    if ($("guide-calc") !== root || visit?.root !== root) return; // the reader has already navigated away
   }
 
   const apply = (state) => {
@@ -484,6 +548,14 @@ export async function setup() {
     writeState(state);
     recompute();
   };
+  const fromLink = () => {
+    const { state, notes } = checkLink(stateFromUrl());
+    const notice = $("calc-link-notice");
+    notice.textContent = notes.length ? "This link could not be followed in full. " + notes.join(" ") : "";
+    notice.hidden = !notes.length;
+    apply(state);
+    if (notes.length) window.history.replaceState({ guideCalc: true }, "", urlFor(readState()));
+  };
   // ?from=<scenario>/<workload> (the link under every scenario chart) loads that scenario's inputs.
   const from = new URLSearchParams(window.location.search).get("from");
   const preset = from && presets.find((x) => x.id === from);
@@ -492,19 +564,20 @@ export async function setup() {
     window.history.replaceState({ guideCalc: true }, "", urlFor(readState()));
     presetSelect.value = preset.id;
   } else {
-    apply(stateFromUrl());
+    fromLink();
   }
 
-  root.addEventListener("input", (ev) => { if (ev.target.type !== "checkbox" && ev.target.tagName !== "SELECT") onChange(false); });
+  const edited = (ev) => { if (ev.target.id) lastEdited = ev.target.id; };
+  root.addEventListener("input", (ev) => { edited(ev); if (ev.target.type !== "checkbox" && ev.target.tagName !== "SELECT") onChange(false); }, { signal });
   editing = false;
-  root.addEventListener("change", (ev) => { if (ev.target.id !== "calc-preset") onChange(true); });
+  root.addEventListener("change", (ev) => { edited(ev); if (ev.target.id !== "calc-preset") onChange(true); }, { signal });
   $("calc-load").addEventListener("click", () => {
     const p = presets.find((x) => x.id === presetSelect.value);
     if (!p) return;
     apply(presetState(p.workload));
     onChange(true);
     $("calc-status").textContent = `Loaded: ${p.label}`;
-  });
+  }, { signal });
   $("calc-copy").addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(window.location.href);
@@ -512,9 +585,9 @@ export async function setup() {
     } catch (err) {
       $("calc-status").textContent = "Copy this link from the address bar: " + window.location.href;
     }
-  });
+  }, { signal });
   $("calc-yaml").addEventListener("click", () => {
-    if (!current) { $("calc-status").textContent = "Fix the marked fields first."; return; }
+    if (!current || root.getAttribute("data-state") !== "ok") { $("calc-status").textContent = "Fix the marked fields first."; return; }
     const blob = new Blob([toYaml(current.workload, current.result.outcome.verdict)], { type: "application/yaml" });
     const a = document.createElement("a");
     a.href = URL.createObjectURL(blob);
@@ -523,10 +596,8 @@ export async function setup() {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-  });
-  // Listeners outlive the page under instant navigation; each one checks its form is still shown.
-  window.addEventListener("popstate", () => { if ($("guide-calc") === root) apply(stateFromUrl()); });
-  new MutationObserver(() => { if ($("guide-calc") === root && current) drawChart(current.workload, current.result); })
-    .observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+  }, { signal });
+  window.addEventListener("popstate", () => { if ($("guide-calc") === root) fromLink(); }, { signal });
+  visit.observer.observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
   root.setAttribute("data-ready", "true");
 }

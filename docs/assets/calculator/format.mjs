@@ -1,0 +1,83 @@
+// How numbers read in the calculator: the same functions as generator/formatting.py, giving the
+// same strings (tests/test_formats.py holds both to one set of golden strings). Not Intl: the
+// first NumberFormat a page makes loads locale data, tens of milliseconds before the first answer.
+
+export const NONE = "none";
+
+const missing = (x) => x === null || x === undefined || typeof x !== "number" || !Number.isFinite(x);
+
+// The digits of a >= 0 to d places, rounded on the double's exact value with ties to even, as
+// Python's formatting rounds. toFixed rounds ties up, so an exact tie is found and settled here.
+function digitsOf(a, d) {
+  const up = a.toFixed(d);
+  if (a >= 1e21) return up;
+  const full = a.toFixed(100); // exact for every double this guide formats
+  const [whole, frac] = full.split(".");
+  if (frac[d] !== "5" || /[1-9]/.test(frac.slice(d + 1))) return up;
+  const kept = d ? whole + "." + frac.slice(0, d) : whole;
+  const last = Number(kept[kept.length - 1]);
+  return last % 2 === 0 ? kept : up;
+}
+
+export function fixed(x, d) {
+  const body = digitsOf(Math.abs(x), d).replace(/^\d+/, (w) => w.replace(/\B(?=(\d{3})+$)/g, ","));
+  const zero = /^[0.,]*$/.test(body);
+  return x >= 0 || zero ? body : "-" + body;
+}
+
+function trim(text, keep) {
+  if (!text.includes(".")) return text;
+  let [whole, frac] = text.split(".");
+  frac = frac.replace(/0+$/, "");
+  frac = frac + "0".repeat(Math.max(0, keep - frac.length));
+  return whole + (frac ? "." + frac : "");
+}
+
+const signedDollars = (body) => (body.startsWith("-") ? "-" : "") + "$" + body.replace(/^-/, "");
+
+export function money(x) {
+  return missing(x) ? NONE : signedDollars(fixed(x, 0));
+}
+
+export function hourly(x) {
+  return missing(x) ? NONE : signedDollars(trim(fixed(x, 4), 2)) + "/h";
+}
+
+export function runs(x) {
+  if (missing(x)) return NONE;
+  if (Number.isInteger(x)) return fixed(x, 0);
+  if (Math.abs(x) >= 0.1) return fixed(x, 1);
+  return fixed(x, 1 - Math.floor(Math.log10(Math.abs(x))));
+}
+
+export function ratio(x) {
+  return missing(x) ? NONE : fixed(x, 2) + "×";
+}
+
+export function pct(x, signed = false) {
+  if (missing(x)) return NONE;
+  let body = trim(fixed(x * 100, 1), 0);
+  if (signed && !body.startsWith("-") && /[^0.,]/.test(body)) body = "+" + body;
+  return body + " %";
+}
+
+export function weeks(x) {
+  return missing(x) ? NONE : trim(fixed(x, 1), 0);
+}
+
+export function count(x) {
+  return missing(x) ? NONE : fixed(x, 0);
+}
+
+export function num(x, digits = 2) {
+  return missing(x) ? NONE : fixed(x, digits);
+}
+
+export function hours(h) {
+  if (missing(h)) return NONE;
+  return h >= 48 ? fixed(h / 24, 1) + " days" : fixed(h, 1) + " hours";
+}
+
+export function date(d) {
+  return d === null || d === undefined ? NONE : String(d);
+}

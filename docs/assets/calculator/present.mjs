@@ -1,0 +1,207 @@
+// What a reader is told about one evaluated workload: every sentence, label and formatted figure.
+// The same function as generator/present.py, giving the same strings (tests/test_parity.py). It
+// takes the workload as evaluateWorkload returns it, the engine's cost curve and the two prices'
+// source and date, and returns plain data; wiring.mjs only escapes and places it.
+// Rules, inputs and thresholds this layer does not know get a generic label from their name.
+import * as f from "./format.mjs";
+import { RANGE_LABELS } from "./engine.mjs";
+
+export const RULE_LABELS = {
+  "hard-constraint": "Hard constraints",
+  availability: "Availability",
+  cost: "Cost over the plan",
+  capacity: "Capacity and urgency",
+};
+export const VERDICT_LABELS = { trainium: "Trainium", gpu: "GPU", hybrid: "Hybrid" };
+const ROBUST_WORDS = {
+  robust: "robust",
+  joint: "changes only when several inputs are at their worst at once",
+};
+const THRESHOLD_LABELS = {
+  relative_throughput: "relative throughput",
+  runs: "runs",
+  port_weeks: "port effort",
+  trainium_price: "Trainium price",
+};
+
+const generic = (name) => name.replace(/_/g, " ").replace(/-/g, " ");
+
+export function ruleLabel(rule) {
+  const text = generic(rule);
+  return RULE_LABELS[rule] ?? text.slice(0, 1).toUpperCase() + text.slice(1);
+}
+
+export const rangeLabel = (name) => RANGE_LABELS[name] ?? generic(name);
+
+const plural = (n, word) => `${word === "run" ? f.runs(n) : f.count(n)} ${word}${n === 1 ? "" : "s"}`;
+
+export function rangeValue(name, v) {
+  if (name === "relative_throughput") return f.ratio(v);
+  if (name === "port_weeks") return v === null || v === undefined ? f.NONE : f.weeks(v) + (v === 1 ? " engineer-week" : " engineer-weeks");
+  if (name === "trainium_price" || name === "gpu_price") return f.hourly(v);
+  if (name === "spot_overhead") return f.pct(v);
+  return f.num(v, 2);
+}
+
+const cell = (key, value, text) => ({ key, value, text });
+
+function step(s, runs) {
+  const n = s.numbers || {};
+  let text = s.text;
+  if (s.rule === "cost" && "gpu_total" in n) {
+    const planRuns = "runs" in n ? n.runs : runs;
+    text += ` GPU ${f.money(n.gpu_total)} against Trainium ${f.money(n.trainium_total)} ` +
+      `(${plural(n.ports, "port")} at ${f.money(n.port_cost)} plus ${plural(planRuns, "run")}).`;
+  } else if (s.rule === "capacity" && s.verdict && "ratio" in n) {
+    text += ` The other side's plan costs ${f.ratio(n.ratio)} as much; the margin is ${f.pct(n.margin)}.`;
+  } else if (s.rule === "hard-constraint" && s.verdict && n.constraints) {
+    text += ` (${n.constraints})`;
+  }
+  const decides = s.verdict;
+  return {
+    rule: s.rule,
+    label: ruleLabel(s.rule),
+    text,
+    decides,
+    decides_text: decides ? `Decides: ${VERDICT_LABELS[decides]}.` : "",
+  };
+}
+
+export function robustState(rob) {
+  if (rob.flips_on.length) return "flips";
+  if (rob.joint_flip || !rob.holds) return "joint";
+  return "robust";
+}
+
+export function robustWords(state, flipsOn) {
+  if (state === "flips") return "flips on " + flipsOn.map(rangeLabel).join(", ");
+  return ROBUST_WORDS[state];
+}
+
+function robustnessOf(rob, verdict) {
+  const state = robustState(rob);
+  const names = rob.flips_on.map(rangeLabel);
+  let first;
+  if (state === "robust") {
+    first = "Robust: no single input moved across its range changes the verdict, " +
+      "and neither do all of them at their worst or best at once.";
+  } else if (state === "joint") {
+    first = "No single input moved across its range changes the verdict; " +
+      "it changes only when several inputs are at their worst at once.";
+  } else if (names.length === 1) {
+    first = `Flips on ${names[0]}: moving it to one end of its range changes the verdict.`;
+  } else {
+    first = `Flips on ${names.join(", ")}: moving any one of them to one end of its range changes the verdict.`;
+  }
+  const worst = rob.worst_case.verdict, best = rob.best_case.verdict;
+  const sentence = `${first} With every range at the end least favourable to Trainium the verdict is ` +
+    `${VERDICT_LABELS[worst]}; at the most favourable end it is ${VERDICT_LABELS[best]}.`;
+  const ends = rob.ends.map((e) => ({
+    input: e.input, label: rangeLabel(e.input), end: e.end,
+    value: e.value, value_text: rangeValue(e.input, e.value),
+    verdict: e.verdict, verdict_label: VERDICT_LABELS[e.verdict],
+    difference: e.total_difference, difference_text: f.money(e.total_difference),
+  }));
+  return { state, words: robustWords(state, rob.flips_on), sentence, ends, verdict_label: VERDICT_LABELS[verdict] };
+}
+
+function thresholdsOf(t) {
+  const names = Object.keys(THRESHOLD_LABELS).filter((n) => n in t).concat(Object.keys(t).filter((n) => !(n in THRESHOLD_LABELS)));
+  const items = names.map((name) => {
+    const v = t[name];
+    let text;
+    if (v === null || v === undefined) text = "no value makes them equal";
+    else if (name === "runs") text = f.runs(v);
+    else text = rangeValue(name, v);
+    return { key: `threshold.${name}`, label: THRESHOLD_LABELS[name] ?? generic(name), value: v ?? null, text };
+  });
+  return { intro: "Where both sides cost the same over the plan, other inputs held:", parts: items };
+}
+
+function leadOf(x, rob, t) {
+  const at = t.relative_throughput;
+  if (!rob.flips_on.includes("relative_throughput") || at === null || at === undefined) return null;
+  const r = x.relative_throughput;
+  return `Trainium wins if it reaches at least ${f.ratio(at)} the GPU's throughput. ` +
+    `This case puts it at ${f.ratio(r.value)}, within a range of ${f.ratio(r.low)} to ${f.ratio(r.high)}.`;
+}
+
+function breakEven(x, o) {
+  const be = o.break_even_runs;
+  const rpa = x.runs_per_architecture ?? null;
+  if (be === null) return "none: Trainium never saves per run";
+  if (rpa !== null && be > rpa) {
+    return `never: one port needs ${f.runs(be)} runs to repay, and each architecture lasts ${plural(rpa, "run")}`;
+  }
+  return f.runs(be);
+}
+
+function summaryOf(x, o) {
+  const pair = (label, name, fmt) => ({
+    label,
+    trainium: cell(`trainium.${name}`, o.trainium[name], fmt(o.trainium[name])),
+    gpu: cell(`gpu.${name}`, o.gpu[name], fmt(o.gpu[name])),
+  });
+  return {
+    sides: [
+      pair("Instance-hours per run", "hours_per_run", (v) => f.num(v, 1)),
+      pair("Cost per run", "cost_per_run", f.money),
+      pair("Wall-clock per run", "wall_clock_hours", f.hours),
+      pair(`Total over ${plural(x.runs, "run")}`, "total", f.money),
+    ],
+    rows: [
+      { label: "Saving per run on Trainium", ...cell("saving_per_run", o.saving_per_run, `${f.money(o.saving_per_run)} (${f.pct(o.saving_pct)} of the GPU cost)`) },
+      { label: "Cost of one port", ...cell("port_cost", o.port_cost, f.money(o.port_cost)) },
+      { label: "Ports over the plan", ...cell("ports", o.ports, f.count(o.ports)) },
+      { label: "Break-even runs", ...cell("break_even_runs", o.break_even_runs, breakEven(x, o)) },
+      { label: "GPU total minus Trainium total", ...cell("total_difference", o.total_difference, f.money(o.total_difference)) },
+    ],
+  };
+}
+
+function chartOf(x, o, curve, prices) {
+  const rows = [];
+  for (const p of curve.rows) {
+    rows.push({ runs: p.runs, side: "GPU", cost: p.gpu });
+    rows.push({ runs: p.runs, side: "Trainium", cost: p.trainium });
+  }
+  const horizon = curve.rows.length ? curve.rows[curve.rows.length - 1].runs : x.runs;
+  // Labels sit on two rows so they stay readable when the plan and the break-even are close, and
+  // turn to the left of their line near the right edge so they never run into the legend.
+  const mark = (runs, label, row) => ({ runs, label, row, end: runs > 0.6 * horizon ? "right" : "left" });
+  const marks = [mark(x.runs, `plan: ${plural(x.runs, "run")}`, 10)];
+  const crossing = curve.crossing;
+  if (crossing !== null && crossing !== undefined) marks.push(mark(crossing, `break-even: ${f.runs(crossing)} runs`, 26));
+  const sources = [];
+  for (const side of ["trainium", "gpu"]) if (!sources.includes(prices[side].source)) sources.push(prices[side].source);
+  const asOf = [f.date(prices.trainium.as_of), f.date(prices.gpu.as_of)].sort().pop();
+  const source = "prices from " + sources.join(" and ");
+  const ports = o.ports;
+  const be = crossing === null || crossing === undefined ? "never breaks even" : `breaks even after ${f.runs(crossing)} runs`;
+  const summary = `Over ${plural(x.runs, "run")} the GPU side costs ${f.money(o.gpu.total)} and the Trainium side ` +
+    `${f.money(o.trainium.total)}, including ${plural(ports, "port")} at ${f.money(o.port_cost)}` +
+    `${ports === 1 ? "" : " each"}. Trainium ${be}.`;
+  return {
+    rows, marks, source, as_of: asOf,
+    subtitle: `Source: ${source}. Figures as of ${asOf}.`,
+    interp: x.runs_per_architecture ? "step-after" : "linear",
+    summary,
+  };
+}
+
+export function present(result, curve, prices) {
+  const { inputs: x, outcome: o, robustness: rob, thresholds: t } = result;
+  const verdict = o.verdict;
+  const robustness = robustnessOf(rob, verdict);
+  return {
+    verdict,
+    verdict_label: VERDICT_LABELS[verdict],
+    lead: leadOf(x, rob, t),
+    live: `Verdict: ${VERDICT_LABELS[verdict]}, ${robustness.words}.`,
+    trace: o.trace.map((s) => step(s, x.runs)),
+    summary: summaryOf(x, o),
+    robustness,
+    thresholds: thresholdsOf(t),
+    chart: chartOf(x, o, curve, prices),
+  };
+}

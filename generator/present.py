@@ -1,0 +1,301 @@
+"""What a reader is told about one evaluated workload: every sentence, label and formatted figure.
+
+`present` takes the workload as `generator.results` serialises it (inputs, outcome, robustness,
+thresholds as plain data), the engine's cost curve and the two prices' source and date, and returns
+plain data: the trace items, the summary table's cells, the robustness and threshold sentences and
+the chart's rows, marks and subtitle. docs/assets/calculator/present.mjs is the same function in
+JavaScript; tests/test_parity.py holds the two to identical strings. The scenario page and the
+calculator both only place what comes out of here.
+
+Rules, inputs and thresholds this layer does not know (the engine may grow new ones) get a generic
+label made from their name and their figures in plain numbers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator import formatting as f
+from generator.engine import RANGE_LABELS
+
+RULE_LABELS = {
+    "hard-constraint": "Hard constraints",
+    "availability": "Availability",
+    "cost": "Cost over the plan",
+    "capacity": "Capacity and urgency",
+}
+VERDICT_LABELS = {"trainium": "Trainium", "gpu": "GPU", "hybrid": "Hybrid"}
+ROBUST_WORDS = {
+    "robust": "robust",
+    "joint": "changes only when several inputs are at their worst at once",
+}
+THRESHOLD_LABELS = {
+    "relative_throughput": "relative throughput",
+    "runs": "runs",
+    "port_weeks": "port effort",
+    "trainium_price": "Trainium price",
+}
+
+
+def _generic(name: str) -> str:
+    return name.replace("_", " ").replace("-", " ")
+
+
+def rule_label(rule: str) -> str:
+    text = _generic(rule)
+    return RULE_LABELS.get(rule, text[:1].upper() + text[1:])
+
+
+def range_label(name: str) -> str:
+    return RANGE_LABELS.get(name, _generic(name))
+
+
+def _plural(n: float, word: str) -> str:
+    return f"{f.runs(n) if word == 'run' else f.count(n)} {word}{'' if n == 1 else 's'}"
+
+
+def range_value(name: str, v: float | None) -> str:
+    """A ranged input's value with its unit."""
+    if name == "relative_throughput":
+        return f.ratio(v)
+    if name == "port_weeks":
+        return f.NONE if v is None else f.weeks(v) + (" engineer-week" if v == 1 else " engineer-weeks")
+    if name in ("trainium_price", "gpu_price"):
+        return f.hourly(v)
+    if name == "spot_overhead":
+        return f.pct(v)
+    return f.num(v, 2)
+
+
+def _cell(key: str, value: Any, text: str) -> dict[str, Any]:
+    return {"key": key, "value": value, "text": text}
+
+
+def _step(s: dict[str, Any], runs: int) -> dict[str, Any]:
+    n = s.get("numbers") or {}
+    text = s["text"]
+    if s["rule"] == "cost" and "gpu_total" in n:
+        plan_runs = n.get("runs", runs)
+        text += (f" GPU {f.money(n['gpu_total'])} against Trainium {f.money(n['trainium_total'])} "
+                 f"({_plural(n['ports'], 'port')} at {f.money(n['port_cost'])} plus {_plural(plan_runs, 'run')}).")
+    elif s["rule"] == "capacity" and s["verdict"] and "ratio" in n:
+        text += f" The other side's plan costs {f.ratio(n['ratio'])} as much; the margin is {f.pct(n['margin'])}."
+    elif s["rule"] == "hard-constraint" and s["verdict"] and n.get("constraints"):
+        text += f" ({n['constraints']})"
+    decides = s["verdict"]
+    return {
+        "rule": s["rule"],
+        "label": rule_label(s["rule"]),
+        "text": text,
+        "decides": decides,
+        "decides_text": f"Decides: {VERDICT_LABELS[decides]}." if decides else "",
+    }
+
+
+def robust_state(rob: dict[str, Any]) -> str:
+    """robust: no single input across its range changes the verdict, nor all of them at once;
+    joint: only several inputs at their worst at once do; flips: one input alone does."""
+    if rob["flips_on"]:
+        return "flips"
+    if rob.get("joint_flip", False) or not rob["holds"]:
+        return "joint"
+    return "robust"
+
+
+def robust_words(state: str, flips_on: list[str]) -> str:
+    if state == "flips":
+        return "flips on " + ", ".join(range_label(n) for n in flips_on)
+    return ROBUST_WORDS[state]
+
+
+def _robustness(rob: dict[str, Any], verdict: str) -> dict[str, Any]:
+    state = robust_state(rob)
+    names = [range_label(n) for n in rob["flips_on"]]
+    if state == "robust":
+        first = ("Robust: no single input moved across its range changes the verdict, "
+                 "and neither do all of them at their worst or best at once.")
+    elif state == "joint":
+        first = ("No single input moved across its range changes the verdict; "
+                 "it changes only when several inputs are at their worst at once.")
+    elif len(names) == 1:
+        first = f"Flips on {names[0]}: moving it to one end of its range changes the verdict."
+    else:
+        first = f"Flips on {', '.join(names)}: moving any one of them to one end of its range changes the verdict."
+    worst, best = rob["worst_case"]["verdict"], rob["best_case"]["verdict"]
+    sentence = (f"{first} With every range at the end least favourable to Trainium the verdict is "
+                f"{VERDICT_LABELS[worst]}; at the most favourable end it is {VERDICT_LABELS[best]}.")
+    ends = [
+        {
+            "input": e["input"], "label": range_label(e["input"]), "end": e["end"],
+            "value": e["value"], "value_text": range_value(e["input"], e["value"]),
+            "verdict": e["verdict"], "verdict_label": VERDICT_LABELS[e["verdict"]],
+            "difference": e["total_difference"], "difference_text": f.money(e["total_difference"]),
+        }
+        for e in rob["ends"]
+    ]
+    return {"state": state, "words": robust_words(state, rob["flips_on"]), "sentence": sentence, "ends": ends,
+            "verdict_label": VERDICT_LABELS[verdict]}
+
+
+def _thresholds(t: dict[str, Any]) -> dict[str, Any]:
+    items = []
+    names = [n for n in THRESHOLD_LABELS if n in t] + [n for n in t if n not in THRESHOLD_LABELS]
+    for name in names:
+        v = t[name]
+        if v is None:
+            text = "no value makes them equal"
+        elif name == "runs":
+            text = f.runs(v)
+        else:
+            text = range_value(name, v)
+        items.append({"key": f"threshold.{name}", "label": THRESHOLD_LABELS.get(name, _generic(name)), "value": v, "text": text})
+    return {"intro": "Where both sides cost the same over the plan, other inputs held:", "parts": items}
+
+
+def _lead(x: dict[str, Any], rob: dict[str, Any], t: dict[str, Any]) -> str | None:
+    """When the verdict turns inside the relative-throughput range, the threshold says more than the verdict."""
+    at = t.get("relative_throughput")
+    if "relative_throughput" not in rob["flips_on"] or at is None:
+        return None
+    r = x["relative_throughput"]
+    return (f"Trainium wins if it reaches at least {f.ratio(at)} the GPU's throughput. "
+            f"This case puts it at {f.ratio(r['value'])}, within a range of {f.ratio(r['low'])} to {f.ratio(r['high'])}.")
+
+
+def _break_even(x: dict[str, Any], o: dict[str, Any]) -> str:
+    be = o["break_even_runs"]
+    rpa = x.get("runs_per_architecture")
+    if be is None:
+        return "none: Trainium never saves per run"
+    if rpa is not None and be > rpa:
+        return f"never: one port needs {f.runs(be)} runs to repay, and each architecture lasts {_plural(rpa, 'run')}"
+    return f.runs(be)
+
+
+def _summary(x: dict[str, Any], o: dict[str, Any]) -> dict[str, Any]:
+    def pair(label: str, name: str, fmt) -> dict[str, Any]:
+        return {"label": label, **{side: _cell(f"{side}.{name}", o[side][name], fmt(o[side][name])) for side in ("trainium", "gpu")}}
+
+    n = x["runs"]
+    return {
+        "sides": [
+            pair("Instance-hours per run", "hours_per_run", lambda v: f.num(v, 1)),
+            pair("Cost per run", "cost_per_run", f.money),
+            pair("Wall-clock per run", "wall_clock_hours", f.hours),
+            pair(f"Total over {_plural(n, 'run')}", "total", f.money),
+        ],
+        "rows": [
+            {"label": "Saving per run on Trainium",
+             **_cell("saving_per_run", o["saving_per_run"], f"{f.money(o['saving_per_run'])} ({f.pct(o['saving_pct'])} of the GPU cost)")},
+            {"label": "Cost of one port", **_cell("port_cost", o["port_cost"], f.money(o["port_cost"]))},
+            {"label": "Ports over the plan", **_cell("ports", o["ports"], f.count(o["ports"]))},
+            {"label": "Break-even runs", **_cell("break_even_runs", o["break_even_runs"], _break_even(x, o))},
+            {"label": "GPU total minus Trainium total", **_cell("total_difference", o["total_difference"], f.money(o["total_difference"]))},
+        ],
+    }
+
+
+def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any]) -> dict[str, Any]:
+    rows = []
+    for p in curve["rows"]:
+        rows.append({"runs": p["runs"], "side": "GPU", "cost": p["gpu"]})
+        rows.append({"runs": p["runs"], "side": "Trainium", "cost": p["trainium"]})
+    horizon = curve["rows"][-1]["runs"] if curve["rows"] else x["runs"]
+
+    # Labels sit on two rows so they stay readable when the plan and the break-even are close, and
+    # turn to the left of their line near the right edge so they never run into the legend.
+    def mark(runs: float, label: str, row: int) -> dict[str, Any]:
+        return {"runs": runs, "label": label, "row": row, "end": "right" if runs > 0.6 * horizon else "left"}
+
+    marks = [mark(x["runs"], f"plan: {_plural(x['runs'], 'run')}", 10)]
+    crossing = curve["crossing"]
+    if crossing is not None:
+        marks.append(mark(crossing, f"break-even: {f.runs(crossing)} runs", 26))
+    sources: list[str] = []
+    for side in ("trainium", "gpu"):
+        if prices[side]["source"] not in sources:
+            sources.append(prices[side]["source"])
+    as_of = max(f.date(prices["trainium"]["as_of"]), f.date(prices["gpu"]["as_of"]))
+    source = "prices from " + " and ".join(sources)
+    ports = o["ports"]
+    be = "never breaks even" if crossing is None else f"breaks even after {f.runs(crossing)} runs"
+    summary = (f"Over {_plural(x['runs'], 'run')} the GPU side costs {f.money(o['gpu']['total'])} and the Trainium side "
+               f"{f.money(o['trainium']['total'])}, including {_plural(ports, 'port')} at {f.money(o['port_cost'])}"
+               f"{'' if ports == 1 else ' each'}. Trainium {be}.")
+    return {
+        "rows": rows, "marks": marks, "source": source, "as_of": as_of,
+        "subtitle": f"Source: {source}. Figures as of {as_of}.",
+        "interp": "step-after" if x.get("runs_per_architecture") else "linear",
+        "summary": summary,
+    }
+
+
+def present(result: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any]) -> dict[str, Any]:
+    """Everything a reader is told about one evaluated workload, as plain data."""
+    x, o, rob, t = result["inputs"], result["outcome"], result["robustness"], result["thresholds"]
+    verdict = o["verdict"]
+    robustness = _robustness(rob, verdict)
+    return {
+        "verdict": verdict,
+        "verdict_label": VERDICT_LABELS[verdict],
+        "lead": _lead(x, rob, t),
+        "live": f"Verdict: {VERDICT_LABELS[verdict]}, {robustness['words']}.",
+        "trace": [_step(s, x["runs"]) for s in o["trace"]],
+        "summary": _summary(x, o),
+        "robustness": robustness,
+        "thresholds": _thresholds(t),
+        "chart": _chart(x, o, curve, prices),
+    }
+
+
+# --- From the Python side's objects ----------------------------------------------------------------
+
+def plain(value: Any) -> Any:
+    """Dataclasses to the plain data `generator.results` serialises (nan and inf become None)."""
+    from generator.results import _plain
+
+    return _plain(value)
+
+
+def price_refs(catalog: Any, workload: Any) -> dict[str, dict[str, str]]:
+    out = {}
+    for side in ("trainium", "gpu"):
+        c = getattr(workload, side)
+        p = catalog.price(c.instance, c.region, c.option)
+        out[side] = {"source": p.source, "as_of": p.as_of.isoformat()}
+    return out
+
+
+def present_workload(w: Any, catalog: Any) -> dict[str, Any]:
+    """`present` for a `generator.results.WorkloadResult`."""
+    from generator.engine import cost_curve
+
+    result = {"inputs": plain(w.inputs), "outcome": plain(w.outcome), "robustness": plain(w.robustness),
+              "thresholds": plain(w.thresholds)}
+    curve = plain(cost_curve(w.inputs, w.outcome))
+    return present(result, curve, price_refs(catalog, w.workload))
+
+
+def scenario_row(r: Any, shown: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the scenarios index says about a whole scenario, from its workloads' `present` output."""
+    states = [p["robustness"]["state"] for p in shown]
+    flips: list[str] = []
+    for w in r.workloads:
+        for name in w.robustness.flips_on:
+            if name not in flips:
+                flips.append(name)
+    state = "flips" if "flips" in states else "joint" if "joint" in states else "robust"
+    saving = r.saving_per_run
+    be_cells = [next(c for c in p["summary"]["rows"] if c["key"] == "break_even_runs") for p in shown]
+    be_texts = [c["text"] for c in be_cells]
+    return {
+        "state": state,
+        "words": robust_words(state, flips),
+        "saving": saving,
+        "saving_text": f.money(saving),
+        # The index has room for the word only; the scenario page says why.
+        "break_even": [text.split(":")[0] for text in be_texts],
+        # Sorted as the reader sees them: "none" and "never" after every count.
+        "break_even_sort": min((c["value"] for c, text in zip(be_cells, be_texts, strict=True) if ":" not in text), default=1e18),
+    }
+

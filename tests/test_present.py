@@ -1,0 +1,146 @@
+"""The present layer on hand-made cases, in Python and (through Node) in JavaScript: what a reader
+is told when the engine reports something this layer does not know yet, when robustness turns only
+jointly, when ports recur faster than they repay, and where the cost chart marks a break-even."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from generator.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
+from generator.present import plain, present
+
+PRESENT = Path(__file__).resolve().parent.parent / "docs" / "assets" / "calculator" / "present.mjs"
+ENGINE = PRESENT.parent / "engine.mjs"
+PRICES = {"trainium": {"source": "VAN", "as_of": "2025-11-30"}, "gpu": {"source": "SKY", "as_of": "2025-12-01"}}
+
+RUNNER = """
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+const { present } = await import(pathToFileURL(process.argv[1]).href);
+const { costCurve } = await import(pathToFileURL(process.argv[2]).href);
+const cases = JSON.parse(readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(cases.map((c) => ({
+  shown: present(c.result, c.curve, c.prices),
+  curve: costCurve(c.result.inputs, c.result.outcome),
+}))));
+"""
+
+
+def _inputs(**changes) -> Inputs:
+    base = dict(
+        gpu_hours=500.0, relative_throughput=Span(1.0, 0.8, 1.2), trainium_price=Span(35.76, 35.76, 35.76),
+        gpu_price=Span(55.04, 55.04, 55.04), trainium_spot=False, gpu_spot=False, spot_overhead=Span(0.1, 0.05, 0.2),
+        port_weeks=Span(2.0, 1.0, 3.0), engineer_week_usd=6000.0, port_extra_usd=0.0, runs=10, runs_per_architecture=None,
+        trainium_count=1, gpu_count=1, trainium_availability="available", gpu_availability="available",
+        needed_within_days=None, soon_days=30, close_call_margin=0.1,
+    )
+    return Inputs(**{**base, **changes})
+
+
+def _case(x: Inputs) -> dict:
+    o = evaluate(x)
+    result = {"inputs": plain(x), "outcome": plain(o), "robustness": plain(robustness(x, o)), "thresholds": plain(thresholds(x, o))}
+    return {"result": result, "curve": plain(cost_curve(x, o)), "prices": PRICES}
+
+
+def _both(cases: list[dict]) -> list[dict]:
+    """Each case presented by Python and by JavaScript; they must agree, and the Python one is returned."""
+    out = subprocess.run(["node", "--input-type=module", "-e", RUNNER, str(PRESENT), str(ENGINE)],
+                         input=json.dumps(cases), capture_output=True, text=True, check=True)
+    js = json.loads(out.stdout)
+    assert len(js) == len(cases)
+    py = [present(c["result"], c["curve"], c["prices"]) for c in cases]
+    for p, j, c in zip(py, js, cases, strict=True):
+        assert json.loads(json.dumps(p)) == j["shown"]
+        assert [r["runs"] for r in c["curve"]["rows"]] == [r["runs"] for r in j["curve"]["rows"]]
+    return py
+
+
+def test_an_unknown_rule_gets_a_generic_label_and_its_own_text():
+    case = _case(_inputs())
+    case["result"]["outcome"]["trace"].insert(2, {"rule": "calendar-time", "verdict": None, "text": "The port fits before the run is due.",
+                                                 "numbers": {"weeks": 3}})
+    (shown,) = _both([case])
+    step = shown["trace"][2]
+    assert (step["label"], step["text"], step["decides_text"]) == ("Calendar time", "The port fits before the run is due.", "")
+
+
+def test_an_unknown_ranged_input_and_threshold_read_as_plain_numbers():
+    case = _case(_inputs())
+    rob = case["result"]["robustness"]
+    rob["ends"].append({"input": "lead_time_weeks", "end": "high", "value": 6.5, "verdict": "gpu", "total_difference": -10.0})
+    rob["flips_on"] = ["lead_time_weeks"]
+    case["result"]["thresholds"]["lead_time_weeks"] = 4.25
+    (shown,) = _both([case])
+    assert shown["robustness"]["words"] == "flips on lead time weeks"
+    assert shown["robustness"]["ends"][-1]["value_text"] == "6.50"
+    assert shown["thresholds"]["parts"][-1] == {"key": "threshold.lead_time_weeks", "label": "lead time weeks", "value": 4.25, "text": "4.25"}
+
+
+def test_robust_joint_and_flips_are_told_apart_and_joint_flip_is_optional():
+    robust = _case(_inputs())
+    assert robust["result"]["robustness"]["holds"] and not robust["result"]["robustness"]["flips_on"]
+    joint_missing = copy.deepcopy(robust)
+    joint_missing["result"]["robustness"]["holds"] = False  # today's engine: the corners disagree
+    joint_flag = copy.deepcopy(robust)
+    joint_flag["result"]["robustness"]["joint_flip"] = True  # the engine that reports it separately
+    flips = _case(_inputs(relative_throughput=Span(0.75, 0.6, 1.2)))
+    shown = _both([robust, joint_missing, joint_flag, flips])
+    assert [s["robustness"]["state"] for s in shown] == ["robust", "joint", "joint", "flips"]
+    assert shown[0]["robustness"]["sentence"].startswith("Robust: no single input moved across its range changes the verdict")
+    assert shown[1]["robustness"]["words"] == "changes only when several inputs are at their worst at once"
+    assert shown[3]["robustness"]["words"] == "flips on relative throughput"
+    assert shown[3]["live"] == "Verdict: Trainium, flips on relative throughput."
+
+
+def test_the_threshold_leads_only_when_relative_throughput_turns_the_verdict():
+    flips, holds = _both([_case(_inputs(relative_throughput=Span(0.75, 0.6, 1.2))), _case(_inputs())])
+    assert flips["lead"] == ("Trainium wins if it reaches at least 0.68× the GPU's throughput. "
+                             "This case puts it at 0.75×, within a range of 0.60× to 1.20×.")
+    assert holds["lead"] is None
+
+
+def test_units_on_every_sensitivity_value():
+    x = _inputs(trainium_price=Span(35.76, 35.76, 85.964), gpu_spot=True)
+    (shown,) = _both([_case(x)])
+    values = {(e["input"], e["end"]): e["value_text"] for e in shown["robustness"]["ends"]}
+    assert values == {
+        ("relative_throughput", "low"): "0.80×", ("relative_throughput", "high"): "1.20×",
+        ("port_weeks", "low"): "1 engineer-week", ("port_weeks", "high"): "3 engineer-weeks",
+        ("trainium_price", "low"): "$35.76/h", ("trainium_price", "high"): "$85.964/h",
+        ("spot_overhead", "low"): "5 %", ("spot_overhead", "high"): "20 %",
+    }
+
+
+def test_a_quick_break_even_keeps_its_digits_in_the_table_and_the_chart():
+    # 600 dollars of porting repaid by a 9,640-dollar saving a run: 0.062 runs.
+    (shown,) = _both([_case(_inputs(port_weeks=Span(0.1, 0.1, 0.1)))])
+    row = next(c for c in shown["summary"]["rows"] if c["key"] == "break_even_runs")
+    assert row["text"] == "0.062"
+    assert [m["label"] for m in shown["chart"]["marks"]] == ["plan: 10 runs", "break-even: 0.062 runs"]
+
+
+def test_recurring_ports_that_never_repay_draw_no_break_even():
+    # A port every 2 runs, and one port takes about 12 runs of savings to repay.
+    x = _inputs(runs=10, runs_per_architecture=2, port_weeks=Span(20.0, 20.0, 20.0))
+    (shown,) = _both([_case(x)])
+    row = next(c for c in shown["summary"]["rows"] if c["key"] == "break_even_runs")
+    assert row["text"] == "never: one port needs 12.4 runs to repay, and each architecture lasts 2 runs"
+    assert [m["label"] for m in shown["chart"]["marks"]] == ["plan: 10 runs"]
+    assert shown["chart"]["summary"].endswith("Trainium never breaks even.")
+    assert shown["chart"]["interp"] == "step-after"
+    assert shown["chart"]["subtitle"] == "Source: prices from VAN and SKY. Figures as of 2025-12-01."
+
+
+@pytest.mark.parametrize("runs", [301, 401, 1000])
+def test_the_cost_curve_reaches_the_plan(runs):
+    x = _inputs(runs=runs)
+    (shown,) = _both([_case(x)])
+    last = shown["chart"]["rows"][-1]
+    assert last["runs"] == runs
+    assert len(shown["chart"]["rows"]) <= 2 * 102
