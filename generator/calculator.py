@@ -11,10 +11,12 @@ from generator.results import ScenarioResult
 
 def calculator_data(catalog: Catalog) -> dict[str, Any]:
     a = catalog.assumptions
+    # An instance with no published price anywhere (Trn3 today) cannot be costed: not offered here.
+    priced = {p.instance for p in catalog.prices if p.offered}
     return {
         "instances": {
             iid: {"side": i.side, "chip": i.chip, "chips": i.chips.value, "regions": list(i.regions.value)}
-            for iid, i in catalog.instances.items()
+            for iid, i in catalog.instances.items() if iid in priced
         },
         "chips": {
             cid: {"name": c.name, "bf16_tflops": c.bf16_tflops.value, "fp8_tflops": c.fp8_tflops.value if c.fp8_tflops else None}

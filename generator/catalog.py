@@ -37,7 +37,9 @@ class Source(Strict):
     title: str = Field(min_length=1)
     url: str | None = None
     kind: SourceKind
-    as_of: dt.date
+    # The date the source itself shows; null when it shows none and none could be established
+    # (the title then says so). Never the day someone read it.
+    as_of: dt.date | None
 
 
 class Cited(Strict):
@@ -100,6 +102,8 @@ class Instance(Strict):
 
 class AltPrice(Cited):
     usd_per_hour: float = Positive
+    # An older figure may come from a source that shows no date (null, and the note says so).
+    as_of: dt.date | None  # type: ignore[assignment]
 
 
 class Price(Cited):
@@ -136,6 +140,15 @@ class Price(Cited):
         if self.low is None or self.high is None:
             return (self.point, self.point)
         return (self.low, self.high)
+
+
+class Unpublished(Cited):
+    """A way of buying an instance that exists, or may, but whose price no source found gives.
+    Recorded so that pages say "not published" instead of leaving a silent gap; never a price."""
+
+    instance: str
+    region: str | None = None  # None: no region has a published price
+    option: Option
 
 
 class PortingClass(Strict):
@@ -186,6 +199,7 @@ class InstancesFile(Strict):
 
 class PricesFile(Strict):
     prices: list[Price]
+    unpublished: list[Unpublished] = []
 
 
 class Catalog(BaseModel):
@@ -198,6 +212,10 @@ class Catalog(BaseModel):
     instances: dict[str, Instance]
     prices: list[Price]
     assumptions: Assumptions
+    unpublished: list[Unpublished] = []
+
+    def unpublished_for(self, instance: str) -> list[Unpublished]:
+        return [u for u in self.unpublished if u.instance == instance]
 
     def price(self, instance: str, region: str, option: str) -> Price | None:
         for p in self.prices:

@@ -10,7 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from generator import diff, freshness, gitbase, import_prices, scaffold
+from generator import diff, freshness, gitbase, import_prices, provenance, scaffold
 from generator import formatting as fmt
 from generator.loader import InputError, Problem, load_project
 from generator.results import to_dict
@@ -138,6 +138,12 @@ def _import_prices(root: Path, args: argparse.Namespace) -> int:
     except import_prices.OfferError as e:
         print(f"{name}: {e}", file=sys.stderr)
         return 1
+    except ValueError as e:  # GUIDE_TODAY is not a date
+        print(f"guide import-prices: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"data/: cannot write the updated files, both left as they were ({e.strerror}: {e.filename})", file=sys.stderr)
+        return 1
     except InputError as e:
         return _problems(e.problems)
     print("\n".join(import_prices.report_lines(plan, written, "data", args.dry_run)))
@@ -165,14 +171,19 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as e:
         return _problems(e.problems)
     if args.command == "validate":
+        try:
+            on = freshness.today()
+        except ValueError as e:
+            print(f"guide validate: {e}", file=sys.stderr)
+            return 2
+        found = provenance.future_problems(root / "data", on)
+        committed = provenance.committed_prices(root)
+        if committed is not None:
+            found += provenance.unsourced_change_problems(project.catalog, committed, root / "data")
         if args.strict:
-            try:
-                stale = freshness.stale_problems(project.catalog, root / "data", on=freshness.today())
-            except ValueError as e:
-                print(f"guide validate: {e}", file=sys.stderr)
-                return 2
-            if stale:
-                return _problems(stale)
+            found += freshness.stale_problems(project.catalog, root / "data", on=on)
+        if found:
+            return _problems(sorted(found))
         print(f"ok: data/ and {len(project.results)} scenario(s) are valid.")
         return 0
     if args.format == "json":

@@ -17,6 +17,7 @@ import jinja2
 from generator.catalog import OPTION_LABELS, Price
 from generator import formatting as fmt
 from generator.loader import Project
+from generator.provenance import changed_without_provenance
 from generator.results import ScenarioResult, WorkloadResult
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -58,6 +59,11 @@ class PriceChange:
         if a is None or b is None or a.usd_per_hour is None or b.usd_per_hour is None:
             return None
         return relative_change(a.usd_per_hour, b.usd_per_hour)
+
+    @property
+    def unsourced(self) -> bool:
+        """The value moved while the source and as_of stayed: the new figure cites nothing new."""
+        return self.before is not None and self.after is not None and changed_without_provenance(self.before, self.after)
 
 
 @dataclass

@@ -84,6 +84,19 @@ def materialise(root: Path, commit: str, dest: Path) -> Path:
         if r.returncode != 0:
             raise BaseNotFound(f"git archive {tree} failed: {r.stderr.decode(errors='replace').strip()}")
         with tarfile.open(fileobj=io.BytesIO(r.stdout)) as tar:
-            # The "data" filter refuses links and paths that leave the folder.
-            tar.extractall(target, filter="data")
+            _extract(tar, target)
     return dest
+
+
+def _extract(tar: tarfile.TarFile, target: Path) -> None:
+    """Extract regular files and folders only, never outside target."""
+    if hasattr(tarfile, "data_filter"):
+        # The "data" filter refuses links and paths that leave the folder.
+        tar.extractall(target, filter="data")
+        return
+    # Pythons before 3.11.4 have no extraction filters: the same refusal by hand.
+    for member in tar.getmembers():
+        name = Path(member.name)
+        if not (member.isfile() or member.isdir()) or name.is_absolute() or ".." in name.parts:
+            raise BaseNotFound(f"git archive gave an entry guide diff will not extract: {member.name}")
+    tar.extractall(target)

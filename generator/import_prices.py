@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import os
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -27,6 +28,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from generator.catalog import Catalog
+from generator.freshness import today
 from generator.loader import load_catalog
 
 SOURCE_PREFIX = "AWS-PRICE-LIST"
@@ -270,13 +272,47 @@ def checked(data_dir: Path, new_texts: dict[str, str]) -> None:
         load_catalog(scratch)
 
 
+def write_all(data_dir: Path, texts: dict[str, str]) -> None:
+    """Replace every named file in data_dir, or none of them.
+
+    Each new text goes to a temporary file beside its target first, so a full disk or a missing
+    permission fails before anything is replaced; the renames come last, and if one of them fails
+    the files already replaced get their old bytes back. Raises OSError.
+    """
+    temps: dict[str, Path] = {}
+    try:
+        for name, text in texts.items():
+            tmp = data_dir / f".{name}.{os.getpid()}.tmp"
+            temps[name] = tmp
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+        old = {name: (data_dir / name).read_bytes() for name in texts}
+        replaced: list[str] = []
+        try:
+            for name, tmp in temps.items():
+                os.replace(tmp, data_dir / name)
+                replaced.append(name)
+        except OSError:
+            for name in replaced:
+                (data_dir / name).write_bytes(old[name])
+            raise
+    finally:
+        for tmp in temps.values():
+            tmp.unlink(missing_ok=True)
+
+
 def run(data_dir: Path, offer_text: str, as_of: dt.date | None = None, source: str | None = None,
-        dry_run: bool = False) -> tuple[Plan, dict[str, str]]:
-    """Plan the import and, unless dry_run, write it. Returns the plan and the texts written."""
+        dry_run: bool = False, on: dt.date | None = None) -> tuple[Plan, dict[str, str]]:
+    """Plan the import and, unless dry_run, write it. Returns the plan and the texts written.
+    `on` is today (freshness.today() when not given): prices dated after it are refused."""
     offer = parse_offer(offer_text)
     when = as_of or offer.published
     if when is None:
         raise OfferError("the file has no publicationDate; give the date it was published with --as-of YYYY-MM-DD")
+    if when > (on := on or today()):
+        raise OfferError(f"the prices would be dated {when}, later than today ({on}); give the date the file was published")
     catalog = load_catalog(data_dir)
     p = plan(catalog, offer, when, source or source_key(when))
     if not p.changes:
@@ -289,8 +325,7 @@ def run(data_dir: Path, offer_text: str, as_of: dt.date | None = None, source: s
         texts["sources.yaml"] = new_sources
     checked(data_dir, texts)
     if not dry_run:
-        for name, text in texts.items():
-            (data_dir / name).write_text(text, encoding="utf-8")
+        write_all(data_dir, texts)
     return p, texts
 
 

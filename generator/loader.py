@@ -597,6 +597,13 @@ def load_catalog(data_dir: Path, shown_dir: str = "data") -> cat.Catalog:
                 ("prices", i, "region"),
                 f"{p.instance} is priced in {p.region} but its regions in data/instances.yaml do not list it (got '{p.region}')",
             ))
+    for i, u in enumerate(parsed["prices.yaml"].unpublished):
+        if u.instance not in instances:
+            problems.append(pdoc.problem(("unpublished", i, "instance"), f"unknown instance{_hint(u.instance, instances)} (got '{u.instance}')"))
+        if (u.instance, u.region, u.option) in seen:
+            problems.append(pdoc.problem(("unpublished", i), (
+                f"{u.instance} {u.region} {u.option} has a price in prices; an option is either priced or "
+                f"recorded as not published (got both)")))
     adoc = docs["assumptions.yaml"]
     for cname, pc in assumptions.porting_classes.items():
         for inc in pc.includes:
@@ -613,7 +620,8 @@ def load_catalog(data_dir: Path, shown_dir: str = "data") -> cat.Catalog:
             problems.append(adoc.problem(("neuron_experience",), f"missing experience level '{name}' (got {', '.join(assumptions.neuron_experience)})"))
     if problems:
         raise InputError(problems)
-    return cat.Catalog(sources=sources, chips=chips, instances=instances, prices=prices, assumptions=assumptions)
+    return cat.Catalog(sources=sources, chips=chips, instances=instances, prices=prices, assumptions=assumptions,
+                       unpublished=parsed["prices.yaml"].unpublished)
 
 
 def _hint(word: str, choices: Iterable[str]) -> str:

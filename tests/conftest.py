@@ -23,6 +23,10 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+# The site is built from the frozen copy of data/ and scenarios/ (see core_support.FROZEN), so a
+# price refresh or a new scenario never changes what the site tests expect.
+FROZEN = REPO / "tests" / "fixtures" / "project"
+FROZEN_PARTS = ("data", "scenarios")
 # What a build reads. generator/ is installed, but mkdocs.yml names the hook module by path.
 PROJECT_PARTS = ("mkdocs.yml", "docs", "generator", "scenarios", "data", "schemas")
 # What the build must not write into.
@@ -39,7 +43,7 @@ def copy_project(dest: Path) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     for part in PROJECT_PARTS:
-        src = REPO / part
+        src = (FROZEN if part in FROZEN_PARTS else REPO) / part
         if src.is_dir():
             shutil.copytree(src, dest / part, ignore=ignore)
         else:
@@ -123,7 +127,7 @@ def untrusted_scenario() -> dict:
     """A valid scenario (one-off-run's numbers, so its `expect` holds) whose every string is hostile."""
     import yaml
 
-    base = yaml.safe_load((REPO / "scenarios" / "one-off-run.yaml").read_text(encoding="utf-8"))
+    base = yaml.safe_load((FROZEN / "scenarios" / "one-off-run.yaml").read_text(encoding="utf-8"))
     p = PAYLOADS
     every = " ".join(p.values())
     base["title"] = f"Hostile {p['script']} {p['bold']} {p['attr']} {p['math']} {p['quotes']} {p['img']}"

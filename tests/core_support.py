@@ -14,8 +14,14 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-DATA = REPO / "data"
-SCENARIOS = REPO / "scenarios"
+# Tests of behaviour read a frozen copy of data/ and scenarios/, so that refreshing a price or adding
+# a scenario never changes what they expect. Only tests of the live files' structure and sourcing
+# (tests/test_live_data.py) read LIVE_DATA and LIVE_SCENARIOS.
+FROZEN = REPO / "tests" / "fixtures" / "project"
+DATA = FROZEN / "data"
+SCENARIOS = FROZEN / "scenarios"
+LIVE_DATA = REPO / "data"
+LIVE_SCENARIOS = REPO / "scenarios"
 
 
 def run_guide(*args: str, cwd: Path, root: Path | None = None) -> subprocess.CompletedProcess[str]:

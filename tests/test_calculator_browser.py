@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import FROZEN
 
 RAW_KEYS = {
     "trainium.hours_per_run": lambda o, t: o.trainium.hours_per_run,
@@ -145,7 +145,7 @@ def test_downloaded_yaml_validates_and_evaluates_the_same(calc: Calc, tmp_path: 
     with calc.page.expect_download() as info:
         calc.page.click("#calc-yaml")
     folder = tmp_path / "project"
-    shutil.copytree(REPO / "data", folder / "data")
+    shutil.copytree(FROZEN / "data", folder / "data")
     (folder / "scenarios").mkdir()
     target = folder / "scenarios" / "my-case.yaml"
     info.value.save_as(target)

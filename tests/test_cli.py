@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from core_support import REPO, SCENARIOS, copy_inputs, run_guide, tree_hashes
+from core_support import FROZEN, SCENARIOS, copy_inputs, run_guide, tree_hashes
 from generator.engine import Inputs, Outcome, Robustness, Side, Step, Thresholds
 from generator.loader import load_project
 from generator.schema import json_schema_text
@@ -49,7 +49,7 @@ def runs(tmp_path_factory) -> dict:
 
 @pytest.fixture(scope="module")
 def project():
-    return load_project(REPO)
+    return load_project(FROZEN)
 
 
 def test_validate_succeeds_on_the_repository(runs):

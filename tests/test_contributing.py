@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, copy_project
+from conftest import FROZEN, REPO, copy_project
 from contrib_support import PLACEHOLDER_MESSAGE, fill, guide, problems
 
 NAME = "small-team-launch"
@@ -61,7 +61,8 @@ def test_the_contributor_path(repo, tmp_path: Path):
     # 3. Fill them in where validation said; now everything validates.
     fill(path, reported)
     r = guide("validate", cwd=root)
-    assert (r.returncode, r.stderr, r.stdout) == (0, "", "ok: data/ and 11 scenario(s) are valid.\n")
+    count = len(list((FROZEN / "scenarios").glob("*.yaml"))) + 1
+    assert (r.returncode, r.stderr, r.stdout) == (0, "", f"ok: data/ and {count} scenario(s) are valid.\n")
 
     # 4. The site builds under --strict, with the new page; stale prices are warnings, not failures.
     site = tmp_path / "site"
@@ -102,7 +103,7 @@ def test_the_contributor_path(repo, tmp_path: Path):
     assert d.returncode == 0, d.stderr
     assert "### Verdict changes" in d.stdout
     assert "| `one-off-run` | gpu | **trainium** | ⚠️ no: expect is gpu | the run: trainium by cost |" in d.stdout
-    assert "| p5.48xlarge | us-east-1 | On-demand | $55.04 | $110 | +99.9 % | VAN, 2025-11-30 |" in d.stdout
+    assert "| p5.48xlarge | us-east-1 | On-demand | $55.04 | $110 | +99.9 % | VAN, 2025-11-30 ⚠️ unchanged |" in d.stdout
     assert f"| `{NAME}` | trainium | ⚠️ no: expect is gpu |" in d.stdout  # the new one flips too
     strict = guide("diff", "--fail-on-verdict-change", cwd=root)
     assert strict.returncode == 3 and strict.stdout == d.stdout

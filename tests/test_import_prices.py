@@ -180,3 +180,59 @@ def test_two_prices_for_one_product_are_refused():
     text = OFFER.read_text(encoding="utf-8").replace('"operatingSystem": "Windows"', '"operatingSystem": "Linux"')
     with pytest.raises(OfferError, match=r"more than one on-demand Linux price for p5\.48xlarge us-east-1 \(49\.536, 61\.2\)"):
         parse_offer(text)
+
+
+def test_a_date_after_today_is_refused_and_nothing_is_written(tmp_path: Path):
+    root = copy_inputs(tmp_path / "project", scenarios=False)
+    snapshot = tree_hashes(root / "data")
+    day = {"GUIDE_TODAY": "2026-11-05"}  # the offer file says it was published 2026-11-01
+    later = guide("import-prices", str(OFFER), "--as-of", "2026-11-06", cwd=root, env=day)
+    assert (later.returncode, later.stdout) == (1, "")
+    assert later.stderr == (f"{OFFER}: the prices would be dated 2026-11-06, later than today (2026-11-05); "
+                            "give the date the file was published\n")
+    far = guide("import-prices", str(OFFER), "--as-of", "2030-01-01", cwd=root)
+    assert far.returncode == 1 and "would be dated 2030-01-01, later than today" in far.stderr
+    assert tree_hashes(root / "data") == snapshot
+    # The file's own date, on or before today, is accepted.
+    assert guide("import-prices", str(OFFER), "--dry-run", cwd=root, env=day).returncode == 0
+
+
+def test_a_write_that_fails_half_way_leaves_both_files_as_they_were(tmp_path: Path, monkeypatch):
+    from generator import import_prices
+
+    root = copy_inputs(tmp_path / "project", scenarios=False)
+    data = root / "data"
+    snapshot = tree_hashes(data)
+    real_replace = import_prices.os.replace
+    calls: list[str] = []
+
+    def second_rename_fails(src, dst):
+        calls.append(Path(dst).name)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device", str(dst))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(import_prices.os, "replace", second_rename_fails)
+    with pytest.raises(OSError):
+        import_prices.run(data, OFFER.read_text(encoding="utf-8"), on=dt.date(2026, 11, 23))
+    assert calls == ["prices.yaml", "sources.yaml"]  # the first file had been replaced when the second failed
+    assert tree_hashes(data) == snapshot  # ...and got its old bytes back; no temporary file is left
+
+
+def test_an_unwritable_data_folder_is_a_clear_error(tmp_path: Path, monkeypatch):
+    from generator import import_prices
+
+    root = copy_inputs(tmp_path / "project", scenarios=False)
+    data = root / "data"
+    snapshot = tree_hashes(data)
+    real_open = open
+
+    def no_room(path, *args, **kwargs):
+        if str(path).endswith(".tmp"):
+            raise OSError(28, "No space left on device", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(import_prices, "open", no_room, raising=False)
+    with pytest.raises(OSError, match="No space left on device"):
+        import_prices.run(data, OFFER.read_text(encoding="utf-8"), on=dt.date(2026, 11, 23))
+    assert tree_hashes(data) == snapshot

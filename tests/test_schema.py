@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from core_support import DATA, REPO, SCENARIOS
+from core_support import LIVE_DATA, LIVE_SCENARIOS, REPO
 from generator.schema import MODELINE, SCHEMA_URL, Scenario, json_schema_text
 
 SCHEMA_FILE = REPO / "schemas" / "scenario.schema.json"
@@ -29,7 +29,7 @@ def test_schema_declares_its_dialect_and_id_and_describes_the_model():
     assert set(schema["properties"]) == set(Scenario.model_fields)
 
 
-SCENARIO_FILES = sorted(SCENARIOS.glob("*.yaml"))
+SCENARIO_FILES = sorted(LIVE_SCENARIOS.glob("*.yaml"))
 
 
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=[p.stem for p in SCENARIO_FILES])
@@ -56,7 +56,7 @@ def _numbers_without_provenance(node, path: str = ""):
             yield from _numbers_without_provenance(v, f"{path}.{i}")
 
 
-DATA_FILES = sorted(DATA.glob("*.yaml"))
+DATA_FILES = sorted(LIVE_DATA.glob("*.yaml"))
 
 
 @pytest.mark.parametrize("path", DATA_FILES, ids=[p.name for p in DATA_FILES])

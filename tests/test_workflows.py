@@ -12,7 +12,7 @@ import jsonschema  # altair's dependency, so always installed
 import pytest
 from ruamel.yaml import YAML
 
-from core_support import REPO, SCENARIOS
+from core_support import LIVE_SCENARIOS, REPO
 
 WORKFLOWS = REPO / ".github" / "workflows"
 
@@ -78,14 +78,14 @@ def test_pre_commit_checks_scenarios_against_the_committed_schema_lints_and_vali
     schemafile = schema["args"][schema["args"].index("--schemafile") + 1]
     assert (REPO / schemafile).resolve() == (REPO / "schemas" / "scenario.schema.json").resolve()
     pattern = re.compile(schema["files"])
-    assert all(pattern.search(f"scenarios/{p.name}") for p in SCENARIOS.glob("*.yaml"))
+    assert all(pattern.search(f"scenarios/{p.name}") for p in LIVE_SCENARIOS.glob("*.yaml"))
     assert not pattern.search("data/prices.yaml")
     assert "ruff" in hooks
     validate = hooks["guide-validate"]
     assert (validate["entry"], validate["language"], validate["pass_filenames"]) == ("guide validate", "system", False)
 
 
-@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.yaml")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", sorted(LIVE_SCENARIOS.glob("*.yaml")), ids=lambda p: p.stem)
 def test_every_scenario_passes_the_schema_check_pre_commit_runs(path):
     # What check-jsonschema does, with the jsonschema library: a scenario file against the committed schema.
     schema = json.loads((REPO / "schemas" / "scenario.schema.json").read_text(encoding="utf-8"))

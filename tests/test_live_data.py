@@ -1,0 +1,140 @@
+"""The live data/ and scenarios/: structure and sourcing only, never values, so a price refresh or a
+new scenario cannot break these tests unless it breaks the project. Every test of behaviour reads
+the frozen copy under tests/fixtures/project/ instead (core_support.FROZEN).
+
+The last two tests are the refresh drill the project promises contributors: one price moved by 1 %
+and dated today, and one valid scenario added, each still validates and renders every page."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+
+from contrib_support import guide
+from core_support import LIVE_DATA, LIVE_SCENARIOS, REPO
+from generator.catalog import Catalog
+from generator.loader import load_catalog, load_project
+from generator.site import Renderer, render_markdown_page
+
+TODAY = dt.date(2026, 11, 23)
+FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return load_catalog(LIVE_DATA)
+
+
+def _cited(catalog: Catalog):
+    """(what, figure) for every figure in the catalog that carries a source and a date."""
+    for cid, chip in catalog.chips.items():
+        for name in ("bf16_tflops", "fp8_tflops", "memory_gib", "memory_bandwidth_tbps"):
+            if (f := getattr(chip, name)) is not None:
+                yield f"chips.{cid}.{name}", f
+    for iid, inst in catalog.instances.items():
+        for name in ("chips", "accelerator_memory", "vcpu", "ram_gib", "network_gbps"):
+            f = getattr(inst, name)
+            yield f"instances.{iid}.{name}", f
+            for j, alt in enumerate(f.alternatives):
+                yield f"instances.{iid}.{name}.alternatives.{j}", alt
+    for i, p in enumerate(catalog.prices):
+        yield f"prices.{i}", p
+        for j, alt in enumerate(p.alternatives):
+            yield f"prices.{i}.alternatives.{j}", alt
+    for i, u in enumerate(catalog.unpublished):
+        yield f"unpublished.{i}", u
+
+
+def test_the_live_project_validates():
+    r = guide("validate", cwd=REPO)
+    assert (r.returncode, r.stderr) == (0, ""), r.stderr
+    count = len(list(LIVE_SCENARIOS.glob("*.yaml")))
+    assert r.stdout == f"ok: data/ and {count} scenario(s) are valid.\n"
+
+
+def test_no_figure_is_dated_after_the_source_it_cites(catalog: Catalog):
+    # A figure cannot be newer than the document it comes from; a source that shows no date
+    # (as_of null) bounds nothing, and only older figures may cite it.
+    late = [f"{what}: {f.as_of} after {f.source} ({catalog.sources[f.source].as_of})"
+            for what, f in _cited(catalog)
+            if f.as_of is not None and catalog.sources[f.source].as_of is not None and f.as_of > catalog.sources[f.source].as_of]
+    assert not late, "\n".join(late)
+    undated = [what for what, f in _cited(catalog) if f.as_of is None and ".alternatives." not in what]
+    assert not undated, f"only older figures (alternatives) may be undated: {undated}"
+
+
+def test_every_source_a_reader_can_check_has_an_address(catalog: Catalog):
+    # Seed documents and the guide's own assumptions have no public address; a source that claims to
+    # be primary, or an aggregator of primary data, must be linkable.
+    missing = [k for k, s in catalog.sources.items() if s.kind in ("primary", "aggregator") and not s.url]
+    assert not missing
+    assert all(s.url.startswith("https://") for s in catalog.sources.values() if s.url)
+
+
+def test_every_instance_has_a_price_or_says_none_is_published(catalog: Catalog):
+    # A gap must be explicit: an instance with neither a price nor an `unpublished` entry would show
+    # on the prices page as "not sold on demand", which no source says.
+    silent = [iid for iid in catalog.instances
+              if not any(p.instance == iid for p in catalog.prices) and not catalog.unpublished_for(iid)]
+    assert not silent
+
+
+def _render_everything(root: Path, today: dt.date) -> dict[str, str]:
+    """Every generated page and every hand-written page with `figures: true`, rendered from root."""
+    project = load_project(root)
+    renderer = Renderer(project, today=today)
+    pages = dict(renderer.render().pages)
+    for path in sorted((REPO / "docs").rglob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        m = FRONT_MATTER.match(text)
+        if m and re.search(r"^figures:\s*true\s*$", m.group(1), re.M):
+            pages[path.relative_to(REPO / "docs").as_posix()] = render_markdown_page(renderer, text[m.end():])
+    return pages
+
+
+def test_every_page_renders_from_the_live_data(tmp_path: Path):
+    root = tmp_path / "live"
+    shutil.copytree(LIVE_DATA, root / "data")
+    shutil.copytree(LIVE_SCENARIOS, root / "scenarios")
+    pages = _render_everything(root, TODAY)
+    assert {"prices.md", "sources.md", "calculator.md", "methodology.md"} <= set(pages)
+    # Every instance in the live catalog is on the prices page.
+    for iid in load_catalog(root / "data").instances:
+        assert f'data-instance="{iid}"' in pages["prices.md"], iid
+
+
+def _first_on_demand(text: str) -> tuple[str, str]:
+    """The first one-line on-demand entry of prices.yaml, and the same line moved up 1 % and dated today."""
+    for line in text.splitlines():
+        m = re.match(r"(\s*- \{instance: \S+, region: \S+, option: on-demand, usd_per_hour: )([0-9.]+)(, source: \S+, as_of: )(\d{4}-\d\d-\d\d)", line)
+        if m:
+            moved = f"{m[1]}{round(float(m[2]) * 1.01, 6)}{m[3]}{TODAY.isoformat()}"
+            return line, line.replace(m[0], moved, 1)
+    raise AssertionError("no one-line on-demand entry in data/prices.yaml")
+
+
+def test_a_one_percent_refresh_dated_today_and_a_new_scenario_leave_everything_valid(tmp_path: Path):
+    root = tmp_path / "refreshed"
+    shutil.copytree(LIVE_DATA, root / "data")
+    shutil.copytree(LIVE_SCENARIOS, root / "scenarios")
+    prices = root / "data" / "prices.yaml"
+    text = prices.read_text(encoding="utf-8")
+    old, new = _first_on_demand(text)
+    prices.write_text(text.replace(old, new, 1), encoding="utf-8")
+    # A new scenario as a contributor would add it: a valid file under a new name.
+    base = sorted(LIVE_SCENARIOS.glob("*.yaml"))[0]
+    added = root / "scenarios" / "zz-refresh-drill.yaml"
+    scenario = YAML(typ="rt").load(base.read_text(encoding="utf-8"))
+    added.write_text(base.read_text(encoding="utf-8").replace(scenario["title"], "A refresh drill", 1), encoding="utf-8")
+
+    r = guide("validate", cwd=root, env={"GUIDE_TODAY": TODAY.isoformat()})
+    assert (r.returncode, r.stderr) == (0, ""), r.stderr
+    assert r.stdout == f"ok: data/ and {len(list(LIVE_SCENARIOS.glob('*.yaml'))) + 1} scenario(s) are valid.\n"
+    pages = _render_everything(root, TODAY)
+    assert "scenarios/zz-refresh-drill.md" in pages
+    assert TODAY.isoformat() in pages["prices.md"]  # the refreshed figure is shown with its new date

@@ -1,0 +1,89 @@
+"""Ways of buying that exist but have no published price (`unpublished:` in data/prices.yaml), and
+sources that show no date: the loader checks them, the pages say "not published" and "undated",
+and the calculator offers no instance it cannot price. On a frozen copy of data/, edited here."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from core_support import copy_inputs
+from generator.calculator import calculator_data
+from generator.loader import InputError, load_catalog, load_project
+from generator.site import Renderer
+
+DAY = dt.date(2026, 11, 21)
+INSTANCE = """  zz-new.48xlarge:
+    side: trainium
+    chip: trainium2
+    chips: {value: 16, source: NRN, as_of: 2025-12-01}
+    accelerator_memory: {value: 1536, source: NRN, as_of: 2025-12-01}
+    accelerator_memory_unit: GiB
+    vcpu: {value: 192, source: NRN, as_of: 2025-12-01}
+    ram_gib: {value: 2048, source: NRN, as_of: 2025-12-01}
+    network_gbps: {value: 3200, source: NRN, as_of: 2025-12-01}
+"""
+
+
+def _with(tmp_path: Path, unpublished: str, *, instance: bool = True) -> Path:
+    root = copy_inputs(tmp_path / "project")
+    data = root / "data"
+    if instance:
+        with open(data / "instances.yaml", "a", encoding="utf-8") as f:
+            f.write(INSTANCE)
+    with open(data / "prices.yaml", "a", encoding="utf-8") as f:
+        f.write("unpublished:\n" + unpublished)
+    return root
+
+
+def test_an_instance_without_a_published_price_is_shown_as_such_and_not_offered(tmp_path: Path):
+    root = _with(tmp_path, "  - {instance: zz-new.48xlarge, option: on-demand, source: NRN, as_of: 2025-12-01, "
+                           "note: \"Hardware only; no price anywhere.\"}\n"
+                           "  - {instance: trn2.48xlarge, region: us-east-2, option: spot, source: VAN, as_of: 2025-11-30, "
+                           "note: \"No spot price in the dump.\"}\n")
+    project = load_project(root)
+    assert [(u.instance, u.region, u.option) for u in project.catalog.unpublished] == [
+        ("zz-new.48xlarge", None, "on-demand"), ("trn2.48xlarge", "us-east-2", "spot")]
+    page = Renderer(project, today=DAY).render().pages["prices.md"]
+    row = page.split('data-instance="zz-new.48xlarge"', 1)[1].split("</tr>", 1)[0]
+    assert "price not published" in row and "not sold on demand" not in row
+    assert ('<tr data-instance="trn2.48xlarge" data-region="us-east-2" data-option="spot">\n'
+            "<td>Spot</td><td>us-east-2</td><td>not published</td>") in page
+    assert "No spot price in the dump." in page
+    baked = calculator_data(project.catalog)
+    assert "zz-new.48xlarge" not in baked["instances"] and "trn2.48xlarge" in baked["instances"]
+
+
+def test_unpublished_entries_are_checked_where_they_are(tmp_path: Path):
+    root = _with(tmp_path, "  - {instance: zz-typo.48xlarge, option: spot, source: NRN, as_of: 2025-12-01}\n"
+                           "  - {instance: trn2.48xlarge, region: us-east-2, option: on-demand, source: VAN, as_of: 2025-11-30}\n",
+                 instance=False)
+    with pytest.raises(InputError) as e:
+        load_catalog(root / "data")
+    messages = [(p.field, p.message) for p in e.value.problems]
+    assert any(f == "unpublished.0.instance" and m.startswith("unknown instance") and m.endswith("(got 'zz-typo.48xlarge')")
+               for f, m in messages)
+    assert any(f == "unpublished.1" and "has a price in prices; an option is either priced or recorded as not published" in m
+               for f, m in messages)
+    lines = (root / "data" / "prices.yaml").read_text(encoding="utf-8").splitlines()
+    for p in e.value.problems:
+        assert p.path == "data/prices.yaml" and "unpublished" in p.field
+        assert "zz-typo" in lines[p.line - 1] or "trn2.48xlarge, region: us-east-2, option: on-demand, source: VAN" in lines[p.line - 1]
+
+
+def test_a_source_without_a_date_is_shown_undated(tmp_path: Path):
+    root = copy_inputs(tmp_path / "project")
+    for name, old, new in (("sources.yaml", "    as_of: 2025-05-01\n", "    as_of: null\n"),
+                           ("prices.yaml", "source: SKY, as_of: 2025-05-01", "source: SKY, as_of: null")):
+        path = root / "data" / name
+        text = path.read_text(encoding="utf-8")
+        assert old in text
+        path.write_text(text.replace(old, new), encoding="utf-8")
+    project = load_project(root)
+    assert project.catalog.sources["SKY"].as_of is None
+    site = Renderer(project, today=DAY).render()
+    assert "$98.3200 (SKY, undated, before the mid-2025 P4/P5 price cut; superseded)" in site.pages["prices.md"]
+    sky = site.pages["sources.md"].split("SkyPilot AWS catalog", 1)[1].split("</p>", 1)[0]
+    assert "The source shows no date." in sky and "As of" not in sky
