@@ -439,3 +439,15 @@ def test_every_page_type_fits_a_phone_with_legible_charts(name: str, open_tab, s
     small = [t for t in texts if t["px"] < 9]
     assert not small, f"chart text under 9 px on {name}: {small[:5]}"
     tab.recorder.assert_clean()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_embed_gallery_shows_images_in_the_readers_scheme(scheme: str, open_tab, served_site: str):
+    tab = open_tab(served_site, color_scheme=scheme)
+    tab.goto("embed/")
+    sections = tab.page.locator("section.guide-gallery").count()
+    shown = tab.page.eval_on_selector_all(
+        "section.guide-gallery img", "imgs => imgs.filter(i => i.getClientRects().length).map(i => new URL(i.src).pathname)")
+    assert sections > 0 and len(shown) == sections
+    assert all(p.endswith("-dark.svg") == (scheme == "dark") for p in shown), shown
+    tab.recorder.assert_clean()
