@@ -18,4 +18,6 @@ make_venv test
 
 # The README test builds with the interpreter that made .venv/, as a newcomer would.
 export GUIDE_README_PYTHON="${GUIDE_README_PYTHON:-$(command -v "$PYTHON")}"
+# As if activated: tests find the tools the test extras install (actionlint) on PATH.
+export VIRTUAL_ENV="$PWD/$VENV" PATH="$PWD/$VENV/bin:$PATH"
 "$VENV/bin/python" -m pytest -q -p no:cacheprovider "$@"
