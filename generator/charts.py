@@ -145,11 +145,13 @@ def _grid(lo: float, hi: float, n: int) -> list[float]:
 def decision_map_rows(x: Inputs, axis: str, runs_max: int, n: int = 24) -> list[dict[str, Any]]:
     """The engine's verdict (all rules, not cost alone) over runs x one other input, the rest as in `x`."""
     rows = []
-    runs_values = sorted({max(1, round(v)) for v in _grid(1, runs_max, n)})
+    # The case's own runs and value are rows of the grid too, so its marker sits on its own cell.
+    runs_values = sorted({max(1, round(v)) for v in _grid(1, runs_max, n)} | {x.runs})
     if axis == "relative_throughput":
-        others = _grid(0.4, 2.0, n)
+        grid, here = _grid(0.4, 2.0, n), x.relative_throughput.value
     else:
-        others = _grid(0.5, max(4.0, x.port_weeks.high * 2), n)
+        grid, here = _grid(0.5, max(4.0, x.port_weeks.high * 2), n), x.port_weeks.value
+    others = sorted({round(v, 4) for v in grid} | {round(here, 4)})
     for runs in runs_values:
         for v in others:
             if axis == "relative_throughput":
@@ -157,7 +159,7 @@ def decision_map_rows(x: Inputs, axis: str, runs_max: int, n: int = 24) -> list[
             else:
                 y = Inputs(**{**x.__dict__, "runs": runs, "port_weeks": Span(v, v, v)})
             o = evaluate(y)
-            rows.append({"runs": runs, axis: round(v, 4), "verdict": TRN if o.verdict == "trainium" else GPU})
+            rows.append({"runs": runs, axis: v, "verdict": TRN if o.verdict == "trainium" else GPU})
     return rows
 
 
@@ -175,11 +177,9 @@ def decision_map(r: ScenarioResult | None, i: int, catalog: Catalog, axis: str, 
     rows = decision_map_rows(x, axis, runs_max)
     ylabel = "Relative throughput (Trainium / GPU)" if axis == "relative_throughput" else "Port effort (engineer-weeks)"
     here_value = x.relative_throughput.value if axis == "relative_throughput" else x.port_weeks.value
-    # The grid is ordinal, so the case is marked on the nearest cell.
-    near_runs = min({row["runs"] for row in rows}, key=lambda v: abs(v - x.runs))
-    near_v = min({row[axis] for row in rows}, key=lambda v: abs(v - here_value))
+    # The axes are ordinal: the marker finds its cell by value, and the grid holds the case's values.
     here_text = fmt.ratio(here_value) if axis == "relative_throughput" else fmt.weeks(here_value) + " engineer-weeks"
-    here = [{"runs": near_runs, axis: near_v, "label": f"this case: {_n(x.runs, 'run')} at {here_text}"}]
+    here = [{"runs": x.runs, axis: round(here_value, 4), "label": f"this case: {_n(x.runs, 'run')} at {here_text}"}]
     enc_x = alt.X("runs:O", title="Training runs planned", axis=alt.Axis(labelOverlap=True))
     enc_y = alt.Y(f"{axis}:O", title=ylabel, sort="descending", axis=alt.Axis(format=".2f", labelOverlap="greedy"))
     heat = alt.Chart(_data("rows")).mark_rect().encode(

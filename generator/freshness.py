@@ -1,8 +1,8 @@
 """How old the prices are: today's date in one place, which prices are stale, and located problems.
 
 A price is stale when its `as_of` is more than `stale_days` before today (`stale_days` in
-data/assumptions.yaml, 180 when absent). The build warns and the pages say so; `guide validate
---strict` refuses it. Only each entry's own figure counts: `alternatives` are older figures on
+data/assumptions.yaml, 180 when absent). The build warns in one line and the pages say so;
+`guide validate --strict` refuses each one. Only each entry's own figure counts: `alternatives` are older figures on
 purpose.
 """
 
@@ -64,6 +64,20 @@ class Freshness:
             f"older than {self.max_days} days (stale_days in data/assumptions.yaml): check it, then update it or its "
             f"as_of (got {p.as_of})"
         )
+
+
+def stale_summary(catalog: Catalog, on: dt.date | None = None) -> str | None:
+    """The build's one line about stale prices (None when there are none): how many, the oldest
+    date, and the command that lists each one located."""
+    fresh = Freshness.of(catalog, on)
+    stale = fresh.stale(catalog.prices)
+    if not stale:
+        return None
+    many = f"{len(stale)} prices are" if len(stale) > 1 else "1 price is"
+    return (
+        f"{many} older than {fresh.max_days} days on {fresh.today} (the oldest is from {stale[0].as_of}); "
+        "`guide validate --strict` lists them"
+    )
 
 
 def stale_problems(catalog: Catalog, data_dir: Path, shown_dir: str = "data", on: dt.date | None = None) -> list[Problem]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import subprocess
 import tarfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 PARTS = ("scenarios", "data")
 DEFAULT_BRANCHES = ("main", "origin/main")
@@ -84,19 +84,26 @@ def materialise(root: Path, commit: str, dest: Path) -> Path:
         if r.returncode != 0:
             raise BaseNotFound(f"git archive {tree} failed: {r.stderr.decode(errors='replace').strip()}")
         with tarfile.open(fileobj=io.BytesIO(r.stdout)) as tar:
-            _extract(tar, target)
+            _extract(tar, target, tree)
     return dest
 
 
-def _extract(tar: tarfile.TarFile, target: Path) -> None:
-    """Extract regular files and folders only, never outside target."""
-    if hasattr(tarfile, "data_filter"):
-        # The "data" filter refuses links and paths that leave the folder.
-        tar.extractall(target, filter="data")
-        return
-    # Pythons before 3.11.4 have no extraction filters: the same refusal by hand.
-    for member in tar.getmembers():
-        name = Path(member.name)
-        if not (member.isfile() or member.isdir()) or name.is_absolute() or ".." in name.parts:
-            raise BaseNotFound(f"git archive gave an entry guide diff will not extract: {member.name}")
-    tar.extractall(target)
+def _extract(tar: tarfile.TarFile, target: Path, tree: str) -> None:
+    """Write the archive's folders and regular files under target, refusing links, devices and any
+    path that would leave target. Done by hand: extractall's `filter` argument, which does the same,
+    exists only from Python 3.11.4, and Debian 12 ships 3.11.2."""
+    for member in tar:
+        parts = PurePosixPath(member.name).parts
+        if member.type == tarfile.XGLTYPE or member.name == "pax_global_header":
+            continue  # git archive's header carrying the commit id; no file
+        if not parts or member.name.startswith("/") or ".." in parts:
+            raise BaseNotFound(f"git archive {tree} holds a path outside its folder: {member.name!r}")
+        path = target.joinpath(*parts)
+        if member.isdir():
+            path.mkdir(parents=True, exist_ok=True)
+        elif member.isreg():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            source = tar.extractfile(member)
+            path.write_bytes(source.read() if source else b"")
+        else:
+            raise BaseNotFound(f"git archive {tree} holds {member.name!r}, which is not a regular file or folder")

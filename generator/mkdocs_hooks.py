@@ -45,7 +45,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
 
 def _warn_stale(project, root: Path) -> None:
-    from generator.freshness import stale_problems, today
+    from generator.freshness import stale_summary, today
 
     mkdocs_log = logging.getLogger("mkdocs")
     # Printed by MkDocs' own console handler, so the lines look like the rest of the log (and -q hides them).
@@ -55,11 +55,11 @@ def _warn_stale(project, root: Path) -> None:
             stale_log.propagate = False
     stale_log.setLevel(mkdocs_log.getEffectiveLevel())
     try:
-        problems = stale_problems(project.catalog, root / "data", on=today())
+        summary = stale_summary(project.catalog, on=today())
     except ValueError as e:
         raise Abort(str(e)) from None
-    for p in problems:
-        stale_log.warning("Stale price: %s", p)
+    if summary:
+        stale_log.warning("Stale prices: %s", summary)
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:

@@ -10,6 +10,8 @@ import datetime as dt
 import functools
 import html
 import json
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -50,6 +52,34 @@ def script_json(value: Any) -> Markup:
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
+def source_pattern(keys: Iterable[str]) -> re.Pattern[str] | None:
+    """Mentions of source keys in free text, as a contributor writes them: SEED-002, seed 002. Only
+    keys with a number match in any case: a bare word such as VAN must match as written."""
+    parts = []
+    for k in sorted(keys, key=len, reverse=True):
+        part = r"[-\s]?".join(re.escape(p) for p in re.split(r"[-\s]+", k))
+        parts.append(f"(?i:{part})" if any(c.isdigit() for c in k) else part)
+    return re.compile(r"(?<![\w-])(" + "|".join(parts) + r")(?![\w-])") if parts else None
+
+
+def linked_sources(text: str, pattern: re.Pattern[str] | None, keys: dict[str, str], root: str) -> Markup:
+    """Untrusted text made inert (md), with each mention of a source linked to its entry on the
+    sources page."""
+    out, last = [], 0
+    for m in pattern.finditer(text) if pattern else ():
+        key = keys[re.sub(r"[-\s]+", "", m[0]).lower()]
+        out += [md(text[last:m.start()]), Markup('<a href="{}sources/#{}">').format(root, key.lower()), md(m[0]), Markup("</a>")]
+        last = m.end()
+    out.append(md(text[last:]))
+    return Markup("").join(out)
+
+
+def sentence(text: str) -> str:
+    """Free text closed as a sentence, so the next one does not run into it."""
+    text = text.strip()
+    return text if not text or text[-1] in ".!?:;" else text + "."
+
+
 @dataclass
 class Site:
     pages: dict[str, str] = field(default_factory=dict)  # docs-relative path -> Markdown
@@ -68,6 +98,8 @@ class Renderer:
         self.freshness = Freshness.of(self.catalog, today)
         self.site_url = site_url if not site_url or site_url.endswith("/") else site_url + "/"
         self.cache_dir = cache_dir
+        self._source_keys = {re.sub(r"[-\s]+", "", k).lower(): k for k in self.catalog.sources}
+        self._source_pattern = source_pattern(self.catalog.sources)
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(TEMPLATES),
             autoescape=True,
@@ -78,7 +110,7 @@ class Renderer:
         )
         self.env.filters.update(
             md=md, script_json=script_json, usd=usd, money=fmt.money, hourly=fmt.hourly, runs=fmt.runs, ratio=fmt.ratio,
-            pct=fmt.pct, weeks=fmt.weeks, count=fmt.count, num=fmt.num, hours=fmt.hours, date=fmt.date,
+            pct=fmt.pct, weeks=fmt.weeks, count=fmt.count, num=fmt.num, hours=fmt.hours, date=fmt.date, sentence=sentence,
         )
         self.env.globals.update(
             catalog=self.catalog,
@@ -90,6 +122,7 @@ class Renderer:
             VERDICT_LABELS=VERDICT_LABELS,
             price=self.catalog.price,
             price_rows=self.price_rows,
+            source_links=self.source_links,
             figure_sources=self.figure_sources,
             headline=self.headline,
             counts=self.counts,
@@ -111,6 +144,9 @@ class Renderer:
         self.home: dict[str, ch.Chart] = {}
 
     # Context helpers for templates and for the hand-written pages that opt into figures.
+    def source_links(self, text: str, root: str) -> Markup:
+        return linked_sources(text, self._source_pattern, self._source_keys, root)
+
     def price_rows(self) -> list[dict[str, Any]]:
         rows = []
         for iid, inst in self.catalog.instances.items():

@@ -126,8 +126,9 @@ def open_tab(browser) -> Iterator:
     """open_tab(base_url, color_scheme="light") -> Tab with a fresh context and a Recorder attached."""
     contexts = []
 
-    def make(base: str, color_scheme: str = "light") -> Tab:
-        context = browser.new_context(color_scheme=color_scheme, viewport={"width": 1280, "height": 900}, service_workers="block")
+    def make(base: str, color_scheme: str = "light", **options) -> Tab:
+        options = {"viewport": {"width": 1280, "height": 900}, **options}
+        context = browser.new_context(color_scheme=color_scheme, service_workers="block", **options)
         contexts.append(context)
         recorder = Recorder()
         context.on("request", recorder.on_request)
@@ -376,4 +377,77 @@ def test_untrusted_text_stays_inert_in_the_browser(open_tab, serve, untrusted_si
     tab.toggle_to("slate")
     tab.charts_drawn("dark")
     assert page.evaluate("() => typeof window.__pwned") == "undefined"
+    tab.recorder.assert_clean()
+
+
+# --- a phone ------------------------------------------------------------------------------------
+
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+PHONE_PAGES = {
+    "home": "", "scenarios-index": "scenarios/", "scenario": "scenarios/one-off-run/", "calculator": "calculator/",
+    "prices": "prices/", "sources": "sources/", "methodology": "methodology/", "embed-gallery": "embed/",
+    "embed-page": "embed/decision-map/", "axes": "axes/", "axis-price-performance": "axes/price-performance/",
+    "axis-availability": "axes/availability/", "axis-porting": "axes/porting/", "axis-ecosystem": "axes/ecosystem/",
+}
+WITH_CHARTS = {"home", "scenario", "calculator", "prices", "methodology", "embed-gallery", "embed-page", "axis-porting"}
+# Every chart a reader can see: live views carry data-drawn once Vega has drawn them.
+CHARTS = ".guide-chart__view, #chart"
+# The smallest text of every visible chart, in CSS px as drawn: live SVG text at its font size times
+# the SVG's scale on screen; a static image's smallest font size in its file times the image's scale.
+SMALLEST_CHART_TEXT = """async () => {
+  const seen = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+  const out = [];
+  for (const svg of document.querySelectorAll('.guide-chart__view svg, #chart svg')) {
+    if (!seen(svg)) continue;
+    for (const t of svg.querySelectorAll('text')) {
+      if (!t.textContent.trim() || !seen(t)) continue;
+      out.push({what: 'live ' + t.textContent.slice(0, 30), px: parseFloat(getComputedStyle(t).fontSize) * Math.hypot(t.getScreenCTM().a, t.getScreenCTM().b)});
+    }
+  }
+  for (const img of document.querySelectorAll('img')) {
+    if (!seen(img) || !/[.]svg$/.test(new URL(img.src).pathname)) continue;
+    const doc = new DOMParser().parseFromString(await (await fetch(img.src)).text(), 'image/svg+xml');
+    const root = doc.documentElement;
+    const sizes = [...doc.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size'))).filter(n => n > 0);
+    if (!sizes.length) continue;
+    out.push({what: 'image ' + img.src, px: Math.min(...sizes) * img.getBoundingClientRect().width / parseFloat(root.getAttribute('width'))});
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("name", PHONE_PAGES)
+def test_every_page_type_fits_a_phone_with_legible_charts(name: str, open_tab, served_site: str):
+    tab = open_tab(served_site, **PHONE)
+    page = tab.page
+    tab.goto(PHONE_PAGES[name])
+    # Scroll to each chart, as a reader would (no pointer, no touch): each one is then drawn live.
+    views = page.locator(CHARTS)
+    for i in range(views.count()):
+        view = views.nth(i)
+        if not view.is_visible():
+            continue
+        view.scroll_into_view_if_needed()
+        try:
+            page.wait_for_function("(e) => e.dataset.drawn === 'true'", arg=view.element_handle(), timeout=TIMEOUT_MS)
+        except PlaywrightTimeout:
+            pytest.fail(f"chart {i} of {name} was not drawn live at 360 px; errors: {tab.recorder.errors}")
+    width = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width == [360, 360], f"{name} is {width[0]} px wide on a 360 px screen"
+    texts = page.evaluate(SMALLEST_CHART_TEXT)
+    assert bool(texts) == (name in WITH_CHARTS), f"chart text measured on {name}: {len(texts)}"
+    small = [t for t in texts if t["px"] < 9]
+    assert not small, f"chart text under 9 px on {name}: {small[:5]}"
+    tab.recorder.assert_clean()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_embed_gallery_shows_images_in_the_readers_scheme(scheme: str, open_tab, served_site: str):
+    tab = open_tab(served_site, color_scheme=scheme)
+    tab.goto("embed/")
+    sections = tab.page.locator("section.guide-gallery").count()
+    shown = tab.page.eval_on_selector_all(
+        "section.guide-gallery img", "imgs => imgs.filter(i => i.getClientRects().length).map(i => new URL(i.src).pathname)")
+    assert sections > 0 and len(shown) == sections
+    assert all(p.endswith("-dark.svg") == (scheme == "dark") for p in shown), shown
     tab.recorder.assert_clean()

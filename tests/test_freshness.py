@@ -120,3 +120,20 @@ def test_no_note_while_prices_are_fresh(project):
     for result in project.results:
         assert "guide-stale" not in r.scenario_page(result), result.id
     assert "guide-stale" not in r.render().pages["prices.md"]
+
+
+def test_the_build_summary_counts_the_stale_prices_and_names_the_oldest(project):
+    from generator.freshness import stale_summary
+
+    assert stale_summary(project.catalog, on=EARLY_DAY) is None
+    fresh = Freshness.of(project.catalog, BUILD_DAY)
+    stale = fresh.stale(project.catalog.prices)
+    assert len(stale) > 1
+    assert stale_summary(project.catalog, on=BUILD_DAY) == (
+        f"{len(stale)} prices are older than 180 days on {BUILD_DAY} (the oldest is from "
+        f"{min(p.as_of for p in stale)}); `guide validate --strict` lists them"
+    )
+    one = project.catalog.model_copy(update={"prices": [_price(dt.date(2025, 1, 2)), _price(BUILD_DAY)]})
+    assert stale_summary(one, on=BUILD_DAY) == (
+        f"1 price is older than 180 days on {BUILD_DAY} (the oldest is from 2025-01-02); `guide validate --strict` lists them"
+    )

@@ -45,10 +45,44 @@
     return tooltips[theme];
   }
 
+  // Vega draws a title on one line, however long; in a narrow column (a phone) it would run past
+  // the chart's right edge. Its words go on as many lines as the column needs instead, measured in
+  // Vega's own title fonts (13 px bold, subtitle 12 px).
+  let measurer = null;
+  function lines(texts, font, room) {
+    measurer = measurer || document.createElement("canvas").getContext("2d");
+    measurer.font = font;
+    const out = [];
+    for (const text of [].concat(texts)) {
+      let line = "";
+      for (const word of String(text).split(" ")) {
+        const next = line ? line + " " + word : word;
+        if (line && measurer.measureText(next).width > room) {
+          out.push(line);
+          line = word;
+        } else {
+          line = next;
+        }
+      }
+      out.push(line);
+    }
+    return out;
+  }
+
+  function fitTitle(spec, width) {
+    const title = spec.title;
+    if (!title || typeof title !== "object" || !width) return spec;
+    const room = width - 2 * (typeof spec.padding === "number" ? spec.padding : 5);
+    const fitted = Object.assign({}, title, { text: lines(title.text, "bold 13px sans-serif", room) });
+    if (title.subtitle) fitted.subtitle = lines(title.subtitle, "12px sans-serif", room);
+    return Object.assign({}, spec, { title: fitted });
+  }
+
   // Draws a compiled Vega `spec` into `el`, replacing what it held. Returns { view, finalize() }.
   async function draw(el, spec, theme) {
     const vega = await loadRuntime();
     theme = THEMES[theme] ? theme : "light";
+    spec = fitTitle(spec, el.clientWidth);
     const view = new vega.View(vega.parse(spec, THEMES[theme]), { renderer: "svg", hover: true });
     const tooltip = tooltipFor(vega, theme);
     if (tooltip) view.tooltip(tooltip);

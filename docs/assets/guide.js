@@ -35,15 +35,23 @@
     }
   }
 
+  // The static images are 640 px wide and their smallest text is 10 px (Vega's axis labels), so
+  // below 576 px of width that text would shrink under 9 px. There, as on a phone, the live chart,
+  // drawn at the column's width with text at its own size, replaces the image as it nears the screen.
+  const LEGIBLE_STATIC_WIDTH = 576;
+
   function prepare(el) {
     if (el.getAttribute("data-ready")) return;
     el.setAttribute("data-ready", "true");
     el.setAttribute("data-theme", scheme());
+    let cancelNear = () => {};
     const once = () => {
       ["pointerenter", "focusin", "touchstart"].forEach((t) => el.removeEventListener(t, once));
+      cancelNear();
       upgrade(el);
     };
     ["pointerenter", "focusin", "touchstart"].forEach((t) => el.addEventListener(t, once, { passive: true }));
+    if (el.clientWidth < LEGIBLE_STATIC_WIDTH && window.GuideCharts) cancelNear = window.GuideCharts.whenNear(el, once);
   }
 
   function retheme() {

@@ -1,0 +1,31 @@
+"""The decision map marks the case it describes: the marker's cell is the case's own runs and value
+(the axes are ordinal, so a cell is found by value, not by nearness), and it says what that cell says."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+
+import pytest
+
+from generator.charts import decision_map
+from generator.engine import Span, evaluate
+from test_engine import BASE
+
+
+@pytest.mark.parametrize(("axis", "runs", "value"), [
+    ("relative_throughput", 10, 1.0),  # neither is a point of the 24-step grid
+    ("relative_throughput", 7, 0.93),
+    ("port_weeks", 10, 2.2),
+])
+def test_the_marker_sits_on_the_cases_own_cell(axis: str, runs: int, value: float):
+    x = replace(BASE, runs=runs, **{axis: Span(value, value * 0.8, value * 1.2)})
+    chart = decision_map(None, 0, None, axis, x=x, chart_id="map", title="Map", source="test", as_of=dt.date(2025, 1, 1))
+    here = chart.spec["datasets"]["here"]
+    assert [(h["runs"], h[axis]) for h in here] == [(runs, value)]
+    assert here[0]["label"] == f"this case: {runs} runs at {value:.2f}"
+    assert f"The marked point is this case: {runs} runs at {value:.2f}." in chart.summary
+    cell = [row for row in chart.rows if (row["runs"], row[axis]) == (runs, value)]
+    assert [row["verdict"] for row in cell] == ["Trainium" if evaluate(x).verdict == "trainium" else "GPU"]
+    # Still a full grid: every runs value against every value of the other axis.
+    assert len(chart.rows) == len({r["runs"] for r in chart.rows}) * len({r[axis] for r in chart.rows})

@@ -1,0 +1,81 @@
+"""The README's first command, run as a newcomer would: in a clean copy of the repository, with no
+virtualenv active, with the interpreter named by GUIDE_README_PYTHON (the Python this one was made
+from when unset). Slow: it makes a virtualenv, installs the guide and its dependencies, and builds
+the site from an empty cache."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import REPO
+
+README = REPO / "README.md"
+
+
+def _blocks() -> list[str]:
+    return re.findall(r"^```sh\n(.*?)^```$", README.read_text(encoding="utf-8"), re.M | re.S)
+
+
+def _interpreter() -> str:
+    named = os.environ.get("GUIDE_README_PYTHON")
+    if named:
+        return named
+    base = Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"
+    return str(base if base.exists() else Path(sys.executable).resolve())
+
+
+def _clean_copy(dest: Path) -> Path:
+    """The files git tracks (or would, once added), as they are in the work tree: no .venv, no .cache."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO,
+                            capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        src = REPO / name
+        if src.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / name)
+    return dest
+
+
+def test_the_readme_names_two_commands_and_ci_runs_the_second():
+    blocks = _blocks()
+    assert blocks[:2] == ["bash scripts/build.sh\n", "bash scripts/test.sh\n"]
+    assert (REPO / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()[-1] == blocks[1].strip()
+    assert "/.venv/" in (REPO / ".gitignore").read_text(encoding="utf-8").splitlines()
+
+
+def test_the_first_command_installs_into_a_venv_and_builds_the_site(tmp_path: Path):
+    root = _clean_copy(tmp_path / "guide")
+    python = _interpreter()
+    # No virtualenv active, nothing of this test's environment on PATH but the system's folders.
+    env = {k: v for k, v in os.environ.items() if k not in {"VIRTUAL_ENV", "PYTHONPATH", "NO_MKDOCS_2_WARNING",
+                                                               "GUIDE_CACHE_DIR", "PYTHONHOME"}}
+    env |= {"PATH": f"{Path(python).parent}:/usr/bin:/bin", "PYTHON": python}
+    r = subprocess.run(["bash", "-c", _blocks()[0]], cwd=root, env=env, capture_output=True, text=True, timeout=1800)
+    assert r.returncode == 0, r.stdout + r.stderr
+    log = r.stdout + r.stderr
+    assert "end of life" not in log and "Traceback" not in log
+    assert "Documentation built in" in log
+    venv_python = root / ".venv" / "bin" / "python"
+    assert subprocess.run([str(venv_python), "-c", "import sys; print(sys.base_prefix)"], capture_output=True,
+                          text=True, check=True).stdout.strip() == subprocess.run(
+        [python, "-c", "import sys; print(sys.base_prefix)"], capture_output=True, text=True, check=True).stdout.strip()
+    home = (root / "site" / "index.html").read_text(encoding="utf-8")
+    assert "Trainium or GPU?" in home
+    assert len(list((root / "site" / "scenarios").glob("*/index.html"))) == len(list((root / "scenarios").glob("*.yaml")))
+    # The README's "Use it" commands, from the virtualenv the command made.
+    v = subprocess.run([str(root / ".venv" / "bin" / "guide"), "validate"], cwd=root, env=env, capture_output=True, text=True)
+    assert (v.returncode, v.stdout.startswith("ok: data/ and ")) == (0, True), v.stderr
+
+
+def test_preview_addresses_carry_the_path_mkdocs_serve_uses():
+    # `mkdocs serve` serves under site_url's path; an address without it is a 404.
+    site_url = re.search(r"^site_url: *(\S+)", (REPO / "mkdocs.yml").read_text(encoding="utf-8"), re.M)[1]
+    prefix = "http://127.0.0.1:8000" + re.sub(r"^https?://[^/]+", "", site_url)
+    found = [u for doc in ("README.md", "CONTRIBUTING.md")
+             for u in re.findall(r"http://127\.0\.0\.1:8000[^\s>)`]*", (REPO / doc).read_text(encoding="utf-8"))]
+    assert found and all(u.startswith(prefix) for u in found), (prefix, found)
