@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import time
 from pathlib import Path
 
 # Folders a build only reads: the cache must never be put there.
@@ -51,13 +52,10 @@ def cache_dir(root: Path) -> Path:
 
 
 def writable(directory: Path) -> bool:
-    return os.access(directory, os.W_OK | os.X_OK) if directory.exists() else os.access(_existing(directory), os.W_OK | os.X_OK)
-
-
-def _existing(path: Path) -> Path:
-    while not path.exists() and path != path.parent:
-        path = path.parent
-    return path
+    """Whether files can be made in directory (or, while it does not exist, in its nearest parent)."""
+    while not directory.exists() and directory != directory.parent:
+        directory = directory.parent
+    return os.access(directory, os.W_OK | os.X_OK)
 
 
 def begin_build() -> None:
@@ -66,7 +64,13 @@ def begin_build() -> None:
 
 
 def mark_used(path: Path) -> None:
+    """Record that this build uses path, and make its time of last use now, so the files the bound
+    removes first are those no build has used for longest (and none a running build uses)."""
     _used.add(str(path.absolute()))
+    try:
+        os.utime(path)
+    except OSError:
+        pass  # a read-only cache
 
 
 def used() -> frozenset[str]:
@@ -120,3 +124,81 @@ def digest(path: Path) -> tuple[int, str]:
             size += len(chunk)
             h.update(chunk)
     return size, h.hexdigest()
+
+
+# The cache's bound: GUIDE_CACHE_MAX_MB, or by default this many times what the last build used
+# (the current tree plus a few earlier states of it: a branch switched back to builds warm), and
+# never less than the floor. Files used in the last GRACE_SECONDS are kept whatever the size: a
+# build running beside this one may be about to link them.
+BOUND_FACTOR = 3
+BOUND_FLOOR = 512 * 1024 * 1024
+GRACE_SECONDS = 600
+
+
+def _files(directory: Path) -> list[tuple[Path, os.stat_result]]:
+    out = []
+    for path in directory.rglob("*"):
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        if path.is_file():
+            out.append((path, st))
+    return out
+
+
+def bound(used_bytes: int) -> int:
+    configured = os.environ.get("GUIDE_CACHE_MAX_MB")
+    if configured:
+        try:
+            return int(float(configured) * 1024 * 1024)
+        except ValueError:
+            pass
+    return max(BOUND_FACTOR * used_bytes, BOUND_FLOOR)
+
+
+def keep_bounded(directory: Path, now: float | None = None) -> int:
+    """After a build: while the cache is over its bound, remove the files this build did not use,
+    least recently used first. Returns how many were removed."""
+    if not writable(directory):
+        return 0
+    files = _files(directory)
+    in_use = used()
+    used_bytes = sum(st.st_size for p, st in files if str(p.absolute()) in in_use)
+    total = sum(st.st_size for _, st in files)
+    limit = bound(used_bytes)
+    if total <= limit:
+        return 0
+    now = time.time() if now is None else now
+    removed = 0
+    for path, st in sorted(files, key=lambda f: f[1].st_mtime):
+        if total <= limit:
+            break
+        if str(path.absolute()) in in_use or now - st.st_mtime < GRACE_SECONDS:
+            continue
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        total -= st.st_size
+        removed += 1
+    return removed
+
+
+def prune(directory: Path, keep: frozenset[str], now: float | None = None) -> tuple[int, int]:
+    """Remove every file of the cache not in keep (absolute paths), but a temporary file written in
+    the last GRACE_SECONDS (a build may be about to rename it). Returns the files and bytes removed."""
+    now = time.time() if now is None else now
+    count = size = 0
+    for path, st in _files(directory):
+        if str(path.absolute()) in keep or (path.suffix == ".tmp" and now - st.st_mtime < GRACE_SECONDS):
+            continue
+        path.unlink(missing_ok=True)
+        count += 1
+        size += st.st_size
+    for folder in sorted((p for p in directory.rglob("*") if p.is_dir()), reverse=True):
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
+    return count, size
