@@ -216,7 +216,7 @@ def dark_svg(svg: str) -> str:
 
 
 # Everything besides the spec that decides an image's bytes: part of every image's cache key.
-_RENDERING = (vlc.__version__, str(PNG_SCALE), DARK_CSS, FONTS_CONF.read_text("utf-8"))
+_RENDERING = (vlc.__version__, str(PNG_SCALE), FONTS_CONF.read_text("utf-8"), Path(__file__).read_text("utf-8"))
 
 
 @dataclass(frozen=True)
@@ -247,6 +247,42 @@ def _only_bundled_fonts() -> None:
     os.environ["FONTCONFIG_FILE"] = str(FONTS_CONF)
 
 
+def _probe(text: str) -> bytes:
+    return vlc.svg_to_png(f'<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><text x="5" y="20" '
+                          f'font-family="Liberation Sans" font-size="14">{text}</text></svg>')
+
+
+@functools.lru_cache(maxsize=None)
+def _drawable(ch: str) -> bool:
+    """Whether the bundled font has a glyph for ch: a character it lacks draws the same box as a
+    private-use character, which no font here has."""
+    return _probe(ch) != _probe("\ue000")
+
+
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+
+
+def drawable_svg(svg: str) -> str:
+    """The SVG with every run of characters the bundled font cannot draw (Chinese, Arabic, emoji and
+    more) written as an ellipsis, for the PNGs: drawn, they would be boxes. Bundling fonts for every
+    script would add tens of megabytes to every image worker; the SVGs and the pages keep the text,
+    and the reader's own fonts draw it there."""
+    return _NON_ASCII_RUN.sub(lambda m: _ellipsis(m[0]), svg)
+
+
+def _ellipsis(run: str) -> str:
+    out: list[str] = []
+    missing = False
+    for ch in run:
+        if _drawable(ch):
+            out.append(ch)
+            missing = False
+        elif not missing:
+            out.append("\u2026")
+            missing = True
+    return "".join(out)
+
+
 def _render(job: Job, cache_dir: Path) -> None:
     """All four images of a chart from one Vega run, written to the cache: the SVG, its dark
     restyling, and both rasterised. Runs in a worker process; the bytes never travel back."""
@@ -257,8 +293,8 @@ def _render(job: Job, cache_dir: Path) -> None:
     images = {
         "svg": svg.encode("utf-8"),
         "svg-dark": dark.encode("utf-8"),
-        "png": vlc.svg_to_png(svg, scale=PNG_SCALE),
-        "png-dark": vlc.svg_to_png(dark, scale=PNG_SCALE),
+        "png": vlc.svg_to_png(drawable_svg(svg), scale=PNG_SCALE),
+        "png-dark": vlc.svg_to_png(drawable_svg(dark), scale=PNG_SCALE),
     }
     for image, data in images.items():
         write_atomically(_cached(cache_dir, job.key, image), data)

@@ -11,6 +11,7 @@ import functools
 import html
 import json
 import math
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,22 @@ def script_json(value: Any) -> Markup:
     """JSON that is safe inside <script type="application/json">: no '<', '>' or '&' survives."""
     text = value if isinstance(value, embeds.JSONText) else json.dumps(value, separators=(",", ":"), sort_keys=True, allow_nan=False)
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+_SURROGATE_PAIR = re.compile(r"\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})")
+
+
+def front_matter(value: dict[str, str]) -> Markup:
+    """A page's front matter as one line of JSON that MkDocs' YAML reader takes back whole. JSON
+    writes a character beyond U+FFFF (an emoji) as two surrogate escapes, which YAML reads as two
+    lone surrogates and refuses, and the page then shows the raw line as its heading; YAML's own
+    eight-digit escape says the same character in ASCII."""
+
+    def one(m: re.Match[str]) -> str:
+        high, low = int(m[1], 16), int(m[2], 16)
+        return f"\\U{0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00):08X}"
+
+    return Markup(_SURROGATE_PAIR.sub(one, script_json(value)))
 
 
 def num(x: float | None, digits: int = 2) -> str:
@@ -106,7 +123,7 @@ class Renderer:
             lstrip_blocks=True,
             keep_trailing_newline=True,
         )
-        self.env.filters.update(md=md, usd=usd, num=num, pct=pct, hours=hours, runs=runs, script_json=script_json)
+        self.env.filters.update(front_matter=front_matter, md=md, usd=usd, num=num, pct=pct, hours=hours, runs=runs, script_json=script_json)
         self.env.globals.update(
             catalog=self.catalog,
             results=project.results,
