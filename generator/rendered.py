@@ -47,8 +47,9 @@ def _chart(d: dict) -> Chart:
     return Chart(**d)
 
 
-def code_digest(package: Path = PACKAGE) -> str:
+def code_digest(package: Path | None = None) -> str:
     """sha256 of the generator's code and templates: every file of the package."""
+    package = package or PACKAGE
     h = hashlib.sha256()
     for path in sorted(p for p in package.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
         h.update(f"{path.relative_to(package).as_posix()}\0".encode())
@@ -61,13 +62,11 @@ def library_versions() -> str:
 
 
 def key_parts(project: Project, site_url: str, today: dt.date) -> dict[str, str]:
-    """Everything a scenario's page and charts are made from but the scenario itself, by name: the
-    code and templates, the library versions, each data/ file as it was parsed, the site URL and the
-    day. Each part is named, so a test can leave one out and see a stale page served."""
+    """Everything the pages are made from but the scenario itself, by name: the code and templates,
+    the library versions, each data/ file as it was parsed, the site URL and the day."""
+    scenarios = {r.path for r in project.results}
     parts = {"code": code_digest(), "libraries": library_versions(), "site_url": site_url, "day": today.isoformat()}
-    for shown, digest in sorted(project.digests.items()):
-        if shown not in {r.path for r in project.results}:
-            parts[f"data:{shown}"] = digest
+    parts.update({f"data:{shown}": digest for shown, digest in sorted(project.digests.items()) if shown not in scenarios})
     return parts
 
 
@@ -75,19 +74,22 @@ class RenderedScenarios:
     def __init__(self, directory: Path, project: Project, site_url: str, today: dt.date):
         self.directory = directory
         self.digests = project.digests
-        h = hashlib.sha256()
-        for name, value in key_parts(project, site_url, today).items():
-            h.update(f"{name}\0{value}\0".encode())
-        self._context = h.hexdigest()
+        self.common = key_parts(project, site_url, today)
+
+    def parts(self, r: ScenarioResult) -> dict[str, str]:
+        """What one scenario's entry is keyed on, by name, so a test can leave each out in turn. The
+        scenario is the hash of the very bytes the loader parsed and evaluated, never a second read
+        of its file, which an editor may have saved since."""
+        return {**self.common, "scenario": f"{r.id}\0{r.path}\0{self.digests[r.path]}"}
 
     def entry(self, r: ScenarioResult) -> Path | None:
-        """Where the scenario's entry is: keyed on the hash of the very bytes the loader parsed and
-        evaluated, never on a second read of the file, which an editor may have saved since."""
-        digest = self.digests.get(r.path)
-        if digest is None:
+        """Where the scenario's entry is; None for a result the loader did not read from a file."""
+        if r.path not in self.digests:
             return None
-        key = hashlib.sha256(f"{self._context}\0{r.id}\0{r.path}\0{digest}".encode()).hexdigest()
-        return self.directory / f"{key}.json"
+        h = hashlib.sha256()
+        for name, value in sorted(self.parts(r).items()):
+            h.update(f"{name}\0{value}\0".encode())
+        return self.directory / f"{h.hexdigest()}.json"
 
     def get(self, path: Path) -> Rendered | None:
         body = read_checked(path)
