@@ -162,3 +162,77 @@ def test_after_a_build_the_cache_is_cut_to_its_bound_least_recently_used_first(t
     # may be about to link it).
     assert (removed, left) == (3, sorted([files[30].name, files[0.001].name]))
     cachefile.begin_build()
+
+
+def test_builds_sharing_one_cache_at_once_both_make_the_clean_site(root: Path, tmp_path: Path):
+    cache = tmp_path / "shared"
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(cache)}
+    procs = [
+        subprocess.Popen([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / name)], cwd=root, env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for name in ("one", "two")
+    ]
+    for proc in procs:
+        _, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err
+    build(root, tmp_path / "alone", tmp_path / "own-cache")
+    alone = digest(tmp_path / "alone")
+    assert digest(tmp_path / "one") == alone
+    assert digest(tmp_path / "two") == alone
+
+
+def _descendants(pid: int) -> dict[int, str]:
+    """Every living process below pid, with its command line."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = {}, [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found[child] = _cmdline(child)
+            todo.append(child)
+    return found
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has exited; only its parent's bookkeeping is left
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+def test_a_killed_build_leaves_no_image_worker_behind(root: Path, tmp_path: Path, sig: signal.Signals):
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(tmp_path / "cold")}  # cold: images must render
+    proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")], cwd=root, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        workers: dict[int, str] = {}
+        while time.monotonic() < deadline and proc.poll() is None:
+            workers = {pid: cmd for pid, cmd in _descendants(proc.pid).items() if "multiprocessing" in cmd}
+            if any("spawn_main" in cmd for cmd in workers.values()):
+                break
+            time.sleep(0.05)
+        assert any("spawn_main" in cmd for cmd in workers.values()), "the build finished before its image workers were seen"
+        proc.send_signal(sig)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
+        time.sleep(0.1)
+    assert [workers[pid] for pid in workers if _alive(pid)] == []
