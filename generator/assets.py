@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 from pathlib import Path
 
 import vl_convert as vlc
 
-from generator.cachefile import write_atomically
+from generator.cachefile import read_checked, write_checked
 
 BUNDLE_PATH = "assets/vendor/vega.js"
 log = logging.getLogger("mkdocs.hooks.guide")
@@ -44,12 +43,6 @@ PACKAGES = {
 }
 
 
-def cache_dir(root: Path) -> Path:
-    """Where builds keep what is slow to make. GUIDE_CACHE_DIR moves it (tests share one across
-    their temporary copies); it is never inside docs/, scenarios/ or data/."""
-    return Path(os.environ.get("GUIDE_CACHE_DIR") or root / ".cache")
-
-
 def slim_snippet(vega_version: str, versions: dict[str, str]) -> str:
     """The bundle's entry module: window.vega with what charts.js uses."""
     url = {name: f"{CDN}{name}@{v}/+esm" for name, v in versions.items()}
@@ -72,7 +65,7 @@ def full_snippet(vega_version: str) -> str:
     return f'import * as V from "{CDN}vega@{vega_version}/+esm";\nwindow.vega = V;\n'
 
 
-def vega_bundle(root: Path) -> str:
+def vega_bundle(cache_dir: Path) -> str:
     vega_version = vlc.get_vega_version()
     versions = PACKAGES.get(vega_version)
     if versions:
@@ -82,18 +75,17 @@ def vega_bundle(root: Path) -> str:
                     "Add its package versions to PACKAGES in generator/assets.py.", vega_version, vlc.__version__)
         snippet = full_snippet(vega_version)
     key = hashlib.sha256(f"{vlc.__version__}\n{snippet}".encode()).hexdigest()[:16]
-    cache = cache_dir(root) / f"vega-runtime-{vega_version}-{key}.js"
-    try:
-        return cache.read_text(encoding="utf-8")
-    except OSError:
-        pass
+    cache = cache_dir / f"vega-runtime-{vega_version}-{key}.js"
+    body = read_checked(cache)  # a truncated runtime would break every live chart
+    if body is not None:
+        return body.decode("utf-8")
     text = vlc.javascript_bundle(snippet=snippet)
     try:
-        write_atomically(cache, text)
+        write_checked(cache, text)
     except OSError:
         pass  # a read-only checkout only costs the seconds it takes to rebuild the bundle
     return text
 
 
-def site_assets(root: Path) -> dict[str, str]:
-    return {BUNDLE_PATH: vega_bundle(root)}
+def site_assets(cache_dir: Path) -> dict[str, str]:
+    return {BUNDLE_PATH: vega_bundle(cache_dir)}

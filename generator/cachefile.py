@@ -1,18 +1,204 @@
-"""Writing into the build cache (.cache/ or GUIDE_CACHE_DIR)."""
+"""The build cache (.cache/ or GUIDE_CACHE_DIR): where it may be, and how its files are written and
+read back whole.
+
+The cache only saves time, so nothing read from it is trusted: an entry that is truncated, altered
+or foreign reads as missing and is made again. Files the build reads carry a header with the size
+and sha256 of what follows; files the build links into the site are checked against the hash they
+were stored under. Every file a build reads or links is recorded, so pruning knows what is in use.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import os
+import tempfile
+import time
 from pathlib import Path
+
+# Folders a build only reads: the cache must never be put there.
+SOURCE_FOLDERS = ("docs", "scenarios", "data")
+_HEADER = b"guide-cache "
+
+# Paths (absolute, as text) this process read from or wrote into the cache since `begin_build`.
+_used: set[str] = set()
+
+
+class CacheDirError(Exception):
+    """GUIDE_CACHE_DIR names a place the build must not or cannot use; one line, for the user."""
+
+
+def cache_dir(root: Path) -> Path:
+    """Where builds keep what is slow to make: GUIDE_CACHE_DIR, or .cache/ in the project. Raises
+    CacheDirError, before anything is written, where the cache must not be (inside docs/,
+    scenarios/ or data/) or cannot be (it cannot be created, or it is an empty folder that cannot
+    be written). A warm cache that cannot be written is read: builds then write nothing there."""
+    configured = os.environ.get("GUIDE_CACHE_DIR")
+    path = Path(configured).expanduser() if configured else root / ".cache"
+    where = f"GUIDE_CACHE_DIR={configured}" if configured else str(path)
+    resolved = path.resolve()
+    for folder in SOURCE_FOLDERS:
+        inside = (root / folder).resolve()
+        if resolved == inside or inside in resolved.parents:
+            raise CacheDirError(f"guide: the build cache must not be inside {folder}/, which builds only read (got {where})")
+    if resolved.exists() and not resolved.is_dir():
+        raise CacheDirError(f"guide: the build cache must be a folder (got {where}, which is a file)")
+    try:
+        resolved.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CacheDirError(f"guide: the build cache cannot be created: {e.strerror} (got {where})") from None
+    if not os.access(resolved, os.W_OK | os.X_OK) and not any(resolved.iterdir()):
+        raise CacheDirError(f"guide: the build cache cannot be written and holds nothing to read (got {where})")
+    return path
+
+
+def writable(directory: Path) -> bool:
+    """Whether files can be made in directory (or, while it does not exist, in its nearest parent)."""
+    while not directory.exists() and directory != directory.parent:
+        directory = directory.parent
+    return os.access(directory, os.W_OK | os.X_OK)
+
+
+def begin_build() -> None:
+    """Forget what an earlier build in this process used (`mkdocs serve` builds again and again)."""
+    _used.clear()
+
+
+def mark_used(path: Path) -> None:
+    """Record that this build uses path, and make its time of last use now, so the files the bound
+    removes first are those no build has used for longest (and none a running build uses)."""
+    _used.add(str(path.absolute()))
+    try:
+        os.utime(path)
+    except OSError:
+        pass  # a read-only cache
+
+
+def used() -> frozenset[str]:
+    return frozenset(_used)
 
 
 def write_atomically(path: Path, data: str | bytes) -> None:
     """Write through a temporary file and a rename, so another build or a worker process never
-    reads half a file. Raises OSError; callers for whom the cache only saves time ignore it."""
+    reads half a file, and a file linked into a site keeps its bytes (the rename makes a new one).
+    Raises OSError; callers for whom the cache only saves time ignore it."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    if isinstance(data, str):
-        tmp.write_text(data, encoding="utf-8")
-    else:
-        tmp.write_bytes(data)
-    tmp.replace(path)
+    fd, tmp = tempfile.mkstemp(prefix=f"{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    mark_used(path)
+
+
+def write_checked(path: Path, data: str | bytes) -> None:
+    """Write an entry the build reads back: a header line with its size and sha256, then the bytes."""
+    body = data.encode("utf-8") if isinstance(data, str) else data
+    write_atomically(path, _HEADER + f"{len(body)} {hashlib.sha256(body).hexdigest()}\n".encode() + body)
+
+
+def read_checked(path: Path) -> bytes | None:
+    """The bytes write_checked stored, or None when the file is missing, cut short or altered."""
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    head, newline, body = raw.partition(b"\n")
+    if not newline or not head.startswith(_HEADER):
+        return None
+    size, _, digest = head[len(_HEADER):].decode("ascii", "replace").partition(" ")
+    if size != str(len(body)) or digest != hashlib.sha256(body).hexdigest():
+        return None
+    mark_used(path)
+    return body
+
+
+def digest(path: Path) -> tuple[int, str]:
+    """Size and sha256 of a file. Raises OSError."""
+    h = hashlib.sha256()
+    size = 0
+    with path.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            size += len(chunk)
+            h.update(chunk)
+    return size, h.hexdigest()
+
+
+# The cache's bound: GUIDE_CACHE_MAX_MB, or by default this many times what the last build used
+# (the current tree plus a few earlier states of it: a branch switched back to builds warm), and
+# never less than the floor. Files used in the last GRACE_SECONDS are kept whatever the size: a
+# build running beside this one may be about to link them.
+BOUND_FACTOR = 3
+BOUND_FLOOR = 512 * 1024 * 1024
+GRACE_SECONDS = 600
+
+
+def _files(directory: Path) -> list[tuple[Path, os.stat_result]]:
+    out = []
+    for path in directory.rglob("*"):
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        if path.is_file():
+            out.append((path, st))
+    return out
+
+
+def bound(used_bytes: int) -> int:
+    configured = os.environ.get("GUIDE_CACHE_MAX_MB")
+    if configured:
+        try:
+            return int(float(configured) * 1024 * 1024)
+        except ValueError:
+            pass
+    return max(BOUND_FACTOR * used_bytes, BOUND_FLOOR)
+
+
+def keep_bounded(directory: Path, now: float | None = None) -> int:
+    """After a build: while the cache is over its bound, remove the files this build did not use,
+    least recently used first. Returns how many were removed."""
+    if not writable(directory):
+        return 0
+    files = _files(directory)
+    in_use = used()
+    used_bytes = sum(st.st_size for p, st in files if str(p.absolute()) in in_use)
+    total = sum(st.st_size for _, st in files)
+    limit = bound(used_bytes)
+    if total <= limit:
+        return 0
+    now = time.time() if now is None else now
+    removed = 0
+    for path, st in sorted(files, key=lambda f: f[1].st_mtime):
+        if total <= limit:
+            break
+        if str(path.absolute()) in in_use or now - st.st_mtime < GRACE_SECONDS:
+            continue
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        total -= st.st_size
+        removed += 1
+    return removed
+
+
+def prune(directory: Path, keep: frozenset[str], now: float | None = None) -> tuple[int, int]:
+    """Remove every file of the cache not in keep (absolute paths), but a temporary file written in
+    the last GRACE_SECONDS (a build may be about to rename it). Returns the files and bytes removed."""
+    now = time.time() if now is None else now
+    count = size = 0
+    for path, st in _files(directory):
+        if str(path.absolute()) in keep or (path.suffix == ".tmp" and now - st.st_mtime < GRACE_SECONDS):
+            continue
+        path.unlink(missing_ok=True)
+        count += 1
+        size += st.st_size
+    for folder in sorted((p for p in directory.rglob("*") if p.is_dir()), reverse=True):
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
+    return count, size

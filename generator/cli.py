@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -48,6 +49,11 @@ def _parser() -> argparse.ArgumentParser:
     i.add_argument("--as-of", type=_date, metavar="YYYY-MM-DD", help="date of the prices (default: the file's publicationDate)")
     i.add_argument("--source", metavar="KEY", help="source key to cite (default: AWS-PRICE-LIST-YYYY-MM)")
     i.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
+
+    c = sub.add_parser("cache", help="manage the build cache (.cache/ or GUIDE_CACHE_DIR)")
+    c_sub = c.add_subparsers(dest="cache_command", required=True)
+    pr = c_sub.add_parser("prune", help="remove every cached file the current tree does not use")
+    pr.add_argument("--site-url", metavar="URL", help="the site URL builds use (default: site_url in mkdocs.yml)")
     return p
 
 
@@ -150,7 +156,35 @@ def _import_prices(root: Path, args: argparse.Namespace) -> int:
     return 0
 
 
+def _cache(root: Path, args: argparse.Namespace) -> int:
+    from generator.cachefile import CacheDirError
+    from generator.prune import prune
+
+    try:
+        count, size = prune(root, args.site_url)
+    except CacheDirError as e:
+        print(e, file=sys.stderr)
+        return 2
+    except InputError as e:
+        return _problems(e.problems)
+    print(f"removed {count} file(s), {size / 1e6:,.1f} MB, that the current tree does not use")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    """The command, with standard output closed early (`guide ... | head`) ending quietly."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python flushes stdout once more at exit; point it at nothing so that raises no second time.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    return code
+
+
+def _main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     root = Path(args.root)
     if args.command == "schema":
@@ -166,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
         return _diff(root, args)
     if args.command == "import-prices":
         return _import_prices(root, args)
+    if args.command == "cache":
+        return _cache(root, args)
     try:
         project = load_project(root, args.paths)
     except InputError as e:

@@ -4,7 +4,7 @@ PNG in light and dark, the Vega-Lite spec and the data as CSV.
 Pages draw a Vega spec compiled here from the Vega-Lite one, so readers need Vega alone. Static
 images are rendered offline with vl-convert, in parallel worker processes, and cached by a
 hash of what they are made from, so an unchanged chart is never rendered twice. The cache only
-saves time: a missing or corrupt entry is rendered again.
+saves time: a missing, truncated or altered entry is rendered again.
 """
 
 from __future__ import annotations
@@ -15,11 +15,12 @@ import hashlib
 import io
 import json
 import logging
-import multiprocessing
 import os
 import posixpath
 import re
+import shutil
 import struct
+import tempfile
 from collections.abc import Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -30,8 +31,10 @@ from urllib.parse import urljoin
 import jinja2
 import vl_convert as vlc
 
-from generator.cachefile import write_atomically
+from generator import cachefile
+from generator.cachefile import read_checked, write_atomically, write_checked
 from generator.charts import Chart
+from generator.pool import process_pool
 
 log = logging.getLogger("mkdocs.hooks.guide")
 
@@ -157,15 +160,16 @@ def compile_vega(vl_spec: dict[str, Any], cache_dir: Path | None) -> JSONText:
         path = cache_dir / f"{key}.vg.json" if cache_dir else None
         compiled = None
         if path is not None:
+            body = read_checked(path)
             try:
-                compiled = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
+                compiled = json.loads(body) if body is not None else None
+            except ValueError:
                 pass
         if compiled is None:
             compiled = vlc.vegalite_to_vega(skeleton)
             if path is not None:
                 try:
-                    write_atomically(path, _dump(compiled))
+                    write_checked(path, _dump(compiled))
                 except OSError:
                     pass
         template = _compiled[key] = _dump(_with_data_stand_ins(compiled, set(skeleton.get("datasets", {}))))
@@ -212,7 +216,7 @@ def dark_svg(svg: str) -> str:
 
 
 # Everything besides the spec that decides an image's bytes: part of every image's cache key.
-_RENDERING = (vlc.__version__, str(PNG_SCALE), DARK_CSS, FONTS_CONF.read_text("utf-8"))
+_RENDERING = (vlc.__version__, str(PNG_SCALE), FONTS_CONF.read_text("utf-8"), Path(__file__).read_text("utf-8"))
 
 
 @dataclass(frozen=True)
@@ -232,9 +236,51 @@ def _cached(cache_dir: Path, key: str, image: str) -> Path:
     return cache_dir / f"{key}.{image.replace('-dark', '.dark')}"
 
 
+def _sums(cache_dir: Path, key: str) -> Path:
+    """The size and sha256 of a chart's four images, written after them: what a later build checks
+    the images against before it links them into a site (where an edit would reach the cache)."""
+    return cache_dir / f"{key}.sums.json"
+
+
 def _only_bundled_fonts() -> None:
     """Runs first in each worker, before vl-convert builds its font database (see fonts.conf)."""
     os.environ["FONTCONFIG_FILE"] = str(FONTS_CONF)
+
+
+def _probe(text: str) -> bytes:
+    return vlc.svg_to_png(f'<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><text x="5" y="20" '
+                          f'font-family="Liberation Sans" font-size="14">{text}</text></svg>')
+
+
+@functools.lru_cache(maxsize=None)
+def _drawable(ch: str) -> bool:
+    """Whether the bundled font has a glyph for ch: a character it lacks draws the same box as a
+    private-use character, which no font here has."""
+    return _probe(ch) != _probe("\ue000")
+
+
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+
+
+def drawable_svg(svg: str) -> str:
+    """The SVG with every run of characters the bundled font cannot draw (Chinese, Arabic, emoji and
+    more) written as an ellipsis, for the PNGs: drawn, they would be boxes. Bundling fonts for every
+    script would add tens of megabytes to every image worker; the SVGs and the pages keep the text,
+    and the reader's own fonts draw it there."""
+    return _NON_ASCII_RUN.sub(lambda m: _ellipsis(m[0]), svg)
+
+
+def _ellipsis(run: str) -> str:
+    out: list[str] = []
+    missing = False
+    for ch in run:
+        if _drawable(ch):
+            out.append(ch)
+            missing = False
+        elif not missing:
+            out.append("\u2026")
+            missing = True
+    return "".join(out)
 
 
 def _render(job: Job, cache_dir: Path) -> None:
@@ -247,11 +293,13 @@ def _render(job: Job, cache_dir: Path) -> None:
     images = {
         "svg": svg.encode("utf-8"),
         "svg-dark": dark.encode("utf-8"),
-        "png": vlc.svg_to_png(svg, scale=PNG_SCALE),
-        "png-dark": vlc.svg_to_png(dark, scale=PNG_SCALE),
+        "png": vlc.svg_to_png(drawable_svg(svg), scale=PNG_SCALE),
+        "png-dark": vlc.svg_to_png(drawable_svg(dark), scale=PNG_SCALE),
     }
     for image, data in images.items():
         write_atomically(_cached(cache_dir, job.key, image), data)
+    sums = {image: [len(data), hashlib.sha256(data).hexdigest()] for image, data in images.items()}
+    write_checked(_sums(cache_dir, job.key), json.dumps(sums, sort_keys=True))
 
 
 def png_width(data: bytes) -> int:
@@ -260,16 +308,22 @@ def png_width(data: bytes) -> int:
 
 class Images:
     """The static images of a build. Charts come in one at a time, as the pages that show them are
-    rendered; those missing from the cache go at once to worker processes, which run while the rest
-    of the site is laid out and while MkDocs renders the pages. `wait` collects them. Images stay on
-    disk, in the cache: at a thousand scenarios they would not fit in memory together."""
+    rendered; those missing from the cache, or whose cached bytes are not what was rendered, go at
+    once to worker processes, which run while the rest of the site is laid out and while MkDocs
+    renders the pages. `wait` collects them. Images stay on disk, in the cache: at a thousand
+    scenarios they would not fit in memory together. With a cache that cannot be written (a warm,
+    read-only one), what is missing renders into a temporary folder instead.
 
-    def __init__(self, cache_dir: Path):
+    render=False only finds where each image is (for `guide cache prune`)."""
+
+    def __init__(self, cache_dir: Path, *, render: bool = True):
         self.cache_dir = cache_dir
+        self.render = render
         self.paths: dict[str, dict[str, Path]] = {}
         self.rendered = self.cached = 0
         self._pool: ProcessPoolExecutor | None = None
         self._futures: list[Future[None]] = []
+        self._scratch: Path | None = None
 
     def add(self, job: Job) -> dict[str, Path]:
         """Where the chart's images are, or will be once rendered."""
@@ -277,22 +331,23 @@ class Images:
         paths = self.paths.get(key)
         if paths is not None:
             return paths
-        paths = self.paths[key] = {image: _cached(self.cache_dir, key, image) for image in IMAGES}
-        try:
-            # The first bytes and the size catch a truncated or foreign file without reading it all.
-            if all(_looks_whole(image, path) for image, path in paths.items()):
-                self.cached += 1
-                return paths
-        except OSError:
-            pass
+        paths = {image: _cached(self.cache_dir, key, image) for image in IMAGES}
+        if _whole(self.cache_dir, key, paths) or not self.render:
+            self.cached += 1
+            self.paths[key] = paths
+            return paths
         self.rendered += 1
+        target = self.cache_dir if cachefile.writable(self.cache_dir) else self._scratch_dir()
+        paths = self.paths[key] = {image: _cached(target, key, image) for image in IMAGES}
         if self._pool is None:
-            self.cache_dir.mkdir(parents=True, exist_ok=True)
-            # spawn, not fork: forking a process that has already used vl-convert can deadlock.
-            self._pool = ProcessPoolExecutor(max_workers=os.cpu_count() or 1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_only_bundled_fonts)
-        self._futures.append(self._pool.submit(_render, job, self.cache_dir))
+            self._pool = process_pool(os.cpu_count() or 1, _only_bundled_fonts)
+        self._futures.append(self._pool.submit(_render, job, target))
         return paths
+
+    def _scratch_dir(self) -> Path:
+        if self._scratch is None:
+            self._scratch = Path(tempfile.mkdtemp(prefix="guide-images-"))
+        return self._scratch
 
     def wait(self) -> None:
         """Returns once every image is in the cache; raises what a worker raised."""
@@ -308,13 +363,21 @@ class Images:
             self._pool = None
 
 
-def _looks_whole(image: str, path: Path) -> bool:
-    with path.open("rb") as f:
-        head = f.read(16)
-        if image.startswith("png"):
-            return head.startswith(b"\x89PNG\r\n\x1a\n") and path.stat().st_size > 24
-        f.seek(-8, os.SEEK_END)
-        return head.lstrip().startswith(b"<svg") and f.read().rstrip().endswith(b"</svg>")
+def _whole(cache_dir: Path, key: str, paths: dict[str, Path]) -> bool:
+    """Whether every image of a chart is in the cache with the size and hash it was rendered with."""
+    body = read_checked(_sums(cache_dir, key))
+    if body is None:
+        return False
+    try:
+        sums = json.loads(body)
+        for image, path in paths.items():
+            if list(cachefile.digest(path)) != sums[image]:
+                return False
+    except (OSError, ValueError, KeyError):
+        return False
+    for path in paths.values():
+        cachefile.mark_used(path)
+    return True
 
 
 def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, charts_js: str) -> str:
@@ -353,10 +416,18 @@ def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache_dir: Pat
 
 
 def _stored(cache_dir: Path, path: str, text: str) -> Path:
-    """The text in the cache under the hash of its bytes, written once."""
+    """The text in the cache under the hash of its bytes, written unless a file of exactly those
+    bytes is there already."""
     data = text.encode("utf-8")
-    stored = cache_dir / "texts" / (hashlib.sha256(data).hexdigest() + posixpath.splitext(path)[1])
-    if not stored.exists():
+    digest = hashlib.sha256(data).hexdigest()
+    stored = cache_dir / "texts" / (digest + posixpath.splitext(path)[1])
+    try:
+        whole = cachefile.digest(stored) == (len(data), digest)
+    except OSError:
+        whole = False
+    if whole:
+        cachefile.mark_used(stored)
+    else:
         write_atomically(stored, data)
     return stored
 
@@ -379,3 +450,20 @@ def build(charts: Iterable[ChartFiles], images: Images) -> tuple[dict[str, str],
         for image, path in images.add(c.job).items():
             linked[f"embed/{c.chart_id}/{names[image]}"] = path
     return texts, linked
+
+
+def link_into(site_dir: Path, linked: dict[str, Path]) -> None:
+    """Put the files `build` found into the site: each checked in the cache just before (its hash
+    or its recorded sums), so what is linked is what was rendered."""
+    for path, cached in linked.items():
+        dest = site_dir / path
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.unlink(missing_ok=True)
+        # A hard link, not a copy: at a thousand scenarios the images are hundreds of megabytes a
+        # build, in thousands of files. The cache only ever replaces its files, never writes into
+        # them; a built file edited in place edits the cache too, which the next build's check
+        # finds and renders again. Where linking is not possible (another file system), copy.
+        try:
+            os.link(cached, dest)
+        except OSError:
+            shutil.copyfile(cached, dest)

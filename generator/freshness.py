@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.catalog import OPTION_LABELS, Catalog, Price
-from generator.loader import Problem, read
+from generator.problems import Problem
+from generator.yamlread import read
 
 DEFAULT_STALE_DAYS = 180
 # Set to YYYY-MM-DD to fix "today" for a test or a reproducible build.

@@ -10,17 +10,21 @@ edits to scenarios/ and data/ (watched in mkdocs.yml) do not.
 from __future__ import annotations
 
 import logging
-import os
 import posixpath
-import shutil
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
+
+if TYPE_CHECKING:
+    from generator.embeds import Images
+    from generator.site import Renderer
 
 log = logging.getLogger("mkdocs.hooks.guide")
 # Stale prices are WARNING lines in the build log, but on a logger outside "mkdocs", whose warnings
@@ -29,7 +33,20 @@ log = logging.getLogger("mkdocs.hooks.guide")
 # (the deploy of main and every pull request alike). The pages say so in a visible note, and the gate
 # is `guide validate --strict`. See "Stale prices" in CONTRIBUTING.md.
 stale_log = logging.getLogger("guide.stale")
-_state: dict = {}
+
+
+@dataclass
+class BuildState:
+    """What one build's hooks hand each other: set in on_config and on_files, used by the later hooks."""
+
+    cache: Path | None = None  # the build cache, checked in on_config
+    renderer: Renderer | None = None  # for hand-written pages that opt into figures
+    images: Images | None = None  # the chart images still rendering
+    linked: dict[str, Path] = field(default_factory=dict)  # site path -> cache file to link there
+
+
+# MkDocs calls hooks as module functions: their shared state has to live at module level.
+_build = BuildState()
 
 
 def _root(config: MkDocsConfig) -> Path:
@@ -41,6 +58,13 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     root = str(_root(config))
     if root not in sys.path:
         sys.path.insert(0, root)
+    from generator.cachefile import CacheDirError, cache_dir
+
+    # Checked here, before MkDocs writes anything, so a misplaced cache stops the build in one line.
+    try:
+        _build.cache = cache_dir(_root(config))
+    except CacheDirError as e:
+        raise Abort(str(e)) from None
     return config
 
 
@@ -64,41 +88,31 @@ def _warn_stale(project, root: Path) -> None:
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     # Runs on every (re)build, so a changed scenario or price is picked up by `mkdocs serve`.
-    from generator import assets, embeds
+    from generator import cachefile, embeds
+    from generator.build import generate
     from generator.freshness import today
-    from generator.loader import InputError, KnownScenarios, load_project
-    from generator.rendered import RenderedScenarios
-    from generator.site import Renderer
+    from generator.loader import InputError
 
     root = _root(config)
-    cache = assets.cache_dir(root)
+    cache = _build.cache or cachefile.cache_dir(root)
+    _cancel_images()  # a superseded `mkdocs serve` build's renders, before this build starts its own
+    images = _build.images = embeds.Images(cache / "embeds")
     try:
-        project = load_project(root, known=KnownScenarios(cache / "scenarios"))
+        made = generate(root, cache, config.site_url or "", today(), images, lambda project: _warn_stale(project, root))
     except InputError as e:
         lines = "\n".join(str(p) for p in e.problems)
         raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
-    _warn_stale(project, root)
-    site_url = config.site_url or ""
-    day = today()
-    rendered = RenderedScenarios(cache / "pages", root, root / "data", site_url, day)
-    _cancel_images()  # a superseded `mkdocs serve` build's renders, before this build starts its own
-    images = _state["images"] = embeds.Images(cache / "embeds")
-    renderer = Renderer(project, site_url=site_url, today=day, cache_dir=cache / "embeds", rendered=rendered, images=images)
-    site = renderer.render()
-    for path, markdown in sorted(site.pages.items()):
+    _build.renderer, _build.linked = made.renderer, made.linked
+    for path, markdown in sorted(made.site.pages.items()):
         f = File.generated(config, path, content=markdown)
-        source = site.sources.get(path)
+        source = made.site.sources.get(path)
         if source:
             # Edit links on generated pages open the YAML the page is made from.
             f.edit_uri = f"../{source}"
         files.append(f)
-    for path, content in assets.site_assets(root).items():
+    for path, content in {**made.assets, **made.texts}.items():
         files.append(File.generated(config, path, content=content))
-    texts, linked = embeds.build(site.embeds, images)
-    for path, content in texts.items():
-        files.append(File.generated(config, path, content=content))
-    _state.update(renderer=renderer, site=site, linked=linked)
-    log.info("guide: %d scenario pages, %d charts", len(project.results), len(site.charts))
+    log.info("guide: %d scenario pages, %d charts", len(made.project.results), len(made.site.charts))
     return files
 
 
@@ -112,33 +126,28 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
         return markdown
     from generator.site import render_markdown_page
 
-    return render_markdown_page(_state["renderer"], markdown)
+    assert _build.renderer is not None, "on_files runs before any page"
+    return render_markdown_page(_build.renderer, markdown)
 
 
 def on_post_build(config: MkDocsConfig) -> None:
     # Images render in worker processes while the pages are built; they, and the embed text files
     # stored beside them, join the site last.
-    images = _state.pop("images", None)
+    from generator import cachefile, embeds
+
+    images, _build.images = _build.images, None
     if images is None:
         return
     try:
         images.wait()
     except Exception as e:  # a renderer crash: say which build step failed, not a worker traceback
         raise Abort(f"Rendering the chart images failed: {e}") from None
-    site_dir = Path(config.site_dir)
-    for path, cached in _state.pop("linked").items():
-        dest = site_dir / path
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.unlink(missing_ok=True)
-        # A hard link, not a copy: at a thousand scenarios the images are hundreds of megabytes a
-        # build, in thousands of files. The cache only ever replaces its files, never writes into
-        # them, so a linked site file keeps its bytes. Where linking is not possible (another file
-        # system), copy.
-        try:
-            os.link(cached, dest)
-        except OSError:
-            shutil.copyfile(cached, dest)
+    embeds.link_into(Path(config.site_dir), _build.linked)
     log.info("guide: embed images: %d charts rendered, %d from the cache", images.rendered, images.cached)
+    if _build.cache is not None:
+        removed = cachefile.keep_bounded(_build.cache)
+        if removed:
+            log.info("guide: cache over its bound: removed %d files this build did not use", removed)
 
 
 def on_build_error(error: Exception) -> None:
@@ -147,6 +156,6 @@ def on_build_error(error: Exception) -> None:
 
 def _cancel_images() -> None:
     """A build that stops early, or is superseded by `mkdocs serve`, stops its renders too."""
-    images = _state.pop("images", None)
+    images, _build.images = _build.images, None
     if images is not None:
         images.cancel()

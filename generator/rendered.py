@@ -2,9 +2,10 @@
 
 At a thousand scenarios, rendering the pages and embed files of unchanged scenarios was most of
 what a warm build added to MkDocs' own work. An entry is found by a hash of everything the output
-is made from: the scenario's file, every file in data/, the generator's code and templates, the
-versions of the libraries that shape the output, the site URL and the day of the build (stale-price
-notes depend on it). Anything else misses and renders afresh; the cache only saves time.
+is made from: the bytes the scenario was parsed from, those of every file in data/, the generator's
+code and templates, the versions of the libraries that shape the output, the site URL and the day of
+the build (stale-price notes depend on it). Anything else misses and renders afresh, and an entry
+that is damaged reads as missing; the cache only saves time.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from generator.cachefile import write_atomically
+from generator.cachefile import read_checked, write_checked
 from generator.charts import Chart
 from generator.embeds import ChartFiles, JSONText, Job
+from generator.loader import Project
 from generator.results import ScenarioResult
 
 PACKAGE = Path(__file__).parent
@@ -45,41 +47,62 @@ def _chart(d: dict) -> Chart:
     return Chart(**d)
 
 
+def code_digest(package: Path | None = None) -> str:
+    """sha256 of the generator's code and templates: every file of the package."""
+    package = package or PACKAGE
+    h = hashlib.sha256()
+    for path in sorted(p for p in package.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        h.update(f"{path.relative_to(package).as_posix()}\0".encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def library_versions() -> str:
+    return "\0".join(f"{name} {metadata.version(name)}" for name in LIBRARIES)
+
+
+def key_parts(project: Project, site_url: str, today: dt.date) -> dict[str, str]:
+    """Everything the pages are made from but the scenario itself, by name: the code and templates,
+    the library versions, each data/ file as it was parsed, the site URL and the day."""
+    scenarios = {r.path for r in project.results}
+    parts = {"code": code_digest(), "libraries": library_versions(), "site_url": site_url, "day": today.isoformat()}
+    parts.update({f"data:{shown}": digest for shown, digest in sorted(project.digests.items()) if shown not in scenarios})
+    return parts
+
+
 class RenderedScenarios:
-    def __init__(self, directory: Path, root: Path, data_dir: Path, site_url: str, today: dt.date):
+    def __init__(self, directory: Path, project: Project, site_url: str, today: dt.date):
         self.directory = directory
-        self.root = root
-        h = hashlib.sha256()
-        for path in sorted(p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-            h.update(f"{path.relative_to(PACKAGE).as_posix()}\0".encode())
-            h.update(path.read_bytes())
-        for name in LIBRARIES:
-            h.update(f"{name} {metadata.version(name)}\0".encode())
-        for path in sorted(data_dir.glob("*")):
-            if path.is_file():
-                h.update(f"{path.name}\0".encode())
-                h.update(path.read_bytes())
-        h.update(f"{site_url}\0{today.isoformat()}\0".encode())
-        self._context = h.hexdigest()
+        self.digests = project.digests
+        self.common = key_parts(project, site_url, today)
+
+    def parts(self, r: ScenarioResult) -> dict[str, str]:
+        """What one scenario's entry is keyed on, by name, so a test can leave each out in turn. The
+        scenario is the hash of the very bytes the loader parsed and evaluated, never a second read
+        of its file, which an editor may have saved since."""
+        return {**self.common, "scenario": f"{r.id}\0{r.path}\0{self.digests[r.path]}"}
 
     def entry(self, r: ScenarioResult) -> Path | None:
-        """Where the scenario's entry is, or None when its file cannot be read."""
-        try:
-            text = (self.root / r.path).read_bytes()
-        except OSError:
+        """Where the scenario's entry is; None for a result the loader did not read from a file."""
+        if r.path not in self.digests:
             return None
-        key = hashlib.sha256(f"{self._context}\0{r.id}\0{r.path}\0".encode() + text).hexdigest()
-        return self.directory / f"{key}.json"
+        h = hashlib.sha256()
+        for name, value in sorted(self.parts(r).items()):
+            h.update(f"{name}\0{value}\0".encode())
+        return self.directory / f"{h.hexdigest()}.json"
 
     def get(self, path: Path) -> Rendered | None:
+        body = read_checked(path)
+        if body is None:
+            return None
         try:
-            d = json.loads(path.read_bytes())
+            d = json.loads(body)
             return Rendered(
                 d["page"],
                 [_chart(c) for c in d["charts"]],
                 [ChartFiles(f["chart_id"], f["texts"], Job(JSONText(f["job"]))) for f in d["files"]],
             )
-        except (OSError, ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError):
             return None
 
     def put(self, path: Path, rendered: Rendered) -> None:
@@ -92,6 +115,6 @@ class RenderedScenarios:
         except (TypeError, ValueError):
             return  # a chart that does not travel as JSON is rendered every time
         try:
-            write_atomically(path, text)
+            write_checked(path, text)
         except OSError:
             pass

@@ -62,6 +62,22 @@ def source_pattern(keys: Iterable[str]) -> re.Pattern[str] | None:
     return re.compile(r"(?<![\w-])(" + "|".join(parts) + r")(?![\w-])") if parts else None
 
 
+_SURROGATE_PAIR = re.compile(r"\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})")
+
+
+def front_matter(value: dict[str, str]) -> Markup:
+    """A page's front matter as one line of JSON that MkDocs' YAML reader takes back whole. JSON
+    writes a character beyond U+FFFF (an emoji) as two surrogate escapes, which YAML reads as two
+    lone surrogates and refuses, and the page then shows the raw line as its heading; YAML's own
+    eight-digit escape says the same character in ASCII."""
+
+    def one(m: re.Match[str]) -> str:
+        high, low = int(m[1], 16), int(m[2], 16)
+        return f"\\U{0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00):08X}"
+
+    return Markup(_SURROGATE_PAIR.sub(one, script_json(value)))
+
+
 def linked_sources(text: str, pattern: re.Pattern[str] | None, keys: dict[str, str], root: str) -> Markup:
     """Untrusted text made inert (md), with each mention of a source linked to its entry on the
     sources page."""
@@ -109,8 +125,9 @@ class Renderer:
             keep_trailing_newline=True,
         )
         self.env.filters.update(
-            md=md, script_json=script_json, usd=usd, money=fmt.money, hourly=fmt.hourly, runs=fmt.runs, ratio=fmt.ratio,
-            pct=fmt.pct, weeks=fmt.weeks, count=fmt.count, num=fmt.num, hours=fmt.hours, date=fmt.date, sentence=sentence,
+            md=md, script_json=script_json, front_matter=front_matter, usd=usd, money=fmt.money, hourly=fmt.hourly,
+            runs=fmt.runs, ratio=fmt.ratio, pct=fmt.pct, weeks=fmt.weeks, count=fmt.count, num=fmt.num, hours=fmt.hours,
+            date=fmt.date, sentence=sentence,
         )
         self.env.globals.update(
             catalog=self.catalog,

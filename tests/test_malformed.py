@@ -56,6 +56,7 @@ def results(tmp_path_factory) -> dict[str, subprocess.CompletedProcess[str]]:
     """Every case's CLI run, started side by side: each run is a separate process, so running them
     concurrently changes nothing but the wall-clock time."""
     cases = SCENARIO_CASES + DATA_CASES
+    tmp_path_factory.getbasetemp()  # made once here: pytest makes it racily when threads ask first
     with ThreadPoolExecutor(max_workers=4) as pool:
         runs = pool.map(lambda c: run_case(c, tmp_path_factory.mktemp("case")), cases)
         return {case_id(c): r for c, r in zip(cases, runs)}

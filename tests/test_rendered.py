@@ -1,5 +1,5 @@
 """Scenario pages remembered from an earlier build come back exactly as rendering them again would
-give, and anything they are made from, changed, renders them afresh."""
+give; anything they are made from, changed, renders them afresh; a damaged entry is never served."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from generator import rendered as rendered_module
 from generator.loader import load_project
 from generator.rendered import RenderedScenarios
 from generator.site import Renderer
@@ -16,6 +17,7 @@ from generator.site import Renderer
 REPO = Path(__file__).resolve().parents[1]
 DAY = dt.date(2026, 11, 21)
 URL = "https://example.org/guide/"
+DATA_FILES = ("sources.yaml", "chips.yaml", "instances.yaml", "prices.yaml", "assumptions.yaml")
 
 
 @pytest.fixture
@@ -25,25 +27,138 @@ def root(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def render(root: Path, cache: Path, url: str = URL, day: dt.date = DAY):
-    project = load_project(root)
-    rendered = RenderedScenarios(cache, root, root / "data", url, day)
+def render(root: Path, cache: Path, url: str = URL, day: dt.date = DAY, project=None):
+    project = project or load_project(root)
+    rendered = RenderedScenarios(cache, project, url, day)
     return Renderer(project, site_url=url, today=day, rendered=rendered).render()
 
 
-def test_a_second_render_from_the_cache_gives_the_same_pages_charts_and_embed_files(root: Path, tmp_path: Path):
+def first_scenario(root: Path) -> Path:
+    return sorted((root / "scenarios").glob("*.yaml"))[0]
+
+
+def retitle(path: Path, prefix: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert 'title: "' in text
+    path.write_text(text.replace('title: "', f'title: "{prefix}', 1), encoding="utf-8")
+
+
+def test_a_second_render_from_the_cache_gives_the_same_pages_charts_and_embed_files(root: Path, tmp_path: Path, monkeypatch):
     cache = tmp_path / "cache"
     first = render(root, cache)
     entries = sorted(cache.glob("*.json"))
     assert len(entries) == len(list((root / "scenarios").glob("*.yaml")))
+    rendered_pages: list[str] = []
+    real = Renderer.scenario_page
+    monkeypatch.setattr(Renderer, "scenario_page", lambda self, r: rendered_pages.append(r.id) or real(self, r))
     second = render(root, cache)
+    assert rendered_pages == []  # every scenario page came from the cache
     assert second.pages == first.pages
     assert second.charts == first.charts
     assert second.embeds == first.embeds
-    # It really read the cache: an entry altered by hand shows through.
-    entries[0].write_text(entries[0].read_text(encoding="utf-8").replace("## Workload 1", "## (cached) Workload 1", 1), encoding="utf-8")
+    # An entry edited by hand is not served: that page alone is rendered again, as it should be.
+    entries[0].write_bytes(entries[0].read_bytes().replace(b"## Workload 1", b"## (edited) Workload 1", 1))
     third = render(root, cache)
-    assert sum("## (cached) Workload 1" in page for page in third.pages.values()) == 1
+    assert len(rendered_pages) == 1
+    assert third.pages == first.pages
+
+
+def test_a_file_saved_between_the_load_and_the_render_never_leaves_a_stale_page(root: Path, tmp_path: Path):
+    """`mkdocs serve`: an editor saves a scenario after the loader parsed it but before its page is
+    rendered and stored. The page stored is that of the text parsed, under that text's key; the next
+    build, which parses the saved text, renders the saved text."""
+    cache = tmp_path / "cache"
+    scenario = first_scenario(root)
+    page = f"scenarios/{scenario.stem}.md"
+    before_save = load_project(root)
+    retitle(scenario, "Saved meanwhile: ")
+    racing = render(root, cache, project=before_save)
+    assert "Saved meanwhile" not in racing.pages[page]  # the build in flight shows what it parsed
+    after_save = render(root, cache)
+    assert after_save.pages[page] == render(root, tmp_path / "fresh").pages[page]
+    assert "Saved meanwhile" in after_save.pages[page]
+
+
+# Each input of the key, and a change to it: the entry of every scenario (or, for "scenario", of the
+# changed one) must move.
+def _change_scenario(root: Path, monkeypatch) -> dict:
+    retitle(first_scenario(root), "Changed: ")
+    return {}
+
+
+def _change_data(name: str):
+    def change(root: Path, monkeypatch) -> dict:
+        with (root / "data" / name).open("a", encoding="utf-8") as f:
+            f.write("\n# a comment changes no number, but the file is part of every key\n")
+        return {}
+    return change
+
+
+def _package_copy(root: Path, monkeypatch, edit) -> None:
+    package = root / "package"
+    shutil.copytree(REPO / "generator", package, ignore=shutil.ignore_patterns("__pycache__"))
+    edit(package)
+    monkeypatch.setattr(rendered_module, "PACKAGE", package)
+
+
+def _change_code(root: Path, monkeypatch) -> dict:
+    _package_copy(root, monkeypatch, lambda p: (p / "charts.py").write_text((p / "charts.py").read_text() + "\n# edited\n"))
+    return {}
+
+
+def _change_template(root: Path, monkeypatch) -> dict:
+    template = "templates/scenario.md.j2"
+    _package_copy(root, monkeypatch, lambda p: (p / template).write_text((p / template).read_text() + "\n"))
+    return {}
+
+
+def _change_library(root: Path, monkeypatch) -> dict:
+    real = rendered_module.metadata.version
+    monkeypatch.setattr(rendered_module.metadata, "version", lambda name: "99.0" if name == "altair" else real(name))
+    return {}
+
+
+CHANGES = {
+    "scenario": ("scenario", _change_scenario),
+    **{f"data/{name}": (f"data:data/{name}", _change_data(name)) for name in DATA_FILES},
+    "code": ("code", _change_code),
+    "templates": ("code", _change_template),
+    "library version": ("libraries", _change_library),
+    "site URL": ("site_url", lambda root, mp: {"url": "https://example.com/elsewhere/"}),
+    "date": ("day", lambda root, mp: {"day": DAY + dt.timedelta(days=1)}),
+}
+
+
+def check_entry_moves(root: Path, tmp_path: Path, monkeypatch, change) -> None:
+    project = load_project(root)
+    scenario = next(r for r in project.results if r.path == f"scenarios/{first_scenario(root).name}")
+    before = RenderedScenarios(tmp_path, project, URL, DAY).entry(scenario)
+    args = change(root, monkeypatch)
+    project = load_project(root)
+    scenario = next(r for r in project.results if r.id == scenario.id)
+    after = RenderedScenarios(tmp_path, project, args.get("url", URL), args.get("day", DAY)).entry(scenario)
+    assert after != before, "a changed input left the entry where it was: a stale page would be served"
+
+
+@pytest.mark.parametrize("name", CHANGES)
+def test_a_change_to_any_input_moves_the_entry(root: Path, tmp_path: Path, monkeypatch, name: str):
+    check_entry_moves(root, tmp_path, monkeypatch, CHANGES[name][1])
+
+
+@pytest.mark.parametrize("name", CHANGES)
+def test_the_key_test_fails_when_that_input_is_left_out_of_the_key(root: Path, tmp_path: Path, monkeypatch, name: str):
+    part, change = CHANGES[name]
+    real = RenderedScenarios.parts
+
+    def without(self, r):
+        parts = real(self, r)
+        assert part in parts, part
+        del parts[part]
+        return parts
+
+    monkeypatch.setattr(RenderedScenarios, "parts", without)
+    with pytest.raises(AssertionError, match="stale page"):
+        check_entry_moves(root, tmp_path, monkeypatch, change)
 
 
 @pytest.mark.parametrize("change", ["scenario", "data", "day", "site_url"])
@@ -51,11 +166,9 @@ def test_a_change_to_what_a_page_is_made_from_renders_it_again(root: Path, tmp_p
     cache = tmp_path / "cache"
     first = render(root, cache)
     url, day = URL, DAY
-    scenario = sorted((root / "scenarios").glob("*.yaml"))[0]
-    page = f"scenarios/{scenario.stem}.md"
+    page = f"scenarios/{first_scenario(root).stem}.md"
     if change == "scenario":
-        text = scenario.read_text(encoding="utf-8")
-        scenario.write_text(text.replace("title: \"", "title: \"Changed: ", 1), encoding="utf-8")
+        retitle(first_scenario(root), "Changed: ")
     elif change == "data":
         with (root / "data" / "assumptions.yaml").open("a", encoding="utf-8") as f:
             f.write("\n# a comment changes no number, but the file is part of every key\n")
@@ -71,9 +184,19 @@ def test_a_change_to_what_a_page_is_made_from_renders_it_again(root: Path, tmp_p
         assert again.pages[page] != first.pages[page]
 
 
-def test_a_broken_entry_only_costs_time(root: Path, tmp_path: Path):
+@pytest.mark.parametrize("damage", ["empty", "truncated", "not json", "wrong shape", "edited"])
+def test_a_damaged_entry_is_rendered_again(root: Path, tmp_path: Path, damage: str):
     cache = tmp_path / "cache"
     first = render(root, cache)
-    for i, entry in enumerate(sorted(cache.glob("*.json"))):
-        entry.write_text(["", "{", '{"page": 1}', "[]"][i % 4], encoding="utf-8")
+    for entry in sorted(cache.glob("*.json")):
+        raw = entry.read_bytes()
+        damaged = {
+            "empty": b"",
+            "truncated": raw[: len(raw) // 2],
+            "not json": b"{",
+            "wrong shape": b'{"page": 1}',
+            "edited": raw.replace(b"Workload", b"Workl0ad", 1),
+        }[damage]
+        assert damaged != raw
+        entry.write_bytes(damaged)
     assert render(root, cache).pages == first.pages

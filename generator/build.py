@@ -1,0 +1,40 @@
+"""One build's generator side, MkDocs-free: load the project, render its pages and charts, find the
+embed files and the served assets. `mkdocs_hooks` hands the result to MkDocs; `guide cache prune`
+runs it to learn which cache files the current tree uses."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator import assets, cachefile, embeds
+from generator.known import KnownScenarios
+from generator.loader import Project, load_project
+from generator.rendered import RenderedScenarios
+from generator.site import Renderer, Site
+
+
+@dataclass
+class Generated:
+    project: Project
+    renderer: Renderer
+    site: Site
+    assets: dict[str, str]  # site path -> text (the chart runtime)
+    texts: dict[str, str]  # embed files MkDocs writes (a read-only cache could not store them)
+    linked: dict[str, Path]  # embed files to link from the cache, by site path
+
+
+def generate(root: Path, cache: Path, site_url: str, day: dt.date, images: embeds.Images,
+             before_render=None) -> Generated:
+    """Raises InputError for invalid input. before_render(project) runs between loading and
+    rendering (the hooks warn about stale prices there)."""
+    cachefile.begin_build()
+    project = load_project(root, known=KnownScenarios(cache / "scenarios"))
+    if before_render is not None:
+        before_render(project)
+    rendered = RenderedScenarios(cache / "pages", project, site_url, day)
+    renderer = Renderer(project, site_url=site_url, today=day, cache_dir=cache / "embeds", rendered=rendered, images=images)
+    site = renderer.render()
+    texts, linked = embeds.build(site.embeds, images)
+    return Generated(project, renderer, site, assets.site_assets(cache), texts, linked)

@@ -1,0 +1,135 @@
+"""data/ read into a Catalog: each file validated, then the references between them checked (sources,
+chips, instances, one price per instance, region and option, the named classes every scenario may
+use). All problems in all files at once."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from generator import catalog as cat
+from generator.limits import character_problems
+from generator.problems import InputError, Loc, Problem
+from generator.schema import ConstraintName
+from generator.validation import validate_doc
+from generator.yamlread import Document, read
+
+DATA_FILES: dict[str, type[BaseModel]] = {
+    "sources.yaml": cat.SourcesFile,
+    "chips.yaml": cat.ChipsFile,
+    "instances.yaml": cat.InstancesFile,
+    "prices.yaml": cat.PricesFile,
+    "assumptions.yaml": cat.Assumptions,
+}
+
+
+def _walk_sources(data: Any, loc: Loc) -> Iterable[tuple[Loc, str]]:
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if k == "source" and isinstance(v, str):
+                yield loc + (k,), v
+            else:
+                yield from _walk_sources(v, loc + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _walk_sources(v, loc + (i,))
+
+
+def load_catalog(data_dir: Path, shown_dir: str = "data") -> cat.Catalog:
+    return read_catalog(data_dir, shown_dir)[0]
+
+
+def read_catalog(data_dir: Path, shown_dir: str = "data") -> tuple[cat.Catalog, dict[str, str]]:
+    """The catalog, and the sha256 of the bytes each file was parsed from, by its shown path."""
+    problems: list[Problem] = []
+    docs: dict[str, Document] = {}
+    parsed: dict[str, Any] = {}
+    for name, model in DATA_FILES.items():
+        shown = f"{shown_dir}/{name}"
+        path = data_dir / name
+        if not path.exists():
+            problems.append(Problem(shown, 1, 1, "(file)", f"required data file is missing (got no {name} in {shown_dir}/)"))
+            continue
+        try:
+            doc = read(path, shown)
+            docs[name] = doc
+            problems.extend(character_problems(doc))
+            parsed[name] = validate_doc(doc, model)
+        except InputError as e:
+            problems.extend(e.problems)
+    if problems:
+        raise InputError(problems)
+
+    sources = parsed["sources.yaml"].sources
+    chips = parsed["chips.yaml"].chips
+    instances = parsed["instances.yaml"].instances
+    prices = parsed["prices.yaml"].prices
+    assumptions = parsed["assumptions.yaml"]
+    for name, doc in docs.items():
+        for loc, key in _walk_sources(doc.data, ()):
+            if key not in sources:
+                hint = difflib.get_close_matches(key, list(sources), n=1, cutoff=0.5)
+                sug = f"; did you mean '{hint[0]}'?" if hint else ""
+                problems.append(doc.problem(loc, f"unknown source key, add it to data/sources.yaml{sug} (got '{key}')"))
+    idoc = docs["instances.yaml"]
+    for iid, inst in instances.items():
+        if inst.chip not in chips:
+            problems.append(idoc.problem(("instances", iid, "chip"), f"unknown chip{_hint(inst.chip, chips)} (got '{inst.chip}')"))
+    pdoc = docs["prices.yaml"]
+    seen: dict[tuple[str, str, str], int] = {}
+    for i, p in enumerate(prices):
+        if p.instance not in instances:
+            problems.append(pdoc.problem(("prices", i, "instance"), f"unknown instance{_hint(p.instance, instances)} (got '{p.instance}')"))
+        key3 = (p.instance, p.region, p.option)
+        if key3 in seen:
+            first_line = pdoc.where(("prices", seen[key3]))[0]
+            problems.append(pdoc.problem(
+                ("prices", i),
+                f"a second price for {p.instance} in {p.region}, {p.option}; keep one entry and list the others "
+                f"as alternatives (got prices.{seen[key3]} at line {first_line} as well)",
+            ))
+        else:
+            seen[key3] = i
+    for i, p in enumerate(prices):
+        inst = instances.get(p.instance)
+        if inst is not None and p.offered and p.region not in inst.regions.value:
+            problems.append(pdoc.problem(
+                ("prices", i, "region"),
+                f"{p.instance} is priced in {p.region} but its regions in data/instances.yaml do not list it (got '{p.region}')",
+            ))
+    for i, u in enumerate(parsed["prices.yaml"].unpublished):
+        if u.instance not in instances:
+            problems.append(pdoc.problem(("unpublished", i, "instance"), f"unknown instance{_hint(u.instance, instances)} (got '{u.instance}')"))
+        if (u.instance, u.region, u.option) in seen:
+            problems.append(pdoc.problem(("unpublished", i), (
+                f"{u.instance} {u.region} {u.option} has a price in prices; an option is either priced or "
+                f"recorded as not published (got both)")))
+    adoc = docs["assumptions.yaml"]
+    for cname, pc in assumptions.porting_classes.items():
+        for inc in pc.includes:
+            if inc not in assumptions.constraints:
+                problems.append(adoc.problem(("porting_classes", cname, "includes"), f"unknown constraint{_hint(inc, assumptions.constraints)} (got '{inc}')"))
+    for name in ("mainstream", "moderate-custom", "heavy-custom-cuda", "novel"):
+        if name not in assumptions.porting_classes:
+            problems.append(adoc.problem(("porting_classes",), f"missing porting class '{name}' (got {', '.join(assumptions.porting_classes)})"))
+    for name in ConstraintName.__args__:  # type: ignore[attr-defined]
+        if name not in assumptions.constraints:
+            problems.append(adoc.problem(("constraints",), f"missing constraint '{name}' (got {', '.join(assumptions.constraints)})"))
+    for name in ("none", "some", "experienced"):
+        if name not in assumptions.neuron_experience:
+            problems.append(adoc.problem(("neuron_experience",), f"missing experience level '{name}' (got {', '.join(assumptions.neuron_experience)})"))
+    if problems:
+        raise InputError(problems)
+    catalog = cat.Catalog(sources=sources, chips=chips, instances=instances, prices=prices, assumptions=assumptions,
+                          unpublished=parsed["prices.yaml"].unpublished)
+    return catalog, {doc.path: doc.digest for doc in docs.values()}
+
+
+def _hint(word: str, choices: Iterable[str]) -> str:
+    hint = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
+    return f"; did you mean '{hint[0]}'?" if hint else ""
+

@@ -1,0 +1,33 @@
+"""`guide cache prune`: remove from the build cache every file the current tree does not use.
+
+What the tree uses is found the way a build finds it (load, render, embed files, assets), with the
+site URL from mkdocs.yml and today's date, but nothing is rendered: images missing from the cache
+stay missing until the next build.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from generator import cachefile, embeds
+from generator.build import generate
+from generator.freshness import today
+
+
+def site_url(root: Path) -> str:
+    """site_url from mkdocs.yml, read as text (the file may carry tags only MkDocs resolves)."""
+    try:
+        text = (root / "mkdocs.yml").read_text(encoding="utf-8")
+    except OSError:
+        return ""
+    m = re.search(r"^site_url:\s*['\"]?([^'\"#\s]*)", text, re.MULTILINE)
+    return m[1] if m else ""
+
+
+def prune(root: Path, url: str | None = None) -> tuple[int, int]:
+    """Files and bytes removed. Raises CacheDirError and InputError."""
+    cache = cachefile.cache_dir(root)
+    made = generate(root, cache, site_url(root) if url is None else url, today(), embeds.Images(cache / "embeds", render=False))
+    made.renderer.calculator_json  # noqa: B018 - compiles the calculator's chart, as its page does
+    return cachefile.prune(cache, cachefile.used())

@@ -1,0 +1,238 @@
+"""The build cache can be trusted: damage to it, or to a built file linked into it, never reaches a
+site; it refuses to live where builds only read; it stays bounded and can be pruned; builds that
+share it, or are killed, leave it and the machine clean. Each build here runs `mkdocs build
+--strict` in a subprocess, on a copy of the project with two scenarios, to keep cold builds quick."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import copy_project, run_mkdocs_build, tree_hashes
+
+from generator import cachefile
+
+REPO = Path(__file__).resolve().parents[1]
+KEEP = {"case-continuous-pretraining-trn1n.yaml", "case-series-a-startup.yaml"}
+
+
+@pytest.fixture
+def root(tmp_path: Path, monkeypatch) -> Path:
+    monkeypatch.setenv("GUIDE_TODAY", "2026-11-21")
+    root = copy_project(tmp_path / "project")
+    for extra in (root / "scenarios").glob("*.yaml"):
+        if extra.name not in KEEP:
+            extra.unlink()
+    return root
+
+
+def digest(site: Path) -> dict[str, str]:
+    return {p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def build(root: Path, out: Path, cache: Path) -> subprocess.CompletedProcess[str]:
+    proc = run_mkdocs_build(root, out, cache=cache)
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def charts_rendered(proc: subprocess.CompletedProcess[str]) -> int:
+    return int(re.search(r"embed images: (\d+) charts rendered", proc.stderr).group(1))
+
+
+def cut(path: Path, size: int) -> None:
+    with path.open("r+b") as f:
+        f.truncate(size)
+
+
+def test_the_build_after_any_damage_is_byte_identical_to_a_clean_build(root: Path, tmp_path: Path):
+    cache = tmp_path / "cache"
+    site = tmp_path / "one"
+    build(root, site, cache)
+    clean = digest(site)
+    embeds = cache / "embeds"
+    pngs = sorted(p for p in embeds.glob("*.png"))
+    svgs = sorted(p for p in embeds.glob("*.svg") if ".dark." not in p.name)
+    texts = {ext: sorted((embeds / "texts").glob(f"*{ext}")) for ext in (".html", ".csv")}
+    runtime = next(cache.glob("vega-runtime-*.js"))
+    pages = sorted((cache / "pages").glob("*.json"))
+    assert len(pngs) >= 4 and svgs and texts[".html"] and texts[".csv"] and pages
+    # The damage the issue lists, each to a different file.
+    cut(pngs[0], 30)
+    cut(pngs[1], 1000)
+    svg = svgs[0].read_bytes()
+    svgs[0].write_bytes(svg[: len(svg) // 3] + svg[len(svg) // 2 :])
+    cut(texts[".html"][0], texts[".html"][0].stat().st_size // 2)
+    cut(texts[".csv"][0], texts[".csv"][0].stat().st_size // 2)
+    pages[0].write_bytes(pages[0].read_bytes().replace(b"Workload", b"Workl0ad", 1))
+    cut(runtime, runtime.stat().st_size // 2)
+    # A built file edited in place: a hard link, so the cache's file changes with it.
+    built_svg = next((site / "embed").rglob("*-dark.svg"))
+    with built_svg.open("r+b") as f:
+        f.seek(200)
+        f.write(b"EDITED")
+    assert built_svg.stat().st_nlink > 1
+    # And every other file in the cache cut to half its size.
+    damaged = {pngs[0], pngs[1], svgs[0], texts[".html"][0], texts[".csv"][0], pages[0], runtime}
+    for path in cache.rglob("*"):
+        if path.is_file() and path not in damaged and path.stat().st_nlink == 1:
+            cut(path, path.stat().st_size // 2)
+
+    again = build(root, tmp_path / "two", cache)
+    assert charts_rendered(again) > 0
+    after = digest(tmp_path / "two")
+    assert [p for p in clean if after.get(p) != clean[p]] == [] and after.keys() == clean.keys()
+    # Nothing of the damage stays for later builds either.
+    build(root, tmp_path / "three", cache)
+    assert digest(tmp_path / "three") == clean
+
+
+@pytest.mark.parametrize("place", ["docs", "scenarios", "data", "data/deeper", "under a file"])
+def test_a_cache_where_it_must_not_or_cannot_be_is_refused_in_one_line_before_anything_is_written(root: Path, tmp_path: Path, place: str):
+    if place == "under a file":
+        (tmp_path / "a-file").write_text("not a folder")
+        cache = tmp_path / "a-file" / "cache"
+        says = "guide: the build cache cannot be created: Not a directory"
+    else:
+        cache = root / place / ".cache"
+        says = f"guide: the build cache must not be inside {place.split('/')[0]}/, which builds only read"
+    before = tree_hashes(root)
+    site = tmp_path / "site"
+    proc = run_mkdocs_build(root, site, cache=cache)
+    output = proc.stdout + proc.stderr  # MkDocs prints an aborted build's message on stdout
+    assert proc.returncode != 0
+    assert "Traceback" not in output
+    lines = [ln for ln in output.splitlines() if "guide:" in ln]
+    assert len(lines) == 1 and says in lines[0], output
+    assert not site.exists() and not cache.exists()
+    assert tree_hashes(root) == before
+    cli = subprocess.run([sys.executable, "-m", "generator", "--root", str(root), "cache", "prune"], capture_output=True, text=True,
+                         env={**os.environ, "GUIDE_CACHE_DIR": str(cache)})
+    assert cli.returncode == 2 and cli.stdout == ""
+    assert len(cli.stderr.strip().splitlines()) == 1 and says in cli.stderr
+
+
+def test_prune_removes_what_the_current_tree_does_not_use(root: Path, tmp_path: Path):
+    cache = tmp_path / "cache"
+    build(root, tmp_path / "one", cache)
+    extra = root / "scenarios" / "zz-extra.yaml"
+    text = (root / "scenarios" / "case-series-a-startup.yaml").read_text(encoding="utf-8")
+    extra.write_text(text.replace('title: "', 'title: "Extra: ', 1), encoding="utf-8")
+    build(root, tmp_path / "two", cache)
+    assert len(list((cache / "pages").glob("*.json"))) == 3
+    extra.unlink()
+    size = sum(p.stat().st_size for p in cache.rglob("*") if p.is_file())
+    pruned = subprocess.run([sys.executable, "-m", "generator", "--root", str(root), "cache", "prune"], capture_output=True, text=True,
+                            env={**os.environ, "GUIDE_CACHE_DIR": str(cache)})
+    assert pruned.returncode == 0, pruned.stderr
+    assert re.match(r"removed [1-9]\d* file\(s\)", pruned.stdout), pruned.stdout
+    assert len(list((cache / "pages").glob("*.json"))) == 2
+    assert sum(p.stat().st_size for p in cache.rglob("*") if p.is_file()) < size
+    # What the tree uses is all still there: the next build renders nothing.
+    after = build(root, tmp_path / "three", cache)
+    assert charts_rendered(after) == 0
+    assert digest(tmp_path / "three") == digest(tmp_path / "one")
+
+
+def test_after_a_build_the_cache_is_cut_to_its_bound_least_recently_used_first(tmp_path: Path, monkeypatch):
+    cache = tmp_path / "cache"
+    now = time.time()
+    files = {}
+    for i, age_days in enumerate([30, 20, 10, 5, 0.001]):
+        path = cache / "embeds" / f"file-{i}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"x" * 1024 * 1024)
+        os.utime(path, (now - age_days * 86400, now - age_days * 86400))
+        files[age_days] = path
+    cachefile.begin_build()
+    cachefile.mark_used(files[30])  # the oldest, but this build used it
+    os.utime(files[30], (now - 30 * 86400, now - 30 * 86400))
+    monkeypatch.setenv("GUIDE_CACHE_MAX_MB", "2.5")
+    removed = cachefile.keep_bounded(cache, now=now)
+    left = sorted(p.name for p in cache.rglob("*.png"))
+    # 5 MB against a bound of 2.5 MB: the files this build did not use go, least recently used first,
+    # until the cache is under the bound; the one used a minute ago stays (a build beside this one
+    # may be about to link it).
+    assert (removed, left) == (3, sorted([files[30].name, files[0.001].name]))
+    cachefile.begin_build()
+
+
+def test_builds_sharing_one_cache_at_once_both_make_the_clean_site(root: Path, tmp_path: Path):
+    cache = tmp_path / "shared"
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(cache)}
+    procs = [
+        subprocess.Popen([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / name)], cwd=root, env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for name in ("one", "two")
+    ]
+    for proc in procs:
+        _, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err
+    build(root, tmp_path / "alone", tmp_path / "own-cache")
+    alone = digest(tmp_path / "alone")
+    assert digest(tmp_path / "one") == alone
+    assert digest(tmp_path / "two") == alone
+
+
+def _descendants(pid: int) -> dict[int, str]:
+    """Every living process below pid, with its command line."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = {}, [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found[child] = _cmdline(child)
+            todo.append(child)
+    return found
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has exited; only its parent's bookkeeping is left
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+def test_a_killed_build_leaves_no_image_worker_behind(root: Path, tmp_path: Path, sig: signal.Signals):
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(tmp_path / "cold")}  # cold: images must render
+    proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")], cwd=root, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        workers: dict[int, str] = {}
+        while time.monotonic() < deadline and proc.poll() is None:
+            workers = {pid: cmd for pid, cmd in _descendants(proc.pid).items() if "multiprocessing" in cmd}
+            if any("spawn_main" in cmd for cmd in workers.values()):
+                break
+            time.sleep(0.05)
+        assert any("spawn_main" in cmd for cmd in workers.values()), "the build finished before its image workers were seen"
+        proc.send_signal(sig)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
+        time.sleep(0.1)
+    assert [workers[pid] for pid in workers if _alive(pid)] == []
