@@ -83,9 +83,10 @@ class Chip(Strict):
 
 
 class Regions(Cited):
-    """Regions an instance is offered in: those the guide has a source for, not AWS's whole list."""
+    """Regions an instance is offered in: those the guide has a source for, not AWS's whole list.
+    Empty when no source the guide has names one (a generation announced before it is priced)."""
 
-    value: list[str] = Field(min_length=1)
+    value: list[str]
 
 
 class Instance(Strict):

@@ -16,7 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from generator.catalog import Catalog, Price
-from generator.loader import DATA_FILES, InputError, Loc, Problem, read, validate_doc
+from generator.datafiles import DATA_FILES
+from generator.problems import InputError, Loc, Problem
+from generator.validation import validate_doc
+from generator.yamlread import read
 
 PRICES = "prices.yaml"
 
