@@ -16,7 +16,7 @@ import altair as alt
 
 from generator.catalog import OPTION_LABELS, Catalog
 from generator.formatting import usd
-from generator.engine import RANGE_LABELS, Inputs, Span, evaluate, ranged_inputs, robustness
+from generator.engine import RANGE_LABELS, Inputs, Span, cost_curve, evaluate, ranged_inputs, robustness
 from generator.results import ScenarioResult, WorkloadResult
 
 TRN = "Trainium"
@@ -89,16 +89,12 @@ def _price_sources(w: WorkloadResult, catalog: Catalog) -> str:
 def cumulative_cost(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
     w = r.workloads[i]
     x, o = w.inputs, w.outcome
-    horizon = max(x.runs, 2)
-    if o.break_even_runs is not None:
-        horizon = max(horizon, int(o.break_even_runs * 1.5) + 1)
-    horizon = min(horizon, 400)
+    curve = cost_curve(x, o)
+    horizon = curve.rows[-1].runs
     rows = []
-    step = max(1, horizon // 100)
-    for n in list(range(0, horizon + 1, step)) + ([horizon] if horizon % step else []):
-        ports = 0 if n == 0 else -(-n // x.runs_per_architecture) if x.runs_per_architecture else 1
-        rows.append({"runs": n, "side": GPU, "cost": n * o.gpu.cost_per_run})
-        rows.append({"runs": n, "side": TRN, "cost": ports * o.port_cost + n * o.trainium.cost_per_run})
+    for p in curve.rows:
+        rows.append({"runs": p.runs, "side": GPU, "cost": p.gpu})
+        rows.append({"runs": p.runs, "side": TRN, "cost": p.trainium})
     title = f"Cumulative cost: {w.workload.name}"
     as_of = _workload_as_of(r, w, catalog)
     # Labels sit on two rows so they stay readable when the plan and the break-even are close, and
@@ -107,16 +103,22 @@ def cumulative_cost(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
         return {"runs": runs, "label": label, "row": row, "end": "right" if runs > 0.6 * horizon else "left"}
 
     marks = [mark(x.runs, f"plan: {_n(x.runs, 'run')}", 10)]
-    if o.break_even_runs is not None:
-        marks.append(mark(o.break_even_runs, f"break-even: {o.break_even_runs:.1f} runs", 26))
-    interp = "step-after" if x.runs_per_architecture else "linear"
+    if curve.crossing is not None:
+        marks.append(mark(curve.crossing, f"break-even: {_runs(curve.crossing)} runs", 26))
+    stepped = x.runs_per_architecture or x.trainium_term_hours is not None or x.gpu_term_hours is not None
+    interp = "step-after" if stepped else "linear"
     spec = cumulative_spec(title, _price_sources(w, catalog), as_of, rows, marks, interp)
-    be = "never" if o.break_even_runs is None else f"after {o.break_even_runs:.1f} runs"
+    be = "never" if curve.crossing is None else f"after {_runs(curve.crossing)} runs"
     summary = (
         f"Over {_n(x.runs, 'run')} the GPU side costs {usd(o.gpu.total)} and the Trainium side {usd(o.trainium.total)}, "
         f"including {_n(o.ports, 'port')} at {usd(o.port_cost)}{'' if o.ports == 1 else ' each'}. Trainium breaks even {be}."
     )
     return Chart(f"{r.id}-{i + 1}-cumulative", "cumulative", title, spec, rows, summary, _price_sources(w, catalog), as_of, columns=["runs", "side", "cost"])
+
+
+def _runs(n: float) -> str:
+    """A run count at a precision that never rounds a real crossing to zero."""
+    return f"{n:.1f}" if n >= 0.1 else f"{n:.2g}"
 
 
 def run_breakdown(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:

@@ -35,6 +35,7 @@ RULE_LABELS = {
     "hard-constraint": "Hard constraints",
     "availability": "Availability",
     "cost": "Cost over the plan",
+    "deadline": "Deadline",
     "capacity": "Capacity and urgency",
 }
 VERDICT_LABELS = {"trainium": "Trainium", "gpu": "GPU", "hybrid": "Hybrid"}
