@@ -117,6 +117,9 @@ class Price(Cited):
     high: float | None = Field(default=None, gt=0, allow_inf_nan=False)
     alternatives: list[AltPrice] = []
     reason: str | None = None
+    # A commitment's kind: a convertible reservation costs more than a standard one for the same term,
+    # so a convertible rate is never set beside standard ones as if it were one.
+    reservation: Literal["standard", "convertible"] | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Price:
@@ -129,6 +132,8 @@ class Price(Cited):
         if self.low is not None and self.usd_per_hour is not None:
             if not self.low <= self.usd_per_hour <= self.high:  # type: ignore[operator]
                 raise ValueError("needs low <= usd_per_hour <= high")
+        if self.reservation is not None and self.option not in ("commit-1y", "commit-3y"):
+            raise ValueError("reservation (standard or convertible) is only for commit-1y or commit-3y")
         return self
 
     @property

@@ -113,6 +113,7 @@ def cumulative_cost(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
                  columns=["runs", "side", "cost"])
 
 
+
 def run_breakdown(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
     w = r.workloads[i]
     x, o = w.inputs, w.outcome

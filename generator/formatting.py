@@ -94,6 +94,14 @@ def weeks(x: float | None) -> str:
     return _trim(fixed(x, 1), 0)  # type: ignore[arg-type]
 
 
+def days(x: float | None) -> str:
+    """Calendar days to one decimal, a whole number without it: 14 days, 17.5 days, 1 day."""
+    if _missing(x):
+        return NONE
+    body = _trim(fixed(x, 1), 0)  # type: ignore[arg-type]
+    return body + (" day" if body == "1" else " days")
+
+
 def count(x: float | None) -> str:
     """A whole number: 1,000."""
     if _missing(x):

@@ -22,6 +22,7 @@ RULE_LABELS = {
     "hard-constraint": "Hard constraints",
     "availability": "Availability",
     "cost": "Cost over the plan",
+    "deadline": "Deadline",
     "capacity": "Capacity and urgency",
 }
 VERDICT_LABELS = {"trainium": "Trainium", "gpu": "GPU", "hybrid": "Hybrid"}
@@ -39,6 +40,10 @@ THRESHOLD_LABELS = {
 
 def _generic(name: str) -> str:
     return name.replace("_", " ").replace("-", " ")
+
+
+def _stepped(x: dict[str, Any]) -> bool:
+    return bool(x.get("runs_per_architecture")) or _committed(x)
 
 
 def rule_label(rule: str) -> str:
@@ -82,6 +87,11 @@ def _step(s: dict[str, Any], runs: int) -> dict[str, Any]:
         text += f" The other side's plan costs {f.ratio(n['ratio'])} as much; the margin is {f.pct(n['margin'])}."
     elif s["rule"] == "hard-constraint" and s["verdict"] and n.get("constraints"):
         text += f" ({n['constraints']})"
+    elif s["rule"] == "hard-constraint" and s["verdict"] and n.get("regions"):
+        text += f" (allowed: {n['regions']})"
+    elif s["rule"] == "deadline" and "needed_within_days" in n:
+        text += (f" Trainium can start in {f.days(n['trainium_ready_days'])}, the GPU in {f.days(n['gpu_ready_days'])}; "
+                 f"the run is needed within {f.days(n['needed_within_days'])}.")
     decides = s["verdict"]
     return {
         "rule": s["rule"],
@@ -162,17 +172,60 @@ def _lead(x: dict[str, Any], rob: dict[str, Any], t: dict[str, Any]) -> str | No
             f"This case puts it at {f.ratio(r['value'])}, within a range of {f.ratio(r['low'])} to {f.ratio(r['high'])}.")
 
 
-def _break_even(x: dict[str, Any], o: dict[str, Any]) -> str:
+def _committed(x: dict[str, Any]) -> bool:
+    return x.get("trainium_term_hours") is not None or x.get("gpu_term_hours") is not None
+
+
+def _break_even(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> str:
     be = o["break_even_runs"]
-    rpa = x.get("runs_per_architecture")
-    if be is None:
+    if be is not None:
+        return f.runs(be)
+    if _committed(x):
+        first = t.get("runs")
+        return "none per run: a commitment is paid by the term" + (
+            "" if first is None else f"; Trainium's plan first costs less at {f.runs(first)} runs")
+    if o["saving_per_run"] <= 0:
         return "none: Trainium never saves per run"
-    if rpa is not None and be > rpa:
-        return f"never: one port needs {f.runs(be)} runs to repay, and each architecture lasts {_plural(rpa, 'run')}"
-    return f.runs(be)
+    rpa = x.get("runs_per_architecture")
+    return (f"never: one port needs {f.runs(o['port_cost'] / o['saving_per_run'])} runs to repay, "
+            f"and each architecture lasts {_plural(rpa, 'run')}")
 
 
-def _summary(x: dict[str, Any], o: dict[str, Any]) -> dict[str, Any]:
+def _terms(sd: dict[str, Any]) -> str:
+    if sd.get("utilisation") is None:
+        return "none: paid by the hour used"
+    return (f"{f.count(sd['committed_terms'])}, paid whether used or not; "
+            f"the plan uses {f.pct(sd['utilisation'])} of the reserved hours")
+
+
+def _ready(x: dict[str, Any], o: dict[str, Any], side: str) -> str:
+    days = o[side]["ready_days"]
+    if side == "trainium":
+        return f"in {f.days(days)}, after the port" + (" and the wait for capacity" if x.get("trainium_lead_days") else "")
+    return f"in {f.days(days)}" if days else "at once"
+
+
+def _price_notes(o: dict[str, Any]) -> list[str]:
+    """When a side's price is one end of the range its sources give and cost decided, say so by the verdict."""
+    decided = [s["rule"] for s in o["trace"] if s["verdict"]]
+    if not decided or decided[-1] not in ("cost", "capacity"):
+        return []
+    notes = []
+    for side in ("trainium", "gpu"):
+        sd = o[side]
+        basis = sd.get("price_basis")
+        if basis not in ("low", "high"):
+            continue
+        favours = side if basis == "low" else ("gpu" if side == "trainium" else "trainium")
+        notes.append(
+            f"The {VERDICT_LABELS[side]} price used, {f.hourly(sd['usd_per_hour'])}, is the "
+            f"{'lowest' if basis == 'low' else 'highest'} figure the sources give ({f.hourly(sd['price_low'])} to "
+            f"{f.hourly(sd['price_high'])}): the end most favourable to {VERDICT_LABELS[favours]}. "
+            f"Both ends are evaluated under \"Does the verdict hold?\".")
+    return notes
+
+
+def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[str, Any]:
     def pair(label: str, name: str, fmt) -> dict[str, Any]:
         return {"label": label, **{side: _cell(f"{side}.{name}", o[side][name], fmt(o[side][name])) for side in ("trainium", "gpu")}}
 
@@ -182,6 +235,11 @@ def _summary(x: dict[str, Any], o: dict[str, Any]) -> dict[str, Any]:
             pair("Instance-hours per run", "hours_per_run", lambda v: f.num(v, 1)),
             pair("Cost per run", "cost_per_run", f.money),
             pair("Wall-clock per run", "wall_clock_hours", f.hours),
+            *([{"label": "Commitment terms bought",
+                **{side: _cell(f"{side}.committed_terms", o[side]["committed_terms"], _terms(o[side])) for side in ("trainium", "gpu")}}]
+              if _committed(x) else []),
+            {"label": "First run can start",
+             **{side: _cell(f"{side}.ready_days", o[side]["ready_days"], _ready(x, o, side)) for side in ("trainium", "gpu")}},
             pair(f"Total over {_plural(n, 'run')}", "total", f.money),
         ],
         "rows": [
@@ -189,7 +247,7 @@ def _summary(x: dict[str, Any], o: dict[str, Any]) -> dict[str, Any]:
              **_cell("saving_per_run", o["saving_per_run"], f"{f.money(o['saving_per_run'])} ({f.pct(o['saving_pct'])} of the GPU cost)")},
             {"label": "Cost of one port", **_cell("port_cost", o["port_cost"], f.money(o["port_cost"]))},
             {"label": "Ports over the plan", **_cell("ports", o["ports"], f.count(o["ports"]))},
-            {"label": "Break-even runs", **_cell("break_even_runs", o["break_even_runs"], _break_even(x, o))},
+            {"label": "Break-even runs", **_cell("break_even_runs", o["break_even_runs"], _break_even(x, o, t))},
             {"label": "GPU total minus Trainium total", **_cell("total_difference", o["total_difference"], f.money(o["total_difference"]))},
         ],
     }
@@ -225,7 +283,8 @@ def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: 
     return {
         "rows": rows, "marks": marks, "source": source, "as_of": as_of,
         "subtitle": f"Source: {source}. Figures as of {as_of}.",
-        "interp": "step-after" if x.get("runs_per_architecture") else "linear",
+        # Recurring ports and whole terms both make the totals jump, not slope.
+        "interp": "step-after" if _stepped(x) else "linear",
         "summary": summary,
     }
 
@@ -241,7 +300,8 @@ def present(result: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any
         "lead": _lead(x, rob, t),
         "live": f"Verdict: {VERDICT_LABELS[verdict]}, {robustness['words']}.",
         "trace": [_step(s, x["runs"]) for s in o["trace"]],
-        "summary": _summary(x, o),
+        "summary": _summary(x, o, t),
+        "price_notes": _price_notes(o),
         "robustness": robustness,
         "thresholds": _thresholds(t),
         "chart": _chart(x, o, curve, prices),

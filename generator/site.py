@@ -127,7 +127,7 @@ class Renderer:
         self.env.filters.update(
             md=md, script_json=script_json, front_matter=front_matter, usd=usd, money=fmt.money, hourly=fmt.hourly,
             runs=fmt.runs, ratio=fmt.ratio, pct=fmt.pct, weeks=fmt.weeks, count=fmt.count, num=fmt.num, hours=fmt.hours,
-            date=fmt.date, sentence=sentence,
+            days=fmt.days, date=fmt.date, sentence=sentence,
         )
         self.env.globals.update(
             catalog=self.catalog,

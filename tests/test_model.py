@@ -461,3 +461,43 @@ def test_commitment_plan_months_and_held_reservation_through_resolve(catalog):
         assert r["outcome"]["trainium"]["committed_terms"] == 1
         assert r["outcome"]["trainium"]["compute_total"] == approx(4 * 8760 * 12)
         assert r["outcome"]["port_calendar_days"] == approx(2 / 1 * 7)
+
+
+# --- the scenario chart draws cost_curve and marks only a real crossing ----------------------------
+
+
+def _chart(catalog: Catalog, **changes):
+    from generator.charts import cumulative_cost
+    from generator.results import evaluate_scenario
+    from generator.schema import Scenario
+
+    s = Scenario.model_validate({"title": "t", "summary": "s", "expect": "gpu", "sources": ["test"],
+                                 "workloads": [workload(**changes).model_dump(mode="json", exclude_none=True)]})
+    r = evaluate_scenario("t", "t.yaml", s, catalog)
+    return cumulative_cost(r, 0, catalog).spec["datasets"]
+
+
+def test_the_chart_marks_break_even_where_the_lines_cross(catalog):
+    # $4,000 against $1,600 a run, a $12,000 port: the lines cross at 5 runs.
+    d = _chart(catalog)
+    marks = {m["label"]: m["runs"] for m in d["marks"]}
+    assert marks == {"plan: 10 runs": 10, "break-even: 5.0 runs": approx(5)}
+    gpu = {row["runs"]: row["cost"] for row in d["rows"] if row["side"] == "GPU"}
+    trn = {row["runs"]: row["cost"] for row in d["rows"] if row["side"] == "Trainium"}
+    assert gpu[10] == approx(10 * 4000) and trn[10] == approx(12000 + 10 * 1600)
+
+
+def test_the_chart_has_no_break_even_when_no_architecture_repays_its_port(catalog):
+    d = _chart(catalog, runs=12, runs_per_architecture=3)
+    assert [m["label"] for m in d["marks"]] == ["plan: 12 runs"]
+    trn = {row["runs"]: row["cost"] for row in d["rows"] if row["side"] == "Trainium"}
+    assert trn[12] == approx(4 * 12000 + 12 * 1600)
+
+
+def test_the_chart_reaches_the_plans_runs_and_never_rounds_a_crossing_to_zero(catalog):
+    d = _chart(catalog, runs=301)
+    assert max(row["runs"] for row in d["rows"]) == 301
+    # A $30 port ($6,000 x 0.005 weeks) is repaid after 30 / 2,400 = 0.0125 runs.
+    tiny = _chart(catalog, porting={"weeks": {"value": 0.005, "low": 0.005, "high": 0.005}})
+    (be,) = [m for m in tiny["marks"] if m["label"].startswith("break-even")]
+    assert be["runs"] == approx(30 / 2400) and be["label"] == "break-even: 0.013 runs"

@@ -245,7 +245,7 @@ def test_robustness_is_told_as_the_engine_found_it(built_site: BuiltSite, projec
             assert not re.search(r"range, +turns|, +,", text), f"{r.id}: a sentence with an empty list: {text}"
             assert f"least favourable to Trainium the verdict is {VERDICT_LABELS[rob.worst_case.verdict]}" in text
             assert f"most favourable end it is {VERDICT_LABELS[rob.best_case.verdict]}" in text
-            seen_joint_flip |= not rob.holds and not rob.flips_on
+            seen_joint_flip |= rob.joint_flip
     assert seen_joint_flip, "no scenario flips only when ranges move together; this test lost its case"
 
 

@@ -65,6 +65,12 @@ export function weeks(x) {
   return missing(x) ? NONE : trim(fixed(x, 1), 0);
 }
 
+export function days(x) {
+  if (missing(x)) return NONE;
+  const body = trim(fixed(x, 1), 0);
+  return body + (body === "1" ? " day" : " days");
+}
+
 export function count(x) {
   return missing(x) ? NONE : fixed(x, 0);
 }

@@ -10,6 +10,7 @@ export const RULE_LABELS = {
   "hard-constraint": "Hard constraints",
   availability: "Availability",
   cost: "Cost over the plan",
+  deadline: "Deadline",
   capacity: "Capacity and urgency",
 };
 export const VERDICT_LABELS = { trainium: "Trainium", gpu: "GPU", hybrid: "Hybrid" };
@@ -25,6 +26,8 @@ const THRESHOLD_LABELS = {
 };
 
 const generic = (name) => name.replace(/_/g, " ").replace(/-/g, " ");
+
+const stepped = (x) => Boolean(x.runs_per_architecture) || committed(x);
 
 export function ruleLabel(rule) {
   const text = generic(rule);
@@ -56,6 +59,11 @@ function step(s, runs) {
     text += ` The other side's plan costs ${f.ratio(n.ratio)} as much; the margin is ${f.pct(n.margin)}.`;
   } else if (s.rule === "hard-constraint" && s.verdict && n.constraints) {
     text += ` (${n.constraints})`;
+  } else if (s.rule === "hard-constraint" && s.verdict && n.regions) {
+    text += ` (allowed: ${n.regions})`;
+  } else if (s.rule === "deadline" && "needed_within_days" in n) {
+    text += ` Trainium can start in ${f.days(n.trainium_ready_days)}, the GPU in ${f.days(n.gpu_ready_days)}; ` +
+      `the run is needed within ${f.days(n.needed_within_days)}.`;
   }
   const decides = s.verdict;
   return {
@@ -126,17 +134,53 @@ function leadOf(x, rob, t) {
     `This case puts it at ${f.ratio(r.value)}, within a range of ${f.ratio(r.low)} to ${f.ratio(r.high)}.`;
 }
 
-function breakEven(x, o) {
+const committed = (x) => (x.trainium_term_hours ?? null) !== null || (x.gpu_term_hours ?? null) !== null;
+
+function breakEven(x, o, t) {
   const be = o.break_even_runs;
-  const rpa = x.runs_per_architecture ?? null;
-  if (be === null) return "none: Trainium never saves per run";
-  if (rpa !== null && be > rpa) {
-    return `never: one port needs ${f.runs(be)} runs to repay, and each architecture lasts ${plural(rpa, "run")}`;
+  if (be !== null) return f.runs(be);
+  if (committed(x)) {
+    const first = t.runs ?? null;
+    return "none per run: a commitment is paid by the term" + (first === null ? "" : `; Trainium's plan first costs less at ${f.runs(first)} runs`);
   }
-  return f.runs(be);
+  if (o.saving_per_run <= 0) return "none: Trainium never saves per run";
+  const rpa = x.runs_per_architecture ?? null;
+  return `never: one port needs ${f.runs(o.port_cost / o.saving_per_run)} runs to repay, ` +
+    `and each architecture lasts ${plural(rpa, "run")}`;
 }
 
-function summaryOf(x, o) {
+function terms(sd) {
+  if ((sd.utilisation ?? null) === null) return "none: paid by the hour used";
+  return `${f.count(sd.committed_terms)}, paid whether used or not; ` +
+    `the plan uses ${f.pct(sd.utilisation)} of the reserved hours`;
+}
+
+function ready(x, o, side) {
+  const days = o[side].ready_days;
+  if (side === "trainium") return `in ${f.days(days)}, after the port` + (x.trainium_lead_days ? " and the wait for capacity" : "");
+  return days ? `in ${f.days(days)}` : "at once";
+}
+
+// When a side's price is one end of the range its sources give and cost decided, say so by the verdict.
+function priceNotes(o) {
+  const decided = o.trace.filter((s) => s.verdict).map((s) => s.rule);
+  if (!decided.length || !["cost", "capacity"].includes(decided[decided.length - 1])) return [];
+  const notes = [];
+  for (const side of ["trainium", "gpu"]) {
+    const sd = o[side];
+    const basis = sd.price_basis;
+    if (basis !== "low" && basis !== "high") continue;
+    const favours = basis === "low" ? side : (side === "trainium" ? "gpu" : "trainium");
+    notes.push(
+      `The ${VERDICT_LABELS[side]} price used, ${f.hourly(sd.usd_per_hour)}, is the ` +
+      `${basis === "low" ? "lowest" : "highest"} figure the sources give (${f.hourly(sd.price_low)} to ` +
+      `${f.hourly(sd.price_high)}): the end most favourable to ${VERDICT_LABELS[favours]}. ` +
+      `Both ends are evaluated under "Does the verdict hold?".`);
+  }
+  return notes;
+}
+
+function summaryOf(x, o, t) {
   const pair = (label, name, fmt) => ({
     label,
     trainium: cell(`trainium.${name}`, o.trainium[name], fmt(o.trainium[name])),
@@ -147,13 +191,23 @@ function summaryOf(x, o) {
       pair("Instance-hours per run", "hours_per_run", (v) => f.num(v, 1)),
       pair("Cost per run", "cost_per_run", f.money),
       pair("Wall-clock per run", "wall_clock_hours", f.hours),
+      ...(committed(x) ? [{
+        label: "Commitment terms bought",
+        trainium: cell("trainium.committed_terms", o.trainium.committed_terms, terms(o.trainium)),
+        gpu: cell("gpu.committed_terms", o.gpu.committed_terms, terms(o.gpu)),
+      }] : []),
+      {
+        label: "First run can start",
+        trainium: cell("trainium.ready_days", o.trainium.ready_days, ready(x, o, "trainium")),
+        gpu: cell("gpu.ready_days", o.gpu.ready_days, ready(x, o, "gpu")),
+      },
       pair(`Total over ${plural(x.runs, "run")}`, "total", f.money),
     ],
     rows: [
       { label: "Saving per run on Trainium", ...cell("saving_per_run", o.saving_per_run, `${f.money(o.saving_per_run)} (${f.pct(o.saving_pct)} of the GPU cost)`) },
       { label: "Cost of one port", ...cell("port_cost", o.port_cost, f.money(o.port_cost)) },
       { label: "Ports over the plan", ...cell("ports", o.ports, f.count(o.ports)) },
-      { label: "Break-even runs", ...cell("break_even_runs", o.break_even_runs, breakEven(x, o)) },
+      { label: "Break-even runs", ...cell("break_even_runs", o.break_even_runs, breakEven(x, o, t)) },
       { label: "GPU total minus Trainium total", ...cell("total_difference", o.total_difference, f.money(o.total_difference)) },
     ],
   };
@@ -184,7 +238,8 @@ function chartOf(x, o, curve, prices) {
   return {
     rows, marks, source, as_of: asOf,
     subtitle: `Source: ${source}. Figures as of ${asOf}.`,
-    interp: x.runs_per_architecture ? "step-after" : "linear",
+    // Recurring ports and whole terms both make the totals jump, not slope.
+    interp: stepped(x) ? "step-after" : "linear",
     summary,
   };
 }
@@ -199,7 +254,8 @@ export function present(result, curve, prices) {
     lead: leadOf(x, rob, t),
     live: `Verdict: ${VERDICT_LABELS[verdict]}, ${robustness.words}.`,
     trace: o.trace.map((s) => step(s, x.runs)),
-    summary: summaryOf(x, o),
+    summary: summaryOf(x, o, t),
+    price_notes: priceNotes(o),
     robustness,
     thresholds: thresholdsOf(t),
     chart: chartOf(x, o, curve, prices),

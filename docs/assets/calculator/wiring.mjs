@@ -14,6 +14,7 @@ const DEFAULTS = {
   n: "10", a: "", r: "1", rl: "0.8", rh: "1.2",
   c: "mainstream", e: "none", w: "", wl: "", wh: "", x: "", xe: "0",
   ta: "available", ga: "available", s: "", k_: "",
+  th: "", gh: "", pm: "", rg: "", pe: "", tl: "0", gl: "0",
 };
 
 let view = null; // the live chart, finalized before it is replaced
@@ -181,6 +182,19 @@ function workloadFromForm() {
   const ta = $("calc-trn-avail").value, ga = $("calc-gpu-avail").value;
   $("calc-avail-error").textContent = ta === "unavailable" && ga === "unavailable" ? "Both sides are unavailable: there is nothing to compare." : "";
   if (ta === "unavailable" && ga === "unavailable") bad += 1;
+  const engineers = take("calc-engineers", { above: 0, max: 100, optional: true });
+  if (engineers !== null) porting.engineers = engineers;
+  const planMonths = take("calc-plan-months", { above: 0, max: 600, optional: true });
+  const held = {};
+  for (const [side, prefix] of [["trainium", "trn"], ["gpu", "gpu"]]) {
+    const id = `calc-${prefix}-held`;
+    const v = take(id, { min: 0, max: 36, optional: true });
+    const committed = $(`calc-${prefix}-option`).value.startsWith("commit-");
+    if (v !== null && !committed) bad += setError(id, "Only for a 1- or 3-year commitment.");
+    else if (v !== null) held[side] = v;
+  }
+  const lead = { trainium: take("calc-trn-lead", { min: 0, optional: true }), gpu: take("calc-gpu-lead", { min: 0, optional: true }) };
+  const regions = $("calc-regions").value.split(",").map((r) => r.trim()).filter(Boolean);
   if (bad) return { bad };
   const w = {
     name: "your workload",
@@ -197,6 +211,12 @@ function workloadFromForm() {
   };
   if (rpa !== null) w.runs_per_architecture = rpa;
   if (soon !== null) w.availability.needed_within_days = soon;
+  for (const side of ["trainium", "gpu"]) {
+    if (held[side] !== undefined) w[side].held_months = held[side];
+    if (lead[side]) w.availability[`${side}_lead_days`] = lead[side];
+  }
+  if (planMonths !== null) w.plan_months = planMonths;
+  if (regions.length) w.regions = regions;
   return { workload: w };
 }
 
@@ -392,9 +412,12 @@ function toYaml(w, verdict) {
   for (const [k, v] of Object.entries(w.run_size)) lines.push(`      ${k}: ${typeof v === "string" ? v : n(v)}`);
   lines.push(`    runs: ${n(w.runs)}`);
   if (w.runs_per_architecture !== undefined) lines.push(`    runs_per_architecture: ${n(w.runs_per_architecture)}`);
+  if (w.plan_months !== undefined) lines.push(`    plan_months: ${n(w.plan_months)}`);
+  if (w.regions) lines.push(`    regions: [${w.regions.map(q).join(", ")}]`);
   for (const side of ["trainium", "gpu"]) {
     const c = w[side];
-    lines.push(`    ${side}: {instance: ${c.instance}, region: ${c.region}, option: ${c.option}, count: ${n(c.count)}}`);
+    const held = c.held_months === undefined ? "" : `, held_months: ${n(c.held_months)}`;
+    lines.push(`    ${side}: {instance: ${c.instance}, region: ${c.region}, option: ${c.option}, count: ${n(c.count)}${held}}`);
   }
   const r = w.relative_throughput;
   lines.push(`    relative_throughput: {value: ${n(r.value)}, low: ${n(r.low)}, high: ${n(r.high)}}`);
@@ -402,11 +425,16 @@ function toYaml(w, verdict) {
   if (w.porting.weeks) lines.push(`      weeks: {value: ${n(w.porting.weeks.value)}, low: ${n(w.porting.weeks.low)}, high: ${n(w.porting.weeks.high)}}`);
   if (w.porting.engineer_week_usd !== undefined) lines.push(`      engineer_week_usd: ${n(w.porting.engineer_week_usd)}`);
   lines.push(`      extra_usd: ${n(w.porting.extra_usd)}`);
+  if (w.porting.engineers !== undefined) lines.push(`      engineers: ${n(w.porting.engineers)}`);
   lines.push(`    neuron_experience: ${w.neuron_experience}`);
   lines.push("    availability:");
   lines.push(`      trainium: ${w.availability.trainium}`);
   lines.push(`      gpu: ${w.availability.gpu}`);
   if (w.availability.needed_within_days !== undefined) lines.push(`      needed_within_days: ${n(w.availability.needed_within_days)}`);
+  for (const side of ["trainium", "gpu"]) {
+    const v = w.availability[`${side}_lead_days`];
+    if (v !== undefined) lines.push(`      ${side}_lead_days: ${n(v)}`);
+  }
   lines.push(`    constraints: [${w.constraints.join(", ")}]`);
   return lines.join("\n") + "\n";
 }
@@ -430,6 +458,12 @@ function presetState(workload) {
   const av = w.availability || {};
   s.ta = av.trainium || "available"; s.ga = av.gpu || "available";
   s.s = av.needed_within_days === undefined ? "" : String(av.needed_within_days);
+  s.tl = String(av.trainium_lead_days ?? 0); s.gl = String(av.gpu_lead_days ?? 0);
+  s.th = w.trainium.held_months === undefined ? "" : String(w.trainium.held_months);
+  s.gh = w.gpu.held_months === undefined ? "" : String(w.gpu.held_months);
+  s.pm = w.plan_months === undefined ? "" : String(w.plan_months);
+  s.rg = (w.regions || []).join(", ");
+  s.pe = p.engineers === undefined ? "" : String(p.engineers);
   s.k_ = (w.constraints || []).join(",");
   return s;
 }
