@@ -211,8 +211,8 @@ def sensitivity(r: ScenarioResult, i: int, catalog: Catalog) -> Chart | None:
     rob = robustness(x, w.outcome)
     rows = []
     for e in rob.ends:
-        rows.append({"input": range_label(e.input), "end": e.end, "value": e.value, "value_text": range_value(e.input, e.value),
-                     "difference": e.total_difference})
+        # The value with its unit (0.80×, $35.76/h, 3 engineer-weeks): the inputs differ in kind.
+        rows.append({"input": range_label(e.input), "end": e.end, "value": range_value(e.input, e.value), "difference": e.total_difference})
     base = w.outcome.total_difference
     title = f"Sensitivity: {w.workload.name}"
     as_of = _workload_as_of(r, w, catalog)
@@ -221,7 +221,7 @@ def sensitivity(r: ScenarioResult, i: int, catalog: Catalog) -> Chart | None:
         x=alt.X("difference:Q", title="GPU total minus Trainium total (USD); right of 0 favours Trainium", axis=alt.Axis(format="$,.0f")),
         color=alt.Color("end:N", title="End of range", scale=alt.Scale(domain=["low", "high"], range=["#59a14f", "#af7aa1"])),
         yOffset="end:N",
-        tooltip=[alt.Tooltip("input:N"), alt.Tooltip("end:N"), alt.Tooltip("value_text:N", title="value"), alt.Tooltip("difference:Q", format="$,.0f")],
+        tooltip=[alt.Tooltip("input:N"), alt.Tooltip("end:N"), alt.Tooltip("value:N"), alt.Tooltip("difference:Q", format="$,.0f")],
     )
     zero = alt.Chart(_data("zero")).mark_rule(color="#888").encode(x="x:Q")
     baseline = alt.Chart(_data("base")).mark_rule(color="#888", strokeDash=[4, 4]).encode(x="x:Q")
@@ -229,7 +229,7 @@ def sensitivity(r: ScenarioResult, i: int, catalog: Catalog) -> Chart | None:
     flips = ", ".join(range_label(n) for n in rob.flips_on) or "none"
     standing = f"{usd(base)} cheaper" if base >= 0 else f"{usd(-base)} dearer"
     summary = f"At the stated values Trainium's plan is {standing} than the GPU's. Inputs whose range flips the verdict: {flips}."
-    return Chart(f"{r.id}-{i + 1}-sensitivity", "sensitivity", title, spec, rows, summary, _price_sources(w, catalog), as_of, columns=["input", "end", "value_text", "difference"])
+    return Chart(f"{r.id}-{i + 1}-sensitivity", "sensitivity", title, spec, rows, summary, _price_sources(w, catalog), as_of, columns=["input", "end", "value", "difference"])
 
 
 def scenario_charts(r: ScenarioResult, catalog: Catalog) -> list[Chart]:

@@ -531,6 +531,7 @@ export function teardown() {
   Object.assign(chart, { el: null, near: false, spec: null, dirty: false, stopNear: null });
   visit = null;
   current = null;
+  lastEdited = null;
 }
 
 // data-ready marks the form filled, the first answer shown and the listeners attached.
