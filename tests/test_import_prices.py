@@ -190,8 +190,9 @@ def test_a_date_after_today_is_refused_and_nothing_is_written(tmp_path: Path):
     assert (later.returncode, later.stdout) == (1, "")
     assert later.stderr == (f"{OFFER}: the prices would be dated 2026-11-06, later than today (2026-11-05); "
                             "give the date the file was published\n")
-    far = guide("import-prices", str(OFFER), "--as-of", "2030-01-01", cwd=root)
-    assert far.returncode == 1 and "would be dated 2030-01-01, later than today" in far.stderr
+    next_year = (dt.date.today() + dt.timedelta(days=366)).isoformat()
+    far = guide("import-prices", str(OFFER), "--as-of", next_year, cwd=root)  # the machine's date, unfixed
+    assert far.returncode == 1 and f"would be dated {next_year}, later than today" in far.stderr
     assert tree_hashes(root / "data") == snapshot
     # The file's own date, on or before today, is accepted.
     assert guide("import-prices", str(OFFER), "--dry-run", cwd=root, env=day).returncode == 0

@@ -21,7 +21,9 @@ from generator.catalog import Catalog
 from generator.loader import load_catalog, load_project
 from generator.site import Renderer, render_markdown_page
 
-TODAY = dt.date(2026, 11, 23)
+# The machine's date, not a fixed one: the drill dates a price "today", and live data/ may hold any
+# date up to today, so a fixed day would turn a later refresh into a refusal.
+TODAY = dt.date.today()
 FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 
 
