@@ -215,7 +215,15 @@ def test_the_chart_waits_until_it_nears_the_screen_then_follows_the_numbers(calc
     calc.open()
     # The answer is there at once; the chart, below the form, has not asked for the runtime yet.
     assert calc.verdict() in ("trainium", "gpu")
-    calc.page.wait_for_timeout(300)
+    # Observers report in the order they were made: once one made now has had its first report, the
+    # calculator's own has had its, and had it found the chart near, the runtime's script tag would
+    # be in the page. Made with the calculator's margin, it must find the chart out of reach too.
+    near = calc.page.evaluate("""() => new Promise((resolve) => {
+      const o = new IntersectionObserver((entries) => { o.disconnect(); resolve(entries[0].isIntersecting); }, { rootMargin: "50% 0px" });
+      o.observe(document.getElementById("calc-chart"));
+    })""")
+    assert near is False
+    assert calc.page.evaluate("document.querySelector('script[src$=\"vendor/vega.js\"]')") is None
     assert runtime == [] and calc.page.evaluate("typeof window.vega") == "undefined"
     assert calc.page.get_attribute("#calc-chart", "data-drawn") is None
 
