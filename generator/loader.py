@@ -23,8 +23,8 @@ from generator.limits import limit_problems
 from generator.pool import map_shared
 from generator.problems import InputError, Loc, Problem, describe, dotted
 from generator.resolve import check_references
-from generator.results import ScenarioResult, evaluate_scenario, mismatch_message
-from generator.schema import MODELINE, Compute, Scenario
+from generator.results import ScenarioResult, WorkloadResult, evaluate_scenario, evaluate_workload, mismatch_message
+from generator.schema import MODELINE, Compute, Scenario, Workload
 from generator.validation import validate_doc
 from generator.yamlread import Document, parse, read
 
@@ -33,6 +33,7 @@ __all__ = ["InputError", "KnownScenarios", "Problem", "Project", "load_catalog",
            "scenario_files", "shown_path"]
 
 SCENARIO_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+REFERENCE = "reference.yaml"
 # What `guide new-scenario` writes where only the contributor knows the value. A placeholder is
 # reported as such, in place of whatever else its field would be blamed for, and it is reported even
 # where it would pass as text (a title), so a half-filled file never validates.
@@ -153,6 +154,8 @@ def _parse_scenario(raw: bytes, path: Path, shown: str, catalog: cat.Catalog, ch
 class Project:
     catalog: cat.Catalog
     results: tuple[ScenarioResult, ...]
+    # data/reference.yaml evaluated: the example the hand-written pages quote and the calculator starts from.
+    reference: WorkloadResult
     # sha256 of the bytes each file was parsed from, by its shown path (data/ files and scenarios):
     # what the build cache keys on, so no later read of a file can disagree with what was evaluated.
     digests: dict[str, str] = field(default_factory=dict, compare=False)
@@ -211,8 +214,14 @@ def load_project(
     """Load data/ and the chosen scenarios (all of scenarios/ by default); all problems at once.
     check_expect=False accepts verdicts that differ from their `expect` (see load_scenario)."""
     data_dir = data_dir or root / "data"
-    catalog, digests = read_catalog(data_dir, shown_path(data_dir, root))
+    shown_dir = shown_path(data_dir, root)
+    catalog, digests = read_catalog(data_dir, shown_dir)
     problems: list[Problem] = []
+    reference = None
+    try:
+        reference, digests[f"{shown_dir}/{REFERENCE}"] = load_reference(data_dir, shown_dir, catalog)
+    except InputError as e:
+        problems.extend(e.problems)
     data_resolved = data_dir.resolve()
     # Scenarios known from an earlier load take a millisecond each; only the others are parsed.
     slots: list[Loaded | None] = []
@@ -245,4 +254,23 @@ def load_project(
             results.append(slot)
     if problems:
         raise InputError(problems)
-    return Project(catalog, tuple(results), digests)
+    assert reference is not None
+    return Project(catalog, tuple(results), reference, digests)
+
+
+def load_reference(data_dir: Path, shown_dir: str, catalog: cat.Catalog) -> tuple[WorkloadResult, str]:
+    """data/reference.yaml, a workload in the scenario format, validated, checked against the catalog
+    and evaluated like any scenario's; with the sha256 of the bytes parsed."""
+    shown = f"{shown_dir}/{REFERENCE}"
+    path = data_dir / REFERENCE
+    if not path.exists():
+        raise InputError([Problem(shown, 1, 1, "(file)", f"required data file is missing (got no {REFERENCE} in {shown_dir}/)")])
+    raw = _read_bytes(path, shown)
+    doc = parse(raw, shown)
+    problems = limit_problems(doc)
+    workload = validate_doc(doc, Workload)
+    # check_references locates by scenario path; the file is one workload, so drop ("workloads", 0).
+    problems += [doc.problem(loc[2:], msg) for loc, msg in check_references((workload,), catalog)]
+    if problems:
+        raise InputError(problems)
+    return evaluate_workload(workload, catalog), sha256(raw)

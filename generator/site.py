@@ -19,9 +19,9 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from generator import catalog_tables, embeds
 from generator import charts as ch
-from generator import embeds
-from generator.catalog import OPTION_LABELS, OPTIONS, Figure, Price
+from generator.catalog import OPTION_LABELS, OPTIONS
 from generator.engine import RANGE_LABELS
 from generator import formatting as fmt
 from generator.formatting import usd
@@ -29,8 +29,9 @@ from generator.freshness import Freshness
 from generator.loader import Project
 from generator.present import RULE_LABELS, VERDICT_LABELS, present_workload, scenario_row
 from generator.rendered import Rendered, RenderedScenarios
-from generator.results import ScenarioResult, WorkloadResult
-from generator.schema import Workload, json_schema
+from generator.reference import Reference, reference
+from generator.results import ScenarioResult
+from generator.schema import json_schema
 
 TEMPLATES = Path(__file__).parent / "templates"
 CHARTS_JS = "assets/charts.js"  # the site's chart script, which embed pages load too
@@ -138,9 +139,9 @@ class Renderer:
             RANGE_LABELS=RANGE_LABELS,
             VERDICT_LABELS=VERDICT_LABELS,
             price=self.catalog.price,
-            price_rows=self.price_rows,
+            price_rows=functools.partial(catalog_tables.price_rows, self.catalog),
+            figure_sources=functools.partial(catalog_tables.figure_sources, self.catalog),
             source_links=self.source_links,
-            figure_sources=self.figure_sources,
             headline=self.headline,
             counts=self.counts,
             scenario_row=self.scenario_row,
@@ -164,57 +165,24 @@ class Renderer:
     def source_links(self, text: str, root: str) -> Markup:
         return linked_sources(text, self._source_pattern, self._source_keys, root)
 
-    def price_rows(self) -> list[dict[str, Any]]:
-        rows = []
-        for iid, inst in self.catalog.instances.items():
-            chip = self.catalog.chips[inst.chip]
-            pflops = inst.chips.value * chip.bf16_tflops.value / 1000
-            prices = [p for p in self.catalog.prices if p.instance == iid]
-            on_demand = sorted((p for p in prices if p.option == "on-demand"), key=lambda p: (p.region != "us-east-1", p.region))
-            home = on_demand[0] if on_demand else None
-            rows.append({"id": iid, "inst": inst, "chip": chip, "pflops": pflops, "prices": prices, "on_demand": home})
-        return rows
+    @functools.cached_property
+    def reference(self) -> Reference:
+        return reference(self.project.reference, self.catalog)
 
-    def figure_sources(self) -> dict[str, list[str]]:
-        """Which figures each source backs, for the sources page."""
-        backs: dict[str, list[str]] = {k: [] for k in self.catalog.sources}
+    def headline(self) -> dict[str, Any]:
+        return self.reference.headline
 
-        def add(key: str, what: str) -> None:
-            backs.setdefault(key, []).append(what)
-
-        for cid, chip in self.catalog.chips.items():
-            for name in ("bf16_tflops", "fp8_tflops", "memory_gib", "memory_bandwidth_tbps"):
-                fig: Figure | None = getattr(chip, name)
-                if fig is not None:
-                    add(fig.source, f"{chip.name}: {name.replace('_', ' ')}")
-        for iid, inst in self.catalog.instances.items():
-            for name in ("chips", "accelerator_memory", "vcpu", "ram_gib", "network_gbps"):
-                fig = getattr(inst, name)
-                add(fig.source, f"{iid}: {name.replace('_', ' ')}")
-                for alt in fig.alternatives:
-                    add(alt.source, f"{iid}: {name.replace('_', ' ')} (alternative figure)")
-        for p in self.catalog.prices:
-            add(p.source, f"{p.instance} {p.region} {OPTION_LABELS[p.option]} price")
-            for alt in p.alternatives:
-                add(alt.source, f"{p.instance} {p.region} {OPTION_LABELS[p.option]} price (alternative figure)")
-        a = self.catalog.assumptions
-        add(a.engineer_week_usd.source, "cost of an engineer-week")
-        for name, pc in a.porting_classes.items():
-            add(pc.weeks.source, f"porting effort, {pc.label.lower()} class")
-        for name, c in a.constraints.items():
-            add(c.source, f"constraint: {c.label.lower()}")
-        for name in ("spot_interruptions_per_instance_hour", "spot_hours_lost_per_interruption", "port_engineers",
-                     "close_call_margin", "soon_days"):
-            add(getattr(a, name).source, name.replace("_", " "))
-        return backs
+    def reference_case(self) -> dict[str, Any]:
+        return self.reference.case()
 
     @functools.cached_property
     def calculator_json(self) -> Markup:
         """What the calculator page bakes in; built once per build, not once per page."""
-        from generator.calculator import calculator_data, presets
+        from generator.calculator import calculator_data, presets, workload_json
 
         chart = json.loads(embeds.compile_vega(ch.calculator_template(), self.cache_dir))
-        return script_json({"data": calculator_data(self.catalog), "presets": presets(self.project.results), "chart": chart})
+        return script_json({"data": calculator_data(self.catalog), "presets": presets(self.project.results),
+                            "reference": workload_json(self.project.reference.workload), "chart": chart})
 
     def counts(self) -> dict[str, int]:
         v = [r.verdict for r in self.project.results]
@@ -223,13 +191,6 @@ class Renderer:
     def scenario_row(self, r: ScenarioResult) -> dict[str, Any]:
         """What the scenarios index says about one scenario, in the words its page uses."""
         return scenario_row(r, [present_workload(w, self.catalog) for w in r.workloads])
-
-    def headline(self) -> dict[str, Any]:
-        """The reference comparison the home page and the axes pages quote."""
-        trn = self.catalog.price("trn2.48xlarge", "us-east-2", "on-demand")
-        gpu = self.catalog.price("p5.48xlarge", "us-east-1", "on-demand")
-        assert trn is not None and gpu is not None
-        return {"trn": trn, "gpu": gpu, "ratio": trn.point / gpu.point, "ratio_high": (trn.high or trn.point) / gpu.point}
 
     # Snippets a blogger pastes. Built as text here and escaped again where the page shows them.
     def iframe_snippet(self, c: ch.Chart) -> str:
@@ -264,20 +225,8 @@ class Renderer:
         page = f"scenarios/{r.id}.md"
         blocks = [self.chart_block(self.register(c, page)) for c in ch.scenario_charts(r, self.catalog)]
         shown = [present_workload(w, self.catalog) for w in r.workloads]
-        return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, prices=self._workload_prices(r), shown=shown,
-                                                              row=scenario_row(r, shown))
-
-    def _workload_prices(self, r: ScenarioResult) -> list[dict[str, Price]]:
-        out = []
-        for w in r.workloads:
-            entry = {}
-            for side in ("trainium", "gpu"):
-                c = getattr(w.workload, side)
-                p = self.catalog.price(c.instance, c.region, c.option)
-                assert p is not None
-                entry[side] = p
-            out.append(entry)
-        return out
+        return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, prices=catalog_tables.workload_prices(self.catalog, r),
+                                                              shown=shown, row=scenario_row(r, shown))
 
     def _cached_scenario_page(self, r: ScenarioResult) -> str:
         entry = self.rendered.entry(r) if self.rendered else None
@@ -312,67 +261,16 @@ class Renderer:
         site.embeds = self.embeds
         return site
 
-    def reference_inputs(self):
-        """The reference workload behind the home page's decision map: the headline instances,
-        on-demand, a mainstream port at the default assumptions."""
-        h = self.headline()
-        from generator.engine import Inputs, Span
-
-        a = self.catalog.assumptions
-        weeks = a.porting_classes["mainstream"].weeks
-        return Inputs(
-            gpu_hours=500, relative_throughput=Span(1.0, 0.8, 1.2),
-            trainium_price=Span(h["trn"].point, h["trn"].low or h["trn"].point, h["trn"].high or h["trn"].point),
-            gpu_price=Span(h["gpu"].point, h["gpu"].point, h["gpu"].point),
-            trainium_spot=False, gpu_spot=False,
-            interruption_rate=Span(a.spot_interruptions_per_instance_hour.value, a.spot_interruptions_per_instance_hour.low,
-                                   a.spot_interruptions_per_instance_hour.high),
-            lost_hours=Span(a.spot_hours_lost_per_interruption.value, a.spot_hours_lost_per_interruption.low,
-                            a.spot_hours_lost_per_interruption.high),
-            port_weeks=Span(weeks.value, weeks.low, weeks.high), engineer_week_usd=a.engineer_week_usd.value,
-            port_extra_usd=0, runs=10, runs_per_architecture=None, trainium_count=1, gpu_count=1,
-            trainium_availability="available", gpu_availability="available", needed_within_days=None,
-            soon_days=a.soon_days.value, close_call_margin=a.close_call_margin.value,
-        )
-
-    def reference_case(self) -> dict[str, Any]:
-        """The reference workload evaluated, so hand-written pages can quote its numbers."""
-        w = self.reference_result().workloads[0]
-        return {"inputs": w.inputs, "outcome": w.outcome, "robustness": w.robustness, "thresholds": w.thresholds}
-
-    @functools.cached_property
-    def _reference(self) -> ScenarioResult:
-        from generator.engine import evaluate, robustness, thresholds
-
-        h = self.headline()
-        x = self.reference_inputs()
-        workload = Workload.model_validate({
-            "name": "reference workload", "architecture": "mainstream",
-            "run_size": {"gpu_instance_hours": float(x.gpu_hours)}, "runs": x.runs,
-            "trainium": {"instance": h["trn"].instance, "region": h["trn"].region},
-            "gpu": {"instance": h["gpu"].instance, "region": h["gpu"].region},
-            "relative_throughput": {"value": x.relative_throughput.value, "low": x.relative_throughput.low,
-                                    "high": x.relative_throughput.high},
-        })
-        o = evaluate(x)
-        w = WorkloadResult(workload, x, o, robustness(x, o), thresholds(x, o))
-        return ScenarioResult("reference", "", None, (w,))  # type: ignore[arg-type]
-
-    def reference_result(self) -> ScenarioResult:
-        """The reference workload as a one-workload result, for the charts that explain the model
-        and the numbers the hand-written pages quote; evaluated once a build."""
-        return self._reference
-
     def home_charts(self) -> dict[str, tuple[str, ch.Chart]]:
         """Charts that hand-written pages place with {{ charts.NAME }}, with the page each lives on."""
         h = self.headline()
-        x = self.reference_inputs()
+        x = self.reference.inputs
         as_of = max(h["trn"].as_of, h["gpu"].as_of)
         title = f"When does Trainium pay? trn2.48xlarge vs p5.48xlarge, on-demand, {x.gpu_hours:,.0f} GPU instance-hours a run"
         source = (f"prices from {h['trn'].source}; mainstream port of {x.port_weeks.value:g} engineer-weeks "
                   f"at {usd(x.engineer_week_usd)}")
         port_title = f"Porting effort against runs: trn2.48xlarge vs p5.48xlarge, {x.gpu_hours:,.0f} GPU instance-hours a run"
-        ref = self.reference_result()
+        ref = self.reference.result
         charts = {
             "decision_map": ("index.md", ch.decision_map(None, 0, self.catalog, "relative_throughput", x=x, chart_id="decision-map",
                                                          title=title, source=source, as_of=as_of)),

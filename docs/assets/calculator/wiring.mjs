@@ -7,14 +7,15 @@ import { evaluateWorkload, checkReferences, findPrice, costCurve } from "./engin
 import { present } from "./present.mjs";
 import { hourly, weeks } from "./format.mjs";
 
+// Every form field by its URL parameter. The values are the reference workload's (data/reference.yaml,
+// baked into the page), filled in by setup(): the calculator starts where the home page's example is.
 const DEFAULTS = {
-  ti: "trn2.48xlarge", tr: "us-east-2", to: "on-demand", tc: "1",
-  gi: "p5.48xlarge", gr: "us-east-1", go: "on-demand", gc: "1",
-  rm: "hours", h: "500", p: "", k: "", u: "", q: "bf16",
-  n: "10", a: "", r: "1", rl: "0.8", rh: "1.2",
-  c: "mainstream", e: "none", w: "", wl: "", wh: "", x: "", xe: "0",
-  ta: "available", ga: "available", s: "", k_: "",
-  th: "", gh: "", pm: "", rg: "", pe: "", tl: "0", gl: "0",
+  ti: "", tr: "", to: "", tc: "", gi: "", gr: "", go: "", gc: "",
+  rm: "hours", h: "", p: "", k: "", u: "", q: "bf16",
+  n: "", a: "", r: "", rl: "", rh: "",
+  c: "", e: "", w: "", wl: "", wh: "", x: "", xe: "",
+  ta: "", ga: "", s: "", k_: "",
+  th: "", gh: "", pm: "", rg: "", pe: "", tl: "", gl: "",
 };
 
 let view = null; // the live chart, finalized before it is replaced
@@ -548,6 +549,7 @@ export async function setup() {
   template = baked.chart;
   const presets = baked.presets;
   DEFAULTS.x = String(data.assumptions.engineer_week_usd);
+  Object.assign(DEFAULTS, presetState(baked.reference));
 
   const bySide = (side) => Object.keys(data.instances).filter((i) => data.instances[i].side === side);
   fillSelect($("calc-trn-instance"), bySide("trainium"));

@@ -1,0 +1,33 @@
+"""The reference comparison the hand-written pages quote and the reference workload behind the home
+page's decision map: data/reference.yaml, loaded and evaluated like any scenario's workload."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from generator import catalog as cat
+from generator.engine import Inputs
+from generator.results import ScenarioResult, WorkloadResult
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The reference workload, evaluated once a build."""
+
+    headline: dict[str, Any]  # its two prices, with their sources, and their ratio
+    inputs: Inputs
+    result: ScenarioResult  # one workload, for the charts that explain the model
+
+    def case(self) -> dict[str, Any]:
+        """Its numbers, for the hand-written pages to quote."""
+        w = self.result.workloads[0]
+        return {"inputs": w.inputs, "outcome": w.outcome, "robustness": w.robustness, "thresholds": w.thresholds}
+
+
+def reference(w: WorkloadResult, catalog: cat.Catalog) -> Reference:
+    trn = catalog.price(w.workload.trainium.instance, w.workload.trainium.region, w.workload.trainium.option)
+    gpu = catalog.price(w.workload.gpu.instance, w.workload.gpu.region, w.workload.gpu.option)
+    assert trn is not None and gpu is not None, "the loader checked the reference workload's prices"
+    headline = {"trn": trn, "gpu": gpu, "ratio": trn.point / gpu.point, "ratio_high": (trn.high or trn.point) / gpu.point}
+    return Reference(headline, w.inputs, ScenarioResult("reference", "", None, (w,)))  # type: ignore[arg-type]
