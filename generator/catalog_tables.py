@@ -49,7 +49,8 @@ def figure_sources(catalog: Catalog) -> dict[str, list[str]]:
         add(pc.weeks.source, f"porting effort, {pc.label.lower()} class")
     for name, c in a.constraints.items():
         add(c.source, f"constraint: {c.label.lower()}")
-    for name in ("spot_overhead", "close_call_margin", "soon_days"):
+    for name in ("spot_interruptions_per_instance_hour", "spot_hours_lost_per_interruption", "port_engineers",
+                 "close_call_margin", "soon_days"):
         add(getattr(a, name).source, name.replace("_", " "))
     return backs
 

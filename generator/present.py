@@ -67,8 +67,14 @@ def range_value(name: str, v: float | None) -> str:
         return f.NONE if v is None else f.weeks(v) + (" engineer-week" if v == 1 else " engineer-weeks")
     if name in ("trainium_price", "gpu_price"):
         return f.hourly(v)
-    if name == "spot_overhead":
-        return f.pct(v)
+    if v is None:
+        return f.NONE
+    if name == "interruption_rate":
+        return f.num(v, 4) + " per instance-hour"
+    if name == "lost_hours":
+        return f.hours(v)
+    if name == "port_engineers":
+        return f.weeks(v) + (" engineer" if v == 1 else " engineers")
     return f.num(v, 2)
 
 

@@ -42,7 +42,10 @@ export function rangeValue(name, v) {
   if (name === "relative_throughput") return f.ratio(v);
   if (name === "port_weeks") return v === null || v === undefined ? f.NONE : f.weeks(v) + (v === 1 ? " engineer-week" : " engineer-weeks");
   if (name === "trainium_price" || name === "gpu_price") return f.hourly(v);
-  if (name === "spot_overhead") return f.pct(v);
+  if (v === null || v === undefined) return f.NONE;
+  if (name === "interruption_rate") return f.num(v, 4) + " per instance-hour";
+  if (name === "lost_hours") return f.hours(v);
+  if (name === "port_engineers") return f.weeks(v) + (v === 1 ? " engineer" : " engineers");
   return f.num(v, 2);
 }
 
