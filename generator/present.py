@@ -22,6 +22,7 @@ RULE_LABELS = {
     "hard-constraint": "Hard constraints",
     "availability": "Availability",
     "cost": "Cost over the plan",
+    "deadline": "Deadline",
     "capacity": "Capacity and urgency",
 }
 VERDICT_LABELS = {"trainium": "Trainium", "gpu": "GPU", "hybrid": "Hybrid"}
@@ -67,7 +68,7 @@ def range_value(name: str, v: float | None) -> str:
     return f.num(v, 2)
 
 
-def _cell(key: str, value: Any, text: str) -> dict[str, Any]:
+def _cell(key: str | None, value: Any, text: str) -> dict[str, Any]:
     return {"key": key, "value": value, "text": text}
 
 
@@ -80,8 +81,11 @@ def _step(s: dict[str, Any], runs: int) -> dict[str, Any]:
                  f"({_plural(n['ports'], 'port')} at {f.money(n['port_cost'])} plus {_plural(plan_runs, 'run')}).")
     elif s["rule"] == "capacity" and s["verdict"] and "ratio" in n:
         text += f" The other side's plan costs {f.ratio(n['ratio'])} as much; the margin is {f.pct(n['margin'])}."
-    elif s["rule"] == "hard-constraint" and s["verdict"] and n.get("constraints"):
-        text += f" ({n['constraints']})"
+    elif s["rule"] == "hard-constraint" and s["verdict"] and (n.get("constraints") or n.get("regions")):
+        text += f" ({n.get('constraints') or n.get('regions')})"
+    elif s["rule"] == "deadline" and "trainium_ready_days" in n:
+        text += (f" Needed within {f.count(n['needed_within_days'])} days; Trainium can start in "
+                 f"{f.num(n['trainium_ready_days'], 1)}, the GPU in {f.num(n['gpu_ready_days'], 1)}.")
     decides = s["verdict"]
     return {
         "rule": s["rule"],
@@ -162,9 +166,19 @@ def _lead(x: dict[str, Any], rob: dict[str, Any], t: dict[str, Any]) -> str | No
             f"This case puts it at {f.ratio(r['value'])}, within a range of {f.ratio(r['low'])} to {f.ratio(r['high'])}.")
 
 
-def _break_even(x: dict[str, Any], o: dict[str, Any]) -> str:
+def _committed(x: dict[str, Any]) -> bool:
+    return x.get("trainium_term_hours") is not None or x.get("gpu_term_hours") is not None
+
+
+def _break_even(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> str:
     be = o["break_even_runs"]
     rpa = x.get("runs_per_architecture")
+    if be is None and _committed(x):
+        first = t.get("runs")
+        return "none per run: a commitment is paid by the term" + (
+            f"; Trainium's plan first costs less at {f.runs(first)} runs" if first is not None else "")
+    if be is None and o["saving_per_run"] > 0:
+        return "never: no architecture lasts enough runs to repay its port"
     if be is None:
         return "none: Trainium never saves per run"
     if rpa is not None and be > rpa:
@@ -172,24 +186,46 @@ def _break_even(x: dict[str, Any], o: dict[str, Any]) -> str:
     return f.runs(be)
 
 
-def _summary(x: dict[str, Any], o: dict[str, Any]) -> dict[str, Any]:
+def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[str, Any]:
     def pair(label: str, name: str, fmt) -> dict[str, Any]:
         return {"label": label, **{side: _cell(f"{side}.{name}", o[side][name], fmt(o[side][name])) for side in ("trainium", "gpu")}}
 
     n = x["runs"]
+    sides = [
+        pair("Instance-hours per run", "hours_per_run", lambda v: f.num(v, 1)),
+        pair("Cost per run", "cost_per_run", f.money),
+        pair("Wall-clock per run", "wall_clock_hours", f.hours),
+    ]
+    # Figures an engine with commitment terms and calendar time reports; absent, their rows are too.
+    if _committed(x) and "committed_terms" in o["trainium"]:
+        terms, used = {}, {}
+        for side in ("trainium", "gpu"):
+            sd = o[side]
+            paid = sd.get("utilisation") is not None
+            terms[side] = _cell(f"{side}.committed_terms", sd["committed_terms"],
+                                f"{f.count(sd['committed_terms'])}, paid whether used or not" if paid else "none: paid by the hour used")
+            used[side] = (_cell(f"{side}.utilisation", sd["utilisation"], f.pct(sd["utilisation"])) if paid
+                          else _cell(None, None, "no commitment"))
+        sides.append({"label": "Commitment terms bought", **terms})
+        sides.append({"label": "Share of the reserved hours the plan uses", **used})
+    if "ready_days" in o["trainium"]:
+        lead = " and the wait for capacity" if x.get("trainium_lead_days") else ""
+        gpu_days = o["gpu"]["ready_days"]
+        sides.append({
+            "label": "First run can start",
+            "trainium": _cell("trainium.ready_days", o["trainium"]["ready_days"],
+                              f"in {f.num(o['trainium']['ready_days'], 1)} days, after the port{lead}"),
+            "gpu": _cell("gpu.ready_days", gpu_days, f"in {f.num(gpu_days, 1)} days" if gpu_days else "at once"),
+        })
+    sides.append(pair(f"Total over {_plural(n, 'run')}", "total", f.money))
     return {
-        "sides": [
-            pair("Instance-hours per run", "hours_per_run", lambda v: f.num(v, 1)),
-            pair("Cost per run", "cost_per_run", f.money),
-            pair("Wall-clock per run", "wall_clock_hours", f.hours),
-            pair(f"Total over {_plural(n, 'run')}", "total", f.money),
-        ],
+        "sides": sides,
         "rows": [
             {"label": "Saving per run on Trainium",
              **_cell("saving_per_run", o["saving_per_run"], f"{f.money(o['saving_per_run'])} ({f.pct(o['saving_pct'])} of the GPU cost)")},
             {"label": "Cost of one port", **_cell("port_cost", o["port_cost"], f.money(o["port_cost"]))},
             {"label": "Ports over the plan", **_cell("ports", o["ports"], f.count(o["ports"]))},
-            {"label": "Break-even runs", **_cell("break_even_runs", o["break_even_runs"], _break_even(x, o))},
+            {"label": "Break-even runs", **_cell("break_even_runs", o["break_even_runs"], _break_even(x, o, t))},
             {"label": "GPU total minus Trainium total", **_cell("total_difference", o["total_difference"], f.money(o["total_difference"]))},
         ],
     }
@@ -225,7 +261,7 @@ def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: 
     return {
         "rows": rows, "marks": marks, "source": source, "as_of": as_of,
         "subtitle": f"Source: {source}. Figures as of {as_of}.",
-        "interp": "step-after" if x.get("runs_per_architecture") else "linear",
+        "interp": "step-after" if x.get("runs_per_architecture") or _committed(x) else "linear",
         "summary": summary,
     }
 
@@ -241,7 +277,7 @@ def present(result: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any
         "lead": _lead(x, rob, t),
         "live": f"Verdict: {VERDICT_LABELS[verdict]}, {robustness['words']}.",
         "trace": [_step(s, x["runs"]) for s in o["trace"]],
-        "summary": _summary(x, o),
+        "summary": _summary(x, o, t),
         "robustness": robustness,
         "thresholds": _thresholds(t),
         "chart": _chart(x, o, curve, prices),

@@ -10,6 +10,7 @@ export const RULE_LABELS = {
   "hard-constraint": "Hard constraints",
   availability: "Availability",
   cost: "Cost over the plan",
+  deadline: "Deadline",
   capacity: "Capacity and urgency",
 };
 export const VERDICT_LABELS = { trainium: "Trainium", gpu: "GPU", hybrid: "Hybrid" };
@@ -54,8 +55,11 @@ function step(s, runs) {
       `(${plural(n.ports, "port")} at ${f.money(n.port_cost)} plus ${plural(planRuns, "run")}).`;
   } else if (s.rule === "capacity" && s.verdict && "ratio" in n) {
     text += ` The other side's plan costs ${f.ratio(n.ratio)} as much; the margin is ${f.pct(n.margin)}.`;
-  } else if (s.rule === "hard-constraint" && s.verdict && n.constraints) {
-    text += ` (${n.constraints})`;
+  } else if (s.rule === "hard-constraint" && s.verdict && (n.constraints || n.regions)) {
+    text += ` (${n.constraints || n.regions})`;
+  } else if (s.rule === "deadline" && "trainium_ready_days" in n) {
+    text += ` Needed within ${f.count(n.needed_within_days)} days; Trainium can start in ` +
+      `${f.num(n.trainium_ready_days, 1)}, the GPU in ${f.num(n.gpu_ready_days, 1)}.`;
   }
   const decides = s.verdict;
   return {
@@ -126,9 +130,17 @@ function leadOf(x, rob, t) {
     `This case puts it at ${f.ratio(r.value)}, within a range of ${f.ratio(r.low)} to ${f.ratio(r.high)}.`;
 }
 
-function breakEven(x, o) {
+const committed = (x) => (x.trainium_term_hours ?? null) !== null || (x.gpu_term_hours ?? null) !== null;
+
+function breakEven(x, o, t) {
   const be = o.break_even_runs;
   const rpa = x.runs_per_architecture ?? null;
+  if (be === null && committed(x)) {
+    const first = t.runs ?? null;
+    return "none per run: a commitment is paid by the term" +
+      (first !== null ? `; Trainium's plan first costs less at ${f.runs(first)} runs` : "");
+  }
+  if (be === null && o.saving_per_run > 0) return "never: no architecture lasts enough runs to repay its port";
   if (be === null) return "none: Trainium never saves per run";
   if (rpa !== null && be > rpa) {
     return `never: one port needs ${f.runs(be)} runs to repay, and each architecture lasts ${plural(rpa, "run")}`;
@@ -136,24 +148,47 @@ function breakEven(x, o) {
   return f.runs(be);
 }
 
-function summaryOf(x, o) {
+function summaryOf(x, o, t) {
   const pair = (label, name, fmt) => ({
     label,
     trainium: cell(`trainium.${name}`, o.trainium[name], fmt(o.trainium[name])),
     gpu: cell(`gpu.${name}`, o.gpu[name], fmt(o.gpu[name])),
   });
+  const sides = [
+    pair("Instance-hours per run", "hours_per_run", (v) => f.num(v, 1)),
+    pair("Cost per run", "cost_per_run", f.money),
+    pair("Wall-clock per run", "wall_clock_hours", f.hours),
+  ];
+  // Figures an engine with commitment terms and calendar time reports; absent, their rows are too.
+  if (committed(x) && "committed_terms" in o.trainium) {
+    const terms = {}, used = {};
+    for (const side of ["trainium", "gpu"]) {
+      const sd = o[side];
+      const paid = (sd.utilisation ?? null) !== null;
+      terms[side] = cell(`${side}.committed_terms`, sd.committed_terms,
+        paid ? `${f.count(sd.committed_terms)}, paid whether used or not` : "none: paid by the hour used");
+      used[side] = paid ? cell(`${side}.utilisation`, sd.utilisation, f.pct(sd.utilisation)) : cell(null, null, "no commitment");
+    }
+    sides.push({ label: "Commitment terms bought", ...terms });
+    sides.push({ label: "Share of the reserved hours the plan uses", ...used });
+  }
+  if ("ready_days" in o.trainium) {
+    const lead = x.trainium_lead_days ? " and the wait for capacity" : "";
+    const gpuDays = o.gpu.ready_days;
+    sides.push({
+      label: "First run can start",
+      trainium: cell("trainium.ready_days", o.trainium.ready_days, `in ${f.num(o.trainium.ready_days, 1)} days, after the port${lead}`),
+      gpu: cell("gpu.ready_days", gpuDays, gpuDays ? `in ${f.num(gpuDays, 1)} days` : "at once"),
+    });
+  }
+  sides.push(pair(`Total over ${plural(x.runs, "run")}`, "total", f.money));
   return {
-    sides: [
-      pair("Instance-hours per run", "hours_per_run", (v) => f.num(v, 1)),
-      pair("Cost per run", "cost_per_run", f.money),
-      pair("Wall-clock per run", "wall_clock_hours", f.hours),
-      pair(`Total over ${plural(x.runs, "run")}`, "total", f.money),
-    ],
+    sides,
     rows: [
       { label: "Saving per run on Trainium", ...cell("saving_per_run", o.saving_per_run, `${f.money(o.saving_per_run)} (${f.pct(o.saving_pct)} of the GPU cost)`) },
       { label: "Cost of one port", ...cell("port_cost", o.port_cost, f.money(o.port_cost)) },
       { label: "Ports over the plan", ...cell("ports", o.ports, f.count(o.ports)) },
-      { label: "Break-even runs", ...cell("break_even_runs", o.break_even_runs, breakEven(x, o)) },
+      { label: "Break-even runs", ...cell("break_even_runs", o.break_even_runs, breakEven(x, o, t)) },
       { label: "GPU total minus Trainium total", ...cell("total_difference", o.total_difference, f.money(o.total_difference)) },
     ],
   };
@@ -184,7 +219,7 @@ function chartOf(x, o, curve, prices) {
   return {
     rows, marks, source, as_of: asOf,
     subtitle: `Source: ${source}. Figures as of ${asOf}.`,
-    interp: x.runs_per_architecture ? "step-after" : "linear",
+    interp: x.runs_per_architecture || committed(x) ? "step-after" : "linear",
     summary,
   };
 }
@@ -199,7 +234,7 @@ export function present(result, curve, prices) {
     lead: leadOf(x, rob, t),
     live: `Verdict: ${VERDICT_LABELS[verdict]}, ${robustness.words}.`,
     trace: o.trace.map((s) => step(s, x.runs)),
-    summary: summaryOf(x, o),
+    summary: summaryOf(x, o, t),
     robustness,
     thresholds: thresholdsOf(t),
     chart: chartOf(x, o, curve, prices),
