@@ -176,7 +176,7 @@ def _break_even(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> str:
     if be is None and _committed(x):
         first = t.get("runs")
         return "none per run: a commitment is paid by the term" + (
-            f"; Trainium's plan first costs less at {f.runs(first)} runs" if first is not None else "")
+            f"; Trainium's plan first costs less at {_plural(first, 'run')}" if first is not None else "")
     if be is None and o["saving_per_run"] > 0:
         return "never: no architecture lasts enough runs to repay its port"
     if be is None:

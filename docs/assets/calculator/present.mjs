@@ -138,7 +138,7 @@ function breakEven(x, o, t) {
   if (be === null && committed(x)) {
     const first = t.runs ?? null;
     return "none per run: a commitment is paid by the term" +
-      (first !== null ? `; Trainium's plan first costs less at ${f.runs(first)} runs` : "");
+      (first !== null ? `; Trainium's plan first costs less at ${plural(first, "run")}` : "");
   }
   if (be === null && o.saving_per_run > 0) return "never: no architecture lasts enough runs to repay its port";
   if (be === null) return "none: Trainium never saves per run";
