@@ -42,10 +42,6 @@ def _generic(name: str) -> str:
     return name.replace("_", " ").replace("-", " ")
 
 
-def _stepped(x: dict[str, Any]) -> bool:
-    return bool(x.get("runs_per_architecture")) or _committed(x)
-
-
 def rule_label(rule: str) -> str:
     text = _generic(rule)
     return RULE_LABELS.get(rule, text[:1].upper() + text[1:])
@@ -78,7 +74,7 @@ def range_value(name: str, v: float | None) -> str:
     return f.num(v, 2)
 
 
-def _cell(key: str, value: Any, text: str) -> dict[str, Any]:
+def _cell(key: str | None, value: Any, text: str) -> dict[str, Any]:
     return {"key": key, "value": value, "text": text}
 
 
@@ -91,13 +87,11 @@ def _step(s: dict[str, Any], runs: int) -> dict[str, Any]:
                  f"({_plural(n['ports'], 'port')} at {f.money(n['port_cost'])} plus {_plural(plan_runs, 'run')}).")
     elif s["rule"] == "capacity" and s["verdict"] and "ratio" in n:
         text += f" The other side's plan costs {f.ratio(n['ratio'])} as much; the margin is {f.pct(n['margin'])}."
-    elif s["rule"] == "hard-constraint" and s["verdict"] and n.get("constraints"):
-        text += f" ({n['constraints']})"
-    elif s["rule"] == "hard-constraint" and s["verdict"] and n.get("regions"):
-        text += f" (allowed: {n['regions']})"
-    elif s["rule"] == "deadline" and "needed_within_days" in n:
-        text += (f" Trainium can start in {f.days(n['trainium_ready_days'])}, the GPU in {f.days(n['gpu_ready_days'])}; "
-                 f"the run is needed within {f.days(n['needed_within_days'])}.")
+    elif s["rule"] == "hard-constraint" and s["verdict"] and (n.get("constraints") or n.get("regions")):
+        text += f" ({n.get('constraints') or n.get('regions')})"
+    elif s["rule"] == "deadline" and "trainium_ready_days" in n:
+        text += (f" Needed within {f.days(n['needed_within_days'])}; Trainium can start in "
+                 f"{f.days(n['trainium_ready_days'])}, the GPU in {f.days(n['gpu_ready_days'])}.")
     decides = s["verdict"]
     return {
         "rule": s["rule"],
@@ -189,26 +183,10 @@ def _break_even(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> str:
     if _committed(x):
         first = t.get("runs")
         return "none per run: a commitment is paid by the term" + (
-            "" if first is None else f"; Trainium's plan first costs less at {f.runs(first)} runs")
-    if o["saving_per_run"] <= 0:
-        return "none: Trainium never saves per run"
-    rpa = x.get("runs_per_architecture")
-    return (f"never: one port needs {f.runs(o['port_cost'] / o['saving_per_run'])} runs to repay, "
-            f"and each architecture lasts {_plural(rpa, 'run')}")
-
-
-def _terms(sd: dict[str, Any]) -> str:
-    if sd.get("utilisation") is None:
-        return "none: paid by the hour used"
-    return (f"{f.count(sd['committed_terms'])}, paid whether used or not; "
-            f"the plan uses {f.pct(sd['utilisation'])} of the reserved hours")
-
-
-def _ready(x: dict[str, Any], o: dict[str, Any], side: str) -> str:
-    days = o[side]["ready_days"]
-    if side == "trainium":
-        return f"in {f.days(days)}, after the port" + (" and the wait for capacity" if x.get("trainium_lead_days") else "")
-    return f"in {f.days(days)}" if days else "at once"
+            f"; Trainium's plan first costs less at {_plural(first, 'run')}" if first is not None else "")
+    if o["saving_per_run"] > 0:
+        return "never: no architecture lasts enough runs to repay its port"
+    return "none: Trainium never saves per run"
 
 
 def _price_notes(o: dict[str, Any]) -> list[str]:
@@ -236,18 +214,35 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
         return {"label": label, **{side: _cell(f"{side}.{name}", o[side][name], fmt(o[side][name])) for side in ("trainium", "gpu")}}
 
     n = x["runs"]
+    sides = [
+        pair("Instance-hours per run", "hours_per_run", lambda v: f.num(v, 1)),
+        pair("Cost per run", "cost_per_run", f.money),
+        pair("Wall-clock per run", "wall_clock_hours", f.hours),
+    ]
+    # Figures an engine with commitment terms and calendar time reports; absent, their rows are too.
+    if _committed(x) and "committed_terms" in o["trainium"]:
+        terms, used = {}, {}
+        for side in ("trainium", "gpu"):
+            sd = o[side]
+            paid = sd.get("utilisation") is not None
+            terms[side] = _cell(f"{side}.committed_terms", sd["committed_terms"],
+                                f"{f.count(sd['committed_terms'])}, paid whether used or not" if paid else "none: paid by the hour used")
+            used[side] = (_cell(f"{side}.utilisation", sd["utilisation"], f.pct(sd["utilisation"])) if paid
+                          else _cell(None, None, "no commitment"))
+        sides.append({"label": "Commitment terms bought", **terms})
+        sides.append({"label": "Share of the reserved hours the plan uses", **used})
+    if "ready_days" in o["trainium"]:
+        lead = " and the wait for capacity" if x.get("trainium_lead_days") else ""
+        gpu_days = o["gpu"]["ready_days"]
+        sides.append({
+            "label": "First run can start",
+            "trainium": _cell("trainium.ready_days", o["trainium"]["ready_days"],
+                              f"in {f.days(o['trainium']['ready_days'])}, after the port{lead}"),
+            "gpu": _cell("gpu.ready_days", gpu_days, f"in {f.days(gpu_days)}" if gpu_days else "at once"),
+        })
+    sides.append(pair(f"Total over {_plural(n, 'run')}", "total", f.money))
     return {
-        "sides": [
-            pair("Instance-hours per run", "hours_per_run", lambda v: f.num(v, 1)),
-            pair("Cost per run", "cost_per_run", f.money),
-            pair("Wall-clock per run", "wall_clock_hours", f.hours),
-            *([{"label": "Commitment terms bought",
-                **{side: _cell(f"{side}.committed_terms", o[side]["committed_terms"], _terms(o[side])) for side in ("trainium", "gpu")}}]
-              if _committed(x) else []),
-            {"label": "First run can start",
-             **{side: _cell(f"{side}.ready_days", o[side]["ready_days"], _ready(x, o, side)) for side in ("trainium", "gpu")}},
-            pair(f"Total over {_plural(n, 'run')}", "total", f.money),
-        ],
+        "sides": sides,
         "rows": [
             {"label": "Saving per run on Trainium",
              **_cell("saving_per_run", o["saving_per_run"], f"{f.money(o['saving_per_run'])} ({f.pct(o['saving_pct'])} of the GPU cost)")},
@@ -289,8 +284,7 @@ def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: 
     return {
         "rows": rows, "marks": marks, "source": source, "as_of": as_of,
         "subtitle": f"Source: {source}. Figures as of {as_of}.",
-        # Recurring ports and whole terms both make the totals jump, not slope.
-        "interp": "step-after" if _stepped(x) else "linear",
+        "interp": "step-after" if x.get("runs_per_architecture") or _committed(x) else "linear",
         "summary": summary,
     }
 

@@ -27,7 +27,6 @@ const THRESHOLD_LABELS = {
 
 const generic = (name) => name.replace(/_/g, " ").replace(/-/g, " ");
 
-const stepped = (x) => Boolean(x.runs_per_architecture) || committed(x);
 
 export function ruleLabel(rule) {
   const text = generic(rule);
@@ -60,13 +59,11 @@ function step(s, runs) {
       `(${plural(n.ports, "port")} at ${f.money(n.port_cost)} plus ${plural(planRuns, "run")}).`;
   } else if (s.rule === "capacity" && s.verdict && "ratio" in n) {
     text += ` The other side's plan costs ${f.ratio(n.ratio)} as much; the margin is ${f.pct(n.margin)}.`;
-  } else if (s.rule === "hard-constraint" && s.verdict && n.constraints) {
-    text += ` (${n.constraints})`;
-  } else if (s.rule === "hard-constraint" && s.verdict && n.regions) {
-    text += ` (allowed: ${n.regions})`;
-  } else if (s.rule === "deadline" && "needed_within_days" in n) {
-    text += ` Trainium can start in ${f.days(n.trainium_ready_days)}, the GPU in ${f.days(n.gpu_ready_days)}; ` +
-      `the run is needed within ${f.days(n.needed_within_days)}.`;
+  } else if (s.rule === "hard-constraint" && s.verdict && (n.constraints || n.regions)) {
+    text += ` (${n.constraints || n.regions})`;
+  } else if (s.rule === "deadline" && "trainium_ready_days" in n) {
+    text += ` Needed within ${f.days(n.needed_within_days)}; Trainium can start in ` +
+      `${f.days(n.trainium_ready_days)}, the GPU in ${f.days(n.gpu_ready_days)}.`;
   }
   const decides = s.verdict;
   return {
@@ -144,24 +141,11 @@ function breakEven(x, o, t) {
   if (be !== null) return f.runs(be);
   if (committed(x)) {
     const first = t.runs ?? null;
-    return "none per run: a commitment is paid by the term" + (first === null ? "" : `; Trainium's plan first costs less at ${f.runs(first)} runs`);
+    return "none per run: a commitment is paid by the term" +
+      (first !== null ? `; Trainium's plan first costs less at ${plural(first, "run")}` : "");
   }
-  if (o.saving_per_run <= 0) return "none: Trainium never saves per run";
-  const rpa = x.runs_per_architecture ?? null;
-  return `never: one port needs ${f.runs(o.port_cost / o.saving_per_run)} runs to repay, ` +
-    `and each architecture lasts ${plural(rpa, "run")}`;
-}
-
-function terms(sd) {
-  if ((sd.utilisation ?? null) === null) return "none: paid by the hour used";
-  return `${f.count(sd.committed_terms)}, paid whether used or not; ` +
-    `the plan uses ${f.pct(sd.utilisation)} of the reserved hours`;
-}
-
-function ready(x, o, side) {
-  const days = o[side].ready_days;
-  if (side === "trainium") return `in ${f.days(days)}, after the port` + (x.trainium_lead_days ? " and the wait for capacity" : "");
-  return days ? `in ${f.days(days)}` : "at once";
+  if (o.saving_per_run > 0) return "never: no architecture lasts enough runs to repay its port";
+  return "none: Trainium never saves per run";
 }
 
 // When a side's price is one end of the range its sources give and cost decided, say so by the verdict.
@@ -189,23 +173,36 @@ function summaryOf(x, o, t) {
     trainium: cell(`trainium.${name}`, o.trainium[name], fmt(o.trainium[name])),
     gpu: cell(`gpu.${name}`, o.gpu[name], fmt(o.gpu[name])),
   });
+  const sides = [
+    pair("Instance-hours per run", "hours_per_run", (v) => f.num(v, 1)),
+    pair("Cost per run", "cost_per_run", f.money),
+    pair("Wall-clock per run", "wall_clock_hours", f.hours),
+  ];
+  // Figures an engine with commitment terms and calendar time reports; absent, their rows are too.
+  if (committed(x) && "committed_terms" in o.trainium) {
+    const terms = {}, used = {};
+    for (const side of ["trainium", "gpu"]) {
+      const sd = o[side];
+      const paid = (sd.utilisation ?? null) !== null;
+      terms[side] = cell(`${side}.committed_terms`, sd.committed_terms,
+        paid ? `${f.count(sd.committed_terms)}, paid whether used or not` : "none: paid by the hour used");
+      used[side] = paid ? cell(`${side}.utilisation`, sd.utilisation, f.pct(sd.utilisation)) : cell(null, null, "no commitment");
+    }
+    sides.push({ label: "Commitment terms bought", ...terms });
+    sides.push({ label: "Share of the reserved hours the plan uses", ...used });
+  }
+  if ("ready_days" in o.trainium) {
+    const lead = x.trainium_lead_days ? " and the wait for capacity" : "";
+    const gpuDays = o.gpu.ready_days;
+    sides.push({
+      label: "First run can start",
+      trainium: cell("trainium.ready_days", o.trainium.ready_days, `in ${f.days(o.trainium.ready_days)}, after the port${lead}`),
+      gpu: cell("gpu.ready_days", gpuDays, gpuDays ? `in ${f.days(gpuDays)}` : "at once"),
+    });
+  }
+  sides.push(pair(`Total over ${plural(x.runs, "run")}`, "total", f.money));
   return {
-    sides: [
-      pair("Instance-hours per run", "hours_per_run", (v) => f.num(v, 1)),
-      pair("Cost per run", "cost_per_run", f.money),
-      pair("Wall-clock per run", "wall_clock_hours", f.hours),
-      ...(committed(x) ? [{
-        label: "Commitment terms bought",
-        trainium: cell("trainium.committed_terms", o.trainium.committed_terms, terms(o.trainium)),
-        gpu: cell("gpu.committed_terms", o.gpu.committed_terms, terms(o.gpu)),
-      }] : []),
-      {
-        label: "First run can start",
-        trainium: cell("trainium.ready_days", o.trainium.ready_days, ready(x, o, "trainium")),
-        gpu: cell("gpu.ready_days", o.gpu.ready_days, ready(x, o, "gpu")),
-      },
-      pair(`Total over ${plural(x.runs, "run")}`, "total", f.money),
-    ],
+    sides,
     rows: [
       { label: "Saving per run on Trainium", ...cell("saving_per_run", o.saving_per_run, `${f.money(o.saving_per_run)} (${f.pct(o.saving_pct)} of the GPU cost)`) },
       { label: "Cost of one port", ...cell("port_cost", o.port_cost, f.money(o.port_cost)) },
@@ -241,8 +238,7 @@ function chartOf(x, o, curve, prices) {
   return {
     rows, marks, source, as_of: asOf,
     subtitle: `Source: ${source}. Figures as of ${asOf}.`,
-    // Recurring ports and whole terms both make the totals jump, not slope.
-    interp: stepped(x) ? "step-after" : "linear",
+    interp: x.runs_per_architecture || committed(x) ? "step-after" : "linear",
     summary,
   };
 }

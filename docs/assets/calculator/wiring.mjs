@@ -221,7 +221,7 @@ function workloadFromForm() {
   return { workload: w };
 }
 
-const cell = (c) => `<td data-key="${esc(c.key)}" data-value="${esc(c.value ?? "none")}">${esc(c.text)}</td>`;
+const cell = (c) => (c.key ? `<td data-key="${esc(c.key)}" data-value="${esc(c.value ?? "none")}">${esc(c.text)}</td>` : `<td>${esc(c.text)}</td>`);
 
 // Places what present.mjs says; every string is escaped here, whatever its origin.
 function render(shown) {
