@@ -151,6 +151,19 @@ def generate(rng: random.Random, catalog) -> dict[str, Any]:
         if rng.random() < 0.3:
             a[f"{side}_lead_days"] = rng.choice([0, 7, 14, 21, rng.uniform(0, 60)])
     w["availability"] = a
+    if rng.random() < 0.08:
+        # The capacity rule decides only in a narrow band: GPUs constrained, the run needed soon,
+        # Trainium ready in time and close on cost. Uniform draws almost never land there.
+        w["constraints"] = []
+        w.pop("regions", None)
+        w["availability"] = {"trainium": "available", "gpu": "constrained", "needed_within_days": rng.choice([14, 21, 30])}
+        w["porting"] = {"weeks": {"value": 1.0, "low": 0.5, "high": 2.0}, "engineers": 2}
+        # Search the throughput that lands in the band: which one does depends on prices and counts.
+        for ratio in sorted({round(value * 1.03 ** k, 6) for k in range(-60, 61)}):
+            w["relative_throughput"] = {"value": ratio, "low": ratio, "high": ratio}
+            trace = evaluate_workload(Workload.model_validate(w), catalog).outcome.trace
+            if [st.rule for st in trace if st.verdict][-1] == "capacity":
+                break
     return w
 
 
