@@ -94,6 +94,13 @@ def weeks(x: float | None) -> str:
     return _trim(fixed(x, 1), 0)  # type: ignore[arg-type]
 
 
+def rate(x: float | None) -> str:
+    """A small rate such as interruptions per instance-hour, to four decimals without trailing zeros: 0.002."""
+    if _missing(x):
+        return NONE
+    return _trim(fixed(x, 4), 0)  # type: ignore[arg-type]
+
+
 def days(x: float | None) -> str:
     """Calendar days to one decimal, a whole number without it: 14 days, 17.5 days, 1 day."""
     if _missing(x):

@@ -66,7 +66,7 @@ def range_value(name: str, v: float | None) -> str:
     if v is None:
         return f.NONE
     if name == "interruption_rate":
-        return f.num(v, 4) + " per instance-hour"
+        return f.rate(v) + " per instance-hour"
     if name == "lost_hours":
         return f.hours(v)
     if name == "port_engineers":
@@ -185,7 +185,8 @@ def _break_even(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> str:
         return "none per run: a commitment is paid by the term" + (
             f"; Trainium's plan first costs less at {_plural(first, 'run')}" if first is not None else "")
     if o["saving_per_run"] > 0:
-        return "never: no architecture lasts enough runs to repay its port"
+        return (f"never: one port needs {f.runs(o['port_cost'] / o['saving_per_run'])} runs to repay, "
+                f"and each architecture lasts {_plural(x['runs_per_architecture'], 'run')}")
     return "none: Trainium never saves per run"
 
 

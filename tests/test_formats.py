@@ -56,6 +56,9 @@ GOLDEN = [
     ("weeks", [12], "12"),
     ("weeks", [2.5], "2.5"),
     ("weeks", [24.134], "24.1"),
+    ("rate", [0.002], "0.002"),
+    ("rate", [0.0005], "0.0005"),
+    ("rate", [0.00004], "0"),
     ("days", [14], "14 days"),
     ("days", [17.5], "17.5 days"),
     ("days", [1], "1 day"),
@@ -105,7 +108,7 @@ def test_a_date_object_reads_as_its_iso_form():
 def test_rounding_agrees_on_many_values_including_exact_ties():
     # Exact binary ties (k/8, k/16) are where JavaScript's toFixed and Python part ways.
     values = [k / 16 for k in range(-40, 200)] + [k * 0.001 + 0.0005 for k in range(0, 400)] + [2.675, 1.005, 0.045, 1e-7, 123456.785]
-    cases = [[name, [v]] for v in values for name in ("money", "hourly", "runs", "ratio", "pct", "weeks", "days")]
+    cases = [[name, [v]] for v in values for name in ("money", "hourly", "runs", "ratio", "pct", "weeks", "days", "rate")]
     got = _node(cases)
     expected = [getattr(formatting, name)(*args) for name, args in cases]
     wrong = [(c, js, py) for c, js, py in zip(cases, got, expected, strict=True) if js != py]

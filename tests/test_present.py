@@ -34,7 +34,8 @@ process.stdout.write(JSON.stringify(cases.map((c) => ({
 def _inputs(**changes) -> Inputs:
     base = dict(
         gpu_hours=500.0, relative_throughput=Span(1.0, 0.8, 1.2), trainium_price=Span(35.76, 35.76, 35.76),
-        gpu_price=Span(55.04, 55.04, 55.04), trainium_spot=False, gpu_spot=False, spot_overhead=Span(0.1, 0.05, 0.2),
+        gpu_price=Span(55.04, 55.04, 55.04), trainium_spot=False, gpu_spot=False,
+        interruption_rate=Span(0.0005, 0.0001, 0.002), lost_hours=Span(1.5, 0.5, 4.0),
         port_weeks=Span(2.0, 1.0, 3.0), engineer_week_usd=6000.0, port_extra_usd=0.0, runs=10, runs_per_architecture=None,
         trainium_count=1, gpu_count=1, trainium_availability="available", gpu_availability="available",
         needed_within_days=None, soon_days=30, close_call_margin=0.1,
@@ -115,7 +116,8 @@ def test_units_on_every_sensitivity_value():
         ("relative_throughput", "low"): "0.80×", ("relative_throughput", "high"): "1.20×",
         ("port_weeks", "low"): "1 engineer-week", ("port_weeks", "high"): "3 engineer-weeks",
         ("trainium_price", "low"): "$35.76/h", ("trainium_price", "high"): "$85.964/h",
-        ("spot_overhead", "low"): "5 %", ("spot_overhead", "high"): "20 %",
+        ("interruption_rate", "low"): "0.0001 per instance-hour", ("interruption_rate", "high"): "0.002 per instance-hour",
+        ("lost_hours", "low"): "0.5 hours", ("lost_hours", "high"): "4.0 hours",
     }
 
 
@@ -165,13 +167,13 @@ def test_an_engine_with_deadlines_terms_and_regions_is_told_in_full():
     trace = {s["rule"]: s for s in shown["trace"]}
     assert trace["hard-constraint"]["text"] == "No allowed region offers Trainium. (eu-west-2)"
     assert trace["deadline"]["label"] == "Deadline"
-    assert trace["deadline"]["text"] == "Only the GPU can start in time. Needed within 14 days; Trainium can start in 21.0, the GPU in 0.0."
+    assert trace["deadline"]["text"] == "Only the GPU can start in time. Needed within 14 days; Trainium can start in 21 days, the GPU in 0 days."
     rows = {r["label"]: r for r in shown["summary"]["sides"]}
     assert rows["Commitment terms bought"]["trainium"] == {"key": "trainium.committed_terms", "value": 2, "text": "2, paid whether used or not"}
     assert rows["Commitment terms bought"]["gpu"]["text"] == "none: paid by the hour used"
     assert rows["Share of the reserved hours the plan uses"]["trainium"]["text"] == "25 %"
     assert rows["Share of the reserved hours the plan uses"]["gpu"] == {"key": None, "value": None, "text": "no commitment"}
-    assert rows["First run can start"]["trainium"]["text"] == "in 21.0 days, after the port and the wait for capacity"
+    assert rows["First run can start"]["trainium"]["text"] == "in 21 days, after the port and the wait for capacity"
     assert rows["First run can start"]["gpu"]["text"] == "at once"
     assert shown["summary"]["sides"][-1]["label"] == "Total over 10 runs"
     be = next(c for c in shown["summary"]["rows"] if c["key"] == "break_even_runs")
@@ -179,6 +181,7 @@ def test_an_engine_with_deadlines_terms_and_regions_is_told_in_full():
     assert shown["chart"]["interp"] == "step-after"
 
 
-def test_without_those_figures_no_row_is_invented():
+def test_without_a_commitment_no_commitment_row_is_invented():
     (shown,) = _both([_case(_inputs())])
-    assert [r["label"] for r in shown["summary"]["sides"]] == ["Instance-hours per run", "Cost per run", "Wall-clock per run", "Total over 10 runs"]
+    assert [r["label"] for r in shown["summary"]["sides"]] == [
+        "Instance-hours per run", "Cost per run", "Wall-clock per run", "First run can start", "Total over 10 runs"]

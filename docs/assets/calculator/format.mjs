@@ -65,6 +65,10 @@ export function weeks(x) {
   return missing(x) ? NONE : trim(fixed(x, 1), 0);
 }
 
+export function rate(x) {
+  return missing(x) ? NONE : trim(fixed(x, 4), 0);
+}
+
 export function days(x) {
   if (missing(x)) return NONE;
   const body = trim(fixed(x, 1), 0);

@@ -42,7 +42,7 @@ export function rangeValue(name, v) {
   if (name === "port_weeks") return v === null || v === undefined ? f.NONE : f.weeks(v) + (v === 1 ? " engineer-week" : " engineer-weeks");
   if (name === "trainium_price" || name === "gpu_price") return f.hourly(v);
   if (v === null || v === undefined) return f.NONE;
-  if (name === "interruption_rate") return f.num(v, 4) + " per instance-hour";
+  if (name === "interruption_rate") return f.rate(v) + " per instance-hour";
   if (name === "lost_hours") return f.hours(v);
   if (name === "port_engineers") return f.weeks(v) + (v === 1 ? " engineer" : " engineers");
   return f.num(v, 2);
@@ -144,7 +144,10 @@ function breakEven(x, o, t) {
     return "none per run: a commitment is paid by the term" +
       (first !== null ? `; Trainium's plan first costs less at ${plural(first, "run")}` : "");
   }
-  if (o.saving_per_run > 0) return "never: no architecture lasts enough runs to repay its port";
+  if (o.saving_per_run > 0) {
+    return `never: one port needs ${f.runs(o.port_cost / o.saving_per_run)} runs to repay, ` +
+      `and each architecture lasts ${plural(x.runs_per_architecture, "run")}`;
+  }
   return "none: Trainium never saves per run";
 }
 
