@@ -125,7 +125,7 @@ def test_a_one_percent_refresh_dated_today_and_a_new_scenario_leave_everything_v
     prices.write_text(text.replace(old, new, 1), encoding="utf-8")
     # A new scenario as a contributor would add it: a valid file under a new name.
     base = sorted(LIVE_SCENARIOS.glob("*.yaml"))[0]
-    added = root / "scenarios" / "zz-refresh-drill.yaml"
+    added = root / "scenarios" / "zz-live-data-drill.yaml"
     scenario = YAML(typ="rt").load(base.read_text(encoding="utf-8"))
     added.write_text(base.read_text(encoding="utf-8").replace(scenario["title"], "A refresh drill", 1), encoding="utf-8")
 
@@ -133,5 +133,5 @@ def test_a_one_percent_refresh_dated_today_and_a_new_scenario_leave_everything_v
     assert (r.returncode, r.stderr) == (0, ""), r.stderr
     assert r.stdout == f"ok: data/ and {len(list(LIVE_SCENARIOS.glob('*.yaml'))) + 1} scenario(s) are valid.\n"
     pages = _render_everything(root, TODAY)
-    assert "scenarios/zz-refresh-drill.md" in pages
+    assert "scenarios/zz-live-data-drill.md" in pages
     assert TODAY.isoformat() in pages["prices.md"]  # the refreshed figure is shown with its new date
