@@ -12,6 +12,7 @@ trap 'git -C "$repo" worktree remove --force "$tmp/drill" >/dev/null 2>&1 || tru
 
 git -C "$repo" worktree add --detach -q "$tmp/drill" HEAD
 cd "$tmp/drill"
+export PYTHONPATH="$tmp/drill"  # this worktree's generator, not an installed one
 today="$(date -u +%F)"
 "$python" - "$today" <<'EOF'
 import re, sys
@@ -24,7 +25,8 @@ pattern = re.compile(r"(- \{instance: \S+, region: \S+, option: on-demand, usd_p
 m = pattern.search(text)
 prices.write_text(text[:m.start()] + f"{m[1]}{round(float(m[2]) * 1.01, 6)}{m[3]}{today}" + text[m.end():], encoding="utf-8")
 base = sorted(Path("scenarios").glob("*.yaml"))[0]
-Path("scenarios/zz-refresh-drill.yaml").write_text(base.read_text(encoding="utf-8"), encoding="utf-8")
+scenario = re.sub(r"^title: .*$", "title: A refresh drill", base.read_text(encoding="utf-8"), count=1, flags=re.M)
+Path("scenarios/zz-refresh-drill.yaml").write_text(scenario, encoding="utf-8")
 print(f"moved {m[2]} by 1 % and dated it {today}; added scenarios/zz-refresh-drill.yaml (a copy of {base.name})")
 EOF
 git -c user.name=Drill -c user.email=drill@example.invalid -c commit.gpgsign=false commit -qam "refresh drill" --no-verify

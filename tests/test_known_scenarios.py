@@ -13,12 +13,13 @@ from generator import loader
 from generator.loader import InputError, KnownScenarios, load_project
 
 REPO = Path(__file__).resolve().parents[1]
+FROZEN = REPO / "tests" / "fixtures" / "project"  # behaviour tests read the frozen data/ and scenarios/
 
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     for part in ("scenarios", "data"):
-        shutil.copytree(REPO / part, tmp_path / part)
+        shutil.copytree(FROZEN / part, tmp_path / part)
     return tmp_path
 
 

@@ -15,6 +15,7 @@ from generator.rendered import RenderedScenarios
 from generator.site import Renderer
 
 REPO = Path(__file__).resolve().parents[1]
+FROZEN = REPO / "tests" / "fixtures" / "project"  # behaviour tests read the frozen data/ and scenarios/
 DAY = dt.date(2026, 11, 21)
 URL = "https://example.org/guide/"
 DATA_FILES = ("sources.yaml", "chips.yaml", "instances.yaml", "prices.yaml", "assumptions.yaml")
@@ -23,7 +24,7 @@ DATA_FILES = ("sources.yaml", "chips.yaml", "instances.yaml", "prices.yaml", "as
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     for part in ("scenarios", "data"):
-        shutil.copytree(REPO / part, tmp_path / part)
+        shutil.copytree(FROZEN / part, tmp_path / part)
     return tmp_path
 
 
