@@ -42,15 +42,19 @@ class ScenarioResult:
     def matches_expectation(self) -> bool:
         return self.verdict == self.scenario.expect
 
+    def _counted(self) -> tuple[WorkloadResult, ...]:
+        # A hybrid moves only some workloads to Trainium; what it saves is theirs, not the others'.
+        if self.verdict == "hybrid":
+            return tuple(w for w in self.workloads if w.outcome.verdict == "trainium")
+        return self.workloads
+
     @property
     def saving_per_run(self) -> float:
-        """What moving to Trainium saves a run, counting only the workloads whose verdict moves them."""
-        return sum(w.outcome.saving_per_run for w in self.workloads if w.outcome.verdict == "trainium")
+        return sum(w.outcome.saving_per_run for w in self._counted())
 
     @property
     def total_difference(self) -> float:
-        """What the verdict saves over the plan against an all-GPU plan: the workloads that move."""
-        return sum(w.outcome.total_difference for w in self.workloads if w.outcome.verdict == "trainium")
+        return sum(w.outcome.total_difference for w in self._counted())
 
 
 def evaluate_workload(w: Workload, catalog: Catalog) -> WorkloadResult:
