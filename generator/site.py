@@ -300,6 +300,7 @@ class Renderer:
             port_extra_usd=0, runs=10, runs_per_architecture=None, trainium_count=1, gpu_count=1,
             trainium_availability="available", gpu_availability="available", needed_within_days=None,
             soon_days=a.soon_days.value, close_call_margin=a.close_call_margin.value,
+            port_engineers=Span(a.port_engineers.value, a.port_engineers.low, a.port_engineers.high),
         )
 
     def reference_case(self) -> dict[str, Any]:
