@@ -171,6 +171,9 @@ def engine_numbers(w) -> dict[str, float | None]:
         numbers[name] = getattr(o, name)
     for side in ("trainium", "gpu"):
         numbers[f"{side}.ready_days"] = getattr(o, side).ready_days
+    if x.trainium_spot or x.gpu_spot:
+        for side in ("trainium", "gpu"):
+            numbers[f"{side}.spot_overhead"] = getattr(o, side).spot_overhead
     if x.plan_hours is not None:
         numbers["plan_months"] = x.plan_hours / 730
     if x.trainium_term_hours is not None or x.gpu_term_hours is not None:
