@@ -190,7 +190,7 @@ def _break_even(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> str:
     return "none: Trainium never saves per run"
 
 
-def _price_notes(o: dict[str, Any]) -> list[str]:
+def _price_notes(o: dict[str, Any]) -> list[dict[str, str]]:
     """When a side's price is one end of the range its sources give and cost decided, say so by the verdict."""
     decided = [s["rule"] for s in o["trace"] if s["verdict"]]
     if not decided or decided[-1] not in ("cost", "capacity"):
@@ -202,11 +202,11 @@ def _price_notes(o: dict[str, Any]) -> list[str]:
         if basis not in ("low", "high"):
             continue
         favours = side if basis == "low" else ("gpu" if side == "trainium" else "trainium")
-        notes.append(
+        notes.append({"side": side, "basis": basis, "text":
             f"The {VERDICT_LABELS[side]} price used, {f.hourly(sd['usd_per_hour'])}, is the "
             f"{'lowest' if basis == 'low' else 'highest'} figure the sources give ({f.hourly(sd['price_low'])} to "
             f"{f.hourly(sd['price_high'])}): the end most favourable to {VERDICT_LABELS[favours]}. "
-            f"Both ends are evaluated under \"Does the verdict hold?\".")
+            f"Both ends are evaluated under \"Does the verdict hold?\"."})
     return notes
 
 
@@ -232,6 +232,15 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
                           else _cell(None, None, "no commitment"))
         sides.append({"label": "Commitment terms bought", **terms})
         sides.append({"label": "Share of the reserved hours the plan uses", **used})
+    if x.get("trainium_spot") or x.get("gpu_spot"):
+        spot = {}
+        for side in ("trainium", "gpu"):
+            n = x[f"{side}_count"]
+            spot[side] = _cell(f"{side}.spot_overhead", o[side]["spot_overhead"], (
+                f"{f.pct(o[side]['spot_overhead'])}: {_plural(n, 'instance')} × {f.rate(x['interruption_rate']['value'])} "
+                f"interruptions an instance-hour × {f.hours(x['lost_hours']['value'])} lost each") if x[f"{side}_spot"]
+                else "none: not on spot")
+        sides.append({"label": "Extra hours for spot interruptions", **spot})
     if "ready_days" in o["trainium"]:
         lead = " and the wait for capacity" if x.get("trainium_lead_days") else ""
         gpu_days = o["gpu"]["ready_days"]

@@ -43,19 +43,19 @@ class ScenarioResult:
     def matches_expectation(self) -> bool:
         return self.verdict == self.scenario.expect
 
-    @property
-    def _counted(self) -> list[WorkloadResult]:
-        """The workloads a scenario's saving is made of: all of them, or for a hybrid only those it
-        sends to Trainium, since the others run on the GPU and save nothing."""
-        return [w for w in self.workloads if self.verdict != "hybrid" or w.outcome.verdict == "trainium"]
+    def _counted(self) -> tuple[WorkloadResult, ...]:
+        # A hybrid moves only some workloads to Trainium; what it saves is theirs, not the others'.
+        if self.verdict == "hybrid":
+            return tuple(w for w in self.workloads if w.outcome.verdict == "trainium")
+        return self.workloads
 
     @property
     def saving_per_run(self) -> float:
-        return sum(w.outcome.saving_per_run for w in self._counted)
+        return sum(w.outcome.saving_per_run for w in self._counted())
 
     @property
     def total_difference(self) -> float:
-        return sum(w.outcome.total_difference for w in self._counted)
+        return sum(w.outcome.total_difference for w in self._counted())
 
 
 def evaluate_workload(w: Workload, catalog: Catalog) -> WorkloadResult:

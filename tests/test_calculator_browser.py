@@ -420,3 +420,36 @@ def test_the_calculator_reads_as_the_scenario_page_does(calc: Calc, project):
             checked += 1
     assert checked == sum(len(r.workloads) for r in project.results)
     assert leads, "no shipped scenario leads with its throughput threshold; this test lost that case"
+def test_the_new_model_inputs_reach_the_engine_from_the_form(calc: Calc, project):
+    from generator.engine import evaluate
+    from generator.resolve import resolve
+    from generator.schema import Workload
+
+    # A held Trainium reservation over an 18-month plan, one engineer on the port, a deadline with a
+    # GPU lead time, and an allowed-regions list: every new input, through the URL and the form.
+    query = ("?ti=trn1.32xlarge&tr=us-east-1&to=commit-1y&tc=8&gi=p4d.24xlarge&gr=us-east-1&go=on-demand&gc=8"
+             "&h=1000&n=8&r=1.1&rl=0.9&rh=1.25&th=6&pm=18&pe=1&s=20&gl=3&rg=us-east-1")
+    calc.open(query)
+    w = Workload.model_validate({
+        "name": "your workload", "architecture": "mainstream", "run_size": {"gpu_instance_hours": 1000}, "runs": 8,
+        "plan_months": 18, "regions": ["us-east-1"],
+        "trainium": {"instance": "trn1.32xlarge", "region": "us-east-1", "option": "commit-1y", "count": 8, "held_months": 6},
+        "gpu": {"instance": "p4d.24xlarge", "region": "us-east-1", "option": "on-demand", "count": 8},
+        "relative_throughput": {"value": 1.1, "low": 0.9, "high": 1.25},
+        "porting": {"engineers": 1}, "availability": {"needed_within_days": 20, "gpu_lead_days": 3},
+    })
+    o = evaluate(resolve(w, project.catalog))
+    assert o.trainium.committed_terms == 1 and o.port_calendar_days == 14
+    assert calc.verdict() == o.verdict
+    got = calc.values()
+    for key in ("trainium.total", "gpu.total", "total_difference"):
+        side, _, name = key.partition(".")
+        expected = getattr(getattr(o, side), name) if name else getattr(o, key)
+        assert _same(got[key], expected), (key, got[key], expected)
+    rules = calc.page.eval_on_selector_all("#calc-output .guide-trace li", "els => els.map(e => e.dataset.rule)")
+    assert rules == [s.rule for s in o.trace] and "deadline" in rules
+    # A held reservation on a side that is not committed is refused where it was typed.
+    calc.page.fill("#calc-gpu-held", "3")
+    calc.page.dispatch_event("#calc-gpu-held", "change")
+    calc.page.wait_for_function("() => document.getElementById('calc-gpu-held-error').textContent !== ''")
+    assert "commitment" in calc.page.text_content("#calc-gpu-held-error")

@@ -501,3 +501,14 @@ def test_the_chart_reaches_the_plans_runs_and_never_rounds_a_crossing_to_zero(ca
     tiny = _chart(catalog, porting={"weeks": {"value": 0.005, "low": 0.005, "high": 0.005}})
     (be,) = [m for m in tiny["marks"] if m["label"].startswith("break-even")]
     assert be["runs"] == approx(30 / 2400) and be["label"] == "break-even: 0.013 runs"
+
+
+def test_a_convertible_rate_is_labelled_and_only_on_a_commitment():
+    from pydantic import ValidationError
+
+    from generator.catalog import Price
+
+    base = {"instance": "gpu.x", "region": "us-east-1", "usd_per_hour": 43.0, "source": "FIX", "as_of": D}
+    assert Price.model_validate({**base, "option": "commit-1y", "reservation": "convertible"}).reservation == "convertible"
+    with pytest.raises(ValidationError, match="only for commit-1y or commit-3y"):
+        Price.model_validate({**base, "option": "on-demand", "reservation": "convertible"})

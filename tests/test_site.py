@@ -184,8 +184,21 @@ def engine_numbers(w) -> dict[str, float | None]:
     for side in ("trainium", "gpu"):
         for name in ("hours_per_run", "cost_per_run", "wall_clock_hours", "total"):
             numbers[f"{side}.{name}"] = getattr(getattr(o, side), name)
-    for name in ("saving_per_run", "port_cost", "ports", "break_even_runs", "total_difference"):
+    for name in ("saving_per_run", "port_cost", "ports", "break_even_runs", "total_difference", "port_calendar_days"):
         numbers[name] = getattr(o, name)
+    for side in ("trainium", "gpu"):
+        numbers[f"{side}.ready_days"] = getattr(o, side).ready_days
+    if x.trainium_spot or x.gpu_spot:
+        for side in ("trainium", "gpu"):
+            numbers[f"{side}.spot_overhead"] = getattr(o, side).spot_overhead
+    if x.plan_hours is not None:
+        numbers["plan_months"] = x.plan_hours / 730
+    if x.trainium_term_hours is not None or x.gpu_term_hours is not None:
+        for side in ("trainium", "gpu"):
+            sd = getattr(o, side)
+            numbers[f"{side}.committed_terms"] = sd.committed_terms
+            if sd.utilisation is not None:
+                numbers[f"{side}.utilisation"] = sd.utilisation
     for f in fields(t):
         numbers[f"threshold.{f.name}"] = getattr(t, f.name)
     return numbers

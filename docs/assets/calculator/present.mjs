@@ -161,11 +161,11 @@ function priceNotes(o) {
     const basis = sd.price_basis;
     if (basis !== "low" && basis !== "high") continue;
     const favours = basis === "low" ? side : (side === "trainium" ? "gpu" : "trainium");
-    notes.push(
+    notes.push({ side, basis, text:
       `The ${VERDICT_LABELS[side]} price used, ${f.hourly(sd.usd_per_hour)}, is the ` +
       `${basis === "low" ? "lowest" : "highest"} figure the sources give (${f.hourly(sd.price_low)} to ` +
       `${f.hourly(sd.price_high)}): the end most favourable to ${VERDICT_LABELS[favours]}. ` +
-      `Both ends are evaluated under "Does the verdict hold?".`);
+      `Both ends are evaluated under "Does the verdict hold?".` });
   }
   return notes;
 }
@@ -193,6 +193,17 @@ function summaryOf(x, o, t) {
     }
     sides.push({ label: "Commitment terms bought", ...terms });
     sides.push({ label: "Share of the reserved hours the plan uses", ...used });
+  }
+  if (x.trainium_spot || x.gpu_spot) {
+    const spot = {};
+    for (const side of ["trainium", "gpu"]) {
+      const n = x[`${side}_count`];
+      spot[side] = cell(`${side}.spot_overhead`, o[side].spot_overhead, x[`${side}_spot`]
+        ? `${f.pct(o[side].spot_overhead)}: ${plural(n, "instance")} × ${f.rate(x.interruption_rate.value)} ` +
+          `interruptions an instance-hour × ${f.hours(x.lost_hours.value)} lost each`
+        : "none: not on spot");
+    }
+    sides.push({ label: "Extra hours for spot interruptions", ...spot });
   }
   if ("ready_days" in o.trainium) {
     const lead = x.trainium_lead_days ? " and the wait for capacity" : "";

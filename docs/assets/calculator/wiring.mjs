@@ -240,6 +240,7 @@ function render(shown) {
 ${shown.lead ? `<p class="guide-verdict__lead">${esc(shown.lead)}</p>` : ""}
 <p class="guide-verdict__label">Verdict: <strong>${esc(shown.verdict_label)}</strong> <span class="guide-badge guide-badge--${badge}" data-robust="${esc(rob.state)}">${esc(rob.words)}</span></p>
 <ol class="guide-trace">${trace}</ol>
+${shown.price_notes.map((n) => `<p class="guide-price-basis" data-price-basis="${esc(n.side)}:${esc(n.basis)}">${esc(n.text)}</p>`).join("")}
 </div>
 <table>
 <thead><tr><th></th><th>Trainium</th><th>GPU</th></tr></thead>
