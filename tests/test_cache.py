@@ -80,10 +80,11 @@ def test_the_build_after_any_damage_is_byte_identical_to_a_clean_build(root: Pat
         f.seek(200)
         f.write(b"EDITED")
     assert built_svg.stat().st_nlink > 1
-    # And every other file in the cache cut to half its size.
-    damaged = {pngs[0], pngs[1], svgs[0], texts[".html"][0], texts[".csv"][0], pages[0], runtime}
+    # And every other file in the cache cut to half its size, but the sums the images are checked
+    # against: each image must be caught by its own check, not because its chart's record broke.
+    damaged = {pngs[0], pngs[1], svgs[0], texts[".html"][0], texts[".csv"][0], pages[0], runtime, built_svg.resolve()}
     for path in cache.rglob("*"):
-        if path.is_file() and path not in damaged and path.stat().st_nlink == 1:
+        if path.is_file() and path not in damaged and not path.name.endswith(".sums.json") and path.stat().st_size > 1:
             cut(path, path.stat().st_size // 2)
 
     again = build(root, tmp_path / "two", cache)
