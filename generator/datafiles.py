@@ -13,10 +13,10 @@ from pydantic import BaseModel
 
 from generator import catalog as cat
 from generator.limits import character_problems
-from generator.problems import InputError, Loc, Problem
+from generator.problems import InputError, Problem
 from generator.schema import ConstraintName
 from generator.validation import validate_doc
-from generator.yamlread import Document, read
+from generator.yamlread import Document, read, strings
 
 DATA_FILES: dict[str, type[BaseModel]] = {
     "sources.yaml": cat.SourcesFile,
@@ -25,18 +25,6 @@ DATA_FILES: dict[str, type[BaseModel]] = {
     "prices.yaml": cat.PricesFile,
     "assumptions.yaml": cat.Assumptions,
 }
-
-
-def _walk_sources(data: Any, loc: Loc) -> Iterable[tuple[Loc, str]]:
-    if isinstance(data, dict):
-        for k, v in data.items():
-            if k == "source" and isinstance(v, str):
-                yield loc + (k,), v
-            else:
-                yield from _walk_sources(v, loc + (k,))
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            yield from _walk_sources(v, loc + (i,))
 
 
 def load_catalog(data_dir: Path, shown_dir: str = "data") -> cat.Catalog:
@@ -70,8 +58,8 @@ def read_catalog(data_dir: Path, shown_dir: str = "data") -> tuple[cat.Catalog, 
     prices = parsed["prices.yaml"].prices
     assumptions = parsed["assumptions.yaml"]
     for name, doc in docs.items():
-        for loc, key in _walk_sources(doc.data, ()):
-            if key not in sources:
+        for loc, key in strings(doc.data):
+            if loc[-1] == "source" and key not in sources:
                 hint = difflib.get_close_matches(key, list(sources), n=1, cutoff=0.5)
                 sug = f"; did you mean '{hint[0]}'?" if hint else ""
                 problems.append(doc.problem(loc, f"unknown source key, add it to data/sources.yaml{sug} (got '{key}')"))

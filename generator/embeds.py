@@ -349,6 +349,12 @@ class Images:
             self._scratch = Path(tempfile.mkdtemp(prefix="guide-images-"))
         return self._scratch
 
+    def close(self) -> None:
+        """Once the images are in the site: remove what a read-only cache made render elsewhere."""
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None
+
     def wait(self) -> None:
         """Returns once every image is in the cache; raises what a worker raised."""
         try:

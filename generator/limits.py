@@ -9,11 +9,8 @@ page's encodings. Each is refused where it is, before validation.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
-from typing import Any
-
-from generator.problems import Loc, Problem
-from generator.yamlread import Document
+from generator.problems import Problem
+from generator.yamlread import Document, strings
 
 MAX_WORKLOADS = 50
 MAX_SOURCES = 50
@@ -22,17 +19,6 @@ MAX_TEXT = 4000  # characters, any other text (the schema itself limits the titl
 # Embeddings, overrides and isolates: they reorder the text that follows them. The marks
 # (U+200E, U+200F, U+061C) only set a direction and stay allowed, for right-to-left text.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def _strings(data: Any, loc: Loc) -> Iterable[tuple[Loc, str]]:
-    if isinstance(data, dict):
-        for k, v in data.items():
-            yield from _strings(v, loc + (k,))
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            yield from _strings(v, loc + (i,))
-    elif isinstance(data, str):
-        yield loc, data
 
 
 def _bad_character(text: str) -> str | None:
@@ -47,7 +33,7 @@ def _bad_character(text: str) -> str | None:
 
 def character_problems(doc: Document) -> list[Problem]:
     """Text anywhere in the file holding characters no page may show."""
-    return [doc.problem(loc, msg) for loc, text in _strings(doc.data, ()) if (msg := _bad_character(text))]
+    return [doc.problem(loc, msg) for loc, text in strings(doc.data) if (msg := _bad_character(text))]
 
 
 def limit_problems(doc: Document) -> list[Problem]:
@@ -58,7 +44,7 @@ def limit_problems(doc: Document) -> list[Problem]:
         items = data.get(field) if isinstance(data, dict) else None
         if isinstance(items, list) and len(items) > most:
             problems.append(doc.problem((field,), f"at most {most} {field} in one scenario; split it into several scenarios (got {len(items)})", key=True))
-    for loc, text in _strings(data, ()):
+    for loc, text in strings(data):
         if loc == ("title",) or (len(loc) == 3 and loc[0] == "workloads" and loc[2] == "name"):
             continue
         most = MAX_SUMMARY if loc == ("summary",) else MAX_TEXT

@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
 
 from pydantic import ValidationError
 
@@ -21,12 +20,12 @@ from generator.datafiles import load_catalog, read_catalog
 from generator.known import KnownScenarios
 from generator.limits import limit_problems
 from generator.pool import map_shared
-from generator.problems import InputError, Loc, Problem, describe, dotted
+from generator.problems import InputError, Problem, describe, dotted
 from generator.resolve import check_references
 from generator.results import ScenarioResult, WorkloadResult, evaluate_scenario, evaluate_workload, mismatch_message
 from generator.schema import MODELINE, Compute, Scenario, Workload
 from generator.validation import validate_doc
-from generator.yamlread import Document, parse, read
+from generator.yamlread import Document, parse, read, strings
 
 # Names other modules import from here: the loader is where a caller starts.
 __all__ = ["InputError", "KnownScenarios", "Problem", "Project", "load_catalog", "load_project", "load_scenario", "read",
@@ -60,19 +59,8 @@ def _references_of_invalid(doc: Document, catalog: cat.Catalog) -> list[Problem]
     return problems
 
 
-def _placeholder_locs(data: Any, loc: Loc) -> Iterable[Loc]:
-    if isinstance(data, dict):
-        for k, v in data.items():
-            yield from _placeholder_locs(v, loc + (k,))
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            yield from _placeholder_locs(v, loc + (i,))
-    elif isinstance(data, str) and data.strip() == PLACEHOLDER:
-        yield loc
-
-
 def _with_placeholders(doc: Document, problems: list[Problem]) -> list[Problem]:
-    holes = {dotted(loc): loc for loc in _placeholder_locs(doc.data, ())}
+    holes = {dotted(loc): loc for loc, text in strings(doc.data) if text.strip() == PLACEHOLDER}
     if not holes:
         return problems
     kept = [p for p in problems if not (p.path == doc.path and p.field in holes)]

@@ -143,6 +143,7 @@ def on_post_build(config: MkDocsConfig) -> None:
     except Exception as e:  # a renderer crash: say which build step failed, not a worker traceback
         raise Abort(f"Rendering the chart images failed: {e}") from None
     embeds.link_into(Path(config.site_dir), _build.linked)
+    images.close()
     log.info("guide: embed images: %d charts rendered, %d from the cache", images.rendered, images.cached)
     if _build.cache is not None:
         removed = cachefile.keep_bounded(_build.cache)

@@ -8,6 +8,7 @@ import datetime as dt
 import hashlib
 import io
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,18 @@ class Document:
         line, col = self.where(loc, key=key)
         return Problem(self.path, line, col, dotted(loc), message)
 
+
+
+def strings(data: Any, loc: Loc = ()) -> Iterable[tuple[Loc, str]]:
+    """Every string in a parsed file's data, with its place."""
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from strings(v, loc + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from strings(v, loc + (i,))
+    elif isinstance(data, str):
+        yield loc, data
 
 
 def _plain(node: Any, loc: Loc, doc: Document) -> Any:

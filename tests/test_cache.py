@@ -11,6 +11,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -79,10 +80,11 @@ def test_the_build_after_any_damage_is_byte_identical_to_a_clean_build(root: Pat
         f.seek(200)
         f.write(b"EDITED")
     assert built_svg.stat().st_nlink > 1
-    # And every other file in the cache cut to half its size.
-    damaged = {pngs[0], pngs[1], svgs[0], texts[".html"][0], texts[".csv"][0], pages[0], runtime}
+    # And every other file in the cache cut to half its size, but the sums the images are checked
+    # against: each image must be caught by its own check, not because its chart's record broke.
+    damaged = {pngs[0], pngs[1], svgs[0], texts[".html"][0], texts[".csv"][0], pages[0], runtime, built_svg.resolve()}
     for path in cache.rglob("*"):
-        if path.is_file() and path not in damaged and path.stat().st_nlink == 1:
+        if path.is_file() and path not in damaged and not path.name.endswith(".sums.json") and path.stat().st_size > 1:
             cut(path, path.stat().st_size // 2)
 
     again = build(root, tmp_path / "two", cache)
@@ -236,3 +238,34 @@ def test_a_killed_build_leaves_no_image_worker_behind(root: Path, tmp_path: Path
     while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
         time.sleep(0.1)
     assert [workers[pid] for pid in workers if _alive(pid)] == []
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0 or not Path("/usr/sbin/runuser").exists(),
+                    reason="needs root, to build as another user against a cache that user cannot write")
+def test_a_warm_cache_that_cannot_be_written_is_read_and_left_as_it_is(monkeypatch):
+    monkeypatch.setenv("GUIDE_TODAY", "2026-11-21")
+    with tempfile.TemporaryDirectory(prefix="guide-ro-") as tmp:
+        base = Path(tmp)
+        base.chmod(0o755)  # the other user reads the project and the cache
+        root = copy_project(base / "project")
+        for extra in (root / "scenarios").glob("*.yaml"):
+            if extra.name not in KEEP:
+                extra.unlink()
+        cache = base / "cache"
+        build(root, base / "clean", cache)
+        clean = digest(base / "clean")
+        for png in (cache / "embeds").glob("*.png"):
+            png.unlink()  # some images must be rendered, somewhere other than the cache
+        subprocess.run(["chmod", "-R", "a-w", str(cache)], check=True)
+        before = {p: p.read_bytes() for p in sorted(cache.rglob("*")) if p.is_file()}
+        out = base / "out"
+        out.mkdir(mode=0o777)
+        out.chmod(0o777)
+        env = {**os.environ, "HOME": str(out), "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(cache)}
+        proc = subprocess.run(["/usr/sbin/runuser", "-u", "nobody", "--", sys.executable, "-m", "mkdocs", "build", "--strict",
+                               "-d", str(out / "site")], cwd=root, env=env, capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert charts_rendered(proc) > 0
+        assert digest(out / "site") == clean
+        assert {p: p.read_bytes() for p in sorted(cache.rglob("*")) if p.is_file()} == before
+        subprocess.run(["chmod", "-R", "u+w", str(cache)], check=True)
