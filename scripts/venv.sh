@@ -40,5 +40,5 @@ make_venv() {
     rm -rf "$VENV"  # a half-made one, from a run that stopped early
     "$PYTHON" -m venv "$VENV"
   fi
-  "$VENV/bin/python" -m pip install -q -e ".${1:+[$1]}"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e ".${1:+[$1]}"
 }

@@ -51,7 +51,13 @@
       upgrade(el);
     };
     ["pointerenter", "focusin", "touchstart"].forEach((t) => el.addEventListener(t, once, { passive: true }));
-    if (el.clientWidth < LEGIBLE_STATIC_WIDTH && window.GuideCharts) cancelNear = window.GuideCharts.whenNear(el, once);
+    // Measured when the chart nears the screen, not now: while instant navigation swaps the page
+    // in, a chart may not be laid out yet and read as 0 px wide.
+    if (window.GuideCharts) {
+      cancelNear = window.GuideCharts.whenNear(el, () => {
+        if (el.clientWidth > 0 && el.clientWidth < LEGIBLE_STATIC_WIDTH) once();
+      });
+    }
   }
 
   function retheme() {
