@@ -235,9 +235,9 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
     if x.get("trainium_spot") or x.get("gpu_spot"):
         spot = {}
         for side in ("trainium", "gpu"):
-            n = x[f"{side}_count"]
+            count = x[f"{side}_count"]
             spot[side] = _cell(f"{side}.spot_overhead", o[side]["spot_overhead"], (
-                f"{f.pct(o[side]['spot_overhead'])}: {_plural(n, 'instance')} × {f.rate(x['interruption_rate']['value'])} "
+                f"{f.pct(o[side]['spot_overhead'])}: {_plural(count, 'instance')} × {f.rate(x['interruption_rate']['value'])} "
                 f"interruptions an instance-hour × {f.hours(x['lost_hours']['value'])} lost each") if x[f"{side}_spot"]
                 else "none: not on spot")
         sides.append({"label": "Extra hours for spot interruptions", **spot})
