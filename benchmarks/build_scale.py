@@ -6,16 +6,19 @@ For each N, in a temporary copy of this checkout whose scenarios/ holds N synthe
   cold     `mkdocs build` with an empty cache (no image, no compiled spec, no runtime bundle)
   warm     the same build again, nothing changed
   changed  the build after one scenario's numbers changed
-  baseline a plain Material build (same theme, same Markdown extensions, no hook, no generator) of
-           a site with the same hand-written pages plus N Markdown pages, kept out of the nav as
-           ours are. Each page holds the Markdown our generator wrote for that scenario, so both
-           builds turn the same text into HTML; the baseline just does not compute it or draw it.
+  baseline the floor (issue 13): a Material site with the same theme settings (`font: false`,
+           search on), an index.md in the nav and N plain prose pages kept out of the nav, each
+           a heading, about 80 short sentences, a 10-row table and one admonition. Every ratio is
+           against this build.
+  same-md  a second column: a plain Material build (same theme, same Markdown extensions, no hook,
+           no generator) of our hand-written pages plus, for each scenario, the Markdown our
+           generator wrote. It shows what converting our pages costs by itself.
 
 Prints wall time, CPU time (the build and its worker processes), peak memory (the sum over the
-build's whole process tree, sampled every 0.1 s) and the ratios to the baseline. The baseline and
-the warm build take turns (--repeat times each) and the ratios use the baseline's median; the
-medians get rows of their own. Targets at N = 1000 (issue 7): cold at most 3x the baseline, warm at
-most 1.3x, peak memory under 1 GiB.
+build's whole process tree, sampled every 0.1 s) and the ratios to the baseline. The baseline, the
+same-Markdown build and the warm build take turns (--repeat times each) and the ratios use the
+baseline's median; the medians get rows of their own. Targets at N = 1000 (issue 13): warm at most
+1.3x the baseline, cold at most 3x, peak memory under 1 GiB.
 
     python benchmarks/build_scale.py                 # N = 10, 100, 1000
     python benchmarks/build_scale.py 1000 --repeat 5
@@ -189,6 +192,50 @@ def baseline_project(ours: Path, dest: Path) -> None:
     shutil.rmtree(dest / "unused-cache", ignore_errors=True)
 
 
+SUBJECTS = ["The team", "Each run", "The cluster", "Our model", "The budget", "A new port", "The queue", "This plan"]
+VERBS = ["needs", "takes", "costs", "finds", "keeps", "moves", "checks", "saves"]
+OBJECTS = ["more time", "a fresh checkpoint", "two weeks", "the data", "less money", "every token", "a larger batch", "one region"]
+ENDINGS = ["today", "in March", "on most days", "after the review", "before noon", "at night", "this quarter", "as planned"]
+
+
+def prose_project(ours: Path, dest: Path, n: int, seed: int = 11) -> None:
+    """The floor issue 13 measures against: Material with our theme settings and N ordinary prose pages."""
+    rng = random.Random(seed)
+    docs = dest / "docs"
+    (docs / "pages").mkdir(parents=True)
+    (docs / "index.md").write_text("# Home\n\nA plain Material site of prose pages.\n", encoding="utf-8")
+    for i in range(n):
+        sentences = []
+        for _ in range(80):
+            parts = (rng.choice(SUBJECTS), rng.choice(VERBS), rng.choice(OBJECTS), rng.choice(ENDINGS))
+            sentences.append(" ".join(parts) + ".")
+        paragraphs = "\n\n".join(" ".join(sentences[k:k + 8]) for k in range(0, 80, 8))
+        table = "| item | value | note |\n|---|---|---|\n" + "".join(
+            f"| row {r} | {rng.randint(1, 10_000)} | {rng.choice(OBJECTS)} |\n" for r in range(10)
+        )
+        page = f"# Page {i:04d}\n\n{paragraphs}\n\n{table}\n!!! note \"A note\"\n    {sentences[0]}\n"
+        (docs / "pages" / f"page-{i:04d}.md").write_text(page, encoding="utf-8")
+    # Our theme block as it is, then only what the floor needs: search, admonitions and tables.
+    lines = (ours / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("theme:"))
+    end = next(i for i in range(start + 1, len(lines)) if lines[i] and not lines[i].startswith((" ", "#")))
+    config = [
+        "site_name: Prose floor",
+        "site_url: https://example.org/floor/",
+        *lines[start:end],
+        "plugins:",
+        "  - search",
+        "markdown_extensions:",
+        "  - admonition",
+        "  - tables",
+        "nav:",
+        "  - Home: index.md",
+        "not_in_nav: |",
+        "  /pages/*.md",
+    ]
+    (dest / "mkdocs.yml").write_text("\n".join(config) + "\n", encoding="utf-8")
+
+
 def measure(n: int, work: Path, repeat: int) -> None:
     """Builds and prints one row as each build ends. The baseline and the warm build take turns,
     `repeat` times each, and their medians make the ratios: on a shared machine the same build
@@ -200,28 +247,34 @@ def measure(n: int, work: Path, repeat: int) -> None:
         (shutil.copytree if src.is_dir() else shutil.copy2)(src, ours / name)
     shutil.rmtree(ours / "generator" / "__pycache__", ignore_errors=True)
     synthesize(ours / "scenarios", n)
-    base = work / f"baseline-{n}"
-    base.mkdir()
-    baseline_project(ours, base)
+    floor = work / f"prose-{n}"
+    floor.mkdir()
+    prose_project(ours, floor, n)
+    same = work / f"same-md-{n}"
+    same.mkdir()
+    baseline_project(ours, same)
     cache, site = work / f"cache-{n}", work / f"site-{n}"
-    # The baseline keeps our Markdown extensions, one of which (the math fence) lives in generator/.
-    baseline = lambda: timed_build(base, work / f"base-cache-{n}", work / f"base-site-{n}", pythonpath=ours)  # noqa: E731
+    baseline = lambda: timed_build(floor, work / f"prose-cache-{n}", work / f"prose-site-{n}")  # noqa: E731
+    # The same-Markdown build keeps our Markdown extensions, one of which (the math fence) lives in generator/.
+    same_md = lambda: timed_build(same, work / f"same-cache-{n}", work / f"same-site-{n}", pythonpath=ours)  # noqa: E731
     warm = lambda: timed_build(ours, cache, site)  # noqa: E731
-    first = baseline()
-    row(n, "baseline", *first, None)
+    runs: dict[str, list[tuple[float, int, float]]] = {"baseline": [], "same-md": [], "warm": []}
+    runs["baseline"].append(baseline())
+    row(n, "baseline", *runs["baseline"][-1], None)
     cold = timed_build(ours, cache, site)
-    runs = {"baseline": [first], "warm": []}
     for i in range(repeat):
         if i:
             runs["baseline"].append(baseline())
             row(n, "baseline", *runs["baseline"][-1], None)
+        runs["same-md"].append(same_md())
+        row(n, "same-md", *runs["same-md"][-1], _median(runs["baseline"]))
         runs["warm"].append(warm())
         row(n, "warm", *runs["warm"][-1], _median(runs["baseline"]))
     mid = _median(runs["baseline"])
     row(n, "cold", *cold, mid)
     if repeat > 1:
-        row(n, "baseline", *_median_row(runs["baseline"]), None, "median")
-        row(n, "warm", *_median_row(runs["warm"]), mid, "median")
+        for kind in ("baseline", "same-md", "warm"):
+            row(n, kind, *_median_row(runs[kind]), None if kind == "baseline" else mid, "median")
     change_one(ours / "scenarios")
     row(n, "changed", *timed_build(ours, cache, site), mid)
 
