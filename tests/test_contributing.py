@@ -17,7 +17,7 @@ from conftest import FROZEN, REPO, copy_project
 from contrib_support import PLACEHOLDER_MESSAGE, fill, guide, problems
 
 NAME = "small-team-launch"
-BUILD_DAY = "2026-11-21"  # fixed, so the stale-price warning and note are there whatever the date
+BUILD_DAY = "2026-11-23"  # the day the fixture was frozen; fixed, so the stale-price warning and note are there whatever the date
 GIT_ID = ["-c", "user.name=Contributor", "-c", "user.email=contributor@example.invalid", "-c", "commit.gpgsign=false"]
 
 
@@ -75,16 +75,16 @@ def test_the_contributor_path(repo, tmp_path: Path):
     # One line for all stale prices, pointing at the command that lists them; no Material banner.
     warnings = [ln for ln in log.splitlines() if ln.startswith("WARNING")]
     assert len(warnings) == 1, log
-    m = re.fullmatch(r"WARNING -  Stale prices: (\d+) prices are older than 180 days on 2026-11-21 "
+    m = re.fullmatch(r"WARNING -  Stale prices: (\d+) prices are older than 180 days on " + BUILD_DAY + " "
                      r"\(the oldest is from (\d{4}-\d\d-\d\d)\); `guide validate --strict` lists them", warnings[0])
     assert m, warnings[0]
     listed = guide("validate", "--strict", cwd=root, env={"GUIDE_TODAY": BUILD_DAY})
-    stale_dates = re.findall(r"price is \d+ days old on 2026-11-21, .* \(got (\d{4}-\d\d-\d\d)\)$", listed.stderr, re.M)
+    stale_dates = re.findall(r"price is \d+ days old on " + BUILD_DAY + r", .* \(got (\d{4}-\d\d-\d\d)\)$", listed.stderr, re.M)
     assert (int(m[1]), m[2]) == (len(stale_dates), min(stale_dates))
     assert "end of life" not in log and "NO_MKDOCS_2_WARNING" not in log
     page = (site / "scenarios" / NAME / "index.html").read_text(encoding="utf-8")
     assert "A small team&#39;s single fine-tune for a launch" in page or "A small team's single fine-tune" in page
-    assert f"Prices as of 2025-11-30, older than 180 days when this page was built ({BUILD_DAY})." in page
+    assert f"Prices as of 2025-11-30, 2026-01-21, older than 180 days when this page was built ({BUILD_DAY})." in page
     assert NAME in (site / "scenarios" / "index.html").read_text(encoding="utf-8")
     links = subprocess.run([sys.executable, str(REPO / "scripts" / "check_links.py"), str(site)],
                            capture_output=True, text=True, timeout=300, check=False)
@@ -114,7 +114,7 @@ def test_the_contributor_path(repo, tmp_path: Path):
     assert d.returncode == 0, d.stderr
     assert "### Verdict changes" in d.stdout
     assert "| `one-off-run` | gpu | **trainium** | ⚠️ no: expect is gpu | the run: trainium by cost |" in d.stdout
-    assert "| p5.48xlarge | us-east-1 | On-demand | $55.04 | $110 | +99.9 % | VAN, 2025-11-30 ⚠️ unchanged |" in d.stdout
+    assert "| p5.48xlarge | us-east-1 | On-demand | $55.04/h | $110.00/h | +99.9 % | VAN-2026-01, 2026-01-21 ⚠️ unchanged |" in d.stdout
     assert f"| `{NAME}` | trainium | ⚠️ no: expect is gpu |" in d.stdout  # the new one flips too
     strict = guide("diff", "--fail-on-verdict-change", cwd=root)
     assert strict.returncode == 3 and strict.stdout == d.stdout
@@ -128,7 +128,7 @@ def test_the_contributor_path(repo, tmp_path: Path):
 def test_diff_in_a_shallow_clone_says_what_to_fetch(repo, tmp_path: Path):
     origin, original = repo
     git("checkout", "-q", "-b", "add-scenario", cwd=origin)
-    guide("new-scenario", NAME, cwd=origin)
+    assert guide("new-scenario", NAME, cwd=origin).returncode == 0
     git("add", f"scenarios/{NAME}.yaml", cwd=origin)
     git("commit", "-q", "-m", "Add a scenario", cwd=origin)
     git("checkout", "-q", "main", cwd=origin)

@@ -54,21 +54,21 @@ def test_a_price_that_flips_verdicts_is_reported_with_the_mismatch(tmp_path: Pat
     assert math.isclose(price.pct, (110 - 55.04) / 55.04 * 100)
     text = markdown(report, "main", SHA)
     assert "| `one-off-run` | gpu | **trainium** | ⚠️ no: expect is gpu | the run: trainium by cost |" in text
-    # The value moved but still cites VAN as of 2025-11-30: flagged in the row and under the table.
+    # The value moved but still cites VAN-2026-01 as of 2026-01-21: flagged in the row and under the table.
     assert price.unsourced
-    assert "| p5.48xlarge | us-east-1 | On-demand | $55.04/h | $110.00/h | +99.9 % | VAN, 2025-11-30 ⚠️ unchanged |" in text
+    assert "| p5.48xlarge | us-east-1 | On-demand | $55.04/h | $110.00/h | +99.9 % | VAN-2026-01, 2026-01-21 ⚠️ unchanged |" in text
     assert "⚠️ 1 price changed while its `source` and `as_of` did not: cite where each new figure comes from" in text
     assert "`guide validate` fails until each flagged scenario's `expect` is updated" in text
 
 
 def test_a_price_that_moves_with_a_new_source_and_date_is_not_flagged(tmp_path: Path, base):
     head = _edited(tmp_path, lambda root: _replace(
-        root / "data" / "prices.yaml", "option: on-demand, usd_per_hour: 55.04, source: VAN, as_of: 2025-11-30,",
+        root / "data" / "prices.yaml", "option: on-demand, usd_per_hour: 55.04, source: VAN-2026-01, as_of: 2026-01-21,",
         "option: on-demand, usd_per_hour: 55.59, source: SEED-001, as_of: 2026-01-01,"))
     (price,) = compare(base, head).prices
     assert (price.before.usd_per_hour, price.after.usd_per_hour, price.unsourced) == (55.04, 55.59, False)
     text = markdown(compare(base, head), "main", SHA)
-    assert "| +1.0 % | SEED-001, 2026-01-01 |" in text
+    assert "| $55.04/h | $55.59/h | +1 % | SEED-001, 2026-01-01 |" in text
     assert "unchanged" not in text and "did not: cite" not in text
 
 

@@ -15,7 +15,7 @@ from generator.freshness import DEFAULT_STALE_DAYS, TODAY_ENV, Freshness, stale_
 from generator.loader import load_catalog, load_project
 from generator.site import Renderer
 
-BUILD_DAY = dt.date(2026, 11, 21)  # every on-demand price here is from 2025-11-30, 356 days before
+BUILD_DAY = dt.date(2026, 11, 23)  # the day the fixture was frozen: every on-demand price in it is older than 180 days
 EARLY_DAY = dt.date(2026, 1, 1)  # when none was stale yet
 
 
@@ -36,7 +36,7 @@ def test_a_price_is_stale_one_day_past_the_limit_not_on_it():
     f = Freshness(BUILD_DAY, 180)
     assert not f.is_stale(_price(BUILD_DAY - dt.timedelta(days=180)))
     assert f.is_stale(_price(BUILD_DAY - dt.timedelta(days=181)))
-    assert f.age(_price(dt.date(2025, 11, 30))) == 356
+    assert f.age(_price(dt.date(2025, 11, 30))) == 358
 
 
 def test_stale_days_comes_from_assumptions_with_a_default(tmp_path: Path, project):
@@ -83,7 +83,7 @@ def test_validate_strict_refuses_each_stale_price_at_its_as_of(tmp_path: Path, p
 def test_validate_without_strict_and_strict_before_the_limit_pass(tmp_path: Path):
     root = copy_inputs(tmp_path)
     plain = guide("validate", cwd=root, env=_env(BUILD_DAY.isoformat()))
-    # A longer limit than the oldest price's age (356 days on BUILD_DAY): --strict passes.
+    # A longer limit than the oldest price's age (358 days on BUILD_DAY): --strict passes.
     path = root / "data" / "assumptions.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("  value: 180\n", "  value: 400\n"), encoding="utf-8")
     early = guide("validate", "--strict", cwd=root, env=_env(BUILD_DAY.isoformat()))
@@ -104,13 +104,16 @@ NOTE = "Prices as of {dates}, older than 180 days when this page was built ({day
 
 def test_pages_that_use_stale_prices_say_so(project):
     r = Renderer(project, today=BUILD_DAY)
-    note = NOTE.format(dates="2025-11-30", day=BUILD_DAY)
+    stale = f", older than 180 days when this page was built ({BUILD_DAY})."
     for result in project.results:
-        assert note in r.scenario_page(result), result.id
-    site = r.render()
-    assert note in site.pages["prices.md"]
-    later = dt.date(2027, 2, 1)  # the Capacity Block figures of 2026-07-22 have aged too by then
+        assert stale in r.scenario_page(result), result.id
     by_id = {x.id: x for x in project.results}
+    # Each page names the dates of the prices it uses, and only those.
+    assert NOTE.format(dates="2026-01-21", day=BUILD_DAY) in r.scenario_page(by_id["repeated-fine-tuning"])
+    assert NOTE.format(dates="2025-11-30, 2026-01-21", day=BUILD_DAY) in r.scenario_page(by_id["mainstream-pretraining"])
+    site = r.render()
+    assert NOTE.format(dates="2025-11-30, 2026-01-21", day=BUILD_DAY) in site.pages["prices.md"]
+    later = dt.date(2027, 2, 1)  # the Capacity Block figures of 2026-07-22 have aged too by then
     page = Renderer(project, today=later).scenario_page(by_id["large-run-gpus-constrained"])
     assert NOTE.format(dates="2025-11-30, 2026-07-22", day=later) in page
 

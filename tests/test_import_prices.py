@@ -60,7 +60,7 @@ def test_the_offer_file_updates_exactly_the_tracked_on_demand_prices(tmp_path: P
     assert (r.returncode, r.stderr) == (0, "")
     assert r.stdout.splitlines()[:6] == [
         "data/prices.yaml: updated 4 on-demand price(s), now cited as AWS-PRICE-LIST-2026-11, as of 2026-11-01:",
-        "  trn1.32xlarge us-east-1: 21.5 -> 21.5 (unchanged; as_of 2025-11-30 -> 2026-11-01)",
+        "  trn1.32xlarge us-east-1: 21.5 -> 21.5 (unchanged; as_of 2026-01-21 -> 2026-11-01)",
         "  trn2.48xlarge us-east-2: 35.76 -> 30 (-16.1 %); low/high widened to hold it: review them and the entry's reason",
         "  p5.48xlarge us-east-1: 55.04 -> 49.536 (-10.0 %)",
         "  p5.48xlarge eu-west-2: 71.552 -> 70 (-2.2 %)",
@@ -114,7 +114,7 @@ def test_get_products_output_and_an_explicit_date(tmp_path: Path):
     assert r.stdout.splitlines()[:4] == [
         "data/prices.yaml: updated 2 on-demand price(s), now cited as AWS-PRICE-LIST, as of 2026-10-20:",
         "  p4d.24xlarge us-east-1: 21.957642 -> 20 (-8.9 %)",
-        "  p4d.24xlarge eu-west-1: 23.716 -> 23.716 (unchanged; as_of 2025-11-30 -> 2026-10-20)",
+        "  p4d.24xlarge eu-west-1: 23.71569 -> 23.716 (+0.0 %)",
         "data/sources.yaml: added or re-dated AWS-PRICE-LIST",
     ]
     new = load_catalog(data)

@@ -277,13 +277,18 @@ def test_prices_page_shows_every_instance_and_the_trn2_range(built_site: BuiltSi
     (table,) = doc.find_all("table", data_table="prices")
     listed = [tr.attrs["data-instance"] for tr in table.find_all("tr") if "data-instance" in tr.attrs]
     assert sorted(listed) == sorted(catalog.instances)
-    # Every price in data/ has its row, by instance, region and purchase option.
+    # Every price in data/ has its row, by instance, region and purchase option, and so has every way of
+    # buying recorded as unpublished (no region when none has a price), which says so.
     detail = {
         (tr.attrs["data-instance"], tr.attrs["data-region"], tr.attrs["data-option"]): tr
         for tr in doc.find_all("tr")
         if "data-option" in tr.attrs
     }
-    assert set(detail) == {(p.instance, p.region, p.option) for p in catalog.prices}
+    unpublished = {(u.instance, u.region or "", u.option) for u in catalog.unpublished}
+    assert unpublished
+    assert set(detail) == {(p.instance, p.region, p.option) for p in catalog.prices} | unpublished
+    for key in unpublished:
+        assert "not published" in detail[key].norm_text(), key
 
     p = catalog.price("trn2.48xlarge", "us-east-2", "on-demand")
     assert p is not None and p.low is not None and p.high is not None and p.low < p.high

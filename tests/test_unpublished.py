@@ -9,14 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from core_support import copy_inputs
+from core_support import FROZEN, copy_inputs
 from generator.calculator import calculator_data
 from generator.loader import InputError, load_catalog, load_project
 from generator.site import Renderer
 
-DAY = dt.date(2026, 11, 21)
+DAY = dt.date(2026, 11, 23)
 INSTANCE = """  zz-new.48xlarge:
     side: trainium
+    regions: {value: [us-east-1], source: VAN-2026-01, as_of: 2026-01-21}
     chip: trainium2
     chips: {value: 16, source: NRN, as_of: 2025-12-01}
     accelerator_memory: {value: 1536, source: NRN, as_of: 2025-12-01}
@@ -33,25 +34,26 @@ def _with(tmp_path: Path, unpublished: str, *, instance: bool = True) -> Path:
     if instance:
         with open(data / "instances.yaml", "a", encoding="utf-8") as f:
             f.write(INSTANCE)
-    with open(data / "prices.yaml", "a", encoding="utf-8") as f:
-        f.write("unpublished:\n" + unpublished)
+    prices = data / "prices.yaml"
+    assert prices.read_text(encoding="utf-8").rstrip().splitlines()[-1].startswith("  - {instance: ")
+    with open(prices, "a", encoding="utf-8") as f:  # the file ends with its `unpublished:` list
+        f.write(unpublished)
     return root
 
 
 def test_an_instance_without_a_published_price_is_shown_as_such_and_not_offered(tmp_path: Path):
     root = _with(tmp_path, "  - {instance: zz-new.48xlarge, option: on-demand, source: NRN, as_of: 2025-12-01, "
-                           "note: \"Hardware only; no price anywhere.\"}\n"
-                           "  - {instance: trn2.48xlarge, region: us-east-2, option: spot, source: VAN, as_of: 2025-11-30, "
-                           "note: \"No spot price in the dump.\"}\n")
+                           "note: \"Hardware only; no price anywhere.\"}\n")
     project = load_project(root)
-    assert [(u.instance, u.region, u.option) for u in project.catalog.unpublished] == [
-        ("zz-new.48xlarge", None, "on-demand"), ("trn2.48xlarge", "us-east-2", "spot")]
+    listed = [(u.instance, u.region, u.option) for u in project.catalog.unpublished]
+    assert listed[-1] == ("zz-new.48xlarge", None, "on-demand")
+    assert ("trn2.48xlarge", "us-east-2", "spot") in listed  # in the frozen data
     page = Renderer(project, today=DAY).render().pages["prices.md"]
     row = page.split('data-instance="zz-new.48xlarge"', 1)[1].split("</tr>", 1)[0]
     assert "price not published" in row and "not sold on demand" not in row
     assert ('<tr data-instance="trn2.48xlarge" data-region="us-east-2" data-option="spot">\n'
             "<td>Spot</td><td>us-east-2</td><td>not published</td>") in page
-    assert "No spot price in the dump." in page
+    assert "The dump gives an on-demand figure for trn2.48xlarge but no spot price" in page
     baked = calculator_data(project.catalog)
     assert "zz-new.48xlarge" not in baked["instances"] and "trn2.48xlarge" in baked["instances"]
 
@@ -60,12 +62,13 @@ def test_unpublished_entries_are_checked_where_they_are(tmp_path: Path):
     root = _with(tmp_path, "  - {instance: zz-typo.48xlarge, option: spot, source: NRN, as_of: 2025-12-01}\n"
                            "  - {instance: trn2.48xlarge, region: us-east-2, option: on-demand, source: VAN, as_of: 2025-11-30}\n",
                  instance=False)
+    first = len(load_catalog(FROZEN / "data").unpublished)  # the two entries come after the frozen ones
     with pytest.raises(InputError) as e:
         load_catalog(root / "data")
     messages = [(p.field, p.message) for p in e.value.problems]
-    assert any(f == "unpublished.0.instance" and m.startswith("unknown instance") and m.endswith("(got 'zz-typo.48xlarge')")
+    assert any(f == f"unpublished.{first}.instance" and m.startswith("unknown instance") and m.endswith("(got 'zz-typo.48xlarge')")
                for f, m in messages)
-    assert any(f == "unpublished.1" and "has a price in prices; an option is either priced or recorded as not published" in m
+    assert any(f == f"unpublished.{first + 1}" and "has a price in prices; an option is either priced or recorded as not published" in m
                for f, m in messages)
     lines = (root / "data" / "prices.yaml").read_text(encoding="utf-8").splitlines()
     for p in e.value.problems:
@@ -73,17 +76,10 @@ def test_unpublished_entries_are_checked_where_they_are(tmp_path: Path):
         assert "zz-typo" in lines[p.line - 1] or "trn2.48xlarge, region: us-east-2, option: on-demand, source: VAN" in lines[p.line - 1]
 
 
-def test_a_source_without_a_date_is_shown_undated(tmp_path: Path):
-    root = copy_inputs(tmp_path / "project")
-    for name, old, new in (("sources.yaml", "    as_of: 2025-05-01\n", "    as_of: null\n"),
-                           ("prices.yaml", "source: SKY, as_of: 2025-05-01", "source: SKY, as_of: null")):
-        path = root / "data" / name
-        text = path.read_text(encoding="utf-8")
-        assert old in text
-        path.write_text(text.replace(old, new), encoding="utf-8")
-    project = load_project(root)
+def test_a_source_without_a_date_is_shown_undated():
+    project = load_project(FROZEN)
     assert project.catalog.sources["SKY"].as_of is None
     site = Renderer(project, today=DAY).render()
-    assert "$98.3200 (SKY, undated, before the mid-2025 P4/P5 price cut; superseded)" in site.pages["prices.md"]
+    assert "$98.32/h (SKY, undated, before the mid-2025 P4/P5 price cut; superseded)" in site.pages["prices.md"]
     sky = site.pages["sources.md"].split("SkyPilot AWS catalog", 1)[1].split("</p>", 1)[0]
     assert "The source shows no date." in sky and "As of" not in sky
