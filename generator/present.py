@@ -279,7 +279,7 @@ def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: 
     marks = [mark(x["runs"], f"plan: {_plural(x['runs'], 'run')}", 10)]
     crossing = curve["crossing"]
     if crossing is not None:
-        marks.append(mark(crossing, f"break-even: {f.runs(crossing)} runs", 26))
+        marks.append(mark(crossing, f"break-even: {_plural(crossing, 'run')}", 26))
     sources: list[str] = []
     for side in ("trainium", "gpu"):
         if prices[side]["source"] not in sources:
@@ -287,7 +287,7 @@ def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: 
     as_of = max(f.date(prices["trainium"]["as_of"]), f.date(prices["gpu"]["as_of"]))
     source = "prices from " + " and ".join(sources)
     ports = o["ports"]
-    be = "never breaks even" if crossing is None else f"breaks even after {f.runs(crossing)} runs"
+    be = "never breaks even" if crossing is None else f"breaks even after {_plural(crossing, 'run')}"
     summary = (f"Over {_plural(x['runs'], 'run')} the GPU side costs {f.money(o['gpu']['total'])} and the Trainium side "
                f"{f.money(o['trainium']['total'])}, including {_plural(ports, 'port')} at {f.money(o['port_cost'])}"
                f"{'' if ports == 1 else ' each'}. Trainium {be}.")

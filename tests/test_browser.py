@@ -239,11 +239,14 @@ def test_the_runtime_is_vega_alone_and_runs_every_chart_the_site_builds(open_tab
 TOOLTIP = "() => { const t = document.getElementById('vg-tooltip-element'); return t && t.classList.contains('visible') ? { cls: t.className, text: t.innerText } : null; }"
 
 
-# Points on the chart's data marks (the middle of each line, bar or point), in page coordinates.
-MARK_POINTS = """el => [...el.querySelectorAll('svg g.mark-line path, svg g.mark-rect path, svg g.mark-symbol path')].map(p => {
-  const at = p.getPointAtLength(p.getTotalLength() / 2), m = p.getScreenCTM();
-  return [at.x * m.a + at.y * m.c + m.e, at.x * m.b + at.y * m.d + m.f];
-})"""
+# Points on the chart's data marks, in page coordinates: the middle of each bar or point, and both
+# ends of each line (Vega shows a line's tooltip only within a stroke's width of one of its data
+# points, and a straight stretch of the cost line holds data points at its ends alone).
+MARK_POINTS = """el => {
+  const at = (p, len) => { const q = p.getPointAtLength(len), m = p.getScreenCTM(); return [q.x * m.a + q.y * m.c + m.e, q.x * m.b + q.y * m.d + m.f]; };
+  return [...el.querySelectorAll('svg g.mark-line path, svg g.mark-rect path, svg g.mark-symbol path')].flatMap(p =>
+    p.closest('g.mark-line') ? [at(p, 0), at(p, p.getTotalLength())] : [at(p, p.getTotalLength() / 2)]);
+}"""
 
 
 def point_for_tooltip(page, chart) -> dict | None:

@@ -7,6 +7,7 @@
   // points at, focuses or touches one, the Vega runtime loads and the live chart, with tooltips,
   // takes its place. Nothing the first paint needs waits for the runtime.
   const views = new Map(); // chart element -> live Vega view, so old views can be finalized
+  const waits = new Map(); // chart element -> cancels its wait to come near the screen
 
   function scheme() {
     return document.body.getAttribute("data-md-color-scheme") === "slate" ? "dark" : "light";
@@ -44,19 +45,20 @@
     if (el.getAttribute("data-ready")) return;
     el.setAttribute("data-ready", "true");
     el.setAttribute("data-theme", scheme());
-    let cancelNear = () => {};
     const once = () => {
       ["pointerenter", "focusin", "touchstart"].forEach((t) => el.removeEventListener(t, once));
-      cancelNear();
+      if (waits.has(el)) waits.get(el)();
+      waits.delete(el);
       upgrade(el);
     };
     ["pointerenter", "focusin", "touchstart"].forEach((t) => el.addEventListener(t, once, { passive: true }));
     // Measured when the chart nears the screen, not now: while instant navigation swaps the page
     // in, a chart may not be laid out yet and read as 0 px wide.
     if (window.GuideCharts) {
-      cancelNear = window.GuideCharts.whenNear(el, () => {
+      waits.set(el, window.GuideCharts.whenNear(el, () => {
+        waits.delete(el);
         if (el.clientWidth > 0 && el.clientWidth < LEGIBLE_STATIC_WIDTH) once();
-      });
+      }));
     }
   }
 
@@ -73,11 +75,17 @@
   }
 
   function drawAll() {
-    // Views whose element left the page with the last navigation are released.
+    // Views and waits whose element left the page with the last navigation are released.
     for (const [el, view] of views) {
       if (!document.body.contains(el)) {
         view.finalize();
         views.delete(el);
+      }
+    }
+    for (const [el, cancel] of waits) {
+      if (!document.body.contains(el)) {
+        cancel();
+        waits.delete(el);
       }
     }
     document.querySelectorAll(".guide-chart__view").forEach(prepare);

@@ -239,13 +239,13 @@ function chartOf(x, o, curve, prices) {
   const mark = (runs, label, row) => ({ runs, label, row, end: runs > 0.6 * horizon ? "right" : "left" });
   const marks = [mark(x.runs, `plan: ${plural(x.runs, "run")}`, 10)];
   const crossing = curve.crossing;
-  if (crossing !== null && crossing !== undefined) marks.push(mark(crossing, `break-even: ${f.runs(crossing)} runs`, 26));
+  if (crossing !== null && crossing !== undefined) marks.push(mark(crossing, `break-even: ${plural(crossing, "run")}`, 26));
   const sources = [];
   for (const side of ["trainium", "gpu"]) if (!sources.includes(prices[side].source)) sources.push(prices[side].source);
   const asOf = [f.date(prices.trainium.as_of), f.date(prices.gpu.as_of)].sort().pop();
   const source = "prices from " + sources.join(" and ");
   const ports = o.ports;
-  const be = crossing === null || crossing === undefined ? "never breaks even" : `breaks even after ${f.runs(crossing)} runs`;
+  const be = crossing === null || crossing === undefined ? "never breaks even" : `breaks even after ${plural(crossing, "run")}`;
   const summary = `Over ${plural(x.runs, "run")} the GPU side costs ${f.money(o.gpu.total)} and the Trainium side ` +
     `${f.money(o.trainium.total)}, including ${plural(ports, "port")} at ${f.money(o.port_cost)}` +
     `${ports === 1 ? "" : " each"}. Trainium ${be}.`;
