@@ -68,13 +68,14 @@ class Freshness:
 
 
 def stale_summary(catalog: Catalog, on: dt.date | None = None) -> str | None:
-    """The build's one line about stale prices (None when there are none): how many, the oldest
-    date, and the command that lists each one located."""
+    """The build's one line about stale prices (None when there are none): how many of how many,
+    the oldest date, and the command that lists each one located."""
     fresh = Freshness.of(catalog, on)
     stale = fresh.stale(catalog.prices)
     if not stale:
         return None
-    many = f"{len(stale)} prices are" if len(stale) > 1 else "1 price is"
+    total = len(catalog.prices)
+    many = f"{len(stale)} of {total} prices are" if len(stale) > 1 else f"1 of {total} prices is"
     return (
         f"{many} older than {fresh.max_days} days on {fresh.today} (the oldest is from {stale[0].as_of}); "
         "`guide validate --strict` lists them"

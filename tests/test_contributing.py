@@ -75,7 +75,7 @@ def test_the_contributor_path(repo, tmp_path: Path):
     # One line for all stale prices, pointing at the command that lists them; no Material banner.
     warnings = [ln for ln in log.splitlines() if ln.startswith("WARNING")]
     assert len(warnings) == 1, log
-    m = re.fullmatch(r"WARNING -  Stale prices: (\d+) prices are older than 180 days on " + BUILD_DAY + " "
+    m = re.fullmatch(r"WARNING -  Stale prices: (\d+) of \d+ prices are older than 180 days on " + BUILD_DAY + " "
                      r"\(the oldest is from (\d{4}-\d\d-\d\d)\); `guide validate --strict` lists them", warnings[0])
     assert m, warnings[0]
     listed = guide("validate", "--strict", cwd=root, env={"GUIDE_TODAY": BUILD_DAY})

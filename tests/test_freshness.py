@@ -133,10 +133,10 @@ def test_the_build_summary_counts_the_stale_prices_and_names_the_oldest(project)
     stale = fresh.stale(project.catalog.prices)
     assert len(stale) > 1
     assert stale_summary(project.catalog, on=BUILD_DAY) == (
-        f"{len(stale)} prices are older than 180 days on {BUILD_DAY} (the oldest is from "
+        f"{len(stale)} of {len(project.catalog.prices)} prices are older than 180 days on {BUILD_DAY} (the oldest is from "
         f"{min(p.as_of for p in stale)}); `guide validate --strict` lists them"
     )
     one = project.catalog.model_copy(update={"prices": [_price(dt.date(2025, 1, 2)), _price(BUILD_DAY)]})
     assert stale_summary(one, on=BUILD_DAY) == (
-        f"1 price is older than 180 days on {BUILD_DAY} (the oldest is from 2025-01-02); `guide validate --strict` lists them"
+        f"1 of 2 prices is older than 180 days on {BUILD_DAY} (the oldest is from 2025-01-02); `guide validate --strict` lists them"
     )
