@@ -110,8 +110,8 @@ class AvailabilitySpec(Model):
     trainium: Availability = "available"
     gpu: Availability = "available"
     needed_within_days: int | None = Field(None, ge=1, description="How soon the run must start; none if not urgent.")
-    trainium_lead_days: float = Field(0, ge=0, allow_inf_nan=False, description="Days before Trainium capacity can be had.")
-    gpu_lead_days: float = Field(0, ge=0, allow_inf_nan=False, description="Days before the GPU capacity can be had, e.g. a Capacity Block's start.")
+    trainium_lead_days: float = Field(0.0, ge=0, allow_inf_nan=False, description="Days before Trainium capacity can be had.")
+    gpu_lead_days: float = Field(0.0, ge=0, allow_inf_nan=False, description="Days before the GPU capacity can be had, e.g. a Capacity Block's start.")
 
     @model_validator(mode="after")
     def _something_to_buy(self) -> AvailabilitySpec:

@@ -13,18 +13,18 @@ from generator.engine import Span, evaluate
 from test_engine import BASE
 
 
-@pytest.mark.parametrize(("axis", "runs", "value"), [
-    ("relative_throughput", 10, 1.0),  # neither is a point of the 24-step grid
-    ("relative_throughput", 7, 0.93),
-    ("port_weeks", 10, 2.2),
+@pytest.mark.parametrize(("axis", "runs", "value", "shown"), [
+    ("relative_throughput", 10, 1.0, "1.00×"),  # neither is a point of the 24-step grid
+    ("relative_throughput", 7, 0.93, "0.93×"),
+    ("port_weeks", 10, 2.2, "2.2 engineer-weeks"),
 ])
-def test_the_marker_sits_on_the_cases_own_cell(axis: str, runs: int, value: float):
+def test_the_marker_sits_on_the_cases_own_cell(axis: str, runs: int, value: float, shown: str):
     x = replace(BASE, runs=runs, **{axis: Span(value, value * 0.8, value * 1.2)})
     chart = decision_map(None, 0, None, axis, x=x, chart_id="map", title="Map", source="test", as_of=dt.date(2025, 1, 1))
     here = chart.spec["datasets"]["here"]
     assert [(h["runs"], h[axis]) for h in here] == [(runs, value)]
-    assert here[0]["label"] == f"this case: {runs} runs at {value:.2f}"
-    assert f"The marked point is this case: {runs} runs at {value:.2f}." in chart.summary
+    assert here[0]["label"] == f"this case: {runs} runs at {shown}"
+    assert f"The marked point is this case: {runs} runs at {shown}." in chart.summary
     cell = [row for row in chart.rows if (row["runs"], row[axis]) == (runs, value)]
     assert [row["verdict"] for row in cell] == ["Trainium" if evaluate(x).verdict == "trainium" else "GPU"]
     # Still a full grid: every runs value against every value of the other axis.

@@ -212,7 +212,7 @@ def catalog():
     assert (mc.value, mc.low, mc.high) == (5, 3, 8)
     cw = a.constraints["custom-cuda-kernels"].weeks
     assert (cw.value, cw.low, cw.high) == (6, 4, 12)
-    assert a.neuron_experience["some"].value == 0.75 and a.neuron_experience["experienced"].value == 0.5
+    assert {k: e.value for k, e in a.neuron_experience.items()} == {"none": 1.5, "some": 1.25, "experienced": 1.0}
     assert a.engineer_week_usd.value == 6000
     ir, lost = a.spot_interruptions_per_instance_hour, a.spot_hours_lost_per_interruption
     assert (ir.value, ir.low, ir.high) == (0.0005, 0.0001, 0.002) and (lost.value, lost.low, lost.high) == (1.5, 0.5, 4)
@@ -244,15 +244,16 @@ def test_measured_hours_are_used_as_given(catalog):
 
 
 def test_port_weeks_from_class_experience_and_constraints(catalog):
-    assert port_weeks(workload(), catalog) == Span(2, 1, 3)
-    assert port_weeks(workload(neuron_experience="some"), catalog) == Span(2 * 0.75, 1 * 0.75, 3 * 0.75)
+    # A team new to Neuron (the default) takes half as long again as the class's routine port.
+    assert port_weeks(workload(), catalog) == Span(2 * 1.5, 1 * 1.5, 3 * 1.5)
+    assert port_weeks(workload(neuron_experience="some"), catalog) == Span(2 * 1.25, 1 * 1.25, 3 * 1.25)
     heavy = workload(architecture="heavy-custom-cuda", constraints=["custom-cuda-kernels"], neuron_experience="experienced")
     # The heavy-custom-cuda class already counts its custom kernels: the constraint adds nothing more.
-    assert port_weeks(heavy, catalog) == Span(8 * 0.5, 4 * 0.5, 12 * 0.5)
-    moderate = workload(architecture="moderate-custom", constraints=["custom-cuda-kernels"], neuron_experience="experienced")
-    assert port_weeks(moderate, catalog) == Span((5 + 6) * 0.5, (3 + 4) * 0.5, (8 + 12) * 0.5)
+    assert port_weeks(heavy, catalog) == Span(8, 4, 12)
+    moderate = workload(architecture="moderate-custom", constraints=["custom-cuda-kernels"], neuron_experience="some")
+    assert port_weeks(moderate, catalog) == Span((5 + 6) * 1.25, (3 + 4) * 1.25, (8 + 12) * 1.25)
     # A team's own estimate is the whole port: no class default, no experience multiplier.
-    own = workload(porting={"weeks": {"value": 2, "low": 1.5, "high": 3}}, neuron_experience="experienced")
+    own = workload(porting={"weeks": {"value": 2, "low": 1.5, "high": 3}}, neuron_experience="none")
     assert port_weeks(own, catalog) == Span(2, 1.5, 3)
 
 
@@ -273,7 +274,7 @@ def test_resolve_prices_options_and_overrides(catalog):
     assert (x.trainium_count, x.gpu_count) == (16, 4)
     assert (x.engineer_week_usd, x.port_extra_usd) == (9000, 2500)
     assert x.excluded_by == ("tensorflow",)  # dynamic-shapes adds weeks, it does not exclude
-    assert x.port_weeks == Span(2 + 3, 1 + 2, 3 + 6)
+    assert x.port_weeks == Span((2 + 3) * 1.5, (1 + 2) * 1.5, (3 + 6) * 1.5)  # new to Neuron by default
     assert (x.gpu_availability, x.trainium_availability, x.needed_within_days) == ("constrained", "available", 10)
 
 
