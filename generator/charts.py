@@ -16,7 +16,6 @@ import altair as alt
 
 from generator.catalog import OPTION_LABELS, Catalog
 from generator import formatting as fmt
-from generator.formatting import usd
 from generator.engine import Inputs, Span, evaluate, ranged_inputs, robustness
 from generator.present import present_workload, range_label, range_value
 from generator.results import ScenarioResult, WorkloadResult
@@ -133,8 +132,8 @@ def run_breakdown(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
     ).properties(width=WIDTH, height=120)
     spec = _titled(chart, title, _price_sources(w, catalog), as_of, rows=rows)
     summary = (
-        f"One run costs {usd(o.gpu.cost_per_run)} on the GPU side and {usd(o.trainium.cost_per_run)} on Trainium, "
-        f"plus {usd(port_share)} of porting per run when the plan's {_n(o.ports, 'port')} {'is' if o.ports == 1 else 'are'} spread over {_n(x.runs, 'run')}."
+        f"One run costs {fmt.money(o.gpu.cost_per_run)} on the GPU side and {fmt.money(o.trainium.cost_per_run)} on Trainium, "
+        f"plus {fmt.money(port_share)} of porting per run when the plan's {_n(o.ports, 'port')} {'is' if o.ports == 1 else 'are'} spread over {_n(x.runs, 'run')}."
     )
     return Chart(f"{r.id}-{i + 1}-breakdown", "breakdown", title, spec, rows, summary, _price_sources(w, catalog), as_of, columns=["side", "part", "usd"])
 
@@ -227,7 +226,7 @@ def sensitivity(r: ScenarioResult, i: int, catalog: Catalog) -> Chart | None:
     baseline = alt.Chart(_data("base")).mark_rule(color="#888", strokeDash=[4, 4]).encode(x="x:Q")
     spec = _titled(alt.layer(bars, zero, baseline).properties(width=WIDTH, height=max(120, 60 * len(names))), title, _price_sources(w, catalog), as_of, rows=rows, zero=[{"x": 0}], base=[{"x": base}])
     flips = ", ".join(range_label(n) for n in rob.flips_on) or "none"
-    standing = f"{usd(base)} cheaper" if base >= 0 else f"{usd(-base)} dearer"
+    standing = f"{fmt.money(base)} cheaper" if base >= 0 else f"{fmt.money(-base)} dearer"
     summary = f"At the stated values Trainium's plan is {standing} than the GPU's. Inputs whose range flips the verdict: {flips}."
     return Chart(f"{r.id}-{i + 1}-sensitivity", "sensitivity", title, spec, rows, summary, _price_sources(w, catalog), as_of, columns=["input", "end", "value", "difference"])
 

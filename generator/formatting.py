@@ -139,8 +139,8 @@ def date(d: dt.date | str | None) -> str:
 
 
 def usd(x: float | None, digits: int = 0) -> str:
-    """Dollars to `digits` places. Pages use `money` and `hourly`; this stays for callers that
-    have not moved to a kind yet."""
+    """Dollars to `digits` places, for a figure of no kind of its own (dollars per PFLOP-hour);
+    whole dollars are `money`, hourly prices `hourly`."""
     if _missing(x):
         return NONE
     return _signed_dollars(x, fixed(x, digits))  # type: ignore[arg-type]

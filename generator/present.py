@@ -220,8 +220,8 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
         pair("Cost per run", "cost_per_run", f.money),
         pair("Wall-clock per run", "wall_clock_hours", f.hours),
     ]
-    # Figures an engine with commitment terms and calendar time reports; absent, their rows are too.
-    if _committed(x) and "committed_terms" in o["trainium"]:
+    # A plan bought by the hour has no terms to report.
+    if _committed(x):
         terms, used = {}, {}
         for side in ("trainium", "gpu"):
             sd = o[side]
@@ -241,15 +241,14 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
                 f"interruptions an instance-hour × {f.hours(x['lost_hours']['value'])} lost each") if x[f"{side}_spot"]
                 else "none: not on spot")
         sides.append({"label": "Extra hours for spot interruptions", **spot})
-    if "ready_days" in o["trainium"]:
-        lead = " and the wait for capacity" if x.get("trainium_lead_days") else ""
-        gpu_days = o["gpu"]["ready_days"]
-        sides.append({
-            "label": "First run can start",
-            "trainium": _cell("trainium.ready_days", o["trainium"]["ready_days"],
-                              f"in {f.days(o['trainium']['ready_days'])}, after the port{lead}"),
-            "gpu": _cell("gpu.ready_days", gpu_days, f"in {f.days(gpu_days)}" if gpu_days else "at once"),
-        })
+    lead = " and the wait for capacity" if x.get("trainium_lead_days") else ""
+    gpu_days = o["gpu"]["ready_days"]
+    sides.append({
+        "label": "First run can start",
+        "trainium": _cell("trainium.ready_days", o["trainium"]["ready_days"],
+                          f"in {f.days(o['trainium']['ready_days'])}, after the port{lead}"),
+        "gpu": _cell("gpu.ready_days", gpu_days, f"in {f.days(gpu_days)}" if gpu_days else "at once"),
+    })
     sides.append(pair(f"Total over {_plural(n, 'run')}", "total", f.money))
     return {
         "sides": sides,

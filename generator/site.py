@@ -24,7 +24,6 @@ from generator import charts as ch
 from generator.catalog import OPTION_LABELS, OPTIONS
 from generator.engine import RANGE_LABELS
 from generator import formatting as fmt
-from generator.formatting import usd
 from generator.freshness import Freshness
 from generator.loader import Project
 from generator.present import RULE_LABELS, VERDICT_LABELS, present_workload, scenario_row
@@ -126,7 +125,7 @@ class Renderer:
             keep_trailing_newline=True,
         )
         self.env.filters.update(
-            md=md, script_json=script_json, front_matter=front_matter, usd=usd, money=fmt.money, hourly=fmt.hourly,
+            md=md, script_json=script_json, front_matter=front_matter, money=fmt.money, hourly=fmt.hourly,
             runs=fmt.runs, ratio=fmt.ratio, pct=fmt.pct, weeks=fmt.weeks, count=fmt.count, num=fmt.num, hours=fmt.hours,
             days=fmt.days, date=fmt.date, sentence=sentence,
         )
@@ -268,7 +267,7 @@ class Renderer:
         as_of = max(h["trn"].as_of, h["gpu"].as_of)
         title = f"When does Trainium pay? trn2.48xlarge vs p5.48xlarge, on-demand, {x.gpu_hours:,.0f} GPU instance-hours a run"
         source = (f"prices from {h['trn'].source}; mainstream port of {x.port_weeks.value:g} engineer-weeks "
-                  f"at {usd(x.engineer_week_usd)}")
+                  f"at {fmt.money(x.engineer_week_usd)}")
         port_title = f"Porting effort against runs: trn2.48xlarge vs p5.48xlarge, {x.gpu_hours:,.0f} GPU instance-hours a run"
         ref = self.reference.result
         charts = {

@@ -181,8 +181,8 @@ function summaryOf(x, o, t) {
     pair("Cost per run", "cost_per_run", f.money),
     pair("Wall-clock per run", "wall_clock_hours", f.hours),
   ];
-  // Figures an engine with commitment terms and calendar time reports; absent, their rows are too.
-  if (committed(x) && "committed_terms" in o.trainium) {
+  // A plan bought by the hour has no terms to report.
+  if (committed(x)) {
     const terms = {}, used = {};
     for (const side of ["trainium", "gpu"]) {
       const sd = o[side];
@@ -205,15 +205,13 @@ function summaryOf(x, o, t) {
     }
     sides.push({ label: "Extra hours for spot interruptions", ...spot });
   }
-  if ("ready_days" in o.trainium) {
-    const lead = x.trainium_lead_days ? " and the wait for capacity" : "";
-    const gpuDays = o.gpu.ready_days;
-    sides.push({
-      label: "First run can start",
-      trainium: cell("trainium.ready_days", o.trainium.ready_days, `in ${f.days(o.trainium.ready_days)}, after the port${lead}`),
-      gpu: cell("gpu.ready_days", gpuDays, gpuDays ? `in ${f.days(gpuDays)}` : "at once"),
-    });
-  }
+  const lead = x.trainium_lead_days ? " and the wait for capacity" : "";
+  const gpuDays = o.gpu.ready_days;
+  sides.push({
+    label: "First run can start",
+    trainium: cell("trainium.ready_days", o.trainium.ready_days, `in ${f.days(o.trainium.ready_days)}, after the port${lead}`),
+    gpu: cell("gpu.ready_days", gpuDays, gpuDays ? `in ${f.days(gpuDays)}` : "at once"),
+  });
   sides.push(pair(`Total over ${plural(x.runs, "run")}`, "total", f.money));
   return {
     sides,
