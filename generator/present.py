@@ -345,6 +345,11 @@ def present_workload(w: Any, catalog: Any) -> dict[str, Any]:
     return present(result, curve, price_refs(catalog, w.workload))
 
 
+def scenario_state(states: list[str]) -> str:
+    """A scenario is as fragile as its most fragile workload."""
+    return "flips" if "flips" in states else "joint" if "joint" in states else "robust"
+
+
 def scenario_row(r: Any, shown: list[dict[str, Any]]) -> dict[str, Any]:
     """What the scenarios index says about a whole scenario, from its workloads' `present` output."""
     states = [p["robustness"]["state"] for p in shown]
@@ -353,7 +358,7 @@ def scenario_row(r: Any, shown: list[dict[str, Any]]) -> dict[str, Any]:
         for name in w.robustness.flips_on:
             if name not in flips:
                 flips.append(name)
-    state = "flips" if "flips" in states else "joint" if "joint" in states else "robust"
+    state = scenario_state(states)
     saving = r.saving_per_run
     be_cells = [next(c for c in p["summary"]["rows"] if c["key"] == "break_even_runs") for p in shown]
     be_texts = [c["text"] for c in be_cells]
