@@ -98,7 +98,7 @@ class Porting(Model):
         None, gt=0, allow_inf_nan=False, description="Cost of one engineer-week; default from data/assumptions.yaml."
     )
     extra_usd: float = Field(
-        0, ge=0, allow_inf_nan=False, description="Other one-off cost of each port, e.g. validation compute."
+        0.0, ge=0, allow_inf_nan=False, description="Other one-off cost of each port, e.g. validation compute."
     )
     engineers: float | None = Field(
         None, gt=0, le=100, allow_inf_nan=False,

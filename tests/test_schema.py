@@ -104,3 +104,38 @@ def test_the_data_files_hold_figures_at_all():
             elif isinstance(n, list):
                 stack.extend(n)
     assert counted > 100
+
+
+def _models(model, seen=None):
+    """The model and every pydantic model reachable from its fields."""
+    import typing
+
+    from pydantic import BaseModel
+
+    seen = seen if seen is not None else []
+    if model in seen:
+        return seen
+    seen.append(model)
+    for field in model.model_fields.values():
+        stack = [field.annotation]
+        while stack:
+            t = stack.pop()
+            if isinstance(t, type) and issubclass(t, BaseModel):
+                _models(t, seen)
+            stack.extend(typing.get_args(t))
+    return seen
+
+
+def test_every_number_field_defaults_to_a_value_of_its_own_type():
+    # A float field whose default is an int holds 0 when the default is taken and 0.0 when the same
+    # value is read back from a cache, and the two can print differently on a page.
+    from generator import catalog
+
+    wrong = []
+    for model in [*_models(Scenario), *_models(catalog.Catalog)]:
+        for name, field in model.model_fields.items():
+            if field.default is None or not field.annotation or "float" not in str(field.annotation):
+                continue
+            if isinstance(field.default, (int, float)) and type(field.default) is not float:
+                wrong.append(f"{model.__name__}.{name} = {field.default!r}")
+    assert wrong == []
