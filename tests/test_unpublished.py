@@ -112,3 +112,18 @@ def test_a_chip_figure_may_not_drop_the_date_its_source_shows(tmp_path: Path):
     assert (p.path, p.field) == ("data/chips.yaml", "chips.h100.bf16_tflops.as_of")
     assert p.message == "as_of is null but source NVDA shows a date; give that date (got null, the source shows 2025-06-01)"
     assert "bf16_tflops: {value: 989, source: NVDA, as_of: null}" in (root / "data" / "chips.yaml").read_text().splitlines()[p.line - 1]
+
+
+def test_the_sources_page_counts_a_chip_figure_kept_as_an_alternative(tmp_path: Path):
+    root = copy_inputs(tmp_path / "project")
+    chips = root / "data" / "chips.yaml"
+    text = chips.read_text(encoding="utf-8")
+    head, h100 = text.split("  h100:\n", 1)
+    old = "    memory_gib: {value: 80, source: NVDA, as_of: 2025-06-01}\n"
+    assert h100.count(old) == 1
+    h100 = h100.replace(old, "    memory_gib: {value: 80, source: NVDA, as_of: 2025-06-01, "
+                             "alternatives: [{value: 81, source: SKY, as_of: null}]}\n", 1)
+    chips.write_text(f"{head}  h100:\n{h100}", encoding="utf-8")
+    page = Renderer(load_project(root), today=DAY).render().pages["sources.md"]
+    sky = page.split("## SKY { #sky }", 1)[1].split("\n## ", 1)[0]
+    assert "Nvidia H100 SXM: memory gib (alternative figure)" in sky
