@@ -73,13 +73,26 @@ class RangeFigure(Cited):
         return self
 
 
+class AltSpecFigure(AltFigure):
+    as_of: dt.date | None  # type: ignore[assignment]
+
+
+class SpecFigure(Figure):
+    """A chip's published specification. A vendor's product page often shows no date, and a part's
+    peak rate does not age the way a price does, so such a figure may be undated (null) when, and
+    only when, its source shows no date either (checked in generator/datafiles.py)."""
+
+    as_of: dt.date | None  # type: ignore[assignment]
+    alternatives: list[AltSpecFigure] = []  # type: ignore[assignment]
+
+
 class Chip(Strict):
     name: str
     vendor: str
-    bf16_tflops: Figure
-    fp8_tflops: Figure | None = None
-    memory_gib: Figure
-    memory_bandwidth_tbps: Figure
+    bf16_tflops: SpecFigure
+    fp8_tflops: SpecFigure | None = None
+    memory_gib: SpecFigure
+    memory_bandwidth_tbps: SpecFigure
 
 
 class Regions(Cited):

@@ -33,6 +33,8 @@ def figure_sources(catalog: Catalog) -> dict[str, list[str]]:
             fig: Figure | None = getattr(chip, name)
             if fig is not None:
                 add(fig.source, f"{chip.name}: {name.replace('_', ' ')}")
+                for alt in fig.alternatives:
+                    add(alt.source, f"{chip.name}: {name.replace('_', ' ')} (alternative figure)")
     for iid, inst in catalog.instances.items():
         for name in ("chips", "accelerator_memory", "vcpu", "ram_gib", "network_gbps"):
             fig = getattr(inst, name)

@@ -63,6 +63,18 @@ def read_catalog(data_dir: Path, shown_dir: str = "data") -> tuple[cat.Catalog, 
                 hint = difflib.get_close_matches(key, list(sources), n=1, cutoff=0.5)
                 sug = f"; did you mean '{hint[0]}'?" if hint else ""
                 problems.append(doc.problem(loc, f"unknown source key, add it to data/sources.yaml{sug} (got '{key}')"))
+    cdoc = docs["chips.yaml"]
+    for cid, chip in chips.items():
+        for name in ("bf16_tflops", "fp8_tflops", "memory_gib", "memory_bandwidth_tbps"):
+            fig = getattr(chip, name)
+            if fig is None:
+                continue
+            for loc, f in [((name,), fig)] + [((name, "alternatives", j), a) for j, a in enumerate(fig.alternatives)]:
+                src = sources.get(f.source)
+                if f.as_of is None and src is not None and src.as_of is not None:
+                    problems.append(cdoc.problem(("chips", cid, *loc, "as_of"), (
+                        f"as_of is null but source {f.source} shows a date; give that date (got null, "
+                        f"the source shows {src.as_of})")))
     idoc = docs["instances.yaml"]
     for iid, inst in instances.items():
         if inst.chip not in chips:

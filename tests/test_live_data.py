@@ -38,6 +38,8 @@ def _cited(catalog: Catalog):
         for name in ("bf16_tflops", "fp8_tflops", "memory_gib", "memory_bandwidth_tbps"):
             if (f := getattr(chip, name)) is not None:
                 yield f"chips.{cid}.{name}", f
+                for j, alt in enumerate(f.alternatives):
+                    yield f"chips.{cid}.{name}.alternatives.{j}", alt
     for iid, inst in catalog.instances.items():
         for name in ("chips", "accelerator_memory", "vcpu", "ram_gib", "network_gbps"):
             f = getattr(inst, name)
@@ -59,10 +61,15 @@ def test_the_live_project_validates():
     assert r.stdout == f"ok: data/ and {count} scenario(s) are valid.\n"
 
 
-def test_only_older_figures_may_be_undated(catalog: Catalog):
-    # A source that shows no date (as_of null) may back only figures kept for the record.
-    undated = [what for what, f in _cited(catalog) if f.as_of is None and ".alternatives." not in what]
-    assert not undated, f"only older figures (alternatives) may be undated: {undated}"
+def test_only_older_figures_and_chip_specifications_may_be_undated(catalog: Catalog):
+    # A source that shows no date (as_of null) may back figures kept for the record, and a chip's
+    # specification from a vendor page that shows none; never a price or an instance's figure in use.
+    undated = [what for what, f in _cited(catalog)
+               if f.as_of is None and ".alternatives." not in what and not what.startswith("chips.")]
+    assert not undated, f"only older figures (alternatives) and chip specifications may be undated: {undated}"
+    for what, f in _cited(catalog):
+        if f.as_of is None:
+            assert catalog.sources[f.source].as_of is None, f"{what} is undated but {f.source} shows a date"
 
 
 def test_every_source_a_reader_can_check_has_an_address(catalog: Catalog):

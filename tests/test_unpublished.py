@@ -83,3 +83,47 @@ def test_a_source_without_a_date_is_shown_undated():
     assert "$98.32/h (SKY, undated, before the mid-2025 P4/P5 price cut; superseded)" in site.pages["prices.md"]
     sky = site.pages["sources.md"].split("SkyPilot AWS catalog", 1)[1].split("</p>", 1)[0]
     assert "The source shows no date." in sky and "As of" not in sky
+
+
+def _chip_cites(tmp_path: Path, source: str) -> Path:
+    """The frozen data with H100's BF16 figure given no date and citing `source`."""
+    root = copy_inputs(tmp_path / "project")
+    chips = root / "data" / "chips.yaml"
+    text = chips.read_text(encoding="utf-8")
+    old = "    bf16_tflops: {value: 989, source: NVDA, as_of: 2025-06-01}\n"
+    assert text.count(old) == 1
+    chips.write_text(text.replace(old, f"    bf16_tflops: {{value: 989, source: {source}, as_of: null}}\n"), encoding="utf-8")
+    return root
+
+
+def test_a_chip_figure_from_a_source_without_a_date_may_be_undated_and_is_shown_so(tmp_path: Path):
+    project = load_project(_chip_cites(tmp_path, "SKY"))
+    assert project.catalog.chips["h100"].bf16_tflops.as_of is None
+    page = Renderer(project, today=DAY).render().pages["prices.md"]
+    row = page.split("<tr><td>Nvidia H100 SXM</td>", 1)[1].split("</tr>", 1)[0]
+    assert ">SKY, undated</a>" in row and "None" not in row
+
+
+def test_a_chip_figure_may_not_drop_the_date_its_source_shows(tmp_path: Path):
+    root = _chip_cites(tmp_path, "NVDA")
+    with pytest.raises(InputError) as e:
+        load_catalog(root / "data")
+    (p,) = e.value.problems
+    assert (p.path, p.field) == ("data/chips.yaml", "chips.h100.bf16_tflops.as_of")
+    assert p.message == "as_of is null but source NVDA shows a date; give that date (got null, the source shows 2025-06-01)"
+    assert "bf16_tflops: {value: 989, source: NVDA, as_of: null}" in (root / "data" / "chips.yaml").read_text().splitlines()[p.line - 1]
+
+
+def test_the_sources_page_counts_a_chip_figure_kept_as_an_alternative(tmp_path: Path):
+    root = copy_inputs(tmp_path / "project")
+    chips = root / "data" / "chips.yaml"
+    text = chips.read_text(encoding="utf-8")
+    head, h100 = text.split("  h100:\n", 1)
+    old = "    memory_gib: {value: 80, source: NVDA, as_of: 2025-06-01}\n"
+    assert h100.count(old) == 1
+    h100 = h100.replace(old, "    memory_gib: {value: 80, source: NVDA, as_of: 2025-06-01, "
+                             "alternatives: [{value: 81, source: SKY, as_of: null}]}\n", 1)
+    chips.write_text(f"{head}  h100:\n{h100}", encoding="utf-8")
+    page = Renderer(load_project(root), today=DAY).render().pages["sources.md"]
+    sky = page.split("## SKY { #sky }", 1)[1].split("\n## ", 1)[0]
+    assert "Nvidia H100 SXM: memory gib (alternative figure)" in sky
