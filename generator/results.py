@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 from generator import formatting as fmt
 from generator.catalog import Catalog
 from generator.engine import Inputs, Outcome, Robustness, Thresholds, evaluate, robustness, thresholds
-from generator.resolve import resolve
+from generator.resolve import Bought, resolve
 from generator.schema import Scenario, Workload
 
 
@@ -21,6 +22,23 @@ class WorkloadResult:
     outcome: Outcome
     robustness: Robustness
     thresholds: Thresholds
+    trainium_price: Bought
+    gpu_price: Bought
+
+    @property
+    def prices(self) -> dict[str, Bought]:
+        """The price each side is bought at, by side, as resolve found it."""
+        return {"trainium": self.trainium_price, "gpu": self.gpu_price}
+
+    @property
+    def price_sources(self) -> list[str]:
+        """The sources of the two prices, each once, Trainium's first."""
+        return list(dict.fromkeys(p.source for p in self.prices.values()))
+
+    @property
+    def prices_as_of(self) -> dt.date:
+        """The date of the newer of the two prices: what a chart of this workload is as of."""
+        return max(self.trainium_price.as_of, self.gpu_price.as_of)
 
 
 @dataclass(frozen=True)
@@ -59,9 +77,10 @@ class ScenarioResult:
 
 
 def evaluate_workload(w: Workload, catalog: Catalog) -> WorkloadResult:
-    x = resolve(w, catalog)
+    r = resolve(w, catalog)
+    x = r.inputs
     o = evaluate(x)
-    return WorkloadResult(w, x, o, robustness(x, o), thresholds(x, o))
+    return WorkloadResult(w, x, o, robustness(x, o), thresholds(x, o), r.trainium, r.gpu)
 
 
 def evaluate_scenario(sid: str, path: str, s: Scenario, catalog: Catalog) -> ScenarioResult:
@@ -77,6 +96,8 @@ def _plain(value: Any) -> Any:
         return [_plain(v) for v in value]
     if isinstance(value, float) and not math.isfinite(value):
         return None
+    if isinstance(value, dt.date):
+        return value.isoformat()
     return value
 
 
@@ -97,6 +118,7 @@ def to_dict(r: ScenarioResult) -> dict[str, Any]:
                 "outcome": _plain(w.outcome),
                 "robustness": _plain(w.robustness),
                 "thresholds": _plain(w.thresholds),
+                "prices": _plain(w.prices),
             }
             for w in r.workloads
         ],

@@ -1,0 +1,91 @@
+"""Data flows one way: what resolve found and the engine computed is handed on, never looked up or
+worked out again. Each test changes or blocks the source a later stage could wrongly go back to
+(the catalog's prices, the engine) and checks that what pages and charts show did not move."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+from core_support import FROZEN
+from generator import formatting as fmt
+from generator.catalog import Catalog
+from generator.loader import load_project
+from generator.results import to_dict
+from generator.site import Renderer
+
+DAY = dt.date(2026, 11, 23)
+
+
+@pytest.fixture
+def project():
+    return load_project(FROZEN)
+
+
+def _every_workload(project):
+    yield project.reference
+    for r in project.results:
+        yield from r.workloads
+
+
+def test_resolve_hands_on_the_price_records_it_found(project):
+    catalog = project.catalog
+    seen = 0
+    for w in _every_workload(project):
+        for side, bought in w.prices.items():
+            c = getattr(w.workload, side)
+            p = catalog.price(c.instance, c.region, c.option)
+            assert (bought.instance, bought.region, bought.option) == (c.instance, c.region, c.option)
+            assert (bought.point, bought.low, bought.high, bought.source, bought.as_of, bought.reason) == (p.point, p.low, p.high, p.source, p.as_of, p.reason)
+            assert getattr(w.inputs, side + "_price") == bought.span
+            seen += 1
+    assert seen >= 2 * 10
+
+
+def test_results_serialise_the_resolved_prices_as_json(project):
+    r = project.results[0]
+    d = json.loads(json.dumps(to_dict(r), allow_nan=False))  # no default=: every value is JSON already
+    for w, out in zip(r.workloads, d["workloads"], strict=True):
+        assert out["prices"]["gpu"]["source"] == w.gpu_price.source
+        assert out["prices"]["trainium"]["as_of"] == w.trainium_price.as_of.isoformat()
+        assert out["prices"]["trainium"]["point"] == w.trainium_price.point
+
+
+def test_pages_and_charts_show_the_prices_resolve_found_after_the_catalog_changes(project, monkeypatch):
+    """Rendering after every price in the catalog changed (and `Catalog.price` refuses to answer):
+    scenario pages, their charts and the reference's charts still show what resolve found; the
+    prices page, which lists the catalog itself, shows the change."""
+    catalog = project.catalog
+    catalog.sources["CHANGED"] = next(iter(catalog.sources.values()))
+    catalog.prices[:] = [p.model_copy(update={"source": "CHANGED", "as_of": dt.date(2001, 2, 3),
+                                              "usd_per_hour": None if p.usd_per_hour is None else p.usd_per_hour * 7.77})
+                         for p in catalog.prices]
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a price was looked up in the catalog after resolve")
+
+    monkeypatch.setattr(Catalog, "price", refuse)
+    renderer = Renderer(project, today=DAY)
+    site = renderer.render()
+    assert "CHANGED" in site.pages["prices.md"]
+    for r in project.results:
+        page = site.pages[f"scenarios/{r.id}.md"]
+        assert "CHANGED" not in page and "2001-02-03" not in page
+        for w in r.workloads:
+            for side, bought in w.prices.items():
+                assert f'data-key="{side}_price" data-value="{bought.point}">{fmt.hourly(bought.point)}<' in page
+                assert f", as of {bought.as_of}." in page
+    drawn = [c for c in site.charts if c.kind != "price-performance"]
+    assert len(drawn) >= len(project.results) + 3
+    for c in drawn:
+        assert "CHANGED" not in c.source and "CHANGED" not in json.dumps(c.spec)
+        assert c.as_of != dt.date(2001, 2, 3)
+    ref = project.reference
+    headline = renderer.headline()  # what the hand-written pages quote of the reference pair
+    assert (headline["trn"], headline["gpu"]) == (ref.trainium_price, ref.gpu_price)
+    assert headline["ratio"] == ref.trainium_price.point / ref.gpu_price.point
+    home = {c.id: c for c in drawn}
+    assert home["decision-map"].as_of == ref.prices_as_of
+    assert ref.trainium_price.source in home["decision-map"].source
