@@ -16,7 +16,7 @@ import altair as alt
 
 from generator.catalog import OPTION_LABELS, Catalog
 from generator import formatting as fmt
-from generator.engine import Inputs, Span, evaluate, ranged_inputs, robustness
+from generator.engine import Inputs, Span, evaluate, ranged_inputs
 from generator.present import present_workload, range_label, range_value
 from generator.results import ScenarioResult, WorkloadResult
 
@@ -193,7 +193,7 @@ def sensitivity(r: ScenarioResult, i: int) -> Chart | None:
     names = ranged_inputs(x)
     if not names:
         return None
-    rob = robustness(x, w.outcome)
+    rob = w.robustness
     rows = []
     for e in rob.ends:
         # The value with its unit (0.80×, $35.76/h, 3 engineer-weeks): the inputs differ in kind.

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from dataclasses import replace
 
 import pytest
 
 from core_support import FROZEN
+from generator import charts as ch
+from generator import engine
 from generator import formatting as fmt
+from generator import results
 from generator.catalog import Catalog
 from generator.loader import load_project
 from generator.results import to_dict
@@ -89,3 +93,18 @@ def test_pages_and_charts_show_the_prices_resolve_found_after_the_catalog_change
     home = {c.id: c for c in drawn}
     assert home["decision-map"].as_of == ref.prices_as_of
     assert ref.trainium_price.source in home["decision-map"].source
+
+
+def test_sensitivity_draws_the_robustness_stored_on_the_result(project):
+    """A result whose stored robustness differs from what the engine would say: the chart shows
+    the stored one, so it cannot have worked its own out."""
+    w = project.reference
+    assert w.robustness.ends
+    stored = replace(w.robustness, flips_on=("port_weeks",),
+                     ends=tuple(replace(e, total_difference=e.total_difference + 1234.5) for e in w.robustness.ends))
+    assert stored != engine.robustness(w.inputs, w.outcome)
+    r = results.ScenarioResult("t", "", None, (replace(w, robustness=stored),))  # type: ignore[arg-type]
+    chart = ch.sensitivity(r, 0)
+    assert chart is not None
+    assert [row["difference"] for row in chart.rows] == [e.total_difference for e in stored.ends]
+    assert chart.summary.endswith("Inputs whose range flips the verdict: port effort.")
