@@ -16,9 +16,9 @@ import altair as alt
 
 from generator.catalog import OPTION_LABELS, Catalog
 from generator import formatting as fmt
-from generator.engine import Inputs, Span, evaluate, ranged_inputs
+from generator.engine import Inputs, ranged_inputs
 from generator.present import present_workload, range_label, range_value
-from generator.results import ScenarioResult, WorkloadResult
+from generator.results import DecisionMap, ScenarioResult, WorkloadResult
 
 TRN = "Trainium"
 GPU = "GPU"
@@ -124,43 +124,11 @@ def run_breakdown(r: ScenarioResult, i: int) -> Chart:
     return Chart(f"{r.id}-{i + 1}-breakdown", "breakdown", title, spec, rows, summary, _price_sources(w), as_of, columns=["side", "part", "usd"])
 
 
-def _grid(lo: float, hi: float, n: int) -> list[float]:
-    return [lo + (hi - lo) * k / (n - 1) for k in range(n)]
-
-
-def decision_map_rows(x: Inputs, axis: str, runs_max: int, n: int = 24) -> list[dict[str, Any]]:
-    """The engine's verdict (all rules, not cost alone) over runs x one other input, the rest as in `x`."""
-    rows = []
-    # The case's own runs and value are rows of the grid too, so its marker sits on its own cell.
-    runs_values = sorted({max(1, round(v)) for v in _grid(1, runs_max, n)} | {x.runs})
-    if axis == "relative_throughput":
-        grid, here = _grid(0.4, 2.0, n), x.relative_throughput.value
-    else:
-        grid, here = _grid(0.5, max(4.0, x.port_weeks.high * 2), n), x.port_weeks.value
-    others = sorted({round(v, 4) for v in grid} | {round(here, 4)})
-    for runs in runs_values:
-        for v in others:
-            if axis == "relative_throughput":
-                y = Inputs(**{**x.__dict__, "runs": runs, "relative_throughput": Span(v, v, v)})
-            else:
-                y = Inputs(**{**x.__dict__, "runs": runs, "port_weeks": Span(v, v, v)})
-            o = evaluate(y)
-            rows.append({"runs": runs, axis: v, "verdict": TRN if o.verdict == "trainium" else GPU})
-    return rows
-
-
-def decision_map(r: ScenarioResult | None, i: int, axis: str, *, x: Inputs | None = None,
-                 chart_id: str | None = None, title: str | None = None, source: str | None = None,
-                 as_of: dt.date | None = None) -> Chart:
-    if r is not None:
-        w = r.workloads[i]
-        x = w.inputs
-        title = title or f"Decision map: {w.workload.name}"
-        source = source or _price_sources(w)
-        as_of = as_of or w.prices_as_of
-    assert x is not None and title and source and as_of
-    runs_max = max(40, x.runs * 2)
-    rows = decision_map_rows(x, axis, runs_max)
+def decision_map(m: DecisionMap, x: Inputs, chart_id: str, title: str, source: str, as_of: dt.date) -> Chart:
+    """Draws a map the results stage computed for the case `x`; no verdict is worked out here."""
+    axis, runs_max = m.axis, m.runs_max
+    rows = [{"runs": runs, axis: v, "verdict": TRN if verdict == "trainium" else GPU}
+            for runs, line in zip(m.runs, m.verdicts, strict=True) for v, verdict in zip(m.values, line, strict=True)]
     ylabel = "Relative throughput (Trainium / GPU)" if axis == "relative_throughput" else "Port effort (engineer-weeks)"
     here_value = x.relative_throughput.value if axis == "relative_throughput" else x.port_weeks.value
     # The axes are ordinal: the marker finds its cell by value, and the grid holds the case's values.
@@ -183,8 +151,7 @@ def decision_map(r: ScenarioResult | None, i: int, axis: str, *, x: Inputs | Non
         f"Across {len(rows)} combinations of runs (1 to {runs_max}) and {ylabel[0].lower() + ylabel[1:]}, the verdict is Trainium in "
         f"{fmt.pct(share)} of them. The marked point is this case: {_n(x.runs, 'run')} at {here_text}."
     )
-    cid = chart_id or f"{r.id}-{i + 1}-{kind}"  # type: ignore[union-attr]
-    return Chart(cid, kind, title, spec, rows, summary, source, as_of, columns=["runs", axis, "verdict"])
+    return Chart(chart_id, kind, title, spec, rows, summary, source, as_of, columns=["runs", axis, "verdict"])
 
 
 def sensitivity(r: ScenarioResult, i: int) -> Chart | None:

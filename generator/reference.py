@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.engine import Inputs
-from generator.results import ScenarioResult, WorkloadResult
+from generator.results import DecisionMap, ScenarioResult, WorkloadResult, decision_map
+
+MAP_AXES = ("relative_throughput", "port_weeks")
 
 
 @dataclass(frozen=True)
@@ -17,6 +19,7 @@ class Reference:
     headline: dict[str, Any]  # its two prices, with their sources, and their ratio
     inputs: Inputs
     result: ScenarioResult  # one workload, for the charts that explain the model
+    maps: dict[str, DecisionMap]  # its decision maps, by the axis set against runs
 
     def case(self) -> dict[str, Any]:
         """Its numbers, for the hand-written pages to quote."""
@@ -27,4 +30,5 @@ class Reference:
 def reference(w: WorkloadResult) -> Reference:
     trn, gpu = w.trainium_price, w.gpu_price
     headline = {"trn": trn, "gpu": gpu, "ratio": trn.point / gpu.point, "ratio_high": (trn.high or trn.point) / gpu.point}
-    return Reference(headline, w.inputs, ScenarioResult("reference", "", None, (w,)))  # type: ignore[arg-type]
+    maps = {axis: decision_map(w.inputs, axis) for axis in MAP_AXES}
+    return Reference(headline, w.inputs, ScenarioResult("reference", "", None, (w,)), maps)  # type: ignore[arg-type]

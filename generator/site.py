@@ -263,6 +263,7 @@ class Renderer:
         """Charts that hand-written pages place with {{ charts.NAME }}, with the page each lives on."""
         h = self.headline()
         x = self.reference.inputs
+        maps = self.reference.maps
         as_of = max(h["trn"].as_of, h["gpu"].as_of)
         title = f"When does Trainium pay? trn2.48xlarge vs p5.48xlarge, on-demand, {x.gpu_hours:,.0f} GPU instance-hours a run"
         source = (f"prices from {h['trn'].source}; mainstream port of {x.port_weeks.value:g} engineer-weeks "
@@ -270,10 +271,8 @@ class Renderer:
         port_title = f"Porting effort against runs: trn2.48xlarge vs p5.48xlarge, {x.gpu_hours:,.0f} GPU instance-hours a run"
         ref = self.reference.result
         charts = {
-            "decision_map": ("index.md", ch.decision_map(None, 0, "relative_throughput", x=x, chart_id="decision-map",
-                                                         title=title, source=source, as_of=as_of)),
-            "port_map": ("axes/porting.md", ch.decision_map(None, 0, "port_weeks", x=x, chart_id="decision-map-porting",
-                                                            title=port_title, source=source, as_of=as_of)),
+            "decision_map": ("index.md", ch.decision_map(maps["relative_throughput"], x, "decision-map", title, source, as_of)),
+            "port_map": ("axes/porting.md", ch.decision_map(maps["port_weeks"], x, "decision-map-porting", port_title, source, as_of)),
             "breakdown": ("methodology.md", replace(ch.run_breakdown(ref, 0), id="reference-breakdown")),
         }
         sensitivity = ch.sensitivity(ref, 0)

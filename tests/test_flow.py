@@ -6,19 +6,21 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import sys
 from dataclasses import replace
 
 import pytest
 
 from core_support import FROZEN
-from generator import charts as ch
 from generator import engine
 from generator import formatting as fmt
 from generator import results
+from generator import charts as ch
 from generator.catalog import Catalog
 from generator.loader import load_project
 from generator.results import to_dict
 from generator.site import Renderer
+from test_engine import BASE
 
 DAY = dt.date(2026, 11, 23)
 
@@ -95,6 +97,36 @@ def test_pages_and_charts_show_the_prices_resolve_found_after_the_catalog_change
     assert ref.trainium_price.source in home["decision-map"].source
 
 
+def _block_the_engine(monkeypatch):
+    """Every generator module's handle on the engine's evaluate and robustness raises."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("the engine ran while drawing")
+
+    real = {attr: getattr(engine, attr) for attr in ("evaluate", "robustness")}
+    blocked = 0
+    for name, module in list(sys.modules.items()):
+        if name == "generator" or name.startswith("generator."):
+            for attr, function in real.items():
+                if getattr(module, attr, None) is function:
+                    monkeypatch.setattr(module, attr, refuse)
+                    blocked += 1
+    assert blocked >= 3  # engine and results at least
+
+
+def test_drawing_the_reference_charts_runs_no_engine(project, monkeypatch):
+    renderer = Renderer(project, today=DAY)
+    maps = renderer.reference.maps  # the results stage: the maps are computed here, once
+    assert set(maps) == {"relative_throughput", "port_weeks"}
+    _block_the_engine(monkeypatch)
+    charts = renderer.home_charts()
+    assert {"decision_map", "port_map", "breakdown", "sensitivity"} <= set(charts)
+    for axis, name in (("relative_throughput", "decision_map"), ("port_weeks", "port_map")):
+        m = maps[axis]
+        rows = charts[name][1].rows
+        assert len(rows) == len(m.runs) * len(m.values)
+        assert [row["verdict"] for row in rows] == ["Trainium" if v == "trainium" else "GPU" for line in m.verdicts for v in line]
+
+
 def test_sensitivity_draws_the_robustness_stored_on_the_result(project):
     """A result whose stored robustness differs from what the engine would say: the chart shows
     the stored one, so it cannot have worked its own out."""
@@ -108,3 +140,38 @@ def test_sensitivity_draws_the_robustness_stored_on_the_result(project):
     assert chart is not None
     assert [row["difference"] for row in chart.rows] == [e.total_difference for e in stored.ends]
     assert chart.summary.endswith("Inputs whose range flips the verdict: port effort.")
+
+
+def _cell_by_cell(x: engine.Inputs, m: results.DecisionMap) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(engine.evaluate(replace(x, runs=n, **{m.axis: engine.Span(v, v, v)})).verdict for v in m.values)
+                 for n in m.runs)
+
+
+def _cases(project):
+    cases = [w.inputs for w in _every_workload(project)]
+    # Cases where the capacity rule decides, in both directions, and one with nothing to decide.
+    cases.append(replace(BASE, needed_within_days=10, gpu_availability="constrained"))
+    cases.append(replace(BASE, needed_within_days=10, trainium_availability="constrained"))
+    cases.append(replace(BASE, excluded_by=("tensorflow",)))
+    return cases
+
+
+@pytest.mark.parametrize("axis", ["relative_throughput", "port_weeks"])
+def test_a_map_found_by_bisection_is_the_map_evaluated_cell_by_cell(project, axis):
+    """The map evaluates a column's ends and bisects between them; evaluating every cell must give
+    the very same verdicts, for every frozen workload and a few cases the capacity rule decides."""
+    turning = 0
+    for x in _cases(project):
+        m = results.decision_map(x, axis)
+        assert m.verdicts == _cell_by_cell(x, m)
+        columns = list(zip(*m.verdicts, strict=True))
+        turning += sum(1 for col in columns if len(set(col)) == 2)
+    assert turning >= 20  # columns where the verdict turns: the bisection had work to do
+
+
+def test_a_map_evaluates_fewer_cells_than_it_has(project, monkeypatch):
+    calls = []
+    real = results.evaluate
+    monkeypatch.setattr(results, "evaluate", lambda x: calls.append(1) or real(x))
+    m = results.decision_map(project.reference.inputs, "relative_throughput")
+    assert 0 < len(calls) < len(m.runs) * len(m.values) / 3
