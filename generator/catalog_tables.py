@@ -1,12 +1,11 @@
-"""The catalog as the tables the prices, sources and scenario pages show: rows of instances with
-their prices, the figures each source backs, and the price each workload side is bought at."""
+"""The catalog as the tables the prices and sources pages show: rows of instances with their prices,
+and the figures each source backs."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from generator.catalog import OPTION_LABELS, Catalog, Figure, Price
-from generator.results import ScenarioResult
+from generator.catalog import OPTION_LABELS, Catalog, Figure
 
 
 def price_rows(catalog: Catalog) -> list[dict[str, Any]]:
@@ -55,17 +54,3 @@ def figure_sources(catalog: Catalog) -> dict[str, list[str]]:
                  "close_call_margin", "soon_days"):
         add(getattr(a, name).source, name.replace("_", " "))
     return backs
-
-
-def workload_prices(catalog: Catalog, r: ScenarioResult) -> list[dict[str, Price]]:
-    """The price of each side of each workload of a scenario, in order."""
-    out = []
-    for w in r.workloads:
-        entry = {}
-        for side in ("trainium", "gpu"):
-            c = getattr(w.workload, side)
-            p = catalog.price(c.instance, c.region, c.option)
-            assert p is not None
-            entry[side] = p
-        out.append(entry)
-    return out

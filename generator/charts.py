@@ -16,9 +16,9 @@ import altair as alt
 
 from generator.catalog import OPTION_LABELS, Catalog
 from generator import formatting as fmt
-from generator.engine import Inputs, Span, evaluate, ranged_inputs, robustness
+from generator.engine import Inputs, ranged_inputs
 from generator.present import present_workload, range_label, range_value
-from generator.results import ScenarioResult, WorkloadResult
+from generator.results import DecisionMap, ScenarioResult, WorkloadResult
 
 TRN = "Trainium"
 GPU = "GPU"
@@ -82,38 +82,24 @@ def _n(count: float, word: str) -> str:
     return f"{count:g} {word}" if count == 1 else f"{count:g} {word}s"
 
 
-def _workload_as_of(r: ScenarioResult, w: WorkloadResult, catalog: Catalog) -> dt.date:
-    dates = []
-    for side in (w.workload.trainium, w.workload.gpu):
-        p = catalog.price(side.instance, side.region, side.option)
-        if p is not None:
-            dates.append(p.as_of)
-    return max(dates) if dates else catalog.latest_as_of()
+def _price_sources(w: WorkloadResult) -> str:
+    return "prices from " + " and ".join(w.price_sources)
 
 
-def _price_sources(w: WorkloadResult, catalog: Catalog) -> str:
-    keys = []
-    for side in (w.workload.trainium, w.workload.gpu):
-        p = catalog.price(side.instance, side.region, side.option)
-        if p is not None and p.source not in keys:
-            keys.append(p.source)
-    return "prices from " + " and ".join(keys)
-
-
-def cumulative_cost(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
+def cumulative_cost(r: ScenarioResult, i: int) -> Chart:
     """The engine's cost curve with the plan and the break-even marked, labelled by the present layer
     exactly as the calculator labels its own chart."""
     w = r.workloads[i]
-    shown = present_workload(w, catalog)["chart"]
+    shown = present_workload(w)["chart"]
     title = f"Cumulative cost: {w.workload.name}"
-    as_of = _workload_as_of(r, w, catalog)
+    as_of = w.prices_as_of
     spec = cumulative_spec(title, shown["source"], as_of, shown["rows"], shown["marks"], shown["interp"])
     return Chart(f"{r.id}-{i + 1}-cumulative", "cumulative", title, spec, shown["rows"], shown["summary"], shown["source"], as_of,
                  columns=["runs", "side", "cost"])
 
 
 
-def run_breakdown(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
+def run_breakdown(r: ScenarioResult, i: int) -> Chart:
     w = r.workloads[i]
     x, o = w.inputs, w.outcome
     port_share = o.ports * o.port_cost / x.runs
@@ -123,58 +109,26 @@ def run_breakdown(r: ScenarioResult, i: int, catalog: Catalog) -> Chart:
         {"side": TRN, "part": "Porting, spread over the plan", "usd": port_share},
     ]
     title = f"Cost per run: {w.workload.name}"
-    as_of = _workload_as_of(r, w, catalog)
+    as_of = w.prices_as_of
     chart = alt.Chart(_data("rows")).mark_bar().encode(
         y=alt.Y("side:N", title=None, sort=[TRN, GPU]),
         x=alt.X("sum(usd):Q", title="USD per run", axis=alt.Axis(format="$,.0f")),
         color=alt.Color("part:N", title=None, scale=alt.Scale(domain=["Compute", "Porting, spread over the plan"], range=["#4e79a7", "#e15759"])),
         tooltip=[alt.Tooltip("side:N"), alt.Tooltip("part:N"), alt.Tooltip("usd:Q", format="$,.0f")],
     ).properties(width=WIDTH, height=120)
-    spec = _titled(chart, title, _price_sources(w, catalog), as_of, rows=rows)
+    spec = _titled(chart, title, _price_sources(w), as_of, rows=rows)
     summary = (
         f"One run costs {fmt.money(o.gpu.cost_per_run)} on the GPU side and {fmt.money(o.trainium.cost_per_run)} on Trainium, "
         f"plus {fmt.money(port_share)} of porting per run when the plan's {_n(o.ports, 'port')} {'is' if o.ports == 1 else 'are'} spread over {_n(x.runs, 'run')}."
     )
-    return Chart(f"{r.id}-{i + 1}-breakdown", "breakdown", title, spec, rows, summary, _price_sources(w, catalog), as_of, columns=["side", "part", "usd"])
+    return Chart(f"{r.id}-{i + 1}-breakdown", "breakdown", title, spec, rows, summary, _price_sources(w), as_of, columns=["side", "part", "usd"])
 
 
-def _grid(lo: float, hi: float, n: int) -> list[float]:
-    return [lo + (hi - lo) * k / (n - 1) for k in range(n)]
-
-
-def decision_map_rows(x: Inputs, axis: str, runs_max: int, n: int = 24) -> list[dict[str, Any]]:
-    """The engine's verdict (all rules, not cost alone) over runs x one other input, the rest as in `x`."""
-    rows = []
-    # The case's own runs and value are rows of the grid too, so its marker sits on its own cell.
-    runs_values = sorted({max(1, round(v)) for v in _grid(1, runs_max, n)} | {x.runs})
-    if axis == "relative_throughput":
-        grid, here = _grid(0.4, 2.0, n), x.relative_throughput.value
-    else:
-        grid, here = _grid(0.5, max(4.0, x.port_weeks.high * 2), n), x.port_weeks.value
-    others = sorted({round(v, 4) for v in grid} | {round(here, 4)})
-    for runs in runs_values:
-        for v in others:
-            if axis == "relative_throughput":
-                y = Inputs(**{**x.__dict__, "runs": runs, "relative_throughput": Span(v, v, v)})
-            else:
-                y = Inputs(**{**x.__dict__, "runs": runs, "port_weeks": Span(v, v, v)})
-            o = evaluate(y)
-            rows.append({"runs": runs, axis: v, "verdict": TRN if o.verdict == "trainium" else GPU})
-    return rows
-
-
-def decision_map(r: ScenarioResult | None, i: int, catalog: Catalog, axis: str, *, x: Inputs | None = None,
-                 chart_id: str | None = None, title: str | None = None, source: str | None = None,
-                 as_of: dt.date | None = None) -> Chart:
-    if r is not None:
-        w = r.workloads[i]
-        x = w.inputs
-        title = title or f"Decision map: {w.workload.name}"
-        source = source or _price_sources(w, catalog)
-        as_of = as_of or _workload_as_of(r, w, catalog)
-    assert x is not None and title and source and as_of
-    runs_max = max(40, x.runs * 2)
-    rows = decision_map_rows(x, axis, runs_max)
+def decision_map(m: DecisionMap, x: Inputs, chart_id: str, title: str, source: str, as_of: dt.date) -> Chart:
+    """Draws a map the results stage computed for the case `x`; no verdict is worked out here."""
+    axis, runs_max = m.axis, m.runs_max
+    rows = [{"runs": runs, axis: v, "verdict": TRN if verdict == "trainium" else GPU}
+            for runs, line in zip(m.runs, m.verdicts, strict=True) for v, verdict in zip(m.values, line, strict=True)]
     ylabel = "Relative throughput (Trainium / GPU)" if axis == "relative_throughput" else "Port effort (engineer-weeks)"
     here_value = x.relative_throughput.value if axis == "relative_throughput" else x.port_weeks.value
     # The axes are ordinal: the marker finds its cell by value, and the grid holds the case's values.
@@ -197,24 +151,23 @@ def decision_map(r: ScenarioResult | None, i: int, catalog: Catalog, axis: str, 
         f"Across {len(rows)} combinations of runs (1 to {runs_max}) and {ylabel[0].lower() + ylabel[1:]}, the verdict is Trainium in "
         f"{fmt.pct(share)} of them. The marked point is this case: {_n(x.runs, 'run')} at {here_text}."
     )
-    cid = chart_id or f"{r.id}-{i + 1}-{kind}"  # type: ignore[union-attr]
-    return Chart(cid, kind, title, spec, rows, summary, source, as_of, columns=["runs", axis, "verdict"])
+    return Chart(chart_id, kind, title, spec, rows, summary, source, as_of, columns=["runs", axis, "verdict"])
 
 
-def sensitivity(r: ScenarioResult, i: int, catalog: Catalog) -> Chart | None:
+def sensitivity(r: ScenarioResult, i: int) -> Chart | None:
     w = r.workloads[i]
     x = w.inputs
     names = ranged_inputs(x)
     if not names:
         return None
-    rob = robustness(x, w.outcome)
+    rob = w.robustness
     rows = []
     for e in rob.ends:
         # The value with its unit (0.80×, $35.76/h, 3 engineer-weeks): the inputs differ in kind.
         rows.append({"input": range_label(e.input), "end": e.end, "value": range_value(e.input, e.value), "difference": e.total_difference})
     base = w.outcome.total_difference
     title = f"Sensitivity: {w.workload.name}"
-    as_of = _workload_as_of(r, w, catalog)
+    as_of = w.prices_as_of
     bars = alt.Chart(_data("rows")).mark_bar().encode(
         y=alt.Y("input:N", title=None),
         x=alt.X("difference:Q", title="GPU total minus Trainium total (USD); right of 0 favours Trainium", axis=alt.Axis(format="$,.0f")),
@@ -224,19 +177,19 @@ def sensitivity(r: ScenarioResult, i: int, catalog: Catalog) -> Chart | None:
     )
     zero = alt.Chart(_data("zero")).mark_rule(color="#888").encode(x="x:Q")
     baseline = alt.Chart(_data("base")).mark_rule(color="#888", strokeDash=[4, 4]).encode(x="x:Q")
-    spec = _titled(alt.layer(bars, zero, baseline).properties(width=WIDTH, height=max(120, 60 * len(names))), title, _price_sources(w, catalog), as_of, rows=rows, zero=[{"x": 0}], base=[{"x": base}])
+    spec = _titled(alt.layer(bars, zero, baseline).properties(width=WIDTH, height=max(120, 60 * len(names))), title, _price_sources(w), as_of, rows=rows, zero=[{"x": 0}], base=[{"x": base}])
     flips = ", ".join(range_label(n) for n in rob.flips_on) or "none"
     standing = f"{fmt.money(base)} cheaper" if base >= 0 else f"{fmt.money(-base)} dearer"
     summary = f"At the stated values Trainium's plan is {standing} than the GPU's. Inputs whose range flips the verdict: {flips}."
-    return Chart(f"{r.id}-{i + 1}-sensitivity", "sensitivity", title, spec, rows, summary, _price_sources(w, catalog), as_of, columns=["input", "end", "value", "difference"])
+    return Chart(f"{r.id}-{i + 1}-sensitivity", "sensitivity", title, spec, rows, summary, _price_sources(w), as_of, columns=["input", "end", "value", "difference"])
 
 
-def scenario_charts(r: ScenarioResult, catalog: Catalog) -> list[Chart]:
+def scenario_charts(r: ScenarioResult) -> list[Chart]:
     """One chart a workload, the cumulative cost with its break-even. The other views of a workload
     (decision maps, breakdown, sensitivity) are drawn for the reference case on the guide's own
     pages and for any case in the calculator: every chart carries four rendered images, and a
     thousand scenarios with five charts a workload would take the build many minutes."""
-    return [replace(cumulative_cost(r, i, catalog), preset=f"{r.id}/{i + 1}") for i in range(len(r.workloads))]
+    return [replace(cumulative_cost(r, i), preset=f"{r.id}/{i + 1}") for i in range(len(r.workloads))]
 
 
 def price_performance(catalog: Catalog) -> Chart:

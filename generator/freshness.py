@@ -13,8 +13,9 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
-from generator.catalog import OPTION_LABELS, Catalog, Price
+from generator.catalog import OPTION_LABELS, Catalog
 from generator.problems import Problem
 from generator.yamlread import read
 
@@ -34,6 +35,19 @@ def today() -> dt.date:
         raise ValueError(f"{TODAY_ENV} must be a date written YYYY-MM-DD (got {fixed!r})") from None
 
 
+class DatedPrice(Protocol):
+    """A dated price: an entry of data/prices.yaml, or the record of one a workload was resolved at."""
+
+    @property
+    def instance(self) -> str: ...
+    @property
+    def region(self) -> str: ...
+    @property
+    def option(self) -> str: ...
+    @property
+    def as_of(self) -> dt.date: ...
+
+
 @dataclass(frozen=True)
 class Freshness:
     today: dt.date
@@ -44,22 +58,22 @@ class Freshness:
         setting = catalog.assumptions.stale_days
         return cls(on or today(), int(setting.value) if setting else DEFAULT_STALE_DAYS)
 
-    def age(self, p: Price) -> int:
+    def age(self, p: DatedPrice) -> int:
         return (self.today - p.as_of).days
 
-    def is_stale(self, p: Price) -> bool:
+    def is_stale(self, p: DatedPrice) -> bool:
         return self.age(p) > self.max_days
 
-    def stale(self, prices: Iterable[Price]) -> list[Price]:
+    def stale(self, prices: Iterable[DatedPrice]) -> list[DatedPrice]:
         """The stale prices among these, each once, oldest first."""
-        seen: dict[int, Price] = {id(p): p for p in prices if self.is_stale(p)}
+        seen: dict[int, DatedPrice] = {id(p): p for p in prices if self.is_stale(p)}
         return sorted(seen.values(), key=lambda p: (p.as_of, p.instance, p.region, p.option))
 
-    def stale_dates(self, prices: Iterable[Price]) -> list[dt.date]:
+    def stale_dates(self, prices: Iterable[DatedPrice]) -> list[dt.date]:
         """The distinct as_of dates of the stale prices among these, oldest first (for page notes)."""
         return sorted({p.as_of for p in self.stale(prices)})
 
-    def message(self, p: Price) -> str:
+    def message(self, p: DatedPrice) -> str:
         return (
             f"{p.instance} {p.region} {OPTION_LABELS[p.option].lower()} price is {self.age(p)} days old on {self.today}, "
             f"older than {self.max_days} days (stale_days in data/assumptions.yaml): check it, then update it or its "

@@ -326,23 +326,19 @@ def plain(value: Any) -> Any:
     return _plain(value)
 
 
-def price_refs(catalog: Any, workload: Any) -> dict[str, dict[str, str]]:
-    out = {}
-    for side in ("trainium", "gpu"):
-        c = getattr(workload, side)
-        p = catalog.price(c.instance, c.region, c.option)
-        out[side] = {"source": p.source, "as_of": p.as_of.isoformat()}
-    return out
+def price_refs(w: Any) -> dict[str, dict[str, str]]:
+    """The source and date of the price each side of a `WorkloadResult` was resolved at."""
+    return {side: {"source": p.source, "as_of": p.as_of.isoformat()} for side, p in w.prices.items()}
 
 
-def present_workload(w: Any, catalog: Any) -> dict[str, Any]:
+def present_workload(w: Any) -> dict[str, Any]:
     """`present` for a `generator.results.WorkloadResult`."""
     from generator.engine import cost_curve
 
     result = {"inputs": plain(w.inputs), "outcome": plain(w.outcome), "robustness": plain(w.robustness),
               "thresholds": plain(w.thresholds)}
     curve = plain(cost_curve(w.inputs, w.outcome))
-    return present(result, curve, price_refs(catalog, w.workload))
+    return present(result, curve, price_refs(w))
 
 
 def scenario_state(states: list[str]) -> str:

@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator import catalog as cat
 from generator.engine import Inputs
-from generator.results import ScenarioResult, WorkloadResult
+from generator.results import DecisionMap, ScenarioResult, WorkloadResult, decision_map
+
+MAP_AXES = ("relative_throughput", "port_weeks")
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,7 @@ class Reference:
     headline: dict[str, Any]  # its two prices, with their sources, and their ratio
     inputs: Inputs
     result: ScenarioResult  # one workload, for the charts that explain the model
+    maps: dict[str, DecisionMap]  # its decision maps, by the axis set against runs
 
     def case(self) -> dict[str, Any]:
         """Its numbers, for the hand-written pages to quote."""
@@ -25,9 +27,8 @@ class Reference:
         return {"inputs": w.inputs, "outcome": w.outcome, "robustness": w.robustness, "thresholds": w.thresholds}
 
 
-def reference(w: WorkloadResult, catalog: cat.Catalog) -> Reference:
-    trn = catalog.price(w.workload.trainium.instance, w.workload.trainium.region, w.workload.trainium.option)
-    gpu = catalog.price(w.workload.gpu.instance, w.workload.gpu.region, w.workload.gpu.option)
-    assert trn is not None and gpu is not None, "the loader checked the reference workload's prices"
+def reference(w: WorkloadResult) -> Reference:
+    trn, gpu = w.trainium_price, w.gpu_price
     headline = {"trn": trn, "gpu": gpu, "ratio": trn.point / gpu.point, "ratio_high": (trn.high or trn.point) / gpu.point}
-    return Reference(headline, w.inputs, ScenarioResult("reference", "", None, (w,)))  # type: ignore[arg-type]
+    maps = {axis: decision_map(w.inputs, axis) for axis in MAP_AXES}
+    return Reference(headline, w.inputs, ScenarioResult("reference", "", None, (w,)), maps)  # type: ignore[arg-type]

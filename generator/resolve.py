@@ -4,7 +4,9 @@ that possible: every instance, region and purchase option a scenario names must 
 from __future__ import annotations
 
 import difflib
+import datetime as dt
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from generator.catalog import TERM_HOURS, Catalog
 from generator.engine import HOURS_PER_MONTH, Inputs, Span
@@ -103,26 +105,56 @@ def port_weeks(w: Workload, catalog: Catalog) -> Span:
     return Span(mid * m, lo * m, hi * m)
 
 
-def price_span(catalog: Catalog, instance: str, region: str, option: str) -> Span:
+@dataclass(frozen=True)
+class Bought:
+    """The price one side of a workload is bought at, as resolve found it in data/prices.yaml:
+    everything after resolve (pages, charts, tables) reads this record, never the catalog again."""
+
+    instance: str
+    region: str
+    option: str
+    point: float  # USD per instance-hour
+    low: float | None  # the range data/ gives, or None for a single figure
+    high: float | None
+    source: str
+    as_of: dt.date
+    reason: str | None  # why data/ uses this figure where sources disagree
+
+    @property
+    def span(self) -> Span:
+        return Span(self.point, self.point if self.low is None else self.low, self.point if self.high is None else self.high)
+
+
+def bought(catalog: Catalog, instance: str, region: str, option: str) -> Bought:
     p = catalog.price(instance, region, option)
     assert p is not None and p.offered, "check_references runs before resolve"
-    lo, hi = p.range
-    return Span(p.point, lo, hi)
+    return Bought(instance, region, option, p.point, p.low, p.high, p.source, p.as_of, p.reason)
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A workload as the engine takes it, with the price records its two sides were resolved from."""
+
+    inputs: Inputs
+    trainium: Bought
+    gpu: Bought
 
 
 def held_hours(c) -> float:
     return 0.0 if c.held_months is None else c.held_months * HOURS_PER_MONTH
 
 
-def resolve(w: Workload, catalog: Catalog) -> Inputs:
+def resolve(w: Workload, catalog: Catalog) -> Resolved:
+    trn = bought(catalog, w.trainium.instance, w.trainium.region, w.trainium.option)
+    gpu = bought(catalog, w.gpu.instance, w.gpu.region, w.gpu.option)
     a = catalog.assumptions
     ir, lost, eng = a.spot_interruptions_per_instance_hour, a.spot_hours_lost_per_interruption, a.port_engineers
     engineers = Span(eng.value, eng.low, eng.high) if w.porting.engineers is None else Span(w.porting.engineers, w.porting.engineers, w.porting.engineers)
-    return Inputs(
+    x = Inputs(
         gpu_hours=gpu_instance_hours(w, catalog),
         relative_throughput=Span(w.relative_throughput.value, w.relative_throughput.low, w.relative_throughput.high),
-        trainium_price=price_span(catalog, w.trainium.instance, w.trainium.region, w.trainium.option),
-        gpu_price=price_span(catalog, w.gpu.instance, w.gpu.region, w.gpu.option),
+        trainium_price=trn.span,
+        gpu_price=gpu.span,
         trainium_spot=w.trainium.option == "spot",
         gpu_spot=w.gpu.option == "spot",
         interruption_rate=Span(ir.value, ir.low, ir.high),
@@ -151,3 +183,4 @@ def resolve(w: Workload, catalog: Catalog) -> Inputs:
         region_excluded=tuple(side for side in ("trainium", "gpu") if not offered(w, side, catalog)),
         allowed_regions=tuple(w.regions or ()),
     )
+    return Resolved(x, trn, gpu)

@@ -137,7 +137,6 @@ class Renderer:
             RULE_LABELS=RULE_LABELS,
             RANGE_LABELS=RANGE_LABELS,
             VERDICT_LABELS=VERDICT_LABELS,
-            price=self.catalog.price,
             price_rows=functools.partial(catalog_tables.price_rows, self.catalog),
             figure_sources=functools.partial(catalog_tables.figure_sources, self.catalog),
             source_links=self.source_links,
@@ -166,7 +165,7 @@ class Renderer:
 
     @functools.cached_property
     def reference(self) -> Reference:
-        return reference(self.project.reference, self.catalog)
+        return reference(self.project.reference)
 
     def headline(self) -> dict[str, Any]:
         return self.reference.headline
@@ -189,7 +188,7 @@ class Renderer:
 
     def scenario_row(self, r: ScenarioResult) -> dict[str, Any]:
         """What the scenarios index says about one scenario, in the words its page uses."""
-        return scenario_row(r, [present_workload(w, self.catalog) for w in r.workloads])
+        return scenario_row(r, [present_workload(w) for w in r.workloads])
 
     # Snippets a blogger pastes. Built as text here and escaped again where the page shows them.
     def iframe_snippet(self, c: ch.Chart) -> str:
@@ -222,9 +221,9 @@ class Renderer:
 
     def scenario_page(self, r: ScenarioResult) -> str:
         page = f"scenarios/{r.id}.md"
-        blocks = [self.chart_block(self.register(c, page)) for c in ch.scenario_charts(r, self.catalog)]
-        shown = [present_workload(w, self.catalog) for w in r.workloads]
-        return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, prices=catalog_tables.workload_prices(self.catalog, r),
+        blocks = [self.chart_block(self.register(c, page)) for c in ch.scenario_charts(r)]
+        shown = [present_workload(w) for w in r.workloads]
+        return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, prices=[w.prices for w in r.workloads],
                                                               shown=shown, row=scenario_row(r, shown))
 
     def _cached_scenario_page(self, r: ScenarioResult) -> str:
@@ -264,6 +263,7 @@ class Renderer:
         """Charts that hand-written pages place with {{ charts.NAME }}, with the page each lives on."""
         h = self.headline()
         x = self.reference.inputs
+        maps = self.reference.maps
         as_of = max(h["trn"].as_of, h["gpu"].as_of)
         title = f"When does Trainium pay? trn2.48xlarge vs p5.48xlarge, on-demand, {x.gpu_hours:,.0f} GPU instance-hours a run"
         source = (f"prices from {h['trn'].source}; mainstream port of {x.port_weeks.value:g} engineer-weeks "
@@ -271,13 +271,11 @@ class Renderer:
         port_title = f"Porting effort against runs: trn2.48xlarge vs p5.48xlarge, {x.gpu_hours:,.0f} GPU instance-hours a run"
         ref = self.reference.result
         charts = {
-            "decision_map": ("index.md", ch.decision_map(None, 0, self.catalog, "relative_throughput", x=x, chart_id="decision-map",
-                                                         title=title, source=source, as_of=as_of)),
-            "port_map": ("axes/porting.md", ch.decision_map(None, 0, self.catalog, "port_weeks", x=x, chart_id="decision-map-porting",
-                                                            title=port_title, source=source, as_of=as_of)),
-            "breakdown": ("methodology.md", replace(ch.run_breakdown(ref, 0, self.catalog), id="reference-breakdown")),
+            "decision_map": ("index.md", ch.decision_map(maps["relative_throughput"], x, "decision-map", title, source, as_of)),
+            "port_map": ("axes/porting.md", ch.decision_map(maps["port_weeks"], x, "decision-map-porting", port_title, source, as_of)),
+            "breakdown": ("methodology.md", replace(ch.run_breakdown(ref, 0), id="reference-breakdown")),
         }
-        sensitivity = ch.sensitivity(ref, 0, self.catalog)
+        sensitivity = ch.sensitivity(ref, 0)
         if sensitivity is not None:
             charts["sensitivity"] = ("methodology.md", replace(sensitivity, id="reference-sensitivity"))
         return charts

@@ -438,7 +438,7 @@ def test_the_new_model_inputs_reach_the_engine_from_the_form(calc: Calc, project
         "relative_throughput": {"value": 1.1, "low": 0.9, "high": 1.25},
         "porting": {"engineers": 1}, "availability": {"needed_within_days": 20, "gpu_lead_days": 3},
     })
-    o = evaluate(resolve(w, project.catalog))
+    o = evaluate(resolve(w, project.catalog).inputs)
     # A mainstream port (2 engineer-weeks) by a team new to Neuron (x1.5) and one engineer: 3 weeks,
     # a day past the 20-day deadline, so the deadline rule has something to say.
     assert o.trainium.committed_terms == 1 and o.port_calendar_days == 21

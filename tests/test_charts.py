@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from generator import results
 from generator.charts import decision_map
 from generator.engine import Span, evaluate
 from test_engine import BASE
@@ -20,7 +21,7 @@ from test_engine import BASE
 ])
 def test_the_marker_sits_on_the_cases_own_cell(axis: str, runs: int, value: float, shown: str):
     x = replace(BASE, runs=runs, **{axis: Span(value, value * 0.8, value * 1.2)})
-    chart = decision_map(None, 0, None, axis, x=x, chart_id="map", title="Map", source="test", as_of=dt.date(2025, 1, 1))
+    chart = decision_map(results.decision_map(x, axis), x, "map", "Map", "test", dt.date(2025, 1, 1))
     here = chart.spec["datasets"]["here"]
     assert [(h["runs"], h[axis]) for h in here] == [(runs, value)]
     assert here[0]["label"] == f"this case: {runs} runs at {shown}"

@@ -4,6 +4,7 @@ that nothing is ever written into scenarios/ or data/."""
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import json
 import math
 from concurrent.futures import ThreadPoolExecutor
@@ -15,6 +16,7 @@ import pytest
 from core_support import FROZEN, SCENARIOS, copy_inputs, run_guide, tree_hashes
 from generator.engine import Inputs, Outcome, Robustness, Side, Step, Thresholds
 from generator.loader import load_project
+from generator.resolve import Bought
 from generator.schema import json_schema_text
 
 SCENARIO_IDS = sorted(p.stem for p in SCENARIOS.glob("*.yaml"))
@@ -141,11 +143,14 @@ def test_json_has_one_object_per_scenario_with_everything_computed(runs):
         assert s["robust"] == all(w["robustness"]["holds"] for w in s["workloads"])
         assert [w["name"] for w in s["workloads"]] == [w["name"] for w in s["scenario"]["workloads"]]
         for w in s["workloads"]:
-            assert set(w) == {"name", "inputs", "outcome", "robustness", "thresholds"}
+            assert set(w) == {"name", "inputs", "outcome", "robustness", "thresholds", "prices"}
             assert set(w["inputs"]) == _fields(Inputs)
             assert set(w["outcome"]) == _fields(Outcome)
             for side in ("trainium", "gpu"):
                 assert set(w["outcome"][side]) == _fields(Side)
+                assert set(w["prices"][side]) == _fields(Bought)
+                assert w["prices"][side]["point"] == w["inputs"][side + "_price"]["value"]
+                dt.date.fromisoformat(w["prices"][side]["as_of"])
             assert w["outcome"]["trace"], "an empty trace"
             for step in w["outcome"]["trace"]:
                 assert set(step) == _fields(Step)

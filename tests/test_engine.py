@@ -224,7 +224,7 @@ def test_flops_based_gpu_hours(catalog):
     w = workload(run_size={"params_billion": 8.0, "tokens_billion": 2000.0, "mfu": 0.35})
     expected = 6 * 8e9 * 2000e9 / (8 * 989e12 * 0.35) / 3600
     assert gpu_instance_hours(w, catalog) == approx(expected)
-    assert resolve(w, catalog).gpu_hours == approx(expected)  # about 9,630 instance-hours
+    assert resolve(w, catalog).inputs.gpu_hours == approx(expected)  # about 9,630 instance-hours
     assert 9600 < expected < 9700
 
 
@@ -264,7 +264,7 @@ def test_resolve_prices_options_and_overrides(catalog):
         porting={"engineer_week_usd": 9000, "extra_usd": 2500},
         constraints=["tensorflow", "dynamic-shapes"],
         availability={"gpu": "constrained", "needed_within_days": 10},
-    ), catalog)
+    ), catalog).inputs
     p_trn = catalog.price("trn1.32xlarge", "us-east-1", "spot")
     p_gpu = catalog.price("p5.48xlarge", "us-east-1", "spot")
     assert x.trainium_price == Span(p_trn.usd_per_hour, p_trn.low, p_trn.high)
@@ -279,7 +279,7 @@ def test_resolve_prices_options_and_overrides(catalog):
 
 
 def test_an_unranged_price_resolves_to_a_point(catalog):
-    x = resolve(workload(), catalog)
+    x = resolve(workload(), catalog).inputs
     p = catalog.price("p5.48xlarge", "us-east-1", "on-demand")
     assert p.low is None and x.gpu_price == point(p.usd_per_hour)
 

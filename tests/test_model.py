@@ -401,7 +401,7 @@ def through_both(catalog: Catalog, workloads: list[Workload]) -> list[tuple[dict
     js = run_js_on_workloads([w.model_dump(mode="json", exclude_none=True) for w in workloads], calculator_data(catalog))
     out = []
     for w, j in zip(workloads, js, strict=True):
-        x = resolve(w, catalog)
+        x = resolve(w, catalog).inputs
         out.append(({"inputs": _plain(x), "outcome": _plain(evaluate(x))}, j))
     return out
 
@@ -443,7 +443,7 @@ def test_regions_through_resolve(catalog):
 
 def test_cuda_only_dependency_through_resolve(catalog):
     w = workload(constraints=["cuda-only-dependency"])
-    assert resolve(w, catalog).excluded_by == ("cuda-only-dependency",)
+    assert resolve(w, catalog).inputs.excluded_by == ("cuda-only-dependency",)
     (py, js), = through_both(catalog, [w])
     for r in (py, js):
         assert r["outcome"]["verdict"] == "gpu" and r["outcome"]["trace"][0]["rule"] == "hard-constraint"
@@ -452,7 +452,7 @@ def test_cuda_only_dependency_through_resolve(catalog):
 def test_commitment_plan_months_and_held_reservation_through_resolve(catalog):
     w = workload(trainium={"instance": "trn.x", "region": "us-east-2", "option": "commit-1y", "count": 4, "held_months": 6},
                  plan_months=18, porting={"engineers": 1})
-    x = resolve(w, catalog)
+    x = resolve(w, catalog).inputs
     assert (x.trainium_term_hours, x.trainium_held_hours, x.plan_hours) == (8760, 6 * 730, 18 * 730)
     assert x.port_engineers == Span(1, 1, 1)
     (py, js), = through_both(catalog, [w])
@@ -474,7 +474,7 @@ def _chart(catalog: Catalog, **changes):
     s = Scenario.model_validate({"title": "t", "summary": "s", "expect": "gpu", "sources": ["test"],
                                  "workloads": [workload(**changes).model_dump(mode="json", exclude_none=True)]})
     r = evaluate_scenario("t", "t.yaml", s, catalog)
-    return cumulative_cost(r, 0, catalog).spec["datasets"]
+    return cumulative_cost(r, 0).spec["datasets"]
 
 
 def test_the_chart_marks_break_even_where_the_lines_cross(catalog):

@@ -213,7 +213,7 @@ def cases():
         r = evaluate_workload(w, catalog)
         py.append({"inputs": _plain(r.inputs), "outcome": _plain(r.outcome), "robustness": _plain(r.robustness),
                    "thresholds": _plain(r.thresholds), "curve": _plain(cost_curve(r.inputs, r.outcome))})
-        curves.append((py[-1]["curve"], price_refs(catalog, w)))
+        curves.append((py[-1]["curve"], price_refs(r)))
     return workloads, py, js, curves, [r["curve"] for r in ran]
 
 
