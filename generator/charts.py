@@ -194,11 +194,14 @@ def scenario_charts(r: ScenarioResult) -> list[Chart]:
 
 def price_performance(catalog: Catalog) -> Chart:
     rows = []
+    sources: set[str] = set()
     for p in catalog.prices:
         if not p.offered or p.region not in ("us-east-1", "us-east-2"):
             continue
         inst = catalog.instances[p.instance]
-        pflops = inst.chips.value * catalog.chips[inst.chip].bf16_tflops.value / 1000
+        peak = catalog.chips[inst.chip].bf16_tflops
+        sources |= {p.source, inst.chips.source, peak.source}
+        pflops = inst.chips.value * peak.value / 1000
         rows.append({
             "instance": p.instance,
             "side": TRN if inst.side == "trainium" else GPU,
@@ -215,13 +218,14 @@ def price_performance(catalog: Catalog) -> Chart:
         shape=alt.Shape("side:N", title=None),
         tooltip=[alt.Tooltip("instance:N"), alt.Tooltip("option:N"), alt.Tooltip("usd_per_hour:Q", format="$,.3f"), alt.Tooltip("usd_per_pflop_hour:Q", format="$,.2f")],
     ).properties(width=WIDTH, height=320)
-    spec = _titled(chart, title, "data/prices.yaml (VAN, CB, NRN, NVDA)", as_of, rows=rows)
+    source = f"data/prices.yaml, data/chips.yaml ({', '.join(sorted(sources))})"
+    spec = _titled(chart, title, source, as_of, rows=rows)
     best = min(rows, key=lambda r: r["usd_per_pflop_hour"])
     summary = (
         f"Peak-FLOP price of {len(rows)} instance and purchase-option pairs in us-east-1 and us-east-2. Cheapest per peak "
         f"PFLOP-hour: {best['instance']} ({best['option']}) at ${best['usd_per_pflop_hour']:,.2f}. Peak is not delivered throughput."
     )
-    return Chart("price-performance", "price-performance", title, spec, rows, summary, "data/prices.yaml", as_of, columns=["instance", "side", "option", "usd_per_pflop_hour", "usd_per_hour"])
+    return Chart("price-performance", "price-performance", title, spec, rows, summary, source, as_of, columns=["instance", "side", "option", "usd_per_pflop_hour", "usd_per_hour"])
 
 
 @functools.cache

@@ -30,3 +30,23 @@ def test_the_marker_sits_on_the_cases_own_cell(axis: str, runs: int, value: floa
     assert [row["verdict"] for row in cell] == ["Trainium" if evaluate(x).verdict == "trainium" else "GPU"]
     # Still a full grid: every runs value against every value of the other axis.
     assert len(chart.rows) == len({r["runs"] for r in chart.rows}) * len({r[axis] for r in chart.rows})
+
+
+
+def test_price_performance_names_the_sources_of_the_figures_it_plots():
+    from core_support import FROZEN
+    from generator.charts import price_performance
+    from generator.datafiles import load_catalog
+
+    catalog = load_catalog(FROZEN / "data")
+    inst = catalog.instances["trn2.48xlarge"]
+    chip = catalog.chips[inst.chip]
+    # A chip's peak taken from a new source must show in the chart's own line of sources.
+    catalog.chips[inst.chip] = chip.model_copy(update={"bf16_tflops": chip.bf16_tflops.model_copy(update={"source": "TEST-PEAK"})})
+    chart = price_performance(catalog)
+    named = set(chart.source.split("(", 1)[1].rstrip(")").split(", "))
+    assert "TEST-PEAK" in named
+    assert chart.spec["title"]["subtitle"][0].startswith(f"Source: {chart.source}.")
+    plotted = {row["instance"] for row in chart.rows}
+    assert "trn2.48xlarge" in plotted
+    assert {p.source for p in catalog.prices if p.instance in plotted and p.offered and p.region in ("us-east-1", "us-east-2")} <= named
