@@ -269,6 +269,20 @@ def test_robustness_is_told_as_the_engine_found_it(built_site: BuiltSite, projec
     assert seen_joint_flip, "no scenario flips only when ranges move together; this test lost its case"
 
 
+def test_a_chip_figure_sources_disagree_on_is_marked_and_both_figures_shown(built_site: BuiltSite):
+    # The frozen chips.yaml keeps two memory figures for the B200: 180 GB used, 192 GB beside it.
+    doc = page(built_site.site, "prices/")
+    (row,) = [tr for tr in doc.find_all("tr") if tr.children and tr.text().startswith("Nvidia B200 (HGX")]
+    (link,) = [a for a in row.find_all("a") if a.attrs.get("href") == "#chip-b200-memory-gib"]
+    assert link.text() == "note"
+    (note,) = doc.find_all("p", id="chip-b200-memory-gib")
+    text = note.norm_text()
+    assert text.startswith("Nvidia B200 (HGX, 1000 W), memory: the table uses 180 GB (NVDA, 2025-06-01).")
+    assert "Also 192 GB (NVDA, 2025-06-01). The upper end of the quote." in text
+    # One note a disagreement: figures with one source have none.
+    assert [p.attrs["id"] for p in doc.find_all("p") if p.attrs.get("id", "").startswith("chip-")] == ["chip-b200-memory-gib"]
+
+
 def test_prices_page_shows_every_instance_and_the_trn2_range(built_site: BuiltSite, project):
     from generator.formatting import hourly
 
