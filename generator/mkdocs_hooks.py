@@ -19,10 +19,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import AnchorLink, get_toc
 
 if TYPE_CHECKING:
+    from generator.converted import Converted, ConvertedPages
     from generator.embeds import Images
     from generator.site import Renderer
 
@@ -43,10 +46,42 @@ class BuildState:
     renderer: Renderer | None = None  # for hand-written pages that opt into figures
     images: Images | None = None  # the chart images still rendering
     linked: dict[str, Path] = field(default_factory=dict)  # site path -> cache file to link there
+    converted: ConvertedPages | None = None  # scenario pages' HTML from earlier builds
+    to_store: dict[str, Path] = field(default_factory=dict)  # page path -> entry its HTML goes to once converted
+    full: dict[str, str] = field(default_factory=dict)  # page path -> its HTML, while search reads a part of it
 
 
 # MkDocs calls hooks as module functions: their shared state has to live at module level.
 _build = BuildState()
+
+
+class StoredPage(Page):
+    """A generated page whose HTML an earlier build converted from the same Markdown: MkDocs builds it
+    like any page, except that Markdown does not run."""
+
+    def __init__(self, file: File, config: MkDocsConfig, markdown: str, stored: Converted):
+        super().__init__(None, file, config)
+        self._source = markdown
+        self._stored = stored
+
+    def read_source(self, config: MkDocsConfig) -> None:
+        # The front matter is one line of JSON between two '---' lines (site.front_matter); what
+        # MkDocs read from it is stored with the HTML.
+        source = self._source
+        end = source.find("\n---\n", 4) if source.startswith("---\n") else -1
+        self.markdown = source[end + 5:] if end >= 0 else source
+        self.meta = dict(self._stored.meta)
+
+    def render(self, config: MkDocsConfig, files: Files) -> None:
+        s = self._stored
+        self.content = s.content
+        self.toc = get_toc(s.toc)
+        self._title_from_render = s.title
+        self.present_anchor_ids = set(s.anchors)
+
+
+def _toc_tokens(items: list[AnchorLink]) -> list[dict]:
+    return [{"level": a.level, "id": a.id, "name": a.title, "children": _toc_tokens(a.children)} for a in items]
 
 
 def _root(config: MkDocsConfig) -> Path:
@@ -88,7 +123,7 @@ def _warn_stale(project, root: Path) -> None:
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     # Runs on every (re)build, so a changed scenario or price is picked up by `mkdocs serve`.
-    from generator import cachefile, embeds
+    from generator import cachefile, converted, embeds
     from generator.build import generate
     from generator.freshness import today
     from generator.loader import InputError
@@ -103,12 +138,21 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         lines = "\n".join(str(p) for p in e.problems)
         raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
     _build.renderer, _build.linked = made.renderer, made.linked
+    _build.converted = pages = converted.ConvertedPages(cache / "html", Path(config.config_file_path).read_bytes())
+    _build.to_store, _build.full = {}, {}
     for path, markdown in sorted(made.site.pages.items()):
         f = File.generated(config, path, content=markdown)
         source = made.site.sources.get(path)
         if source:
             # Edit links on generated pages open the YAML the page is made from.
             f.edit_uri = f"../{source}"
+        if converted.applies(path):
+            entry = pages.entry(path, markdown)
+            stored = pages.get(entry)
+            if stored is not None:
+                StoredPage(f, config, markdown, stored)
+            else:
+                _build.to_store[path] = entry
         files.append(f)
     for path, content in {**made.assets, **made.texts}.items():
         files.append(File.generated(config, path, content=content))
@@ -128,6 +172,31 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
 
     assert _build.renderer is not None, "on_files runs before any page"
     return render_markdown_page(_build.renderer, markdown)
+
+
+@event_priority(-100)  # after every other plugin has changed the HTML
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    from generator import converted
+
+    path = page.file.src_uri
+    entry = _build.to_store.pop(path, None)
+    if entry is not None and _build.converted is not None:
+        _build.converted.put(entry, converted.Converted(page.meta, html, _toc_tokens(list(page.toc)),
+                                                        page._title_from_render, sorted(page.present_anchor_ids or ())))
+    if converted.applies(path) and page.file.generated_by:
+        # The search plugin indexes the page while it holds only what a reader searches it by
+        # (converted.searched); the whole HTML is put back before the theme renders the page.
+        _build.full[path] = html
+        return converted.searched(html)
+    return html
+
+
+@event_priority(-100)  # after the search plugin has indexed the page
+def on_page_context(context, page: Page, config: MkDocsConfig, nav):
+    full = _build.full.pop(page.file.src_uri, None)
+    if full is not None:
+        page.content = full
+    return context
 
 
 def on_post_build(config: MkDocsConfig) -> None:
