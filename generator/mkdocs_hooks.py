@@ -43,6 +43,7 @@ class BuildState:
     """What one build's hooks hand each other: set in on_config and on_files, used by the later hooks."""
 
     cache: Path | None = None  # the build cache, checked in on_config
+    serving: bool = False  # under `mkdocs serve`
     renderer: Renderer | None = None  # for hand-written pages that opt into figures
     images: Images | None = None  # the chart images still rendering
     linked: dict[str, Path] = field(default_factory=dict)  # site path -> cache file to link there
@@ -86,6 +87,23 @@ def _toc_tokens(items: list[AnchorLink]) -> list[dict]:
 
 def _root(config: MkDocsConfig) -> Path:
     return Path(config.config_file_path).resolve().parent
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    _build.serving = command == "serve"
+
+
+def _published_url(config: MkDocsConfig) -> str:
+    """The site URL the generated pages, embed files and images carry. `mkdocs serve` puts the dev
+    server's address in site_url; the generator keeps the one mkdocs.yml names, so a preview reuses what
+    `mkdocs build` cached (the images print the URL) and its embed snippets show where the site is published."""
+    if not _build.serving:
+        return config.site_url or ""
+    from mkdocs.utils.yaml import yaml_load
+
+    with open(config.config_file_path, "rb") as f:
+        url = yaml_load(f).get("site_url") or ""
+    return url if not url or url.endswith("/") else url + "/"
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
@@ -133,7 +151,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     _cancel_images()  # a superseded `mkdocs serve` build's renders, before this build starts its own
     images = _build.images = embeds.Images(cache / "embeds")
     try:
-        made = generate(root, cache, config.site_url or "", today(), images, lambda project: _warn_stale(project, root))
+        made = generate(root, cache, _published_url(config), today(), images, lambda project: _warn_stale(project, root))
     except InputError as e:
         lines = "\n".join(str(p) for p in e.problems)
         raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
