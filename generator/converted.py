@@ -1,4 +1,4 @@
-"""The HTML an earlier build converted each scenario page's Markdown to, so a later build hands
+"""The HTML an earlier build converted each scenario page's Markdown (and the embed gallery's) to, so a later build hands
 MkDocs the page without running Markdown on it again.
 
 At a thousand scenarios, Python-Markdown on the generated pages (large raw-HTML blocks through
@@ -31,16 +31,27 @@ LIBRARIES = ("mkdocs", "markdown", "pymdown-extensions")
 # (their data tables, embed snippets and compiled specs). What a reader searches a scenario by
 # (title, verdict, summary, notes, workload names, the rules' reasons) is outside them.
 _UNSEARCHED = re.compile(r"<figure\b.*?</figure>|<table\b.*?</table>", re.DOTALL)
+# Blocks the search plugin skips anyway (data-search-exclude): taken out before it reads the page,
+# they leave the index as it was. The embed snippets, one a chart, are most of the gallery.
+_EXCLUDED = re.compile(r"<details\b[^>]*\bdata-search-exclude\b[^>]*>.*?</details>", re.DOTALL)
+GALLERY = "embed.md"
 
 
-def applies(path: str) -> bool:
-    """Pages converted once and remembered: one page per scenario, the pages that grow with N."""
+def scenario_page(path: str) -> bool:
     return path.startswith("scenarios/") and path != "scenarios/index.md"
 
 
-def searched(content: str) -> str:
-    """The part of a scenario page's HTML the search index is built from."""
-    return _UNSEARCHED.sub("", content)
+def applies(path: str) -> bool:
+    """Pages converted once and remembered: the pages that grow with the number of scenarios and hold
+    no Markdown link (whose HTML would depend on which other pages exist)."""
+    return scenario_page(path) or path == GALLERY
+
+
+def searched(path: str, content: str) -> str:
+    """The part of a generated page's HTML the search index is built from."""
+    if scenario_page(path):
+        content = _UNSEARCHED.sub("", content)
+    return _EXCLUDED.sub("", content)
 
 
 @dataclass(frozen=True)

@@ -205,7 +205,7 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
         # The search plugin indexes the page while it holds only what a reader searches it by
         # (converted.searched); the whole HTML is put back before the theme renders the page.
         _build.full[path] = html
-        return converted.searched(html)
+        return converted.searched(path, html)
     return html
 
 

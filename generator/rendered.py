@@ -34,6 +34,7 @@ class Rendered:
     page: str  # Markdown
     charts: list[Chart]
     files: list[ChartFiles]
+    row: dict  # the scenario's row in the scenarios index (present.scenario_row)
 
 
 def _chart_json(c: Chart) -> dict:
@@ -101,6 +102,7 @@ class RenderedScenarios:
                 d["page"],
                 [_chart(c) for c in d["charts"]],
                 [ChartFiles(f["chart_id"], f["texts"], Job(JSONText(f["job"]))) for f in d["files"]],
+                d["row"],
             )
         except (ValueError, KeyError, TypeError):
             return None
@@ -111,6 +113,7 @@ class RenderedScenarios:
                 "page": rendered.page,
                 "charts": [_chart_json(c) for c in rendered.charts],
                 "files": [{"chart_id": f.chart_id, "texts": f.texts, "job": f.job.spec} for f in rendered.files],
+                "row": rendered.row,
             }, separators=(",", ":"), allow_nan=False)
         except (TypeError, ValueError):
             return  # a chart that does not travel as JSON is rendered every time

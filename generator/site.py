@@ -159,6 +159,7 @@ class Renderer:
         self.charts: list[ch.Chart] = []
         self.embeds: list[embeds.ChartFiles] = []
         self.home: dict[str, ch.Chart] = {}
+        self._rows: dict[str, dict[str, Any]] = {}  # scenario id -> its index row, made with its page
 
     # Context helpers for templates and for the hand-written pages that opt into figures.
     def source_links(self, text: str, root: str) -> Markup:
@@ -189,7 +190,8 @@ class Renderer:
 
     def scenario_row(self, r: ScenarioResult) -> dict[str, Any]:
         """What the scenarios index says about one scenario, in the words its page uses."""
-        return scenario_row(r, [present_workload(w, self.catalog) for w in r.workloads])
+        row = self._rows.get(r.id)
+        return row if row is not None else scenario_row(r, [present_workload(w, self.catalog) for w in r.workloads])
 
     # Snippets a blogger pastes. Built as text here and escaped again where the page shows them.
     def iframe_snippet(self, c: ch.Chart) -> str:
@@ -224,8 +226,9 @@ class Renderer:
         page = f"scenarios/{r.id}.md"
         blocks = [self.chart_block(self.register(c, page)) for c in ch.scenario_charts(r, self.catalog)]
         shown = [present_workload(w, self.catalog) for w in r.workloads]
+        row = self._rows[r.id] = scenario_row(r, shown)
         return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, prices=catalog_tables.workload_prices(self.catalog, r),
-                                                              shown=shown, row=scenario_row(r, shown))
+                                                              shown=shown, row=row)
 
     def _cached_scenario_page(self, r: ScenarioResult) -> str:
         entry = self.rendered.entry(r) if self.rendered else None
@@ -234,11 +237,12 @@ class Renderer:
             self.charts.extend(known.charts)
             for files in known.files:
                 self._add_embed(files)
+            self._rows[r.id] = known.row
             return known.page
         first = len(self.charts)
         page = self.scenario_page(r)
         if self.rendered and entry:
-            self.rendered.put(entry, Rendered(page, self.charts[first:], self.embeds[first:]))
+            self.rendered.put(entry, Rendered(page, self.charts[first:], self.embeds[first:], self._rows[r.id]))
         return page
 
     def render(self) -> Site:

@@ -72,10 +72,13 @@ def test_the_key_test_fails_when_that_input_is_left_out_of_the_key(tmp_path: Pat
         check_entry_moves(tmp_path, monkeypatch, change)
 
 
-def test_the_search_index_leaves_out_tables_and_charts_only():
+def test_search_reads_a_scenario_page_without_its_tables_and_charts_and_any_page_without_what_it_skips_anyway():
     html = ('<h1 id="t">Title</h1><p>Summary.</p><table data-table="inputs"><tr><td>1</td></tr></table>'
-            '<figure class="guide-chart"><table><tr><td>2</td></tr></table><figcaption>Cap</figcaption></figure><p>After.</p>')
-    assert converted.searched(html) == '<h1 id="t">Title</h1><p>Summary.</p><p>After.</p>'
+            '<figure class="guide-chart"><table><tr><td>2</td></tr></table><figcaption>Cap</figcaption></figure><p>After.</p>'
+            '<details class="guide-embed" data-search-exclude><summary>Embed</summary><p>snippet</p></details><p>End.</p>')
+    assert converted.searched("scenarios/one.md", html) == '<h1 id="t">Title</h1><p>Summary.</p><p>After.</p><p>End.</p>'
+    gallery = converted.searched("embed.md", html)
+    assert "snippet" not in gallery and "<table" in gallery and "Cap" in gallery
 
 
 @pytest.fixture
@@ -92,7 +95,7 @@ def test_a_warm_build_shows_the_stored_html_and_converts_a_changed_page_afresh(r
     first = run_mkdocs_build(root, tmp_path / "one", cache=cache)
     assert first.returncode == 0, first.stderr
     entries = sorted((cache / "html").glob("*.json"))
-    assert len(entries) == 2
+    assert len(entries) == 3  # the two scenario pages and the embed gallery
     # Rewrite each entry, whole and checked, with a mark in its HTML: a warm build must show it.
     for entry in entries:
         stored = json.loads(cachefile.read_checked(entry))
@@ -103,6 +106,7 @@ def test_a_warm_build_shows_the_stored_html_and_converts_a_changed_page_afresh(r
     ids = [p.stem for p in sorted((root / "scenarios").glob("*.yaml"))]
     for i in ids:
         assert "<p>STORED-MARK</p>" in (tmp_path / "two" / "scenarios" / i / "index.html").read_text(encoding="utf-8")
+    assert "<p>STORED-MARK</p>" in (tmp_path / "two" / "embed" / "index.html").read_text(encoding="utf-8")
     # A changed scenario's Markdown is a new key: its page is converted again, without the mark.
     path = root / "scenarios" / f"{ids[0]}.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace('title: "', 'title: "Changed: ', 1), encoding="utf-8")
