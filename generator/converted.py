@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from generator.cachefile import read_checked, write_checked
+from generator.cachefile import mark_used, read_checked, write_checked
 from generator.rendered import code_digest
 
 # Distributions whose releases can change what a page's Markdown converts to.
@@ -67,6 +67,14 @@ def library_versions() -> str:
     return "\0".join(f"{name} {metadata.version(name)}" for name in LIBRARIES)
 
 
+_read: dict[Path, Converted] = {}
+
+
+def forget() -> None:
+    """Drop the entries this process has read: the next read goes to the disk, as a new process's would."""
+    _read.clear()
+
+
 class ConvertedPages:
     def __init__(self, directory: Path, config_bytes: bytes):
         self.directory = directory
@@ -86,14 +94,22 @@ class ConvertedPages:
         return self.directory / f"{h.hexdigest()}.json"
 
     def get(self, entry: Path) -> Converted | None:
+        # Named by the hash of all it is made from: read once in a process (`mkdocs serve`), it is
+        # the same entry for the rest of it.
+        known = _read.get(entry)
+        if known is not None:
+            mark_used(entry)
+            return known
         body = read_checked(entry)
         if body is None:
             return None
         try:
             d = json.loads(body)
-            return Converted(d["meta"], d["content"], d["toc"], d["title"], d["anchors"])
+            known = Converted(d["meta"], d["content"], d["toc"], d["title"], d["anchors"])
         except (ValueError, KeyError, TypeError):
             return None
+        _read[entry] = known
+        return known
 
     def put(self, entry: Path, page: Converted) -> None:
         try:

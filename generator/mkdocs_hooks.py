@@ -9,7 +9,9 @@ edits to scenarios/ and data/ (watched in mkdocs.yml) do not.
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import os
 import posixpath
 import sys
 from dataclasses import dataclass, field
@@ -44,6 +46,10 @@ class BuildState:
 
     cache: Path | None = None  # the build cache, checked in on_config
     serving: bool = False  # under `mkdocs serve`
+    dirty: bool = False  # `mkdocs serve --dirty`: only what changed is built again
+    built: dict[str, str] | None = None  # generated file -> sha256 of what the last finished build wrote
+    inputs: str | None = None  # what every page may depend on, as the last finished build saw it
+    building: tuple[dict[str, str], str] | None = None  # the same for the build under way
     renderer: Renderer | None = None  # for hand-written pages that opt into figures
     images: Images | None = None  # the chart images still rendering
     linked: dict[str, Path] = field(default_factory=dict)  # site path -> cache file to link there
@@ -54,6 +60,21 @@ class BuildState:
 
 # MkDocs calls hooks as module functions: their shared state has to live at module level.
 _build = BuildState()
+
+
+class GeneratedFile(File):
+    """A file the generator made. Under `mkdocs serve --dirty` MkDocs builds again only what
+    `is_modified` says; MkDocs' own answer for generated content is always yes. Here it is yes when
+    the content differs from what this process's last finished build wrote, or the file is not there."""
+
+    changed = True
+
+    def is_modified(self) -> bool:
+        return self.changed or not os.path.isfile(self.abs_dest_path)
+
+
+def _modified(f: File) -> bool:
+    return True
 
 
 class StoredPage(Page):
@@ -91,6 +112,7 @@ def _root(config: MkDocsConfig) -> Path:
 
 def on_startup(command: str, dirty: bool) -> None:
     _build.serving = command == "serve"
+    _build.dirty = dirty
 
 
 def _published_url(config: MkDocsConfig) -> str:
@@ -158,8 +180,10 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     _build.renderer, _build.linked = made.renderer, made.linked
     _build.converted = pages = converted.ConvertedPages(cache / "html", Path(config.config_file_path).read_bytes())
     _build.to_store, _build.full = {}, {}
+    generated: list[GeneratedFile] = []
     for path, markdown in sorted(made.site.pages.items()):
-        f = File.generated(config, path, content=markdown)
+        f = GeneratedFile.generated(config, path, content=markdown)
+        generated.append(f)
         source = made.site.sources.get(path)
         if source:
             # Edit links on generated pages open the YAML the page is made from.
@@ -173,9 +197,38 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
                 _build.to_store[path] = entry
         files.append(f)
     for path, content in {**made.assets, **made.texts}.items():
-        files.append(File.generated(config, path, content=content))
+        f = GeneratedFile.generated(config, path, content=content)
+        generated.append(f)
+        files.append(f)
+    if _build.dirty:
+        _only_what_changed(files, generated, made, root)
     log.info("guide: %d scenario pages, %d charts", len(made.project.results), len(made.site.charts))
     return files
+
+
+def _only_what_changed(files: Files, generated: list[GeneratedFile], made, root: Path) -> None:
+    """Under `mkdocs serve --dirty`: which pages and files this build makes again. A generated file
+    whose content is what the last build wrote is left as it is. A change to anything but the
+    scenarios' own files (data/, the day, the set of scenarios) builds everything again, as does the
+    first build; a scenario's change also rebuilds the hand-written pages that bake in every scenario
+    (the calculator's presets)."""
+    digests = {f.src_uri: hashlib.sha256(f.content_bytes).hexdigest() for f in generated}
+    scenarios = {r.path for r in made.project.results}
+    inputs = hashlib.sha256(repr((sorted((k, v) for k, v in made.project.digests.items() if k not in scenarios),
+                                  sorted(scenarios), made.renderer.freshness.today, made.renderer.site_url)).encode()).hexdigest()
+    _build.building = (digests, inputs)
+    everything = _build.built is None or inputs != _build.inputs
+    if everything:
+        for f in files:
+            f.is_modified = _modified.__get__(f)  # type: ignore[method-assign]
+        return
+    built = _build.built
+    for f in generated:
+        f.changed = built.get(f.src_uri) != digests[f.src_uri]
+    if any(f.changed for f in generated):
+        for f in files.documentation_pages():
+            if f.abs_src_path and not f.generated_by and "calculator_json" in Path(f.abs_src_path).read_text(encoding="utf-8"):
+                f.is_modified = _modified.__get__(f)  # type: ignore[method-assign]
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -217,7 +270,10 @@ def on_page_context(context, page: Page, config: MkDocsConfig, nav):
     return context
 
 
+@event_priority(50)  # before the search plugin writes its index
 def on_post_build(config: MkDocsConfig) -> None:
+    if _build.dirty:
+        _search_without_rebuilt_pages(config)
     # Images render in worker processes while the pages are built; they, and the embed text files
     # stored beside them, join the site last.
     from generator import cachefile, embeds
@@ -231,11 +287,26 @@ def on_post_build(config: MkDocsConfig) -> None:
         raise Abort(f"Rendering the chart images failed: {e}") from None
     embeds.link_into(Path(config.site_dir), _build.linked)
     images.close()
+    if _build.building is not None:
+        (_build.built, _build.inputs), _build.building = _build.building, None
     log.info("guide: embed images: %d charts rendered, %d from the cache", images.rendered, images.cached)
     if _build.cache is not None:
         removed = cachefile.keep_bounded(_build.cache)
         if removed:
             log.info("guide: cache over its bound: removed %d files this build did not use", removed)
+
+
+def _search_without_rebuilt_pages(config: MkDocsConfig) -> None:
+    """Material's search plugin, under a dirty rebuild, keeps the previous index and replaces the
+    entries of one page only, the first it indexed this time; when several pages were built again
+    (the scenario, the scenarios index, or all of them), the others would be listed twice. Every page
+    indexed this time leaves the previous index first, so each is there once, as it is now."""
+    search = config.plugins.get("material/search")
+    prev, index = getattr(search, "search_index_prev", None), getattr(search, "search_index", None)
+    if prev is None or index is None or not index.entries:
+        return
+    rebuilt = {e["location"].split("#")[0] for e in index.entries}
+    prev.entries = [e for e in prev.entries if e["location"].split("#")[0] not in rebuilt]
 
 
 def on_build_error(error: Exception) -> None:

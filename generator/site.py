@@ -104,6 +104,25 @@ class Site:
     embeds: list[embeds.ChartFiles] = field(default_factory=list)  # the text files of embed/<id>/, per chart
 
 
+class _Compiled(jinja2.BytecodeCache):
+    """Templates compiled once in a process: `mkdocs serve` makes a Renderer on every save, and
+    compiling the templates again took longer than rendering a changed page. Jinja checks each
+    template's source against the checksum stored with its code."""
+
+    def __init__(self) -> None:
+        self.code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self.code:
+            bucket.bytecode_from_string(self.code[bucket.key])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
+_COMPILED = _Compiled()
+
+
 class Renderer:
     def __init__(self, project: Project, site_url: str = "", today: dt.date | None = None, cache_dir: Path | None = None,
                  rendered: RenderedScenarios | None = None, images: embeds.Images | None = None):
@@ -118,6 +137,7 @@ class Renderer:
         self._source_pattern = source_pattern(self.catalog.sources)
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(TEMPLATES),
+            bytecode_cache=_COMPILED,
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,

@@ -1,15 +1,18 @@
-"""`mkdocs serve` as a contributor runs it: it starts from what `mkdocs build` cached, and what the
-generator makes carries the published site URL, not the dev server's address."""
+"""`mkdocs serve` as a contributor runs it: it starts from what `mkdocs build` cached, what the
+generator makes carries the published site URL, not the dev server's address, and under `--dirty`
+a saved scenario is served again with the rest of the site, and its search index, intact."""
 
 from __future__ import annotations
 
 import html
+import json
 import os
 import re
 import socket
 import subprocess
 import sys
 import threading
+import time
 import urllib.request
 from pathlib import Path
 
@@ -99,3 +102,52 @@ def test_serve_after_a_build_renders_no_chart_image_again(root: Path, tmp_path: 
     for snippet in snippets:
         shown = html.unescape(snippet)
         assert f'<iframe src="{published}embed/' in shown and "127.0.0.1" not in shown
+
+
+def poll(url: str, done, timeout: float = 300) -> str:
+    """The body at url once done(body) holds, fetched again until it does."""
+    deadline = time.monotonic() + timeout
+    body = ""
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=30) as r:
+                body = r.read().decode("utf-8")
+        except OSError:
+            body = ""
+        if done(body):
+            return body
+        time.sleep(0.1)
+    raise AssertionError(f"{url} never got there; last body starts {body[:300]!r}")
+
+
+def test_a_saved_scenario_under_serve_dirty_is_served_with_the_rest_of_the_site_intact(root: Path, tmp_path: Path):
+    cache = tmp_path / "cache"
+    paths = sorted((root / "scenarios").glob("*.yaml"))
+    edited, other = paths[0], paths[1]
+    served = Served(root, cache, "--dirty")
+    try:
+        base = served.wait_for(READY)[1]
+        page = f"{base}scenarios/{edited.stem}/"
+        poll(page, lambda body: "Embed this chart" in body)
+        index_url = f"{base}search/search_index.json"
+        before = json.loads(poll(index_url, bool))["docs"]
+        text = edited.read_text(encoding="utf-8")
+        edited.write_text(re.sub(r'^(title:\s*["\']?)', r"\g<1>Saved again: ", text, count=1, flags=re.M), encoding="utf-8")
+        shown = poll(page, lambda body: "Saved again: " in body)
+        assert "Embed this chart" in shown
+        # The search index is written last: once it has the new title, the rebuild is over.
+        after = json.loads(poll(index_url, lambda body: "Saved again: " in body))["docs"]
+        scenarios = poll(f"{base}scenarios/", lambda body: "Saved again: " in body)
+        calculator = poll(f"{base}calculator/", lambda body: "Saved again: " in body)
+    finally:
+        served.stop()
+    assert f'href="{edited.stem}/"' in scenarios and f'href="{other.stem}/"' in scenarios
+    assert "Saved again: " in calculator  # its presets bake in every scenario's title
+    # Each page once in the index, as a build from scratch lists it: the edited page with its new
+    # title, every other page as it was.
+    locations = [d["location"] for d in after]
+    assert sorted(locations) == sorted(d["location"] for d in before)
+    first = {d["location"]: d for d in after}[f"scenarios/{edited.stem}/"]
+    assert first["title"].startswith("Saved again: ")
+    unchanged = [d for d in before if not d["location"].startswith(("scenarios/", "calculator/"))]
+    assert unchanged and all(d in after for d in unchanged)
