@@ -22,6 +22,7 @@ baseline's median; the medians get rows of their own. Targets at N = 1000 (issue
 
     python benchmarks/build_scale.py                 # N = 10, 100, 1000
     python benchmarks/build_scale.py 1000 --repeat 5
+    python benchmarks/build_scale.py 1000 --no-same-md   # only the prose baseline
 """
 
 from __future__ import annotations
@@ -236,7 +237,7 @@ def prose_project(ours: Path, dest: Path, n: int, seed: int = 11) -> None:
     (dest / "mkdocs.yml").write_text("\n".join(config) + "\n", encoding="utf-8")
 
 
-def measure(n: int, work: Path, repeat: int) -> None:
+def measure(n: int, work: Path, repeat: int, same_md: bool = True) -> None:
     """Builds and prints one row as each build ends. The baseline and the warm build take turns,
     `repeat` times each, and their medians make the ratios: on a shared machine the same build
     moves by a fifth from one minute to the next, and taking turns exposes both to the same drift."""
@@ -251,12 +252,13 @@ def measure(n: int, work: Path, repeat: int) -> None:
     floor.mkdir()
     prose_project(ours, floor, n)
     same = work / f"same-md-{n}"
-    same.mkdir()
-    baseline_project(ours, same)
+    if same_md:
+        same.mkdir()
+        baseline_project(ours, same)
     cache, site = work / f"cache-{n}", work / f"site-{n}"
     baseline = lambda: timed_build(floor, work / f"prose-cache-{n}", work / f"prose-site-{n}")  # noqa: E731
     # The same-Markdown build keeps our Markdown extensions, one of which (the math fence) lives in generator/.
-    same_md = lambda: timed_build(same, work / f"same-cache-{n}", work / f"same-site-{n}", pythonpath=ours)  # noqa: E731
+    same_md_build = lambda: timed_build(same, work / f"same-cache-{n}", work / f"same-site-{n}", pythonpath=ours)  # noqa: E731
     warm = lambda: timed_build(ours, cache, site)  # noqa: E731
     runs: dict[str, list[tuple[float, int, float]]] = {"baseline": [], "same-md": [], "warm": []}
     runs["baseline"].append(baseline())
@@ -266,14 +268,15 @@ def measure(n: int, work: Path, repeat: int) -> None:
         if i:
             runs["baseline"].append(baseline())
             row(n, "baseline", *runs["baseline"][-1], None)
-        runs["same-md"].append(same_md())
-        row(n, "same-md", *runs["same-md"][-1], _median(runs["baseline"]))
+        if same_md:
+            runs["same-md"].append(same_md_build())
+            row(n, "same-md", *runs["same-md"][-1], _median(runs["baseline"]))
         runs["warm"].append(warm())
         row(n, "warm", *runs["warm"][-1], _median(runs["baseline"]))
     mid = _median(runs["baseline"])
     row(n, "cold", *cold, mid)
     if repeat > 1:
-        for kind in ("baseline", "same-md", "warm"):
+        for kind in ("baseline", "same-md", "warm") if same_md else ("baseline", "warm"):
             row(n, kind, *_median_row(runs[kind]), None if kind == "baseline" else mid, "median")
     change_one(ours / "scenarios")
     row(n, "changed", *timed_build(ours, cache, site), mid)
@@ -297,12 +300,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sizes", nargs="*", type=int, default=[10, 100, 1000])
     parser.add_argument("--repeat", type=int, default=3, help="baseline and warm builds, taking turns (default 3)")
+    parser.add_argument("--no-same-md", dest="same_md", action="store_false", help="leave out the same-Markdown column")
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}")
     print(f"{'N':>6} {'build':<9} {'seconds':>9} {'cpu s':>8} {'peak MiB':>9} {'x baseline':>11} {'x cpu':>9}")
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.sizes:
-            measure(n, Path(tmp), max(1, args.repeat))
+            measure(n, Path(tmp), max(1, args.repeat), args.same_md)
 
 
 if __name__ == "__main__":

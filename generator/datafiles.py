@@ -5,6 +5,7 @@ use). All problems in all files at once."""
 from __future__ import annotations
 
 import difflib
+import hashlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from generator.limits import character_problems
 from generator.problems import InputError, Problem
 from generator.schema import ConstraintName
 from generator.validation import validate_doc
-from generator.yamlread import Document, read, strings
+from generator.yamlread import Document, parse, read, strings
 
 DATA_FILES: dict[str, type[BaseModel]] = {
     "sources.yaml": cat.SourcesFile,
@@ -31,8 +32,33 @@ def load_catalog(data_dir: Path, shown_dir: str = "data") -> cat.Catalog:
     return read_catalog(data_dir, shown_dir)[0]
 
 
+# The last catalog read in this process, by the bytes it was read from: `mkdocs serve` loads the
+# project again on every save, and parsing data/ with positions takes about a second.
+_last: dict[tuple, tuple[cat.Catalog, dict[str, str]]] = {}
+
+
+def forget_catalog() -> None:
+    _last.clear()
+
+
 def read_catalog(data_dir: Path, shown_dir: str = "data") -> tuple[cat.Catalog, dict[str, str]]:
     """The catalog, and the sha256 of the bytes each file was parsed from, by its shown path."""
+    raws: dict[str, bytes | None] = {}
+    for name in DATA_FILES:
+        try:
+            raws[name] = (data_dir / name).read_bytes()
+        except OSError:
+            raws[name] = None  # reported where it is parsed
+    key = (str(data_dir), shown_dir, tuple((n, None if r is None else hashlib.sha256(r).hexdigest()) for n, r in raws.items()))
+    known = _last.get(key)
+    if known is None:
+        known = _read_catalog(data_dir, shown_dir, raws)
+        _last.clear()
+        _last[key] = known
+    return known[0], dict(known[1])
+
+
+def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None]) -> tuple[cat.Catalog, dict[str, str]]:
     problems: list[Problem] = []
     docs: dict[str, Document] = {}
     parsed: dict[str, Any] = {}
@@ -43,7 +69,8 @@ def read_catalog(data_dir: Path, shown_dir: str = "data") -> tuple[cat.Catalog, 
             problems.append(Problem(shown, 1, 1, "(file)", f"required data file is missing (got no {name} in {shown_dir}/)"))
             continue
         try:
-            doc = read(path, shown)
+            raw = raws[name]
+            doc = parse(raw, shown) if raw is not None else read(path, shown)
             docs[name] = doc
             problems.extend(character_problems(doc))
             parsed[name] = validate_doc(doc, model)

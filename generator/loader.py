@@ -16,7 +16,7 @@ from types import SimpleNamespace
 from pydantic import ValidationError
 
 from generator import catalog as cat
-from generator.datafiles import load_catalog, read_catalog
+from generator.datafiles import forget_catalog, load_catalog, read_catalog
 from generator.known import KnownScenarios
 from generator.limits import limit_problems
 from generator.pool import map_shared
@@ -79,10 +79,42 @@ def _read_bytes(path: Path, shown: str) -> bytes:
         raise InputError([Problem(shown, 1, 1, "(file)", f"cannot be read: {e.strerror} (got {shown})")]) from None
 
 
+# Scenarios evaluated in this process, for the data/ they were evaluated against: `mkdocs serve`
+# loads the project again on every save, and evaluating a thousand unchanged scenarios (ranges,
+# thresholds) takes seconds. Keyed by the bytes of the file and of every data/ file.
+_evaluated: dict[str, dict[tuple[str, str, bool], ScenarioResult]] = {}
+
+
 def _from_known(raw: bytes, path: Path, shown: str, catalog: cat.Catalog, check_expect: bool,
-                known: KnownScenarios) -> ScenarioResult | None:
+                known: KnownScenarios, data_key: str | None = None) -> ScenarioResult | None:
     if not SCENARIO_ID.match(path.stem) or path.suffix != ".yaml":
         return None
+    remembered = _evaluated.get(data_key, {}) if data_key else {}
+    key = (shown, sha256(raw), check_expect)
+    if key in remembered:
+        return remembered[key]
+    result = _evaluate_known(raw, path, shown, catalog, check_expect, known)
+    if data_key and result is not None:
+        _remember(data_key, key, result)
+    return result
+
+
+def forget() -> None:
+    """Drop what this process remembers of earlier loads (data/ and evaluations): the next load
+    starts as a new process would."""
+    _evaluated.clear()
+    forget_catalog()
+
+
+def _remember(data_key: str, key: tuple[str, str, bool], result: ScenarioResult) -> None:
+    if data_key not in _evaluated:
+        _evaluated.clear()  # evaluations against other data/ are not needed again
+        _evaluated[data_key] = {}
+    _evaluated[data_key][key] = result
+
+
+def _evaluate_known(raw: bytes, path: Path, shown: str, catalog: cat.Catalog, check_expect: bool,
+                    known: KnownScenarios) -> ScenarioResult | None:
     if raw.removeprefix(b"\xef\xbb\xbf").partition(b"\n")[0].strip() != MODELINE.encode():
         return None
     scenario = known.get(raw)
@@ -211,6 +243,7 @@ def load_project(
     except InputError as e:
         problems.extend(e.problems)
     data_resolved = data_dir.resolve()
+    data_key = sha256(repr(sorted(digests.items())).encode()) if reference is not None else None
     # Scenarios known from an earlier load take a millisecond each; only the others are parsed.
     slots: list[Loaded | None] = []
     todo: list[tuple[bytes, Path, str]] = []
@@ -227,11 +260,16 @@ def load_project(
             slots.append(e.problems)
             continue
         digests[shown] = sha256(raw)
-        result = _from_known(raw, path, shown, catalog, check_expect, known) if known is not None else None
+        result = _from_known(raw, path, shown, catalog, check_expect, known, data_key) if known is not None else None
         slots.append(result)
         if result is None:
             todo.append((raw, path, shown))
-    loaded = iter(_parse_all(todo, catalog, check_expect, known))
+    parsed = _parse_all(todo, catalog, check_expect, known)
+    if known is not None and data_key:
+        for (raw, _, shown), one in zip(todo, parsed, strict=True):
+            if not isinstance(one, list):
+                _remember(data_key, (shown, sha256(raw), check_expect), one)
+    loaded = iter(parsed)
     results = []
     for slot in slots:
         if slot is None:

@@ -9,7 +9,9 @@ edits to scenarios/ and data/ (watched in mkdocs.yml) do not.
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import os
 import posixpath
 import sys
 from dataclasses import dataclass, field
@@ -19,10 +21,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import AnchorLink, get_toc
 
 if TYPE_CHECKING:
+    from generator.converted import Converted, ConvertedPages
     from generator.embeds import Images
     from generator.site import Renderer
 
@@ -40,17 +45,87 @@ class BuildState:
     """What one build's hooks hand each other: set in on_config and on_files, used by the later hooks."""
 
     cache: Path | None = None  # the build cache, checked in on_config
+    serving: bool = False  # under `mkdocs serve`
+    dirty: bool = False  # `mkdocs serve --dirty`: only what changed is built again
+    built: dict[str, str] | None = None  # generated file -> sha256 of what the last finished build wrote
+    inputs: str | None = None  # what every page may depend on, as the last finished build saw it
+    building: tuple[dict[str, str], str] | None = None  # the same for the build under way
     renderer: Renderer | None = None  # for hand-written pages that opt into figures
     images: Images | None = None  # the chart images still rendering
     linked: dict[str, Path] = field(default_factory=dict)  # site path -> cache file to link there
+    converted: ConvertedPages | None = None  # scenario pages' HTML from earlier builds
+    to_store: dict[str, Path] = field(default_factory=dict)  # page path -> entry its HTML goes to once converted
+    full: dict[str, str] = field(default_factory=dict)  # page path -> its HTML, while search reads a part of it
 
 
 # MkDocs calls hooks as module functions: their shared state has to live at module level.
 _build = BuildState()
 
 
+class GeneratedFile(File):
+    """A file the generator made. Under `mkdocs serve --dirty` MkDocs builds again only what
+    `is_modified` says; MkDocs' own answer for generated content is always yes. Here it is yes when
+    the content differs from what this process's last finished build wrote, or the file is not there."""
+
+    changed = True
+
+    def is_modified(self) -> bool:
+        return self.changed or not os.path.isfile(self.abs_dest_path)
+
+
+def _modified(f: File) -> bool:
+    return True
+
+
+class StoredPage(Page):
+    """A generated page whose HTML an earlier build converted from the same Markdown: MkDocs builds it
+    like any page, except that Markdown does not run."""
+
+    def __init__(self, file: File, config: MkDocsConfig, markdown: str, stored: Converted):
+        super().__init__(None, file, config)
+        self._source = markdown
+        self._stored = stored
+
+    def read_source(self, config: MkDocsConfig) -> None:
+        # The front matter is one line of JSON between two '---' lines (site.front_matter); what
+        # MkDocs read from it is stored with the HTML.
+        source = self._source
+        end = source.find("\n---\n", 4) if source.startswith("---\n") else -1
+        self.markdown = source[end + 5:] if end >= 0 else source
+        self.meta = dict(self._stored.meta)
+
+    def render(self, config: MkDocsConfig, files: Files) -> None:
+        s = self._stored
+        self.content = s.content
+        self.toc = get_toc(s.toc)
+        self._title_from_render = s.title
+        self.present_anchor_ids = set(s.anchors)
+
+
+def _toc_tokens(items: list[AnchorLink]) -> list[dict]:
+    return [{"level": a.level, "id": a.id, "name": a.title, "children": _toc_tokens(a.children)} for a in items]
+
+
 def _root(config: MkDocsConfig) -> Path:
     return Path(config.config_file_path).resolve().parent
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    _build.serving = command == "serve"
+    _build.dirty = dirty
+
+
+def _published_url(config: MkDocsConfig) -> str:
+    """The site URL the generated pages, embed files and images carry. `mkdocs serve` puts the dev
+    server's address in site_url; the generator keeps the one mkdocs.yml names, so a preview reuses what
+    `mkdocs build` cached (the images print the URL) and its embed snippets show where the site is published."""
+    if not _build.serving:
+        return config.site_url or ""
+    from mkdocs.utils.yaml import yaml_load
+
+    with open(config.config_file_path, "rb") as f:
+        url = yaml_load(f).get("site_url") or ""
+    return url if not url or url.endswith("/") else url + "/"
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
@@ -88,7 +163,7 @@ def _warn_stale(project, root: Path) -> None:
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     # Runs on every (re)build, so a changed scenario or price is picked up by `mkdocs serve`.
-    from generator import cachefile, embeds
+    from generator import cachefile, converted, embeds
     from generator.build import generate
     from generator.freshness import today
     from generator.loader import InputError
@@ -98,22 +173,62 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     _cancel_images()  # a superseded `mkdocs serve` build's renders, before this build starts its own
     images = _build.images = embeds.Images(cache / "embeds")
     try:
-        made = generate(root, cache, config.site_url or "", today(), images, lambda project: _warn_stale(project, root))
+        made = generate(root, cache, _published_url(config), today(), images, lambda project: _warn_stale(project, root))
     except InputError as e:
         lines = "\n".join(str(p) for p in e.problems)
         raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
     _build.renderer, _build.linked = made.renderer, made.linked
+    _build.converted = pages = converted.ConvertedPages(cache / "html", Path(config.config_file_path).read_bytes())
+    _build.to_store, _build.full = {}, {}
+    generated: list[GeneratedFile] = []
     for path, markdown in sorted(made.site.pages.items()):
-        f = File.generated(config, path, content=markdown)
+        f = GeneratedFile.generated(config, path, content=markdown)
+        generated.append(f)
         source = made.site.sources.get(path)
         if source:
             # Edit links on generated pages open the YAML the page is made from.
             f.edit_uri = f"../{source}"
+        if converted.applies(path):
+            entry = pages.entry(path, markdown)
+            stored = pages.get(entry)
+            if stored is not None:
+                StoredPage(f, config, markdown, stored)
+            else:
+                _build.to_store[path] = entry
         files.append(f)
     for path, content in {**made.assets, **made.texts}.items():
-        files.append(File.generated(config, path, content=content))
+        f = GeneratedFile.generated(config, path, content=content)
+        generated.append(f)
+        files.append(f)
+    if _build.dirty:
+        _only_what_changed(files, generated, made, root)
     log.info("guide: %d scenario pages, %d charts", len(made.project.results), len(made.site.charts))
     return files
+
+
+def _only_what_changed(files: Files, generated: list[GeneratedFile], made, root: Path) -> None:
+    """Under `mkdocs serve --dirty`: which pages and files this build makes again. A generated file
+    whose content is what the last build wrote is left as it is. A change to anything but the
+    scenarios' own files (data/, the day, the set of scenarios) builds everything again, as does the
+    first build; a scenario's change also rebuilds the hand-written pages that bake in every scenario
+    (the calculator's presets)."""
+    digests = {f.src_uri: hashlib.sha256(f.content_bytes).hexdigest() for f in generated}
+    scenarios = {r.path for r in made.project.results}
+    inputs = hashlib.sha256(repr((sorted((k, v) for k, v in made.project.digests.items() if k not in scenarios),
+                                  sorted(scenarios), made.renderer.freshness.today, made.renderer.site_url)).encode()).hexdigest()
+    _build.building = (digests, inputs)
+    everything = _build.built is None or inputs != _build.inputs
+    if everything:
+        for f in files:
+            f.is_modified = _modified.__get__(f)  # type: ignore[method-assign]
+        return
+    built = _build.built
+    for f in generated:
+        f.changed = built.get(f.src_uri) != digests[f.src_uri]
+    if any(f.changed for f in generated):
+        for f in files.documentation_pages():
+            if f.abs_src_path and not f.generated_by and "calculator_json" in Path(f.abs_src_path).read_text(encoding="utf-8"):
+                f.is_modified = _modified.__get__(f)  # type: ignore[method-assign]
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -130,7 +245,35 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     return render_markdown_page(_build.renderer, markdown)
 
 
+@event_priority(-100)  # after every other plugin has changed the HTML
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    from generator import converted
+
+    path = page.file.src_uri
+    entry = _build.to_store.pop(path, None)
+    if entry is not None and _build.converted is not None:
+        _build.converted.put(entry, converted.Converted(page.meta, html, _toc_tokens(list(page.toc)),
+                                                        page._title_from_render, sorted(page.present_anchor_ids or ())))
+    if converted.applies(path) and page.file.generated_by:
+        # The search plugin indexes the page while it holds only what a reader searches it by
+        # (converted.searched); the whole HTML is put back before the theme renders the page.
+        _build.full[path] = html
+        return converted.searched(path, html)
+    return html
+
+
+@event_priority(-100)  # after the search plugin has indexed the page
+def on_page_context(context, page: Page, config: MkDocsConfig, nav):
+    full = _build.full.pop(page.file.src_uri, None)
+    if full is not None:
+        page.content = full
+    return context
+
+
+@event_priority(50)  # before the search plugin writes its index
 def on_post_build(config: MkDocsConfig) -> None:
+    if _build.dirty:
+        _search_without_rebuilt_pages(config)
     # Images render in worker processes while the pages are built; they, and the embed text files
     # stored beside them, join the site last.
     from generator import cachefile, embeds
@@ -144,11 +287,26 @@ def on_post_build(config: MkDocsConfig) -> None:
         raise Abort(f"Rendering the chart images failed: {e}") from None
     embeds.link_into(Path(config.site_dir), _build.linked)
     images.close()
+    if _build.building is not None:
+        (_build.built, _build.inputs), _build.building = _build.building, None
     log.info("guide: embed images: %d charts rendered, %d from the cache", images.rendered, images.cached)
     if _build.cache is not None:
         removed = cachefile.keep_bounded(_build.cache)
         if removed:
             log.info("guide: cache over its bound: removed %d files this build did not use", removed)
+
+
+def _search_without_rebuilt_pages(config: MkDocsConfig) -> None:
+    """Material's search plugin, under a dirty rebuild, keeps the previous index and replaces the
+    entries of one page only, the first it indexed this time; when several pages were built again
+    (the scenario, the scenarios index, or all of them), the others would be listed twice. Every page
+    indexed this time leaves the previous index first, so each is there once, as it is now."""
+    search = config.plugins.get("material/search")
+    prev, index = getattr(search, "search_index_prev", None), getattr(search, "search_index", None)
+    if prev is None or index is None or not index.entries:
+        return
+    rebuilt = {e["location"].split("#")[0] for e in index.entries}
+    prev.entries = [e for e in prev.entries if e["location"].split("#")[0] not in rebuilt]
 
 
 def on_build_error(error: Exception) -> None:

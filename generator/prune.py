@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from generator import cachefile, embeds
+from generator import cachefile, converted, embeds
 from generator.build import generate
 from generator.freshness import today
 
@@ -30,4 +30,12 @@ def prune(root: Path, url: str | None = None) -> tuple[int, int]:
     cache = cachefile.cache_dir(root)
     made = generate(root, cache, site_url(root) if url is None else url, today(), embeds.Images(cache / "embeds", render=False))
     made.renderer.calculator_json  # noqa: B018 - compiles the calculator's chart, as its page does
+    # The scenario pages' HTML, keyed as a build with this mkdocs.yml keys it.
+    try:
+        pages = converted.ConvertedPages(cache / "html", (root / "mkdocs.yml").read_bytes())
+    except OSError:
+        pages = None
+    for path, markdown in made.site.pages.items() if pages else ():
+        if converted.applies(path):
+            cachefile.mark_used(pages.entry(path, markdown))
     return cachefile.prune(cache, cachefile.used())

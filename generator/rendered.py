@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from generator.cachefile import read_checked, write_checked
+from generator.cachefile import mark_used, read_checked, write_checked
 from generator.charts import Chart
 from generator.embeds import ChartFiles, JSONText, Job
 from generator.loader import Project
@@ -34,6 +34,7 @@ class Rendered:
     page: str  # Markdown
     charts: list[Chart]
     files: list[ChartFiles]
+    row: dict  # the scenario's row in the scenarios index (present.scenario_row)
 
 
 def _chart_json(c: Chart) -> dict:
@@ -70,6 +71,14 @@ def key_parts(project: Project, site_url: str, today: dt.date) -> dict[str, str]
     return parts
 
 
+_read: dict[Path, Rendered] = {}
+
+
+def forget() -> None:
+    """Drop the entries this process has read: the next read goes to the disk, as a new process's would."""
+    _read.clear()
+
+
 class RenderedScenarios:
     def __init__(self, directory: Path, project: Project, site_url: str, today: dt.date):
         self.directory = directory
@@ -92,6 +101,18 @@ class RenderedScenarios:
         return self.directory / f"{h.hexdigest()}.json"
 
     def get(self, path: Path) -> Rendered | None:
+        # An entry is named by the hash of all it is made from: read once in a process (`mkdocs
+        # serve` builds again on every save), it is the same entry for the rest of it.
+        known = _read.get(path)
+        if known is not None:
+            mark_used(path)
+            return known
+        known = self._read(path)
+        if known is not None:
+            _read[path] = known
+        return known
+
+    def _read(self, path: Path) -> Rendered | None:
         body = read_checked(path)
         if body is None:
             return None
@@ -101,6 +122,7 @@ class RenderedScenarios:
                 d["page"],
                 [_chart(c) for c in d["charts"]],
                 [ChartFiles(f["chart_id"], f["texts"], Job(JSONText(f["job"]))) for f in d["files"]],
+                d["row"],
             )
         except (ValueError, KeyError, TypeError):
             return None
@@ -111,6 +133,7 @@ class RenderedScenarios:
                 "page": rendered.page,
                 "charts": [_chart_json(c) for c in rendered.charts],
                 "files": [{"chart_id": f.chart_id, "texts": f.texts, "job": f.job.spec} for f in rendered.files],
+                "row": rendered.row,
             }, separators=(",", ":"), allow_nan=False)
         except (TypeError, ValueError):
             return  # a chart that does not travel as JSON is rendered every time

@@ -104,6 +104,25 @@ class Site:
     embeds: list[embeds.ChartFiles] = field(default_factory=list)  # the text files of embed/<id>/, per chart
 
 
+class _Compiled(jinja2.BytecodeCache):
+    """Templates compiled once in a process: `mkdocs serve` makes a Renderer on every save, and
+    compiling the templates again took longer than rendering a changed page. Jinja checks each
+    template's source against the checksum stored with its code."""
+
+    def __init__(self) -> None:
+        self.code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self.code:
+            bucket.bytecode_from_string(self.code[bucket.key])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
+_COMPILED = _Compiled()
+
+
 class Renderer:
     def __init__(self, project: Project, site_url: str = "", today: dt.date | None = None, cache_dir: Path | None = None,
                  rendered: RenderedScenarios | None = None, images: embeds.Images | None = None):
@@ -118,6 +137,7 @@ class Renderer:
         self._source_pattern = source_pattern(self.catalog.sources)
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(TEMPLATES),
+            bytecode_cache=_COMPILED,
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
@@ -158,6 +178,7 @@ class Renderer:
         self.charts: list[ch.Chart] = []
         self.embeds: list[embeds.ChartFiles] = []
         self.home: dict[str, ch.Chart] = {}
+        self._rows: dict[str, dict[str, Any]] = {}  # scenario id -> its index row, made with its page
 
     # Context helpers for templates and for the hand-written pages that opt into figures.
     def source_links(self, text: str, root: str) -> Markup:
@@ -188,7 +209,8 @@ class Renderer:
 
     def scenario_row(self, r: ScenarioResult) -> dict[str, Any]:
         """What the scenarios index says about one scenario, in the words its page uses."""
-        return scenario_row(r, [present_workload(w) for w in r.workloads])
+        row = self._rows.get(r.id)
+        return row if row is not None else scenario_row(r, [present_workload(w) for w in r.workloads])
 
     # Snippets a blogger pastes. Built as text here and escaped again where the page shows them.
     def iframe_snippet(self, c: ch.Chart) -> str:
@@ -223,8 +245,9 @@ class Renderer:
         page = f"scenarios/{r.id}.md"
         blocks = [self.chart_block(self.register(c, page)) for c in ch.scenario_charts(r)]
         shown = [present_workload(w) for w in r.workloads]
+        row = self._rows[r.id] = scenario_row(r, shown)
         return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, prices=[w.prices for w in r.workloads],
-                                                              shown=shown, row=scenario_row(r, shown))
+                                                              shown=shown, row=row)
 
     def _cached_scenario_page(self, r: ScenarioResult) -> str:
         entry = self.rendered.entry(r) if self.rendered else None
@@ -233,11 +256,12 @@ class Renderer:
             self.charts.extend(known.charts)
             for files in known.files:
                 self._add_embed(files)
+            self._rows[r.id] = known.row
             return known.page
         first = len(self.charts)
         page = self.scenario_page(r)
         if self.rendered and entry:
-            self.rendered.put(entry, Rendered(page, self.charts[first:], self.embeds[first:]))
+            self.rendered.put(entry, Rendered(page, self.charts[first:], self.embeds[first:], self._rows[r.id]))
         return page
 
     def render(self) -> Site:

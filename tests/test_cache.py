@@ -130,6 +130,8 @@ def test_prune_removes_what_the_current_tree_does_not_use(root: Path, tmp_path: 
     extra.write_text(text.replace('title: "', 'title: "Extra: ', 1), encoding="utf-8")
     build(root, tmp_path / "two", cache)
     assert len(list((cache / "pages").glob("*.json"))) == 3
+    # Three scenario pages, and the embed gallery before and after the new scenario's charts joined it.
+    assert len(list((cache / "html").glob("*.json"))) == 5
     extra.unlink()
     size = sum(p.stat().st_size for p in cache.rglob("*") if p.is_file())
     pruned = subprocess.run([sys.executable, "-m", "generator", "--root", str(root), "cache", "prune"], capture_output=True, text=True,
@@ -137,6 +139,7 @@ def test_prune_removes_what_the_current_tree_does_not_use(root: Path, tmp_path: 
     assert pruned.returncode == 0, pruned.stderr
     assert re.match(r"removed [1-9]\d* file\(s\)", pruned.stdout), pruned.stdout
     assert len(list((cache / "pages").glob("*.json"))) == 2
+    assert len(list((cache / "html").glob("*.json"))) == 3  # two scenario pages and the gallery of this tree
     assert sum(p.stat().st_size for p in cache.rglob("*") if p.is_file()) < size
     # What the tree uses is all still there: the next build renders nothing.
     after = build(root, tmp_path / "three", cache)

@@ -1,0 +1,116 @@
+"""How long a contributor previewing an N-scenario guide waits after saving a scenario.
+
+In a temporary copy of this checkout whose scenarios/ holds N synthetic scenarios (build_scale's),
+runs `mkdocs build` once to fill the cache, then the README's preview command (`mkdocs serve`),
+waits until it serves the first scenario's page, and then, --edits times: changes that scenario's
+title in its file and polls the served page every 0.05 s until the new title is there. Prints each
+latency (from the save to the first response holding the new title) and their median. Also prints
+how long serve took to start after the build (it should start from the build's cache).
+
+    python benchmarks/live_edit.py 100
+    python benchmarks/live_edit.py 1000 --edits 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from build_scale import COPIED, ROOT, synthesize  # noqa: E402
+
+# The README's preview command, as a contributor types it (plus a free port).
+SERVE = ["mkdocs", "serve", "--dirty"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fetch(url: str) -> str | None:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return r.read().decode("utf-8", "replace")
+    except (urllib.error.URLError, OSError):
+        return None
+
+
+def wait_for(url: str, text: str, timeout: float, proc: subprocess.Popen) -> float:
+    """Seconds until the page at url holds text."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < timeout:
+        if proc.poll() is not None:
+            raise SystemExit(f"mkdocs serve exited ({proc.returncode})")
+        page = fetch(url)
+        if page is not None and text in page:
+            return time.perf_counter() - start
+        time.sleep(0.05)
+    raise SystemExit(f"{url} did not show {text!r} within {timeout:.0f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("n", type=int)
+    parser.add_argument("--edits", type=int, default=3)
+    parser.add_argument("--timeout", type=float, default=600)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp) / "project"
+        project.mkdir()
+        for name in COPIED:
+            src = ROOT / name
+            (shutil.copytree if src.is_dir() else shutil.copy2)(src, project / name)
+        shutil.rmtree(project / "generator" / "__pycache__", ignore_errors=True)
+        synthesize(project / "scenarios", args.n)
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(Path(tmp) / "cache")}
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(Path(tmp) / "site")], cwd=project, env=env, check=True)
+        print(f"N = {args.n}: mkdocs build (cold, fills the cache) {time.perf_counter() - start:.1f} s", flush=True)
+        port = free_port()
+        mount = "/guide/"  # site_url's path in mkdocs.yml, which serve keeps
+        scenario = sorted((project / "scenarios").glob("*.yaml"))[0]
+        url = f"http://127.0.0.1:{port}{mount}scenarios/{scenario.stem}/"
+        proc = subprocess.Popen([sys.executable, "-m", *SERVE, "-a", f"127.0.0.1:{port}"],
+                                cwd=project, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            start = time.perf_counter()
+            wait_for(url, "Synthetic team", args.timeout, proc)
+            print(f"mkdocs serve ready (first build, from the cache) {time.perf_counter() - start:.1f} s", flush=True)
+            latencies = []
+            original = scenario.read_text(encoding="utf-8")
+            for i in range(args.edits):
+                time.sleep(1.0)  # let the watcher settle after the previous rebuild
+                title = f"Edited {i} Synthetic team"
+                edited = re.sub(r"^(title:\s*[\"']?)", rf"\g<1>Edited {i} ", original, count=1, flags=re.M)
+                assert title in edited, "the edit did not land"
+                scenario.write_text(edited, encoding="utf-8")
+                saved = time.perf_counter()
+                wait_for(url, html.escape(title), args.timeout, proc)
+                latencies.append(time.perf_counter() - saved)
+                print(f"edit {i + 1}: page served with the new title {latencies[-1]:.2f} s after the save", flush=True)
+            print(f"median of {len(latencies)} edits: {statistics.median(latencies):.2f} s")
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+if __name__ == "__main__":
+    main()

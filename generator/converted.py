@@ -1,0 +1,123 @@
+"""The HTML an earlier build converted each scenario page's Markdown (and the embed gallery's) to, so a later build hands
+MkDocs the page without running Markdown on it again.
+
+At a thousand scenarios, Python-Markdown on the generated pages (large raw-HTML blocks through
+md_in_html) was the largest part of a warm build. What a page converts to depends on its Markdown,
+where it sits in the site, mkdocs.yml (its Markdown extensions and their settings, and
+`use_directory_urls`), the generator's code (the math fences live in it) and the versions of the
+libraries that convert; an entry is found by a hash of all of these, each named (`ConvertedPages.parts`).
+Scenario pages hold no Markdown links to other pages, so what else is in the site does not change
+them. The cache only saves time: a damaged entry reads as missing and the page is converted afresh.
+
+MkDocs-free: `mkdocs_hooks` stores what MkDocs made of a page and gives it back to MkDocs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+from generator.cachefile import mark_used, read_checked, write_checked
+from generator.rendered import code_digest
+
+# Distributions whose releases can change what a page's Markdown converts to.
+LIBRARIES = ("mkdocs", "markdown", "pymdown-extensions")
+
+# Blocks of a scenario page the search index leaves out: tables of figures and the chart figures
+# (their data tables, embed snippets and compiled specs). What a reader searches a scenario by
+# (title, verdict, summary, notes, workload names, the rules' reasons) is outside them.
+_UNSEARCHED = re.compile(r"<figure\b.*?</figure>|<table\b.*?</table>", re.DOTALL)
+# Blocks the search plugin skips anyway (data-search-exclude): taken out before it reads the page,
+# they leave the index as it was. The embed snippets, one a chart, are most of the gallery.
+_EXCLUDED = re.compile(r"<details\b[^>]*\bdata-search-exclude\b[^>]*>.*?</details>", re.DOTALL)
+GALLERY = "embed.md"
+
+
+def scenario_page(path: str) -> bool:
+    return path.startswith("scenarios/") and path != "scenarios/index.md"
+
+
+def applies(path: str) -> bool:
+    """Pages converted once and remembered: the pages that grow with the number of scenarios and hold
+    no Markdown link (whose HTML would depend on which other pages exist)."""
+    return scenario_page(path) or path == GALLERY
+
+
+def searched(path: str, content: str) -> str:
+    """The part of a generated page's HTML the search index is built from."""
+    if scenario_page(path):
+        content = _UNSEARCHED.sub("", content)
+    return _EXCLUDED.sub("", content)
+
+
+@dataclass(frozen=True)
+class Converted:
+    meta: dict
+    content: str  # HTML, as MkDocs' Markdown made it
+    toc: list[dict]  # Python-Markdown's toc tokens: level, id, name, children
+    title: str | None  # the first h1, as MkDocs found it while converting
+    anchors: list[str]  # ids on the page, for MkDocs' anchor checks
+
+
+def library_versions() -> str:
+    return "\0".join(f"{name} {metadata.version(name)}" for name in LIBRARIES)
+
+
+_read: dict[Path, Converted] = {}
+
+
+def forget() -> None:
+    """Drop the entries this process has read: the next read goes to the disk, as a new process's would."""
+    _read.clear()
+
+
+class ConvertedPages:
+    def __init__(self, directory: Path, config_bytes: bytes):
+        self.directory = directory
+        self.config_bytes = config_bytes
+        self._common = {"code": code_digest(), "libraries": library_versions(),
+                        "mkdocs.yml": hashlib.sha256(config_bytes).hexdigest()}
+
+    def parts(self, path: str, markdown: str) -> dict[str, str]:
+        """Everything a page's HTML is made from, by name, so a test can change each in turn."""
+        return {**self._common, "page": path,
+                "markdown": hashlib.sha256(markdown.encode("utf-8", "surrogatepass")).hexdigest()}
+
+    def entry(self, path: str, markdown: str) -> Path:
+        h = hashlib.sha256()
+        for name, value in sorted(self.parts(path, markdown).items()):
+            h.update(f"{name}\0{value}\0".encode())
+        return self.directory / f"{h.hexdigest()}.json"
+
+    def get(self, entry: Path) -> Converted | None:
+        # Named by the hash of all it is made from: read once in a process (`mkdocs serve`), it is
+        # the same entry for the rest of it.
+        known = _read.get(entry)
+        if known is not None:
+            mark_used(entry)
+            return known
+        body = read_checked(entry)
+        if body is None:
+            return None
+        try:
+            d = json.loads(body)
+            known = Converted(d["meta"], d["content"], d["toc"], d["title"], d["anchors"])
+        except (ValueError, KeyError, TypeError):
+            return None
+        _read[entry] = known
+        return known
+
+    def put(self, entry: Path, page: Converted) -> None:
+        try:
+            text = json.dumps({"meta": page.meta, "content": page.content, "toc": page.toc, "title": page.title,
+                               "anchors": sorted(page.anchors)}, separators=(",", ":"), allow_nan=False)
+        except (TypeError, ValueError):
+            return  # front matter that does not travel as JSON: the page is converted every time
+        try:
+            write_checked(entry, text)
+        except OSError:
+            pass

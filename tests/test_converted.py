@@ -1,0 +1,134 @@
+"""Scenario pages whose HTML an earlier build converted are handed to MkDocs without Markdown: the
+stored HTML is what the page shows, anything it is made from, changed, converts it afresh, and the
+search index still finds every scenario by its title and summary."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import BuiltSite, copy_project, run_mkdocs_build
+
+from generator import cachefile, converted
+from generator import rendered as rendered_module
+from generator.loader import load_project
+
+REPO = Path(__file__).resolve().parents[1]
+CONFIG = b"site_url: https://example.org/guide/\nmarkdown_extensions:\n  - md_in_html\n"
+PAGE, MARKDOWN = "scenarios/one.md", "# One\n\n<p>text</p>\n"
+
+
+def _change_code(monkeypatch, tmp_path: Path) -> dict:
+    package = tmp_path / "generator"
+    shutil.copytree(REPO / "generator", package, ignore=shutil.ignore_patterns("__pycache__"))
+    (package / "mathml.py").write_text((package / "mathml.py").read_text() + "\n# edited\n")
+    monkeypatch.setattr(rendered_module, "PACKAGE", package)
+    return {}
+
+
+def _change_library(monkeypatch, tmp_path: Path) -> dict:
+    real = converted.metadata.version
+    monkeypatch.setattr(converted.metadata, "version", lambda name: "99.0" if name == "pymdown-extensions" else real(name))
+    return {}
+
+
+CHANGES = {
+    "code": ("code", _change_code),
+    "library version": ("libraries", _change_library),
+    "mkdocs.yml": ("mkdocs.yml", lambda mp, tmp: {"config": CONFIG + b"  - footnotes\n"}),
+    "page path": ("page", lambda mp, tmp: {"path": "scenarios/two.md"}),
+    "markdown": ("markdown", lambda mp, tmp: {"markdown": MARKDOWN + "\n## More\n"}),
+}
+
+
+def check_entry_moves(tmp_path: Path, monkeypatch, change) -> None:
+    before = converted.ConvertedPages(tmp_path, CONFIG).entry(PAGE, MARKDOWN)
+    args = change(monkeypatch, tmp_path)
+    after = converted.ConvertedPages(tmp_path, args.get("config", CONFIG)).entry(args.get("path", PAGE), args.get("markdown", MARKDOWN))
+    assert after != before, "a changed input left the entry where it was: stale HTML would be served"
+
+
+@pytest.mark.parametrize("name", CHANGES)
+def test_a_change_to_any_input_moves_the_entry(tmp_path: Path, monkeypatch, name: str):
+    check_entry_moves(tmp_path, monkeypatch, CHANGES[name][1])
+
+
+@pytest.mark.parametrize("name", CHANGES)
+def test_the_key_test_fails_when_that_input_is_left_out_of_the_key(tmp_path: Path, monkeypatch, name: str):
+    part, change = CHANGES[name]
+    real = converted.ConvertedPages.parts
+
+    def without(self, path, markdown):
+        parts = real(self, path, markdown)
+        assert part in parts, part
+        del parts[part]
+        return parts
+
+    monkeypatch.setattr(converted.ConvertedPages, "parts", without)
+    with pytest.raises(AssertionError, match="stale HTML"):
+        check_entry_moves(tmp_path, monkeypatch, change)
+
+
+def test_search_reads_a_scenario_page_without_its_tables_and_charts_and_any_page_without_what_it_skips_anyway():
+    html = ('<h1 id="t">Title</h1><p>Summary.</p><table data-table="inputs"><tr><td>1</td></tr></table>'
+            '<figure class="guide-chart"><table><tr><td>2</td></tr></table><figcaption>Cap</figcaption></figure><p>After.</p>'
+            '<details class="guide-embed" data-search-exclude><summary>Embed</summary><p>snippet</p></details><p>End.</p>')
+    assert converted.searched("scenarios/one.md", html) == '<h1 id="t">Title</h1><p>Summary.</p><p>After.</p><p>End.</p>'
+    gallery = converted.searched("embed.md", html)
+    assert "snippet" not in gallery and "<table" in gallery and "Cap" in gallery
+
+
+@pytest.fixture
+def root(tmp_path: Path, monkeypatch) -> Path:
+    monkeypatch.setenv("GUIDE_TODAY", "2026-11-21")
+    root = copy_project(tmp_path / "project")
+    for extra in sorted((root / "scenarios").glob("*.yaml"))[2:]:
+        extra.unlink()
+    return root
+
+
+def test_a_warm_build_shows_the_stored_html_and_converts_a_changed_page_afresh(root: Path, tmp_path: Path):
+    cache = tmp_path / "cache"
+    first = run_mkdocs_build(root, tmp_path / "one", cache=cache)
+    assert first.returncode == 0, first.stderr
+    entries = sorted((cache / "html").glob("*.json"))
+    assert len(entries) == 3  # the two scenario pages and the embed gallery
+    # Rewrite each entry, whole and checked, with a mark in its HTML: a warm build must show it.
+    for entry in entries:
+        stored = json.loads(cachefile.read_checked(entry))
+        stored["content"] = stored["content"].replace("</h1>", "</h1><p>STORED-MARK</p>", 1)
+        cachefile.write_checked(entry, json.dumps(stored))
+    second = run_mkdocs_build(root, tmp_path / "two", cache=cache)
+    assert second.returncode == 0, second.stderr
+    ids = [p.stem for p in sorted((root / "scenarios").glob("*.yaml"))]
+    for i in ids:
+        assert "<p>STORED-MARK</p>" in (tmp_path / "two" / "scenarios" / i / "index.html").read_text(encoding="utf-8")
+    assert "<p>STORED-MARK</p>" in (tmp_path / "two" / "embed" / "index.html").read_text(encoding="utf-8")
+    # A changed scenario's Markdown is a new key: its page is converted again, without the mark.
+    path = root / "scenarios" / f"{ids[0]}.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace('title: "', 'title: "Changed: ', 1), encoding="utf-8")
+    third = run_mkdocs_build(root, tmp_path / "three", cache=cache)
+    assert third.returncode == 0, third.stderr
+    page = (tmp_path / "three" / "scenarios" / ids[0] / "index.html").read_text(encoding="utf-8")
+    assert "STORED-MARK" not in page and "Changed: " in page
+    assert "<p>STORED-MARK</p>" in (tmp_path / "three" / "scenarios" / ids[1] / "index.html").read_text(encoding="utf-8")
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html)).strip()
+
+
+def test_search_finds_every_scenario_by_title_and_summary(built_site: BuiltSite):
+    import html as htmllib
+
+    index = json.loads((built_site.site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    docs = {d["location"]: d for d in index["docs"]}
+    project = load_project(built_site.root)
+    assert project.results
+    for r in project.results:
+        page = docs[f"scenarios/{r.id}/"]
+        assert htmllib.unescape(page["title"]) == r.scenario.title
+        assert " ".join(r.scenario.summary.split()) in _text(htmllib.unescape(page["text"]))

@@ -1,0 +1,153 @@
+"""`mkdocs serve` as a contributor runs it: it starts from what `mkdocs build` cached, what the
+generator makes carries the published site URL, not the dev server's address, and under `--dirty`
+a saved scenario is served again with the rest of the site, and its search index, intact."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import copy_project, run_mkdocs_build
+
+READY = re.compile(r"Serving on (http://\S+)")
+
+
+@pytest.fixture
+def root(tmp_path: Path, monkeypatch) -> Path:
+    monkeypatch.setenv("GUIDE_TODAY", "2026-11-21")
+    root = copy_project(tmp_path / "project")
+    for extra in sorted((root / "scenarios").glob("*.yaml"))[2:]:
+        extra.unlink()
+    return root
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Served:
+    """`mkdocs serve` in a subprocess; its log is collected line by line."""
+
+    def __init__(self, root: Path, cache: Path, *args: str):
+        self.lines: list[str] = []
+        self.changed = threading.Condition()
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(cache)}
+        self.proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{free_port()}", *args],
+                                     cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            with self.changed:
+                self.lines.append(line)
+                self.changed.notify_all()
+        with self.changed:
+            self.changed.notify_all()
+
+    def wait_for(self, pattern: re.Pattern[str], timeout: float = 300) -> re.Match[str]:
+        """The first log line matching pattern, waiting for it to be written."""
+        found: list[re.Match[str]] = []
+
+        def seen() -> bool:
+            found[:] = [m for m in map(pattern.search, self.lines) if m][:1]
+            return bool(found) or self.proc.poll() is not None
+
+        with self.changed:
+            self.changed.wait_for(seen, timeout)
+        assert found, "".join(self.lines)
+        return found[0]
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def test_serve_after_a_build_renders_no_chart_image_again(root: Path, tmp_path: Path):
+    cache = tmp_path / "cache"
+    built = run_mkdocs_build(root, tmp_path / "site", cache=cache)
+    assert built.returncode == 0, built.stderr
+    rendered = int(re.search(r"embed images: (\d+) charts rendered", built.stderr)[1])
+    assert rendered > 0  # the build started with an empty cache
+    served = Served(root, cache)
+    try:
+        m = served.wait_for(re.compile(r"embed images: (\d+) charts rendered, (\d+) from the cache"))
+        assert (int(m[1]), int(m[2])) == (0, rendered)
+        base = served.wait_for(READY)[1]
+        scenario = sorted((root / "scenarios").glob("*.yaml"))[0].stem
+        with urllib.request.urlopen(f"{base}scenarios/{scenario}/", timeout=30) as r:
+            page = r.read().decode("utf-8")
+    finally:
+        served.stop()
+    published = re.search(r"^site_url: *(\S+)", (root / "mkdocs.yml").read_text(encoding="utf-8"), re.M)[1]
+    # The embed snippets a reader copies point where the site is published, in the preview too.
+    snippets = re.findall(r'<details class="guide-embed".*?</details>', page, re.S)
+    assert snippets
+    for snippet in snippets:
+        shown = html.unescape(snippet)
+        assert f'<iframe src="{published}embed/' in shown and "127.0.0.1" not in shown
+
+
+def poll(url: str, done, timeout: float = 300) -> str:
+    """The body at url once done(body) holds, fetched again until it does."""
+    deadline = time.monotonic() + timeout
+    body = ""
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=30) as r:
+                body = r.read().decode("utf-8")
+        except OSError:
+            body = ""
+        if done(body):
+            return body
+        time.sleep(0.1)
+    raise AssertionError(f"{url} never got there; last body starts {body[:300]!r}")
+
+
+def test_a_saved_scenario_under_serve_dirty_is_served_with_the_rest_of_the_site_intact(root: Path, tmp_path: Path):
+    cache = tmp_path / "cache"
+    paths = sorted((root / "scenarios").glob("*.yaml"))
+    edited, other = paths[0], paths[1]
+    served = Served(root, cache, "--dirty")
+    try:
+        base = served.wait_for(READY)[1]
+        page = f"{base}scenarios/{edited.stem}/"
+        poll(page, lambda body: "Embed this chart" in body)
+        index_url = f"{base}search/search_index.json"
+        before = json.loads(poll(index_url, bool))["docs"]
+        text = edited.read_text(encoding="utf-8")
+        edited.write_text(re.sub(r'^(title:\s*["\']?)', r"\g<1>Saved again: ", text, count=1, flags=re.M), encoding="utf-8")
+        shown = poll(page, lambda body: "Saved again: " in body)
+        assert "Embed this chart" in shown
+        # The search index is written last: once it has the new title, the rebuild is over.
+        after = json.loads(poll(index_url, lambda body: "Saved again: " in body))["docs"]
+        scenarios = poll(f"{base}scenarios/", lambda body: "Saved again: " in body)
+        calculator = poll(f"{base}calculator/", lambda body: "Saved again: " in body)
+    finally:
+        served.stop()
+    assert f'href="{edited.stem}/"' in scenarios and f'href="{other.stem}/"' in scenarios
+    assert "Saved again: " in calculator  # its presets bake in every scenario's title
+    # Each page once in the index, as a build from scratch lists it: the edited page with its new
+    # title, every other page as it was.
+    locations = [d["location"] for d in after]
+    assert sorted(locations) == sorted(d["location"] for d in before)
+    first = {d["location"]: d for d in after}[f"scenarios/{edited.stem}/"]
+    assert first["title"].startswith("Saved again: ")
+    unchanged = [d for d in before if not d["location"].startswith(("scenarios/", "calculator/"))]
+    assert unchanged and all(d in after for d in unchanged)
