@@ -12,7 +12,6 @@ import tempfile
 from pathlib import Path
 
 from generator import diff, freshness, gitbase, import_prices, present, provenance, scaffold
-from generator import formatting as fmt
 from generator.loader import InputError, Problem, load_project
 from generator.results import to_dict
 from generator.schema import json_schema_text
@@ -93,11 +92,9 @@ def _problems(problems: list[Problem], heading: str | None = None) -> int:
 def _table(results) -> str:
     rows = [("scenario", "verdict", "expect", "saving/run $", "break-even runs", "robustness")]
     for r in results:
-        # The crossing of the cost lines, as the pages state it: under a commitment the totals step,
-        # and the straight-line break-even does not exist.
-        be_text = ", ".join("none" if w.thresholds.runs is None else fmt.runs(w.thresholds.runs) for w in r.workloads)
-        robust = present.scenario_state([present.robust_state(present.plain(w.robustness)) for w in r.workloads])
-        rows.append((r.id, r.verdict, r.scenario.expect, f"{r.saving_per_run:,.0f}", be_text, robust))
+        # In the words and figures the scenarios index shows.
+        row = present.scenario_row(r, [present.present_workload(w) for w in r.workloads])
+        rows.append((r.id, r.verdict, r.scenario.expect, f"{r.saving_per_run:,.0f}", ", ".join(row["break_even"]), row["state"]))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows)
 

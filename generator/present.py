@@ -176,14 +176,23 @@ def _committed(x: dict[str, Any]) -> bool:
     return x.get("trainium_term_hours") is not None or x.get("gpu_term_hours") is not None
 
 
+def _break_even_value(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> float | None:
+    """Runs at which Trainium starts to cost less: per run, or under a commitment the plan's crossing."""
+    if o["break_even_runs"] is not None:
+        return o["break_even_runs"]
+    return t.get("runs") if _committed(x) else None
+
+
 def _break_even(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> str:
     be = o["break_even_runs"]
     if be is not None:
         return f.runs(be)
     if _committed(x):
         first = t.get("runs")
-        return "none per run: a commitment is paid by the term" + (
-            f"; Trainium's plan first costs less at {_plural(first, 'run')}" if first is not None else "")
+        if first is None:
+            return "none: Trainium's plan never costs less, and a commitment is paid by the term"
+        return (f"{f.runs(first)} (plan): the first run at which Trainium's plan costs less; "
+                "a commitment is paid by the term, so no single run repays the port")
     if o["saving_per_run"] > 0:
         return (f"never: one port needs {f.runs(o['port_cost'] / o['saving_per_run'])} runs to repay, "
                 f"and each architecture lasts {_plural(x['runs_per_architecture'], 'run')}")
@@ -257,7 +266,7 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
              **_cell("saving_per_run", o["saving_per_run"], f"{f.money(o['saving_per_run'])} ({f.pct(o['saving_pct'])} of the GPU cost)")},
             {"label": "Cost of one port", **_cell("port_cost", o["port_cost"], f.money(o["port_cost"]))},
             {"label": "Ports over the plan", **_cell("ports", o["ports"], f.count(o["ports"]))},
-            {"label": "Break-even runs", **_cell("break_even_runs", o["break_even_runs"], _break_even(x, o, t))},
+            {"label": "Break-even runs", **_cell("break_even_runs", _break_even_value(x, o, t), _break_even(x, o, t))},
             {"label": "GPU total minus Trainium total", **_cell("total_difference", o["total_difference"], f.money(o["total_difference"]))},
         ],
     }
@@ -366,6 +375,6 @@ def scenario_row(r: Any, shown: list[dict[str, Any]]) -> dict[str, Any]:
         # The index has room for the word only; the scenario page says why.
         "break_even": [text.split(":")[0] for text in be_texts],
         # Sorted as the reader sees them: "none" and "never" after every count.
-        "break_even_sort": min((c["value"] for c, text in zip(be_cells, be_texts, strict=True) if ":" not in text), default=1e18),
+        "break_even_sort": min((c["value"] for c in be_cells if c["value"] is not None), default=1e18),
     }
 

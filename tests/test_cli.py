@@ -211,9 +211,10 @@ def test_table_lists_every_scenario_with_its_verdict(runs, project):
     assert by_id["one-off-run"][-1] == "robust"
     # Break-even is where the cost lines cross: a plan bought under a commitment has one (its totals
     # step), a port that recurs before it is repaid has none.
-    assert by_id["stable-architecture-growing-bill"][-2] == "1"
-    assert by_id["new-architecture-every-three-runs"][-2] == "none"
-    assert by_id["case-series-a-startup"][-3:-1] == ["1.1,", "none"]
+    assert by_id["stable-architecture-growing-bill"][-3:-1] == ["1", "(plan)"]
+    assert by_id["new-architecture-every-three-runs"][-2] == "never"
+    assert by_id["spot-job-on-64-instances"][-2] == "none"
+    assert by_id["case-series-a-startup"][-3:-1] == ["1.1,", "never"]
 
 
 def test_a_root_without_data_exits_1_naming_each_missing_file(tmp_path: Path):

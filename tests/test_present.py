@@ -177,7 +177,9 @@ def test_an_engine_with_deadlines_terms_and_regions_is_told_in_full():
     assert rows["First run can start"]["gpu"]["text"] == "at once"
     assert shown["summary"]["sides"][-1]["label"] == "Total over 10 runs"
     be = next(c for c in shown["summary"]["rows"] if c["key"] == "break_even_runs")
-    assert be["text"] == "none per run: a commitment is paid by the term; Trainium's plan first costs less at 7.5 runs"
+    assert be["text"] == ("7.5 (plan): the first run at which Trainium's plan costs less; "
+                          "a commitment is paid by the term, so no single run repays the port")
+    assert be["value"] == 7.5  # what the scenarios index sorts by
     assert shown["chart"]["interp"] == "step-after"
 
 

@@ -199,6 +199,9 @@ def engine_numbers(w) -> dict[str, float | None]:
             numbers[f"{side}.committed_terms"] = sd.committed_terms
             if sd.utilisation is not None:
                 numbers[f"{side}.utilisation"] = sd.utilisation
+        # Totals step by terms: no run breaks even by itself, and the page gives where the lines cross.
+        assert o.break_even_runs is None
+        numbers["break_even_runs"] = t.runs
     for f in fields(t):
         numbers[f"threshold.{f.name}"] = getattr(t, f.name)
     return numbers

@@ -136,13 +136,20 @@ function leadOf(x, rob, t) {
 
 const committed = (x) => (x.trainium_term_hours ?? null) !== null || (x.gpu_term_hours ?? null) !== null;
 
+// Runs at which Trainium starts to cost less: per run, or under a commitment the plan's crossing.
+function breakEvenValue(x, o, t) {
+  if (o.break_even_runs !== null) return o.break_even_runs;
+  return committed(x) ? (t.runs ?? null) : null;
+}
+
 function breakEven(x, o, t) {
   const be = o.break_even_runs;
   if (be !== null) return f.runs(be);
   if (committed(x)) {
     const first = t.runs ?? null;
-    return "none per run: a commitment is paid by the term" +
-      (first !== null ? `; Trainium's plan first costs less at ${plural(first, "run")}` : "");
+    if (first === null) return "none: Trainium's plan never costs less, and a commitment is paid by the term";
+    return `${f.runs(first)} (plan): the first run at which Trainium's plan costs less; ` +
+      "a commitment is paid by the term, so no single run repays the port";
   }
   if (o.saving_per_run > 0) {
     return `never: one port needs ${f.runs(o.port_cost / o.saving_per_run)} runs to repay, ` +
@@ -219,7 +226,7 @@ function summaryOf(x, o, t) {
       { label: "Saving per run on Trainium", ...cell("saving_per_run", o.saving_per_run, `${f.money(o.saving_per_run)} (${f.pct(o.saving_pct)} of the GPU cost)`) },
       { label: "Cost of one port", ...cell("port_cost", o.port_cost, f.money(o.port_cost)) },
       { label: "Ports over the plan", ...cell("ports", o.ports, f.count(o.ports)) },
-      { label: "Break-even runs", ...cell("break_even_runs", o.break_even_runs, breakEven(x, o, t)) },
+      { label: "Break-even runs", ...cell("break_even_runs", breakEvenValue(x, o, t), breakEven(x, o, t)) },
       { label: "GPU total minus Trainium total", ...cell("total_difference", o.total_difference, f.money(o.total_difference)) },
     ],
   };
