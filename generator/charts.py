@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import json
+import textwrap
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -25,6 +26,8 @@ GPU = "GPU"
 SIDE_COLORS = alt.Scale(domain=[TRN, GPU], range=["#ff9900", "#76b900"])
 VERDICT_COLORS = alt.Scale(domain=[TRN, GPU], range=["#ff9900", "#76b900"])
 WIDTH = 560
+# Characters in a line of a chart's subtitle: about the width of the plot at 12 px.
+SUBTITLE_CHARS = 90
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,7 @@ def _titled(chart: alt.TopLevelMixin, title: str, source: str, as_of: dt.date, *
     """The finished spec. Rows go in as named datasets after Altair is done: Altair would wrap and
     validate every inline row, which cost seconds per page."""
     spec = chart.properties(
-        title=alt.TitleParams(text=title, subtitle=[_subtitle(source, as_of)], anchor="start"),
+        title=alt.TitleParams(text=title, subtitle=_subtitle(source, as_of), anchor="start"),
     ).to_dict(validate=False)
     spec.pop("$schema", None)
     spec["$schema"] = "https://vega.github.io/schema/vega-lite/v6.json"
@@ -74,8 +77,10 @@ def _titled(chart: alt.TopLevelMixin, title: str, source: str, as_of: dt.date, *
     return spec
 
 
-def _subtitle(source: str, as_of: dt.date) -> str:
-    return f"Source: {source}. Figures as of {as_of.isoformat()}."
+def _subtitle(source: str, as_of: dt.date) -> list[str]:
+    """The source line, on several lines when long: a static image does not wrap its text, and a
+    chart citing many sources would be cut off at its right edge."""
+    return textwrap.wrap(f"Source: {source}. Figures as of {as_of.isoformat()}.", SUBTITLE_CHARS, break_on_hyphens=False)
 
 
 def _n(count: float, word: str) -> str:
@@ -241,13 +246,18 @@ def _cumulative_template() -> str:
         tooltip=[alt.Tooltip("side:N"), alt.Tooltip("runs:Q"), alt.Tooltip("cost:Q", format="$,.0f")],
     ).add_params(interp)
     rules = alt.Chart(_data("marks")).mark_rule(strokeDash=[4, 4], color="#888").encode(x="runs:Q")
+    # Labels near the left edge hang from the top, where the lines have not yet climbed; those turned
+    # left near the right edge stand on the bottom, below where the totals end.
+    height = 300
     labels = [
-        alt.Chart(_data("marks")).transform_filter(f"datum.end == '{end}'").mark_text(
+        alt.Chart(_data("marks")).transform_filter(f"datum.end == '{end}'").transform_calculate(
+            at="datum.row" if end == "left" else f"{height} - datum.row"
+        ).mark_text(
             align=end, dx=4 if end == "left" else -4, dy=-4, baseline="bottom", color="#888"
-        ).encode(x="runs:Q", y=alt.Y("row:Q", scale=None), text="label:N")
+        ).encode(x="runs:Q", y=alt.Y("at:Q", scale=None), text="label:N")
         for end in ("left", "right")
     ]
-    chart = alt.layer(lines, rules, *labels).properties(width=WIDTH, height=300)
+    chart = alt.layer(lines, rules, *labels).properties(width=WIDTH, height=height)
     return json.dumps(_titled(chart, "", "", dt.date(2000, 1, 1)))
 
 
@@ -255,7 +265,7 @@ def cumulative_spec(title: str, source: str, as_of: dt.date, rows: list[dict[str
                     interp: str = "linear") -> dict[str, Any]:
     spec = json.loads(_cumulative_template())
     spec["title"]["text"] = title
-    spec["title"]["subtitle"] = [_subtitle(source, as_of)]
+    spec["title"]["subtitle"] = _subtitle(source, as_of)
     spec["params"][0]["value"] = interp
     spec["datasets"] = {"rows": rows, "marks": marks}
     return spec

@@ -29,7 +29,8 @@ RAW_KEYS = {
     "saving_per_run": lambda o, t: o.saving_per_run,
     "port_cost": lambda o, t: o.port_cost,
     "ports": lambda o, t: o.ports,
-    "break_even_runs": lambda o, t: o.break_even_runs,
+    # Under a commitment no run breaks even by itself; the calculator gives where the plan's lines cross.
+    "break_even_runs": lambda o, t: o.break_even_runs if o.break_even_runs is not None else t.runs,
     "total_difference": lambda o, t: o.total_difference,
     "threshold.relative_throughput": lambda o, t: t.relative_throughput,
     "threshold.runs": lambda o, t: t.runs,

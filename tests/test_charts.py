@@ -46,7 +46,10 @@ def test_price_performance_names_the_sources_of_the_figures_it_plots():
     chart = price_performance(catalog)
     named = set(chart.source.split("(", 1)[1].rstrip(")").split(", "))
     assert "TEST-PEAK" in named
-    assert chart.spec["title"]["subtitle"][0].startswith(f"Source: {chart.source}.")
+    lines = chart.spec["title"]["subtitle"]
+    assert " ".join(lines).startswith(f"Source: {chart.source}.")
+    # A static image does not wrap: ten sources are set on several lines, none wider than the plot.
+    assert len(lines) > 1 and max(map(len, lines)) <= 90
     plotted = {row["instance"] for row in chart.rows}
     assert "trn2.48xlarge" in plotted
     assert {p.source for p in catalog.prices if p.instance in plotted and p.offered and p.region in ("us-east-1", "us-east-2")} <= named
