@@ -247,17 +247,17 @@ def _cumulative_template() -> str:
     ).add_params(interp)
     rules = alt.Chart(_data("marks")).mark_rule(strokeDash=[4, 4], color="#888").encode(x="runs:Q")
     # Labels near the left edge hang from the top, where the lines have not yet climbed; those turned
-    # left near the right edge stand on the bottom, below where the totals end.
-    height = 300
+    # left near the right edge stand on the bottom, below where the totals end. `height` is the plot's
+    # height as drawn, after the title and axes have taken their share of the chart's.
     labels = [
         alt.Chart(_data("marks")).transform_filter(f"datum.end == '{end}'").transform_calculate(
-            at="datum.row" if end == "left" else f"{height} - datum.row"
+            at="datum.row" if end == "left" else "height - datum.row"
         ).mark_text(
             align=end, dx=4 if end == "left" else -4, dy=-4, baseline="bottom", color="#888"
         ).encode(x="runs:Q", y=alt.Y("at:Q", scale=None), text="label:N")
         for end in ("left", "right")
     ]
-    chart = alt.layer(lines, rules, *labels).properties(width=WIDTH, height=height)
+    chart = alt.layer(lines, rules, *labels).properties(width=WIDTH, height=300)
     return json.dumps(_titled(chart, "", "", dt.date(2000, 1, 1)))
 
 
