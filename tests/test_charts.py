@@ -53,3 +53,22 @@ def test_price_performance_names_the_sources_of_the_figures_it_plots():
     plotted = {row["instance"] for row in chart.rows}
     assert "trn2.48xlarge" in plotted
     assert {p.source for p in catalog.prices if p.instance in plotted and p.offered and p.region in ("us-east-1", "us-east-2")} <= named
+
+
+def test_cost_chart_labels_sit_inside_the_plot_top_left_and_bottom_right():
+    import re
+
+    import vl_convert as vlc
+
+    from generator.charts import cumulative_spec
+
+    rows = [{"runs": r, "side": s, "cost": c * r} for r in range(11) for s, c in (("GPU", 10), ("Trainium", 8))]
+    marks = [{"runs": 10, "label": "plan: 10 runs", "row": 10, "end": "right"},
+             {"runs": 1, "label": "break-even: 1 run", "row": 26, "end": "left"}]
+    svg = vlc.vegalite_to_svg(cumulative_spec("T", "a source", dt.date(2026, 1, 1), rows, marks))
+    (height,) = [float(h) for h in re.findall(r'class="background" aria-hidden="true" d="M0\.5,0\.5h[\d.]+v([\d.]+)h', svg)]
+    at = {label: float(y) for label, y in re.findall(r'label: ((?:plan|break-even)[^"]*)"[^>]*translate\([\d.]+,([\d.]+)\)', svg)}
+    # Near the left edge the lines are low: the label hangs from the top. Near the right edge they are
+    # at their highest: the label stands on the bottom, inside the plot as drawn, not the chart's 300 px.
+    assert 0 < at["break-even: 1 run"] < height / 3
+    assert height * 2 / 3 < at["plan: 10 runs"] <= height
