@@ -15,9 +15,9 @@ For each N, in a temporary copy of this checkout whose scenarios/ holds N synthe
            generator wrote. It shows what converting our pages costs by itself.
 
 Prints wall time, CPU time (the build and its worker processes), peak memory (the sum over the
-build's whole process tree, sampled every 0.1 s) and the ratios to the baseline. The baseline, the
-same-Markdown build and the warm build take turns (--repeat times each) and the ratios use the
-baseline's median; the medians get rows of their own. Targets at N = 1000 (issue 13): warm at most
+build's whole process tree, sampled every 0.1 s) and the ratios to the baseline. The builds take
+turns, --repeat rounds of baseline, cold (each from an empty cache of its own), same-Markdown, warm
+and changed, and the ratios use the baseline's median; the medians get rows of their own. Targets at N = 1000 (issue 13): warm at most
 1.3x the baseline, cold at most 3x, peak memory under 1 GiB.
 
     python benchmarks/build_scale.py                 # N = 10, 100, 1000
@@ -260,26 +260,30 @@ def measure(n: int, work: Path, repeat: int, same_md: bool = True) -> None:
     # The same-Markdown build keeps our Markdown extensions, one of which (the math fence) lives in generator/.
     same_md_build = lambda: timed_build(same, work / f"same-cache-{n}", work / f"same-site-{n}", pythonpath=ours)  # noqa: E731
     warm = lambda: timed_build(ours, cache, site)  # noqa: E731
-    runs: dict[str, list[tuple[float, int, float]]] = {"baseline": [], "same-md": [], "warm": []}
-    runs["baseline"].append(baseline())
-    row(n, "baseline", *runs["baseline"][-1], None)
-    cold = timed_build(ours, cache, site)
+    kinds = ("baseline", "cold", "same-md", "warm", "changed") if same_md else ("baseline", "cold", "warm", "changed")
+    runs: dict[str, list[tuple[float, int, float]]] = {kind: [] for kind in kinds}
     for i in range(repeat):
-        if i:
-            runs["baseline"].append(baseline())
-            row(n, "baseline", *runs["baseline"][-1], None)
+        runs["baseline"].append(baseline())
+        row(n, "baseline", *runs["baseline"][-1], None)
+        # The first cold build fills the cache the warm builds read; later ones start from their own.
+        fresh = cache if i == 0 else work / f"cache-{n}-cold-{i}"
+        runs["cold"].append(timed_build(ours, fresh, site))
+        row(n, "cold", *runs["cold"][-1], _median(runs["baseline"]))
+        if fresh != cache:
+            shutil.rmtree(fresh)
+            timed_build(ours, cache, site)  # the site again from the warm cache, as the next warm build expects
         if same_md:
             runs["same-md"].append(same_md_build())
             row(n, "same-md", *runs["same-md"][-1], _median(runs["baseline"]))
         runs["warm"].append(warm())
         row(n, "warm", *runs["warm"][-1], _median(runs["baseline"]))
-    mid = _median(runs["baseline"])
-    row(n, "cold", *cold, mid)
+        change_one(ours / "scenarios")  # one more run in the first scenario: a new change every time
+        runs["changed"].append(timed_build(ours, cache, site))
+        row(n, "changed", *runs["changed"][-1], _median(runs["baseline"]))
     if repeat > 1:
-        for kind in ("baseline", "same-md", "warm") if same_md else ("baseline", "warm"):
+        mid = _median(runs["baseline"])
+        for kind in kinds:
             row(n, kind, *_median_row(runs[kind]), None if kind == "baseline" else mid, "median")
-    change_one(ours / "scenarios")
-    row(n, "changed", *timed_build(ours, cache, site), mid)
 
 
 def _median_row(runs: list[tuple[float, int, float]]) -> tuple[float, int, float]:
@@ -299,7 +303,7 @@ def row(n: int, kind: str, seconds: float, peak: int, cpu: float, baseline: tupl
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sizes", nargs="*", type=int, default=[10, 100, 1000])
-    parser.add_argument("--repeat", type=int, default=3, help="baseline and warm builds, taking turns (default 3)")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds of baseline, cold, warm and changed builds, taking turns (default 3)")
     parser.add_argument("--no-same-md", dest="same_md", action="store_false", help="leave out the same-Markdown column")
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}")
