@@ -13,11 +13,14 @@ import hashlib
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 # Folders a build only reads: the cache must never be put there.
 SOURCE_FOLDERS = ("docs", "scenarios", "data")
 _HEADER = b"guide-cache "
+T = TypeVar("T")
 
 # Paths (absolute, as text) this process read from or wrote into the cache since `begin_build`.
 _used: set[str] = set()
@@ -97,6 +100,29 @@ def write_checked(path: Path, data: str | bytes) -> None:
     """Write an entry the build reads back: a header line with its size and sha256, then the bytes."""
     body = data.encode("utf-8") if isinstance(data, str) else data
     write_atomically(path, _HEADER + f"{len(body)} {hashlib.sha256(body).hexdigest()}\n".encode() + body)
+
+
+def entry_path(directory: Path, parts: dict[str, str]) -> Path:
+    """The entry made from these named parts: its name is the hash of all of them."""
+    h = hashlib.sha256()
+    for name, value in sorted(parts.items()):
+        h.update(f"{name}\0{value}\0".encode())
+    return directory / f"{h.hexdigest()}.json"
+
+
+def read_remembered(path: Path, memo: dict[Path, T], parse: Callable[[bytes], T | None]) -> T | None:
+    """An entry parsed from its checked bytes, or None. An entry is named by the hash of all it is
+    made from, so once read in a process (`mkdocs serve` builds again on every save) it is the same
+    entry for the rest of it: `memo` keeps it."""
+    known = memo.get(path)
+    if known is not None:
+        mark_used(path)
+        return known
+    body = read_checked(path)
+    known = None if body is None else parse(body)
+    if known is not None:
+        memo[path] = known
+    return known
 
 
 def read_checked(path: Path) -> bytes | None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from generator.cachefile import mark_used, read_checked, write_checked
+from generator.cachefile import entry_path, read_remembered, write_checked
 from generator.rendered import code_digest
 
 # Distributions whose releases can change what a page's Markdown converts to.
@@ -70,6 +70,14 @@ def library_versions() -> str:
 _read: dict[Path, Converted] = {}
 
 
+def _parse(body: bytes) -> Converted | None:
+    try:
+        d = json.loads(body)
+        return Converted(d["meta"], d["content"], d["toc"], d["title"], d["anchors"])
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
 def forget() -> None:
     """Drop the entries this process has read: the next read goes to the disk, as a new process's would."""
     _read.clear()
@@ -88,28 +96,10 @@ class ConvertedPages:
                 "markdown": hashlib.sha256(markdown.encode("utf-8", "surrogatepass")).hexdigest()}
 
     def entry(self, path: str, markdown: str) -> Path:
-        h = hashlib.sha256()
-        for name, value in sorted(self.parts(path, markdown).items()):
-            h.update(f"{name}\0{value}\0".encode())
-        return self.directory / f"{h.hexdigest()}.json"
+        return entry_path(self.directory, self.parts(path, markdown))
 
     def get(self, entry: Path) -> Converted | None:
-        # Named by the hash of all it is made from: read once in a process (`mkdocs serve`), it is
-        # the same entry for the rest of it.
-        known = _read.get(entry)
-        if known is not None:
-            mark_used(entry)
-            return known
-        body = read_checked(entry)
-        if body is None:
-            return None
-        try:
-            d = json.loads(body)
-            known = Converted(d["meta"], d["content"], d["toc"], d["title"], d["anchors"])
-        except (ValueError, KeyError, TypeError):
-            return None
-        _read[entry] = known
-        return known
+        return read_remembered(entry, _read, _parse)
 
     def put(self, entry: Path, page: Converted) -> None:
         try:

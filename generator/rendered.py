@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from generator.cachefile import mark_used, read_checked, write_checked
+from generator.cachefile import entry_path, read_remembered, write_checked
 from generator.charts import Chart
 from generator.embeds import ChartFiles, JSONText, Job
 from generator.loader import Project
@@ -74,6 +74,19 @@ def key_parts(project: Project, site_url: str, today: dt.date) -> dict[str, str]
 _read: dict[Path, Rendered] = {}
 
 
+def _parse(body: bytes) -> Rendered | None:
+    try:
+        d = json.loads(body)
+        return Rendered(
+            d["page"],
+            [_chart(c) for c in d["charts"]],
+            [ChartFiles(f["chart_id"], f["texts"], Job(JSONText(f["job"]))) for f in d["files"]],
+            d["row"],
+        )
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
 def forget() -> None:
     """Drop the entries this process has read: the next read goes to the disk, as a new process's would."""
     _read.clear()
@@ -95,37 +108,10 @@ class RenderedScenarios:
         """Where the scenario's entry is; None for a result the loader did not read from a file."""
         if r.path not in self.digests:
             return None
-        h = hashlib.sha256()
-        for name, value in sorted(self.parts(r).items()):
-            h.update(f"{name}\0{value}\0".encode())
-        return self.directory / f"{h.hexdigest()}.json"
+        return entry_path(self.directory, self.parts(r))
 
     def get(self, path: Path) -> Rendered | None:
-        # An entry is named by the hash of all it is made from: read once in a process (`mkdocs
-        # serve` builds again on every save), it is the same entry for the rest of it.
-        known = _read.get(path)
-        if known is not None:
-            mark_used(path)
-            return known
-        known = self._read(path)
-        if known is not None:
-            _read[path] = known
-        return known
-
-    def _read(self, path: Path) -> Rendered | None:
-        body = read_checked(path)
-        if body is None:
-            return None
-        try:
-            d = json.loads(body)
-            return Rendered(
-                d["page"],
-                [_chart(c) for c in d["charts"]],
-                [ChartFiles(f["chart_id"], f["texts"], Job(JSONText(f["job"]))) for f in d["files"]],
-                d["row"],
-            )
-        except (ValueError, KeyError, TypeError):
-            return None
+        return read_remembered(path, _read, _parse)
 
     def put(self, path: Path, rendered: Rendered) -> None:
         try:

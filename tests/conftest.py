@@ -64,6 +64,25 @@ def copy_project(dest: Path) -> Path:
     return dest
 
 
+@pytest.fixture
+def two_scenario_project(tmp_path: Path, monkeypatch) -> Path:
+    """A buildable copy of the frozen project with its first two scenarios only, built on a fixed day."""
+    monkeypatch.setenv("GUIDE_TODAY", "2026-11-21")
+    root = copy_project(tmp_path / "project")
+    for extra in sorted((root / "scenarios").glob("*.yaml"))[2:]:
+        extra.unlink()
+    return root
+
+
+@pytest.fixture
+def frozen_inputs(tmp_path: Path) -> Path:
+    """The frozen scenarios/ and data/ in tmp_path, as the loader reads them."""
+    for part in ("scenarios", "data"):
+        shutil.copytree(FROZEN / part, tmp_path / part)
+    return tmp_path
+
+
+
 def tree_hashes(root: Path, parts: tuple[str, ...] = SOURCE_PARTS) -> dict[str, str]:
     """sha256 of every file under the given files and folders, by path relative to root."""
     out = {}

@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import BuiltSite, copy_project, run_mkdocs_build
+from conftest import BuiltSite, run_mkdocs_build
 
 from generator import cachefile, converted
 from generator import rendered as rendered_module
@@ -82,12 +82,8 @@ def test_search_reads_a_scenario_page_without_its_tables_and_charts_and_any_page
 
 
 @pytest.fixture
-def root(tmp_path: Path, monkeypatch) -> Path:
-    monkeypatch.setenv("GUIDE_TODAY", "2026-11-21")
-    root = copy_project(tmp_path / "project")
-    for extra in sorted((root / "scenarios").glob("*.yaml"))[2:]:
-        extra.unlink()
-    return root
+def root(two_scenario_project: Path) -> Path:
+    return two_scenario_project
 
 
 def test_a_warm_build_shows_the_stored_html_and_converts_a_changed_page_afresh(root: Path, tmp_path: Path):

@@ -4,7 +4,6 @@ bytes are not parsed or evaluated again, and changed bytes always are."""
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -12,15 +11,10 @@ import pytest
 from generator import datafiles, loader
 from generator.known import KnownScenarios
 
-REPO = Path(__file__).resolve().parents[1]
-FROZEN = REPO / "tests" / "fixtures" / "project"
-
 
 @pytest.fixture
-def root(tmp_path: Path) -> Path:
-    for part in ("scenarios", "data"):
-        shutil.copytree(FROZEN / part, tmp_path / part)
-    return tmp_path
+def root(frozen_inputs: Path) -> Path:
+    return frozen_inputs
 
 
 def counted(monkeypatch, module, name: str) -> list[int]:

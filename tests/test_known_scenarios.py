@@ -13,14 +13,11 @@ from generator import loader
 from generator.loader import InputError, KnownScenarios, load_project
 
 REPO = Path(__file__).resolve().parents[1]
-FROZEN = REPO / "tests" / "fixtures" / "project"  # behaviour tests read the frozen data/ and scenarios/
 
 
 @pytest.fixture
-def root(tmp_path: Path) -> Path:
-    for part in ("scenarios", "data"):
-        shutil.copytree(FROZEN / part, tmp_path / part)
-    return tmp_path
+def root(frozen_inputs: Path) -> Path:
+    return frozen_inputs
 
 
 def test_a_second_load_uses_the_remembered_scenarios_and_gives_the_same_results(root: Path, tmp_path: Path, monkeypatch):

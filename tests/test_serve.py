@@ -17,18 +17,14 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import copy_project, run_mkdocs_build
+from conftest import run_mkdocs_build
 
 READY = re.compile(r"Serving on (http://\S+)")
 
 
 @pytest.fixture
-def root(tmp_path: Path, monkeypatch) -> Path:
-    monkeypatch.setenv("GUIDE_TODAY", "2026-11-21")
-    root = copy_project(tmp_path / "project")
-    for extra in sorted((root / "scenarios").glob("*.yaml"))[2:]:
-        extra.unlink()
-    return root
+def root(two_scenario_project: Path) -> Path:
+    return two_scenario_project
 
 
 def free_port() -> int:
