@@ -244,33 +244,26 @@ def test_a_killed_build_leaves_no_image_worker_behind(root: Path, tmp_path: Path
     assert [workers[pid] for pid in workers if _alive(pid)] == []
 
 
-def _python_the_other_user_can_run(base: Path, root: Path, env: dict) -> str:
-    """The interpreter path for `nobody`, setting `env` so it finds our libraries.
+def _without_privileges() -> list[str]:
+    """A command prefix under which file modes bind this process.
 
-    CI keeps its virtualenv under a directory only root may enter; there the
-    other user gets the base interpreter and a linked copy of site-packages.
+    Root ignores a missing write bit; dropping every capability (CAP_DAC_OVERRIDE
+    among them) leaves root bound by the modes while it keeps its own home, where
+    CI keeps the interpreter. Any other user is bound by them already.
     """
-    probe = ["/usr/sbin/runuser", "-u", "nobody", "--", sys.executable, "-c", "import mkdocs, material, altair"]
-    if subprocess.run(probe, cwd=root, env=env, capture_output=True).returncode == 0:
-        return sys.executable
-    packages = Path(next(p for p in sys.path if p.endswith("site-packages")))
-    copy = base / "site-packages"
-    if subprocess.run(["cp", "-al", str(packages), str(copy)], capture_output=True).returncode != 0:
-        shutil.rmtree(copy, ignore_errors=True)
-        shutil.copytree(packages, copy, symlinks=True)
-    for folder in [copy, *(p for p in copy.rglob("*") if p.is_dir() and not p.is_symlink())]:
-        folder.chmod(0o755)  # files keep their own modes: linked, they are the virtualenv's
-    env["PYTHONPATH"] = str(copy)
-    return os.path.realpath(sys.executable)
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root without setpriv, which drops the capabilities that ignore file modes")
+    return [setpriv, "--bounding-set=-all", "--inh-caps=-all", "--"]
 
 
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0 or not Path("/usr/sbin/runuser").exists(),
-                    reason="needs root, to build as another user against a cache that user cannot write")
+@pytest.mark.skipif(not hasattr(os, "geteuid"), reason="needs POSIX file modes")
 def test_a_warm_cache_that_cannot_be_written_is_read_and_left_as_it_is(monkeypatch):
     monkeypatch.setenv("GUIDE_TODAY", "2026-11-21")
     with tempfile.TemporaryDirectory(prefix="guide-ro-") as tmp:
         base = Path(tmp)
-        base.chmod(0o755)  # the other user reads the project and the cache
         root = copy_project(base / "project")
         for extra in (root / "scenarios").glob("*.yaml"):
             if extra.name not in KEEP:
@@ -282,13 +275,13 @@ def test_a_warm_cache_that_cannot_be_written_is_read_and_left_as_it_is(monkeypat
             png.unlink()  # some images must be rendered, somewhere other than the cache
         subprocess.run(["chmod", "-R", "a-w", str(cache)], check=True)
         before = {p: p.read_bytes() for p in sorted(cache.rglob("*")) if p.is_file()}
+        prefix = _without_privileges()
+        probe = subprocess.run([*prefix, "touch", str(cache / "probe")], capture_output=True)
+        assert probe.returncode != 0, "the cache must refuse writes for this test to mean anything"
         out = base / "out"
-        out.mkdir(mode=0o777)
-        out.chmod(0o777)
-        env = {**os.environ, "HOME": str(out), "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(cache)}
-        python = _python_the_other_user_can_run(base, root, env)
-        proc = subprocess.run(["/usr/sbin/runuser", "-u", "nobody", "--", python, "-m", "mkdocs", "build", "--strict",
-                               "-d", str(out / "site")], cwd=root, env=env, capture_output=True, text=True, timeout=600)
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(cache)}
+        proc = subprocess.run([*prefix, sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out / "site")],
+                              cwd=root, env=env, capture_output=True, text=True, timeout=600)
         assert proc.returncode == 0, proc.stdout + proc.stderr
         assert charts_rendered(proc) > 0
         assert digest(out / "site") == clean
