@@ -67,11 +67,12 @@ def begin_build() -> None:
 
 
 def mark_used(path: Path) -> None:
-    """Record that this build uses path, and make its time of last use now, so the files the bound
-    removes first are those no build has used for longest (and none a running build uses)."""
+    """Record that this build uses path, and make its time of last use (its access time) now, so the
+    files the bound removes first are those no build has used for longest (and none a running build
+    uses). The modification time stays that of the bytes: `digest` relies on it."""
     _used.add(str(path.absolute()))
     try:
-        os.utime(path)
+        os.utime(path, ns=(time.time_ns(), path.stat().st_mtime_ns))
     except OSError:
         pass  # a read-only cache
 
@@ -141,21 +142,43 @@ def read_checked(path: Path) -> bytes | None:
     return body
 
 
+# Digests this process computed, by path, with the file's identity and modification time then:
+# `mkdocs serve` checks every image again on each save, some 400 MB at a thousand scenarios. Any
+# write to the file (in the cache, or through a link in a built site) moves its modification time.
+_digests: dict[str, tuple[tuple[int, int, int, int], tuple[int, str]]] = {}
+
+
+def _identity(st: os.stat_result) -> tuple[int, int, int, int]:
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def forget() -> None:
+    """Drop the digests this process remembers: the next check reads the files, as a new process would."""
+    _digests.clear()
+
+
 def digest(path: Path) -> tuple[int, str]:
     """Size and sha256 of a file. Raises OSError."""
+    name = str(path.absolute())
+    known = _digests.get(name)
+    if known is not None and known[0] == _identity(path.stat()):
+        return known[1]
     h = hashlib.sha256()
     size = 0
     with path.open("rb") as f:
+        before = _identity(os.fstat(f.fileno()))
         while chunk := f.read(1 << 20):
             size += len(chunk)
             h.update(chunk)
+        if _identity(os.fstat(f.fileno())) == before:
+            _digests[name] = (before, (size, h.hexdigest()))
     return size, h.hexdigest()
 
 
 # The cache's bound: GUIDE_CACHE_MAX_MB, or by default this many times what the last build used
 # (the current tree plus a few earlier states of it: a branch switched back to builds warm), and
-# never less than the floor. Files used in the last GRACE_SECONDS are kept whatever the size: a
-# build running beside this one may be about to link them.
+# never less than the floor. Files used in the last GRACE_SECONDS (by access time, see mark_used)
+# are kept whatever the size: a build running beside this one may be about to link them.
 BOUND_FACTOR = 3
 BOUND_FLOOR = 512 * 1024 * 1024
 GRACE_SECONDS = 600
@@ -197,10 +220,10 @@ def keep_bounded(directory: Path, now: float | None = None) -> int:
         return 0
     now = time.time() if now is None else now
     removed = 0
-    for path, st in sorted(files, key=lambda f: f[1].st_mtime):
+    for path, st in sorted(files, key=lambda f: f[1].st_atime):
         if total <= limit:
             break
-        if str(path.absolute()) in in_use or now - st.st_mtime < GRACE_SECONDS:
+        if str(path.absolute()) in in_use or now - st.st_atime < GRACE_SECONDS:
             continue
         try:
             path.unlink()

@@ -461,15 +461,29 @@ def build(charts: Iterable[ChartFiles], images: Images) -> tuple[dict[str, str],
 def link_into(site_dir: Path, linked: dict[str, Path]) -> None:
     """Put the files `build` found into the site: each checked in the cache just before (its hash
     or its recorded sums), so what is linked is what was rendered."""
+    folders: set[Path] = set()
     for path, cached in linked.items():
         dest = site_dir / path
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.unlink(missing_ok=True)
+        if dest.parent not in folders:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            folders.add(dest.parent)
         # A hard link, not a copy: at a thousand scenarios the images are hundreds of megabytes a
         # build, in thousands of files. The cache only ever replaces its files, never writes into
         # them; a built file edited in place edits the cache too, which the next build's check
         # finds and renders again. Where linking is not possible (another file system), copy.
         try:
             os.link(cached, dest)
+        except FileExistsError:
+            if os.path.samefile(cached, dest):
+                continue  # linked by an earlier build into the same site (`mkdocs serve --dirty`)
+            dest.unlink()
+            _link_or_copy(cached, dest)
         except OSError:
             shutil.copyfile(cached, dest)
+
+
+def _link_or_copy(cached: Path, dest: Path) -> None:
+    try:
+        os.link(cached, dest)
+    except OSError:
+        shutil.copyfile(cached, dest)

@@ -344,12 +344,10 @@ class Robustness:
     joint_flip: bool = False  # holds, yet the all-worst or all-best corner gives the other verdict
 
 
-def against_and_for(x: Inputs, name: str) -> tuple[str, str]:
-    """The ends of a range that favour Trainium least and most, found by evaluating both: the
-    direction of some inputs depends on the case (spot overhead helps Trainium when only the GPU
-    side is on spot). Ties keep the usual direction."""
-    low = evaluate(x.at(name, "low")).total_difference
-    high = evaluate(x.at(name, "high")).total_difference
+def against_and_for(name: str, low: float, high: float) -> tuple[str, str]:
+    """The ends of a range that favour Trainium least and most, from the total difference at each
+    end: the direction of some inputs depends on the case (spot overhead helps Trainium when only
+    the GPU side is on spot). Ties keep the usual direction."""
     if low == high:
         return RANGE_INPUTS[name]
     return ("low", "high") if low < high else ("high", "low")
@@ -375,11 +373,14 @@ def robustness(x: Inputs, base: Outcome | None = None) -> Robustness:
             ends.append(RangeEnd(name, end, getattr(x, name).at(end), o.verdict, o.total_difference))
             if o.verdict != base.verdict and name not in flips:
                 flips.append(name)
+    # ends holds each name's low end, then its high end: those evaluations also give its direction.
+    directions = [against_and_for(low.input, low.total_difference, high.total_difference)
+                  for low, high in zip(ends[::2], ends[1::2], strict=True)]
     corners = []
     for side in (0, 1):
         y = x
-        for name in names:
-            y = y.at(name, against_and_for(x, name)[side])
+        for name, direction in zip(names, directions, strict=True):
+            y = y.at(name, direction[side])
         o = evaluate(y)
         corners.append(RangeEnd("all", ("against", "for")[side], math.nan, o.verdict, o.total_difference))
     holds = not flips

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
+import jinja2
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort
 from mkdocs.plugins import event_priority
@@ -229,6 +230,13 @@ def _only_what_changed(files: Files, generated: list[GeneratedFile], made, root:
         for f in files.documentation_pages():
             if f.abs_src_path and not f.generated_by and "calculator_json" in Path(f.abs_src_path).read_text(encoding="utf-8"):
                 f.is_modified = _modified.__get__(f)  # type: ignore[method-assign]
+
+
+def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+    from generator.site import COMPILED
+
+    env.bytecode_cache = COMPILED
+    return env
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:

@@ -105,9 +105,9 @@ class Site:
 
 
 class _Compiled(jinja2.BytecodeCache):
-    """Templates compiled once in a process: `mkdocs serve` makes a Renderer on every save, and
-    compiling the templates again took longer than rendering a changed page. Jinja checks each
-    template's source against the checksum stored with its code."""
+    """Templates compiled once in a process: `mkdocs serve` makes a Renderer, and MkDocs a theme
+    environment, on every save, and compiling the templates again took longer than rendering a
+    changed page. Jinja checks each template's source against the checksum stored with its code."""
 
     def __init__(self) -> None:
         self.code: dict[str, bytes] = {}
@@ -120,7 +120,7 @@ class _Compiled(jinja2.BytecodeCache):
         self.code[bucket.key] = bucket.bytecode_to_string()
 
 
-_COMPILED = _Compiled()
+COMPILED = _Compiled()  # ours and the theme's, by template file
 
 
 class Renderer:
@@ -137,7 +137,7 @@ class Renderer:
         self._source_pattern = source_pattern(self.catalog.sources)
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(TEMPLATES),
-            bytecode_cache=_COMPILED,
+            bytecode_cache=COMPILED,
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,

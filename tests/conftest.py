@@ -38,8 +38,9 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 @pytest.fixture(autouse=True)
 def _a_new_process():
     """Each test starts as a new process would: nothing remembered from another test's loads."""
-    from generator import converted, loader, rendered
+    from generator import cachefile, converted, loader, rendered
 
+    cachefile.forget()
     loader.forget()
     rendered.forget()
     converted.forget()

@@ -207,11 +207,9 @@ function at(x, name, end) {
   return { ...x, [name]: span(s[end], s.low, s.high) };
 }
 
-// The ends of a range that favour Trainium least and most, found by evaluating both: the
-// direction of some inputs depends on the case. Ties keep the usual direction.
-export function againstAndFor(x, name) {
-  const low = evaluate(at(x, name, "low")).total_difference;
-  const high = evaluate(at(x, name, "high")).total_difference;
+// The ends of a range that favour Trainium least and most, from the total difference at each
+// end: the direction of some inputs depends on the case. Ties keep the usual direction.
+function againstAndFor(name, low, high) {
   if (low === high) return RANGE_INPUTS[name];
   return low < high ? ["low", "high"] : ["high", "low"];
 }
@@ -235,9 +233,11 @@ export function robustness(x, base) {
       if (o.verdict !== base.verdict && !flips.includes(name)) flips.push(name);
     }
   }
+  // ends holds each name's low end, then its high end: those evaluations also give its direction.
+  const directions = names.map((name, i) => againstAndFor(name, ends[2 * i].total_difference, ends[2 * i + 1].total_difference));
   const corners = [0, 1].map((sideIndex) => {
     let y = x;
-    for (const name of names) y = at(y, name, againstAndFor(x, name)[sideIndex]);
+    names.forEach((name, i) => { y = at(y, name, directions[i][sideIndex]); });
     const o = evaluate(y);
     return { input: "all", end: sideIndex === 0 ? "against" : "for", value: null, verdict: o.verdict, total_difference: o.total_difference };
   });
