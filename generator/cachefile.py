@@ -24,6 +24,10 @@ T = TypeVar("T")
 
 # Paths (absolute, as text) this process read from or wrote into the cache since `begin_build`.
 _used: set[str] = set()
+# When this process last set each path's time of last use: `mkdocs serve` builds on every save,
+# and a time a minute old is still well inside the grace the bound gives recent files.
+_touched: dict[str, int] = {}
+TOUCH_EVERY_NS = 60 * 10**9
 
 
 class CacheDirError(Exception):
@@ -70,11 +74,16 @@ def mark_used(path: Path) -> None:
     """Record that this build uses path, and make its time of last use (its access time) now, so the
     files the bound removes first are those no build has used for longest (and none a running build
     uses). The modification time stays that of the bytes: `digest` relies on it."""
-    _used.add(str(path.absolute()))
+    name = str(path.absolute())
+    _used.add(name)
+    now = time.time_ns()
+    if now - _touched.get(name, -TOUCH_EVERY_NS) < TOUCH_EVERY_NS:
+        return
     try:
-        os.utime(path, ns=(time.time_ns(), path.stat().st_mtime_ns))
+        os.utime(path, ns=(now, path.stat().st_mtime_ns))
     except OSError:
-        pass  # a read-only cache
+        return  # a read-only cache
+    _touched[name] = now
 
 
 def used() -> frozenset[str]:
@@ -153,8 +162,10 @@ def _identity(st: os.stat_result) -> tuple[int, int, int, int]:
 
 
 def forget() -> None:
-    """Drop the digests this process remembers: the next check reads the files, as a new process would."""
+    """Drop what this process remembers of the cache's files: the next build checks and marks them
+    all, as a new process would."""
     _digests.clear()
+    _touched.clear()
 
 
 def digest(path: Path) -> tuple[int, str]:

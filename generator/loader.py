@@ -193,8 +193,12 @@ def scenario_files(root: Path, paths: Iterable[str] = ()) -> list[Path]:
 
 
 def shown_path(path: Path, root: Path) -> str:
+    return _shown(path, path.resolve(), root.resolve())
+
+
+def _shown(path: Path, resolved: Path, root_resolved: Path) -> str:
     try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
+        return resolved.relative_to(root_resolved).as_posix()
     except ValueError:
         return path.as_posix()
 
@@ -242,15 +246,16 @@ def load_project(
         reference, digests[f"{shown_dir}/{REFERENCE}"] = load_reference(data_dir, shown_dir, catalog)
     except InputError as e:
         problems.extend(e.problems)
-    data_resolved = data_dir.resolve()
+    data_resolved, root_resolved = data_dir.resolve(), root.resolve()
     data_key = sha256(repr(sorted(digests.items())).encode()) if reference is not None else None
     # Scenarios known from an earlier load take a millisecond each; only the others are parsed.
     slots: list[Loaded | None] = []
     todo: list[tuple[bytes, Path, str]] = []
     for path in scenario_files(root, paths):
-        shown = shown_path(path, root)
-        if path.resolve().parent == data_resolved:
+        resolved = path.resolve()
+        if resolved.parent == data_resolved:
             continue  # data files were validated as the catalog above
+        shown = _shown(path, resolved, root_resolved)
         if not path.exists():
             slots.append([Problem(shown, 1, 1, "(file)", f"no such file (got {shown})")])
             continue
