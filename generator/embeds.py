@@ -32,7 +32,7 @@ import jinja2
 import vl_convert as vlc
 
 from generator import cachefile
-from generator.cachefile import read_checked, write_atomically, write_checked
+from generator.cachefile import read_checked, read_remembered, write_atomically, write_checked
 from generator.charts import Chart
 from generator.pool import process_pool
 
@@ -369,13 +369,29 @@ class Images:
             self._pool = None
 
 
-def _whole(cache_dir: Path, key: str, paths: dict[str, Path]) -> bool:
-    """Whether every image of a chart is in the cache with the size and hash it was rendered with."""
-    body = read_checked(_sums(cache_dir, key))
-    if body is None:
-        return False
+_sums_read: dict[Path, dict] = {}
+
+
+def forget() -> None:
+    """Drop the image records this process has read: the next read goes to the disk, as a new process's would."""
+    _sums_read.clear()
+
+
+def _parse_sums(body: bytes) -> dict | None:
     try:
         sums = json.loads(body)
+    except ValueError:
+        return None
+    return sums if isinstance(sums, dict) else None
+
+
+def _whole(cache_dir: Path, key: str, paths: dict[str, Path]) -> bool:
+    """Whether every image of a chart is in the cache with the size and hash it was rendered with."""
+    # The images of one key are the same bytes whenever they are rendered, and so is their record.
+    sums = read_remembered(_sums(cache_dir, key), _sums_read, _parse_sums)
+    if sums is None:
+        return False
+    try:
         for image, path in paths.items():
             if list(cachefile.digest(path)) != sums[image]:
                 return False

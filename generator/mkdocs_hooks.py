@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import os
 import posixpath
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -57,7 +59,11 @@ class BuildState:
     converted: ConvertedPages | None = None  # scenario pages' HTML from earlier builds
     to_store: dict[str, Path] = field(default_factory=dict)  # page path -> entry its HTML goes to once converted
     full: dict[str, str] = field(default_factory=dict)  # page path -> its HTML, while search reads a part of it
+    held: dict[str, list[str]] = field(default_factory=dict)  # page path -> raw HTML blocks Markdown skips (passthrough)
+    bounded_at: float = -math.inf  # time.monotonic() when the cache was last held to its bound
 
+
+BOUND_EVERY_SECONDS = 60
 
 # MkDocs calls hooks as module functions: their shared state has to live at module level.
 _build = BuildState()
@@ -180,7 +186,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
     _build.renderer, _build.linked = made.renderer, made.linked
     _build.converted = pages = converted.ConvertedPages(cache / "html", Path(config.config_file_path).read_bytes())
-    _build.to_store, _build.full = {}, {}
+    _build.to_store, _build.full, _build.held = {}, {}, {}
     generated: list[GeneratedFile] = []
     for path, markdown in sorted(made.site.pages.items()):
         f = GeneratedFile.generated(config, path, content=markdown)
@@ -244,20 +250,29 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
         # MkDocs joins edit_uri and the file's edit_uri as text; fold the "docs/../" it leaves.
         parts = urlsplit(page.edit_url)
         page.edit_url = urlunsplit(parts._replace(path=posixpath.normpath(parts.path)))
-    # Hand-written pages opt into figures from data/ with `figures: true` in their front matter.
-    if not page.meta.get("figures"):
-        return markdown
-    from generator.site import render_markdown_page
+    from generator import passthrough
 
-    assert _build.renderer is not None, "on_files runs before any page"
-    return render_markdown_page(_build.renderer, markdown)
+    # Hand-written pages opt into figures from data/ with `figures: true` in their front matter.
+    if page.meta.get("figures"):
+        from generator.site import render_markdown_page
+
+        assert _build.renderer is not None, "on_files runs before any page"
+        markdown = render_markdown_page(_build.renderer, markdown)
+    markdown, blocks = passthrough.split(markdown)
+    if blocks:
+        _build.held[page.file.src_uri] = blocks
+    return markdown
 
 
 @event_priority(-100)  # after every other plugin has changed the HTML
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    from generator import converted
+    from generator import converted, passthrough
 
     path = page.file.src_uri
+    blocks = _build.held.pop(path, None)
+    if blocks:
+        html = passthrough.join(html, blocks)
+        page.present_anchor_ids = (page.present_anchor_ids or set()) | passthrough.anchors(blocks)
     entry = _build.to_store.pop(path, None)
     if entry is not None and _build.converted is not None:
         _build.converted.put(entry, converted.Converted(page.meta, html, _toc_tokens(list(page.toc)),
@@ -298,7 +313,10 @@ def on_post_build(config: MkDocsConfig) -> None:
     if _build.building is not None:
         (_build.built, _build.inputs), _build.building = _build.building, None
     log.info("guide: embed images: %d charts rendered, %d from the cache", images.rendered, images.cached)
-    if _build.cache is not None:
+    if _build.cache is not None and (not _build.serving or time.monotonic() - _build.bounded_at >= BOUND_EVERY_SECONDS):
+        # Looking over the whole cache takes longer than building a changed page: while serving,
+        # at most once a minute, so a save waits for it once in a while, not every time.
+        _build.bounded_at = time.monotonic()
         removed = cachefile.keep_bounded(_build.cache)
         if removed:
             log.info("guide: cache over its bound: removed %d files this build did not use", removed)

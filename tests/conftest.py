@@ -38,9 +38,10 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 @pytest.fixture(autouse=True)
 def _a_new_process():
     """Each test starts as a new process would: nothing remembered from another test's loads."""
-    from generator import cachefile, converted, loader, rendered
+    from generator import cachefile, converted, embeds, loader, rendered
 
     cachefile.forget()
+    embeds.forget()
     loader.forget()
     rendered.forget()
     converted.forget()
@@ -150,6 +151,7 @@ PAYLOADS = {
     "math": "$x^2$",
     "breakout": "</script><script>window.__pwned=5</script>",
     "quotes": "\"'&",
+    "placeholder": "<!-- guide:html 0 -->",  # what passthrough swaps a raw HTML block for
 }
 
 
@@ -160,7 +162,7 @@ def untrusted_scenario() -> dict:
     base = yaml.safe_load((FROZEN / "scenarios" / "one-off-run.yaml").read_text(encoding="utf-8"))
     p = PAYLOADS
     every = " ".join(p.values())
-    base["title"] = f"Hostile {p['script']} {p['bold']} {p['attr']} {p['math']} {p['quotes']} {p['img']}"
+    base["title"] = f"Hostile {p['script']} {p['bold']} {p['attr']} {p['math']} {p['quotes']} {p['img']} {p['placeholder']}"
     base["summary"] = f"Summary {every}"
     # Blank lines try to end the HTML block the text sits in, so what follows would be read as Markdown.
     base["notes"] = "\n\n".join([f"Notes {p['script']}", p["img"], p["link"], p["bold"], f"text\n{p['attr']}", p["math"], p["breakout"], p["quotes"]])

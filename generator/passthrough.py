@@ -1,0 +1,50 @@
+"""Raw HTML blocks of a generated page, kept out of Markdown's way.
+
+The scenarios index is a table with a row per scenario, and the embed gallery a section per chart,
+both written as raw HTML. Python-Markdown passes raw HTML through unchanged, but it parses every
+tag of it to find where the block ends: at a thousand scenarios that was most of the time a saved
+scenario waited for under `mkdocs serve`. A template marks such a block with a START line before it
+and an END line after it; `split` swaps each block for a numbered HTML comment before Markdown
+runs (Markdown passes a comment through as well), and `join` puts the blocks back into the HTML.
+
+Only the generator's own templates write the markers; contributed text reaches a page escaped, so
+it cannot open a marker or a placeholder.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+START = "<!-- guide:html -->"
+END = "<!-- /guide:html -->"
+_BLOCK = re.compile(rf"^{re.escape(START)}\n(.*?)\n{re.escape(END)}$", re.MULTILINE | re.DOTALL)
+_HELD = re.compile(r"<!-- guide:html (\d+) -->")
+
+
+def split(markdown: str) -> tuple[str, list[str]]:
+    """The Markdown with each marked block replaced by a placeholder, and the blocks in order."""
+    blocks: list[str] = []
+
+    def hold(m: re.Match[str]) -> str:
+        blocks.append(m[1].strip("\n"))  # as Markdown would: a blank line ends a block
+        return f"<!-- guide:html {len(blocks) - 1} -->"
+
+    return _BLOCK.sub(hold, markdown), blocks
+
+
+def join(html: str, blocks: list[str]) -> str:
+    """The converted page with each placeholder replaced by its block."""
+    if not blocks:
+        return html
+    return _HELD.sub(lambda m: blocks[int(m[1])], html)
+
+
+_ID = re.compile(r'\sid="([^"]*)"')
+
+
+def anchors(blocks: list[str]) -> set[str]:
+    """The ids the blocks give their elements, for MkDocs' check of links to anchors (which reads them
+    from the Markdown it converts, where the blocks no longer are). The templates write every id in
+    double quotes."""
+    return {html.unescape(m[1]) for block in blocks for m in _ID.finditer(block)}
