@@ -120,19 +120,23 @@ def entry_path(directory: Path, parts: dict[str, str]) -> Path:
     return directory / f"{h.hexdigest()}.json"
 
 
-def read_remembered(path: Path, memo: dict[Path, T], parse: Callable[[bytes], T | None]) -> T | None:
+# Entries this process parsed, by path (see read_remembered).
+_remembered: dict[Path, object] = {}
+
+
+def read_remembered(path: Path, parse: Callable[[bytes], T | None]) -> T | None:
     """An entry parsed from its checked bytes, or None. An entry is named by the hash of all it is
     made from, so once read in a process (`mkdocs serve` builds again on every save) it is the same
-    entry for the rest of it: `memo` keeps it."""
-    known = memo.get(path)
+    entry for the rest of it, and is kept."""
+    known = _remembered.get(path)
     if known is not None:
         mark_used(path)
-        return known
+        return known  # type: ignore[return-value]
     body = read_checked(path)
-    known = None if body is None else parse(body)
-    if known is not None:
-        memo[path] = known
-    return known
+    parsed = None if body is None else parse(body)
+    if parsed is not None:
+        _remembered[path] = parsed
+    return parsed
 
 
 def read_checked(path: Path) -> bytes | None:
@@ -162,8 +166,9 @@ def _identity(st: os.stat_result) -> tuple[int, int, int, int]:
 
 
 def forget() -> None:
-    """Drop what this process remembers of the cache's files: the next build checks and marks them
-    all, as a new process would."""
+    """Drop what this process remembers of the cache's files: the next build reads, checks and marks
+    them all, as a new process would."""
+    _remembered.clear()
     _digests.clear()
     _touched.clear()
 

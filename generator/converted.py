@@ -67,20 +67,12 @@ def library_versions() -> str:
     return "\0".join(f"{name} {metadata.version(name)}" for name in LIBRARIES)
 
 
-_read: dict[Path, Converted] = {}
-
-
 def _parse(body: bytes) -> Converted | None:
     try:
         d = json.loads(body)
         return Converted(d["meta"], d["content"], d["toc"], d["title"], d["anchors"])
     except (ValueError, KeyError, TypeError):
         return None
-
-
-def forget() -> None:
-    """Drop the entries this process has read: the next read goes to the disk, as a new process's would."""
-    _read.clear()
 
 
 class ConvertedPages:
@@ -99,7 +91,7 @@ class ConvertedPages:
         return entry_path(self.directory, self.parts(path, markdown))
 
     def get(self, entry: Path) -> Converted | None:
-        return read_remembered(entry, _read, _parse)
+        return read_remembered(entry, _parse)
 
     def put(self, entry: Path, page: Converted) -> None:
         try:

@@ -369,14 +369,6 @@ class Images:
             self._pool = None
 
 
-_sums_read: dict[Path, dict] = {}
-
-
-def forget() -> None:
-    """Drop the image records this process has read: the next read goes to the disk, as a new process's would."""
-    _sums_read.clear()
-
-
 def _parse_sums(body: bytes) -> dict | None:
     try:
         sums = json.loads(body)
@@ -388,7 +380,7 @@ def _parse_sums(body: bytes) -> dict | None:
 def _whole(cache_dir: Path, key: str, paths: dict[str, Path]) -> bool:
     """Whether every image of a chart is in the cache with the size and hash it was rendered with."""
     # The images of one key are the same bytes whenever they are rendered, and so is their record.
-    sums = read_remembered(_sums(cache_dir, key), _sums_read, _parse_sums)
+    sums = read_remembered(_sums(cache_dir, key), _parse_sums)
     if sums is None:
         return False
     try:
@@ -483,23 +475,17 @@ def link_into(site_dir: Path, linked: dict[str, Path]) -> None:
         if dest.parent not in folders:
             dest.parent.mkdir(parents=True, exist_ok=True)
             folders.add(dest.parent)
+        try:
+            if os.path.samefile(cached, dest):
+                continue  # linked by an earlier build into the same site (`mkdocs serve --dirty`)
+            dest.unlink()
+        except FileNotFoundError:
+            pass
         # A hard link, not a copy: at a thousand scenarios the images are hundreds of megabytes a
         # build, in thousands of files. The cache only ever replaces its files, never writes into
         # them; a built file edited in place edits the cache too, which the next build's check
         # finds and renders again. Where linking is not possible (another file system), copy.
         try:
             os.link(cached, dest)
-        except FileExistsError:
-            if os.path.samefile(cached, dest):
-                continue  # linked by an earlier build into the same site (`mkdocs serve --dirty`)
-            dest.unlink()
-            _link_or_copy(cached, dest)
         except OSError:
             shutil.copyfile(cached, dest)
-
-
-def _link_or_copy(cached: Path, dest: Path) -> None:
-    try:
-        os.link(cached, dest)
-    except OSError:
-        shutil.copyfile(cached, dest)

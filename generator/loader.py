@@ -85,17 +85,18 @@ def _read_bytes(path: Path, shown: str) -> bytes:
 _evaluated: dict[str, dict[tuple[str, str, bool], ScenarioResult]] = {}
 
 
-def _from_known(raw: bytes, path: Path, shown: str, catalog: cat.Catalog, check_expect: bool,
-                known: KnownScenarios, data_key: str | None = None) -> ScenarioResult | None:
+def _evaluate_known(raw: bytes, path: Path, shown: str, catalog: cat.Catalog, check_expect: bool,
+                    known: KnownScenarios) -> ScenarioResult | None:
     if not SCENARIO_ID.match(path.stem) or path.suffix != ".yaml":
         return None
-    remembered = _evaluated.get(data_key, {}) if data_key else {}
-    key = (shown, sha256(raw), check_expect)
-    if key in remembered:
-        return remembered[key]
-    result = _evaluate_known(raw, path, shown, catalog, check_expect, known)
-    if data_key and result is not None:
-        _remember(data_key, key, result)
+    if raw.removeprefix(b"\xef\xbb\xbf").partition(b"\n")[0].strip() != MODELINE.encode():
+        return None
+    scenario = known.get(raw)
+    if scenario is None or next(iter(check_references(scenario.workloads, catalog)), None) is not None:
+        return None
+    result = evaluate_scenario(path.stem, shown, scenario, catalog)
+    if check_expect and not result.matches_expectation:
+        return None
     return result
 
 
@@ -113,26 +114,13 @@ def _remember(data_key: str, key: tuple[str, str, bool], result: ScenarioResult)
     _evaluated[data_key][key] = result
 
 
-def _evaluate_known(raw: bytes, path: Path, shown: str, catalog: cat.Catalog, check_expect: bool,
-                    known: KnownScenarios) -> ScenarioResult | None:
-    if raw.removeprefix(b"\xef\xbb\xbf").partition(b"\n")[0].strip() != MODELINE.encode():
-        return None
-    scenario = known.get(raw)
-    if scenario is None or next(iter(check_references(scenario.workloads, catalog)), None) is not None:
-        return None
-    result = evaluate_scenario(path.stem, shown, scenario, catalog)
-    if check_expect and not result.matches_expectation:
-        return None
-    return result
-
-
 def load_scenario(path: Path, shown: str, catalog: cat.Catalog, *, check_expect: bool = True,
                   known: KnownScenarios | None = None) -> ScenarioResult:
     """Validate and evaluate one scenario. With check_expect=False a verdict that differs from the
     file's `expect` is not a problem (`guide diff` reports it instead of stopping)."""
     raw = _read_bytes(path, shown)
     if known is not None:
-        result = _from_known(raw, path, shown, catalog, check_expect, known)
+        result = _evaluate_known(raw, path, shown, catalog, check_expect, known)
         if result is not None:
             return result
     return _parse_scenario(raw, path, shown, catalog, check_expect, known)
@@ -265,15 +253,22 @@ def load_project(
             slots.append(e.problems)
             continue
         digests[shown] = sha256(raw)
-        result = _from_known(raw, path, shown, catalog, check_expect, known, data_key) if known is not None else None
+        result = None
+        if known is not None:
+            key = (shown, digests[shown], check_expect)
+            result = _evaluated.get(data_key, {}).get(key) if data_key else None
+            if result is None:
+                result = _evaluate_known(raw, path, shown, catalog, check_expect, known)
+                if result is not None and data_key:
+                    _remember(data_key, key, result)
         slots.append(result)
         if result is None:
             todo.append((raw, path, shown))
     parsed = _parse_all(todo, catalog, check_expect, known)
     if known is not None and data_key:
-        for (raw, _, shown), one in zip(todo, parsed, strict=True):
+        for (_, _, shown), one in zip(todo, parsed, strict=True):
             if not isinstance(one, list):
-                _remember(data_key, (shown, sha256(raw), check_expect), one)
+                _remember(data_key, (shown, digests[shown], check_expect), one)
     loaded = iter(parsed)
     results = []
     for slot in slots:

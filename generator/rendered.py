@@ -71,9 +71,6 @@ def key_parts(project: Project, site_url: str, today: dt.date) -> dict[str, str]
     return parts
 
 
-_read: dict[Path, Rendered] = {}
-
-
 def _parse(body: bytes) -> Rendered | None:
     try:
         d = json.loads(body)
@@ -85,11 +82,6 @@ def _parse(body: bytes) -> Rendered | None:
         )
     except (ValueError, KeyError, TypeError):
         return None
-
-
-def forget() -> None:
-    """Drop the entries this process has read: the next read goes to the disk, as a new process's would."""
-    _read.clear()
 
 
 class RenderedScenarios:
@@ -111,7 +103,7 @@ class RenderedScenarios:
         return entry_path(self.directory, self.parts(r))
 
     def get(self, path: Path) -> Rendered | None:
-        return read_remembered(path, _read, _parse)
+        return read_remembered(path, _parse)
 
     def put(self, path: Path, rendered: Rendered) -> None:
         try:

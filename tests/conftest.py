@@ -38,13 +38,10 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 @pytest.fixture(autouse=True)
 def _a_new_process():
     """Each test starts as a new process would: nothing remembered from another test's loads."""
-    from generator import cachefile, converted, embeds, loader, rendered
+    from generator import cachefile, loader
 
     cachefile.forget()
-    embeds.forget()
     loader.forget()
-    rendered.forget()
-    converted.forget()
 
 
 # --- building -----------------------------------------------------------------------------------
@@ -83,6 +80,14 @@ def frozen_inputs(tmp_path: Path) -> Path:
         shutil.copytree(FROZEN / part, tmp_path / part)
     return tmp_path
 
+
+
+def pretend_upgraded(monkeypatch, distribution: str) -> None:
+    """importlib.metadata reports version 99.0 for one distribution, as after an upgrade."""
+    from importlib import metadata
+
+    real = metadata.version
+    monkeypatch.setattr(metadata, "version", lambda name: "99.0" if name == distribution else real(name))
 
 
 def tree_hashes(root: Path, parts: tuple[str, ...] = SOURCE_PARTS) -> dict[str, str]:

@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import BuiltSite, run_mkdocs_build
+from conftest import BuiltSite, pretend_upgraded, run_mkdocs_build
 
 from generator import cachefile, converted
 from generator import rendered as rendered_module
@@ -30,8 +30,7 @@ def _change_code(monkeypatch, tmp_path: Path) -> dict:
 
 
 def _change_library(monkeypatch, tmp_path: Path) -> dict:
-    real = converted.metadata.version
-    monkeypatch.setattr(converted.metadata, "version", lambda name: "99.0" if name == "pymdown-extensions" else real(name))
+    pretend_upgraded(monkeypatch, "pymdown-extensions")
     return {}
 
 

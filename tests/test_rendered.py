@@ -8,7 +8,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import pretend_upgraded
 
+from generator import cachefile
 from generator import rendered as rendered_module
 from generator.loader import load_project
 from generator.rendered import RenderedScenarios
@@ -59,7 +61,7 @@ def test_a_second_render_from_the_cache_gives_the_same_pages_charts_and_embed_fi
     assert second.embeds == first.embeds
     # An entry edited by hand is not served: that page alone is rendered again, as it should be.
     entries[0].write_bytes(entries[0].read_bytes().replace(b"## Workload 1", b"## (edited) Workload 1", 1))
-    rendered_module.forget()  # as the next build, a new process, finds the cache
+    cachefile.forget()  # as the next build, a new process, finds the cache
     third = render(root, cache)
     assert len(rendered_pages) == 1
     assert third.pages == first.pages
@@ -115,8 +117,7 @@ def _change_template(root: Path, monkeypatch) -> dict:
 
 
 def _change_library(root: Path, monkeypatch) -> dict:
-    real = rendered_module.metadata.version
-    monkeypatch.setattr(rendered_module.metadata, "version", lambda name: "99.0" if name == "altair" else real(name))
+    pretend_upgraded(monkeypatch, "altair")
     return {}
 
 
@@ -201,5 +202,5 @@ def test_a_damaged_entry_is_rendered_again(root: Path, tmp_path: Path, damage: s
         }[damage]
         assert damaged != raw
         entry.write_bytes(damaged)
-    rendered_module.forget()  # as the next build, a new process, finds the cache
+    cachefile.forget()  # as the next build, a new process, finds the cache
     assert render(root, cache).pages == first.pages
