@@ -426,6 +426,10 @@ def test_every_page_type_fits_a_phone_with_legible_charts(name: str, open_tab, s
     tab = open_tab(served_site, **PHONE)
     page = tab.page
     tab.goto(PHONE_PAGES[name])
+    # The calculator's answer is filled in by its module, which may arrive after the load event and
+    # then pushes the chart down by a screen or more: a reader scrolls on to it, so the test waits
+    # for the answer rather than scroll to where the chart was.
+    page.wait_for_function("() => !document.getElementById('guide-calc') || document.querySelector('#guide-calc[data-ready]')")
     # Scroll to each chart, as a reader would (no pointer, no touch): each one is then drawn live.
     views = page.locator(CHARTS)
     for i in range(views.count()):
