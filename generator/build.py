@@ -29,7 +29,7 @@ def generate(root: Path, cache: Path, site_url: str, day: dt.date, images: embed
              before_render=None) -> Generated:
     """Raises InputError for invalid input. before_render(project) runs between loading and
     rendering (the hooks warn about stale prices there)."""
-    cachefile.begin_build()
+    cachefile.begin_build(cache)
     project = load_project(root, known=KnownScenarios(cache / "scenarios"))
     if before_render is not None:
         before_render(project)

@@ -10,6 +10,7 @@ were stored under. Every file a build reads or links is recorded, so pruning kno
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import tempfile
 import time
@@ -24,6 +25,8 @@ T = TypeVar("T")
 
 # Paths (absolute, as text) this process read from or wrote into the cache since `begin_build`.
 _used: set[str] = set()
+# Whether this process wrote into the cache since `begin_build`.
+_wrote = False
 # When this process last set each path's time of last use: `mkdocs serve` builds on every save,
 # and a time a minute old is still well inside the grace the bound gives recent files.
 _touched: dict[str, int] = {}
@@ -65,9 +68,14 @@ def writable(directory: Path) -> bool:
     return os.access(directory, os.W_OK | os.X_OK)
 
 
-def begin_build() -> None:
-    """Forget what an earlier build in this process used (`mkdocs serve` builds again and again)."""
+def begin_build(cache: Path | None = None) -> None:
+    """Forget what an earlier build in this process used (`mkdocs serve` builds again and again);
+    with the cache's folder, take up the digests earlier builds recorded there (see _digests)."""
+    global _wrote
     _used.clear()
+    _wrote = False
+    if cache is not None:
+        _load_digests(cache)
 
 
 def mark_used(path: Path) -> None:
@@ -90,6 +98,11 @@ def used() -> frozenset[str]:
     return frozenset(_used)
 
 
+def wrote() -> bool:
+    """Whether this build wrote into the cache (images its worker processes render aside)."""
+    return _wrote
+
+
 def write_atomically(path: Path, data: str | bytes) -> None:
     """Write through a temporary file and a rename, so another build or a worker process never
     reads half a file, and a file linked into a site keeps its bytes (the rename makes a new one).
@@ -103,6 +116,8 @@ def write_atomically(path: Path, data: str | bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    global _wrote
+    _wrote = True
     mark_used(path)
 
 
@@ -155,10 +170,24 @@ def read_checked(path: Path) -> bytes | None:
     return body
 
 
-# Digests this process computed, by path, with the file's identity and modification time then:
-# `mkdocs serve` checks every image again on each save, some 400 MB at a thousand scenarios. Any
-# write to the file (in the cache, or through a link in a built site) moves its modification time.
-_digests: dict[str, tuple[tuple[int, int, int, int], tuple[int, str]]] = {}
+# Digests of the cache's files, by absolute path, with the identity and modification time each file
+# had when it was hashed, and whether that record is settled (see RACY_NS). `mkdocs serve` checks
+# every image again on each save, and every warm build checks them all: some 500 MB at a thousand
+# scenarios, most of a warm build's reading. So, as git's index keeps its files' stat data, settled
+# records outlive the process in DIGESTS at the cache's top: a later build trusts a recorded digest
+# while the file keeps the identity and modification time it had, and hashes it again otherwise.
+# Any write to a file (in the cache, or through a link in a built site) moves its modification time.
+_digests: dict[str, tuple[tuple[int, int, int, int], tuple[int, str], bool]] = {}
+DIGESTS = "digests.json"
+# A file hashed within this long of its last modification could be written again within the same
+# tick of the file system's clock, leaving its modification time where it was: its record is kept
+# for this process only, and a later build hashes it once more. Two seconds covers the coarsest
+# clocks in use (FAT's); ext4's tick is a few milliseconds.
+RACY_NS = 2 * 10**9
+# The digests file this process loaded (or None), and the records it held, to write it only when
+# they change.
+_ledger: Path | None = None
+_ledger_records: dict[str, list] = {}
 
 
 def _identity(st: os.stat_result) -> tuple[int, int, int, int]:
@@ -167,10 +196,59 @@ def _identity(st: os.stat_result) -> tuple[int, int, int, int]:
 
 def forget() -> None:
     """Drop what this process remembers of the cache's files: the next build reads, checks and marks
-    them all, as a new process would."""
+    them all, as a new process would (which still trusts the settled digests the cache records)."""
+    global _ledger
     _remembered.clear()
     _digests.clear()
     _touched.clear()
+    _ledger = None
+    _ledger_records.clear()
+
+
+def _load_digests(cache: Path) -> None:
+    global _ledger
+    ledger = cache / DIGESTS
+    if _ledger == ledger:
+        return
+    _ledger = ledger
+    _ledger_records.clear()
+    body = read_checked(ledger)
+    try:
+        records = json.loads(body) if body is not None else {}
+        root = cache.absolute()
+        for rel, (dev, ino, size, mtime, length, hexdigest) in records.items():
+            name = str(root / rel)
+            if name not in _digests:
+                _digests[name] = ((dev, ino, size, mtime), (length, hexdigest), True)
+            _ledger_records[rel] = [dev, ino, size, mtime, length, hexdigest]
+    except (ValueError, TypeError, AttributeError):
+        _ledger_records.clear()  # not a record this code wrote: every file is hashed again
+
+
+def save_digests() -> None:
+    """Record the settled digests of the files this build used, for later builds (see _digests).
+    A cache that cannot be written keeps what it had."""
+    if _ledger is None:
+        return
+    root = _ledger.parent.absolute()
+    records: dict[str, list] = {}
+    for name in _used:
+        known = _digests.get(name)
+        if known is None or not known[2]:
+            continue
+        try:
+            rel = Path(name).relative_to(root).as_posix()
+        except ValueError:
+            continue
+        records[rel] = [*known[0], *known[1]]
+    if records == _ledger_records:
+        return
+    try:
+        write_checked(_ledger, json.dumps(records, sort_keys=True, separators=(",", ":")))
+    except OSError:
+        return
+    _ledger_records.clear()
+    _ledger_records.update(records)
 
 
 def digest(path: Path) -> tuple[int, str]:
@@ -181,13 +259,14 @@ def digest(path: Path) -> tuple[int, str]:
         return known[1]
     h = hashlib.sha256()
     size = 0
+    hashed_at = time.time_ns()
     with path.open("rb") as f:
         before = _identity(os.fstat(f.fileno()))
         while chunk := f.read(1 << 20):
             size += len(chunk)
             h.update(chunk)
         if _identity(os.fstat(f.fileno())) == before:
-            _digests[name] = (before, (size, h.hexdigest()))
+            _digests[name] = (before, (size, h.hexdigest()), hashed_at - before[3] >= RACY_NS)
     return size, h.hexdigest()
 
 

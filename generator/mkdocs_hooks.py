@@ -250,6 +250,9 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
         # MkDocs joins edit_uri and the file's edit_uri as text; fold the "docs/../" it leaves.
         parts = urlsplit(page.edit_url)
         page.edit_url = urlunsplit(parts._replace(path=posixpath.normpath(parts.path)))
+    if isinstance(page, StoredPage):
+        return markdown  # its HTML is stored: Markdown does not run on it
+
     from generator import passthrough
 
     # Hand-written pages opt into figures from data/ with `figures: true` in their front matter.
@@ -310,12 +313,16 @@ def on_post_build(config: MkDocsConfig) -> None:
         raise Abort(f"Rendering the chart images failed: {e}") from None
     embeds.link_into(Path(config.site_dir), _build.linked)
     images.close()
+    cachefile.save_digests()
     if _build.building is not None:
         (_build.built, _build.inputs), _build.building = _build.building, None
     log.info("guide: embed images: %d charts rendered, %d from the cache", images.rendered, images.cached)
-    if _build.cache is not None and (not _build.serving or time.monotonic() - _build.bounded_at >= BOUND_EVERY_SECONDS):
-        # Looking over the whole cache takes longer than building a changed page: while serving,
-        # at most once a minute, so a save waits for it once in a while, not every time.
+    # Looking over the whole cache (some 20,000 files at a thousand scenarios) takes longer than
+    # building a changed page. A build that added nothing to the cache cannot have taken it over its
+    # bound, so it does not look; while serving, a build looks at most once a minute, so a save
+    # waits for it once in a while, not every time.
+    grew = cachefile.wrote() or images.rendered > 0
+    if _build.cache is not None and grew and (not _build.serving or time.monotonic() - _build.bounded_at >= BOUND_EVERY_SECONDS):
         _build.bounded_at = time.monotonic()
         removed = cachefile.keep_bounded(_build.cache)
         if removed:

@@ -6,6 +6,7 @@ share it, or are killed, leave it and the machine clean. Each build here runs `m
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -59,6 +60,13 @@ def test_the_build_after_any_damage_is_byte_identical_to_a_clean_build(root: Pat
     site = tmp_path / "one"
     build(root, site, cache)
     clean = digest(site)
+    # As if built an hour ago, then built again: the second build records the digests of the files
+    # it checked, which the build after the damage must not trust where a file changed.
+    for path in cache.rglob("*"):
+        if path.is_file():
+            _aged(path, 3600)
+    build(root, tmp_path / "warm", cache)
+    assert json.loads(cachefile.read_checked(cache / cachefile.DIGESTS) or b"{}"), "the warm build recorded no digest"
     embeds = cache / "embeds"
     pngs = sorted(p for p in embeds.glob("*.png"))
     svgs = sorted(p for p in embeds.glob("*.svg") if ".dark." not in p.name)
@@ -82,10 +90,11 @@ def test_the_build_after_any_damage_is_byte_identical_to_a_clean_build(root: Pat
         f.write(b"EDITED")
     assert built_svg.stat().st_nlink > 1
     # And every other file in the cache cut to half its size, but the sums the images are checked
-    # against: each image must be caught by its own check, not because its chart's record broke.
+    # against and the recorded digests: each image must be caught by its own check, not because
+    # its chart's record broke or the digests were lost.
     damaged = {pngs[0], pngs[1], svgs[0], texts[".html"][0], texts[".csv"][0], pages[0], runtime, built_svg.resolve()}
     for path in cache.rglob("*"):
-        if path.is_file() and path not in damaged and not path.name.endswith(".sums.json") and path.stat().st_size > 1:
+        if path.is_file() and path not in damaged and not path.name.endswith(".sums.json") and path.name != cachefile.DIGESTS and path.stat().st_size > 1:
             cut(path, path.stat().st_size // 2)
 
     again = build(root, tmp_path / "two", cache)
@@ -291,3 +300,72 @@ def test_a_warm_cache_that_cannot_be_written_is_read_and_left_as_it_is(monkeypat
         assert digest(out / "site") == clean
         assert {p: p.read_bytes() for p in sorted(cache.rglob("*")) if p.is_file()} == before
         subprocess.run(["chmod", "-R", "u+w", str(cache)], check=True)
+
+
+# --- digests recorded for later builds -----------------------------------------------------------
+
+
+def _aged(path: Path, seconds: float) -> None:
+    """Give path a modification time `seconds` ago, as if it had been written by an earlier build."""
+    then = time.time() - seconds
+    os.utime(path, (then, then))
+
+
+def test_a_digest_recorded_by_an_earlier_build_is_trusted_while_its_file_is_unchanged(tmp_path: Path, monkeypatch):
+    cache = tmp_path / "cache"
+    image = cache / "embeds" / "chart.png"
+    image.parent.mkdir(parents=True)
+    image.write_bytes(b"the rendered image")
+    _aged(image, 3600)
+    cachefile.begin_build(cache)
+    assert cachefile.digest(image) == (18, hashlib.sha256(b"the rendered image").hexdigest())
+    cachefile.mark_used(image)
+    cachefile.save_digests()
+    assert (cache / cachefile.DIGESTS).exists()
+
+    # The next build, a new process: the file is not read again while it is as it was recorded.
+    cachefile.forget()
+    cachefile.begin_build(cache)
+    opened: list[Path] = []
+    real_open = Path.open
+    monkeypatch.setattr(Path, "open", lambda self, *a, **k: opened.append(self) or real_open(self, *a, **k))
+    assert cachefile.digest(image) == (18, hashlib.sha256(b"the rendered image").hexdigest())
+    assert opened == []
+
+    # Changed in place (the same size, as through a hard link in a built site): hashed again.
+    with real_open(image, "r+b") as f:
+        f.write(b"THE")
+    assert cachefile.digest(image) == (18, hashlib.sha256(b"THE rendered image").hexdigest())
+    assert opened == [image]
+
+
+def test_a_digest_taken_just_after_its_file_was_written_is_not_recorded(tmp_path: Path):
+    # A file written again within the same tick of the file system's clock keeps its modification
+    # time: a digest taken that soon may not hold, so no later build may trust it.
+    cache = tmp_path / "cache"
+    fresh, old = cache / "embeds" / "fresh.svg", cache / "embeds" / "old.svg"
+    fresh.parent.mkdir(parents=True)
+    fresh.write_bytes(b"<svg/>")
+    old.write_bytes(b"<svg></svg>")
+    _aged(old, 3600)
+    cachefile.begin_build(cache)
+    for path in (fresh, old):
+        cachefile.digest(path)
+        cachefile.mark_used(path)
+    cachefile.save_digests()
+    body = cachefile.read_checked(cache / cachefile.DIGESTS)
+    assert body is not None and sorted(json.loads(body)) == ["embeds/old.svg"]
+
+
+def test_a_damaged_digests_file_is_ignored(tmp_path: Path, monkeypatch):
+    cache = tmp_path / "cache"
+    image = cache / "embeds" / "chart.svg"
+    image.parent.mkdir(parents=True)
+    image.write_bytes(b"<svg>right</svg>")
+    _aged(image, 3600)
+    st = image.stat()
+    wrong = {"embeds/chart.svg": [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_size, "0" * 64]}
+    # Written without its header's size and hash, as a damaged or foreign file would be.
+    (cache / cachefile.DIGESTS).write_text(json.dumps(wrong), encoding="utf-8")
+    cachefile.begin_build(cache)
+    assert cachefile.digest(image) == (st.st_size, hashlib.sha256(b"<svg>right</svg>").hexdigest())
