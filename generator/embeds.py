@@ -475,17 +475,24 @@ def link_into(site_dir: Path, linked: dict[str, Path]) -> None:
         if dest.parent not in folders:
             dest.parent.mkdir(parents=True, exist_ok=True)
             folders.add(dest.parent)
-        try:
-            if os.path.samefile(cached, dest):
-                continue  # linked by an earlier build into the same site (`mkdocs serve --dirty`)
-            dest.unlink()
-        except FileNotFoundError:
-            pass
         # A hard link, not a copy: at a thousand scenarios the images are hundreds of megabytes a
         # build, in thousands of files. The cache only ever replaces its files, never writes into
         # them; a built file edited in place edits the cache too, which the next build's check
         # finds and renders again. Where linking is not possible (another file system), copy.
         try:
-            os.link(cached, dest)
-        except OSError:
-            shutil.copyfile(cached, dest)
+            _link_or_copy(cached, dest)
+        except FileExistsError:
+            if os.path.samefile(cached, dest):
+                continue  # linked by an earlier build into the same site (`mkdocs serve --dirty`)
+            dest.unlink()
+            _link_or_copy(cached, dest)
+
+
+def _link_or_copy(cached: Path, dest: Path) -> None:
+    """Raises FileExistsError where dest is taken."""
+    try:
+        os.link(cached, dest)
+    except FileExistsError:
+        raise
+    except OSError:
+        shutil.copyfile(cached, dest)
