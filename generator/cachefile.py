@@ -215,9 +215,9 @@ def _load_digests(cache: Path) -> None:
     body = read_checked(ledger)
     try:
         records = json.loads(body) if body is not None else {}
-        root = cache.absolute()
+        prefix = str(cache.absolute()) + os.sep
         for rel, (dev, ino, size, mtime, length, hexdigest) in records.items():
-            name = str(root / rel)
+            name = prefix + rel
             if name not in _digests:
                 _digests[name] = ((dev, ino, size, mtime), (length, hexdigest), True)
             _ledger_records[rel] = [dev, ino, size, mtime, length, hexdigest]
@@ -230,17 +230,12 @@ def save_digests() -> None:
     A cache that cannot be written keeps what it had."""
     if _ledger is None:
         return
-    root = _ledger.parent.absolute()
+    prefix = str(_ledger.parent.absolute()) + os.sep
     records: dict[str, list] = {}
     for name in _used:
         known = _digests.get(name)
-        if known is None or not known[2]:
-            continue
-        try:
-            rel = Path(name).relative_to(root).as_posix()
-        except ValueError:
-            continue
-        records[rel] = [*known[0], *known[1]]
+        if known is not None and known[2] and name.startswith(prefix):
+            records[name[len(prefix):]] = [*known[0], *known[1]]
     if records == _ledger_records:
         return
     try:
