@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from generator import catalog as cat
+from generator.known import KnownScenarios
 from generator.limits import character_problems
 from generator.problems import InputError, Problem
 from generator.schema import ConstraintName
@@ -41,8 +42,9 @@ def forget_catalog() -> None:
     _last.clear()
 
 
-def read_catalog(data_dir: Path, shown_dir: str = "data") -> tuple[cat.Catalog, dict[str, str]]:
-    """The catalog, and the sha256 of the bytes each file was parsed from, by its shown path."""
+def read_catalog(data_dir: Path, shown_dir: str = "data", known: KnownScenarios | None = None) -> tuple[cat.Catalog, dict[str, str]]:
+    """The catalog, and the sha256 of the bytes each file was parsed from, by its shown path. With
+    `known`, data/ as it validated in an earlier build from the same bytes is taken from there."""
     raws: dict[str, bytes | None] = {}
     for name in DATA_FILES:
         try:
@@ -50,12 +52,16 @@ def read_catalog(data_dir: Path, shown_dir: str = "data") -> tuple[cat.Catalog, 
         except OSError:
             raws[name] = None  # reported where it is parsed
     key = (str(data_dir), shown_dir, tuple((n, None if r is None else hashlib.sha256(r).hexdigest()) for n, r in raws.items()))
-    known = _last.get(key)
-    if known is None:
-        known = _read_catalog(data_dir, shown_dir, raws)
-        _last.clear()
-        _last[key] = known
-    return known[0], dict(known[1])
+    read = _last.get(key)
+    if read is None and known is not None:
+        read = known.catalog(repr(key[1:]))
+    if read is None:
+        read = _read_catalog(data_dir, shown_dir, raws)
+        if known is not None:
+            known.put_catalog(repr(key[1:]), *read)
+    _last.clear()
+    _last[key] = read
+    return read[0], dict(read[1])
 
 
 def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None]) -> tuple[cat.Catalog, dict[str, str]]:

@@ -227,7 +227,7 @@ def load_project(
     check_expect=False accepts verdicts that differ from their `expect` (see load_scenario)."""
     data_dir = data_dir or root / "data"
     shown_dir = shown_path(data_dir, root)
-    catalog, digests = read_catalog(data_dir, shown_dir)
+    catalog, digests = read_catalog(data_dir, shown_dir, known)
     problems: list[Problem] = []
     reference = None
     try:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import loader
+from generator import datafiles, loader
 from generator.loader import InputError, KnownScenarios, load_project
 
 REPO = Path(__file__).resolve().parents[1]
@@ -24,7 +24,7 @@ def test_a_second_load_uses_the_remembered_scenarios_and_gives_the_same_results(
     full = load_project(root)
     known = KnownScenarios(tmp_path / "cache")
     first = load_project(root, known=known)
-    remembered = sorted((tmp_path / "cache").glob("*.json"))
+    remembered = sorted(p for p in (tmp_path / "cache").glob("*.json") if not p.name.startswith("catalog-"))
     assert len(remembered) == len(first.results)
     parsed: list[str] = []
     real = loader._parse_scenario
@@ -87,3 +87,34 @@ def test_many_files_are_parsed_in_several_processes_with_the_same_results_and_pr
     broken_one = load()
     assert broken_several == broken_one
     assert len({p.path for p in broken_one[1]}) >= 3
+
+
+def test_data_that_validated_before_is_not_parsed_again_until_a_byte_changes(root: Path, tmp_path: Path, monkeypatch):
+    known = KnownScenarios(tmp_path / "cache")
+    first = load_project(root, known=known)
+    parsed: list[str] = []
+    real = datafiles._read_catalog
+    monkeypatch.setattr(datafiles, "_read_catalog", lambda *a: parsed.append("data") or real(*a))
+    loader.forget()  # as the next build, a new process, finds the cache
+    second = load_project(root, known=known)
+    assert parsed == []
+    assert second.catalog == first.catalog and second.digests == first.digests and second.results == first.results
+
+    # One source's title changed: data/ is parsed again and the catalog says what the file now says.
+    key, source = next(iter(first.catalog.sources.items()))
+    sources = root / "data" / "sources.yaml"
+    text = sources.read_text(encoding="utf-8")
+    assert text.count(source.title) == 1
+    sources.write_text(text.replace(source.title, source.title + " (edited)"), encoding="utf-8")
+    loader.forget()
+    third = load_project(root, known=known)
+    assert parsed == ["data"]
+    assert third.catalog.sources[key].title == source.title + " (edited)"
+    assert third.catalog.model_copy(update={"sources": first.catalog.sources}) == first.catalog
+
+    # A damaged entry only costs time.
+    for entry in (tmp_path / "cache").glob("catalog-*.json"):
+        entry.write_text("{not json", encoding="utf-8")
+    loader.forget()
+    assert load_project(root, known=known).catalog == third.catalog
+    assert parsed == ["data", "data"]
