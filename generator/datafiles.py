@@ -54,11 +54,14 @@ def read_catalog(data_dir: Path, shown_dir: str = "data", known: KnownScenarios 
     key = (str(data_dir), shown_dir, tuple((n, None if r is None else hashlib.sha256(r).hexdigest()) for n, r in raws.items()))
     read = _last.get(key)
     if read is None and known is not None:
-        read = known.catalog(repr(key[1:]))
+        # A catalog is only stored once every file parsed: its digests are those of the key.
+        catalog = known.catalog(repr(key[1:]))
+        if catalog is not None:
+            read = catalog, {f"{shown_dir}/{name}": digest for name, digest in key[2]}
     if read is None:
         read = _read_catalog(data_dir, shown_dir, raws)
         if known is not None:
-            known.put_catalog(repr(key[1:]), *read)
+            known.put_catalog(repr(key[1:]), read[0])
     _last.clear()
     _last[key] = read
     return read[0], dict(read[1])

@@ -4,7 +4,6 @@ parsing them."""
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 
 from generator.cachefile import read_checked, write_checked
@@ -23,8 +22,8 @@ def _code_digest(names: tuple[str, ...]) -> str:
 
 class KnownScenarios:
     """Scenarios that passed validation before (and the catalog data/ validated to), on disk by the
-    hash of their text and of the code that validated them. Parsing YAML with the position of every node is most of what loading a
-    thousand unchanged scenarios costs; a known text skips it. Only a file with no problem at all is
+    hash of their text and of the code that validated them. Parsing YAML with the position of every
+    node is most of what loading a thousand unchanged scenarios costs; a known text skips it. Only a file with no problem at all is
     remembered, and any doubt (a changed catalog reference, a verdict off its `expect`, an
     unreadable or damaged entry) falls back to the full path, which locates every problem."""
 
@@ -56,21 +55,20 @@ class KnownScenarios:
     def _catalog_path(self, key: str) -> Path:
         return self.directory / ("catalog-" + hashlib.sha256(f"{self._catalog_code}\0{key}".encode()).hexdigest() + ".json")
 
-    def catalog(self, key: str) -> tuple[Catalog, dict[str, str]] | None:
-        """The catalog data/ validated to, and its files' digests, when its files' bytes (named by
-        `key`) validated without a problem before; None otherwise. Parsing data/ with the position
-        of every node takes about 0.4 s; this, a few milliseconds."""
+    def catalog(self, key: str) -> Catalog | None:
+        """The catalog data/ validated to when its files' bytes (named by `key`) validated without a
+        problem before; None otherwise. Parsing data/ with the position of every node takes about
+        0.4 s; this, a few milliseconds."""
         body = read_checked(self._catalog_path(key))
         if body is None:
             return None
         try:
-            entry = json.loads(body)
-            return Catalog.model_validate_json(entry["catalog"]), dict(entry["digests"])
-        except (ValueError, KeyError, TypeError):
+            return Catalog.model_validate_json(body)
+        except ValueError:
             return None
 
-    def put_catalog(self, key: str, catalog: Catalog, digests: dict[str, str]) -> None:
+    def put_catalog(self, key: str, catalog: Catalog) -> None:
         try:
-            write_checked(self._catalog_path(key), json.dumps({"catalog": catalog.model_dump_json(), "digests": digests}))
+            write_checked(self._catalog_path(key), catalog.model_dump_json())
         except OSError:
             pass

@@ -311,12 +311,17 @@ def _aged(path: Path, seconds: float) -> None:
     os.utime(path, (then, then))
 
 
+def _written_an_hour_ago(cache: Path, name: str, data: bytes) -> Path:
+    path = cache / "embeds" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    _aged(path, 3600)
+    return path
+
+
 def test_a_digest_recorded_by_an_earlier_build_is_trusted_while_its_file_is_unchanged(tmp_path: Path, monkeypatch):
     cache = tmp_path / "cache"
-    image = cache / "embeds" / "chart.png"
-    image.parent.mkdir(parents=True)
-    image.write_bytes(b"the rendered image")
-    _aged(image, 3600)
+    image = _written_an_hour_ago(cache, "chart.png", b"the rendered image")
     cachefile.begin_build(cache)
     assert cachefile.digest(image) == (18, hashlib.sha256(b"the rendered image").hexdigest())
     cachefile.mark_used(image)
@@ -343,11 +348,9 @@ def test_a_digest_taken_just_after_its_file_was_written_is_not_recorded(tmp_path
     # A file written again within the same tick of the file system's clock keeps its modification
     # time: a digest taken that soon may not hold, so no later build may trust it.
     cache = tmp_path / "cache"
-    fresh, old = cache / "embeds" / "fresh.svg", cache / "embeds" / "old.svg"
-    fresh.parent.mkdir(parents=True)
+    old = _written_an_hour_ago(cache, "old.svg", b"<svg></svg>")
+    fresh = cache / "embeds" / "fresh.svg"
     fresh.write_bytes(b"<svg/>")
-    old.write_bytes(b"<svg></svg>")
-    _aged(old, 3600)
     cachefile.begin_build(cache)
     for path in (fresh, old):
         cachefile.digest(path)
@@ -359,10 +362,7 @@ def test_a_digest_taken_just_after_its_file_was_written_is_not_recorded(tmp_path
 
 def test_a_damaged_digests_file_is_ignored(tmp_path: Path, monkeypatch):
     cache = tmp_path / "cache"
-    image = cache / "embeds" / "chart.svg"
-    image.parent.mkdir(parents=True)
-    image.write_bytes(b"<svg>right</svg>")
-    _aged(image, 3600)
+    image = _written_an_hour_ago(cache, "chart.svg", b"<svg>right</svg>")
     st = image.stat()
     wrong = {"embeds/chart.svg": [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_size, "0" * 64]}
     # Written without its header's size and hash, as a damaged or foreign file would be.
