@@ -89,7 +89,10 @@ class ConvertedPages:
                 "markdown": hashlib.sha256(markdown.encode("utf-8", "surrogatepass")).hexdigest()}
 
     def entry(self, path: str, markdown: str) -> Path:
-        return entry_path(self.directory, self.parts(path, markdown))
+        return self.entry_at(self.parts(path, markdown))
+
+    def entry_at(self, parts: dict[str, str]) -> Path:
+        return entry_path(self.directory, parts)
 
     def get(self, entry: Path) -> Converted | None:
         return read_remembered(entry, _parse)

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit, urlunsplit
 import jinja2
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort
-from mkdocs.plugins import event_priority
+from mkdocs.plugins import CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink, get_toc
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from generator.converted import Converted, ConvertedPages
     from generator.embeds import Images
     from generator.site import Renderer
+    from generator.themed import Themed, ThemedPages
 
 log = logging.getLogger("mkdocs.hooks.guide")
 # Stale prices are WARNING lines in the build log, but on a logger outside "mkdocs", whose warnings
@@ -60,7 +61,23 @@ class BuildState:
     to_store: dict[str, Path] = field(default_factory=dict)  # page path -> entry its HTML goes to once converted
     full: dict[str, str] = field(default_factory=dict)  # page path -> its HTML, while search reads a part of it
     held: dict[str, list[str]] = field(default_factory=dict)  # page path -> raw HTML blocks Markdown skips (passthrough)
+    nav: object = None  # MkDocs' navigation, for what every page's file depends on
+    themed: ThemedPages | None = None  # scenario pages' files from earlier builds; None where other plugins may change pages
+    theme_entries: dict[str, tuple[File, Path]] = field(default_factory=dict)  # page path -> its file and where it is stored
+    stored_files: dict[str, tuple[Themed, dict]] = field(default_factory=dict)  # page path -> stored file, and the page's front matter
+    to_theme: dict[str, _Pending] = field(default_factory=dict)  # page path -> what its file is stored with once rendered
+    files_stored: int = 0  # pages whose file came from the cache this build
     bounded_at: float = -math.inf  # time.monotonic() when the cache was last held to its bound
+
+
+@dataclass
+class _Pending:
+    """A page whose file the theme renders this build, to be stored."""
+
+    entry: Path
+    check: str
+    indexed_from: int | None = None  # how many entries the search index held before the page's
+    search: list[dict] | None = None  # the entries the search plugin made of the page
 
 
 BOUND_EVERY_SECONDS = 60
@@ -170,7 +187,7 @@ def _warn_stale(project, root: Path) -> None:
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     # Runs on every (re)build, so a changed scenario or price is picked up by `mkdocs serve`.
-    from generator import cachefile, converted, embeds
+    from generator import cachefile, converted, embeds, themed
     from generator.build import generate
     from generator.freshness import today
     from generator.loader import InputError
@@ -187,6 +204,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     _build.renderer, _build.linked = made.renderer, made.linked
     _build.converted = pages = converted.ConvertedPages(cache / "html", Path(config.config_file_path).read_bytes())
     _build.to_store, _build.full, _build.held = {}, {}, {}
+    _build.themed = themed.ThemedPages(cache / "themed", config.site_url or "") if _pages_only_ours(config) else None
+    _build.theme_entries, _build.stored_files, _build.to_theme, _build.files_stored = {}, {}, {}, 0
     generated: list[GeneratedFile] = []
     for path, markdown in sorted(made.site.pages.items()):
         f = GeneratedFile.generated(config, path, content=markdown)
@@ -196,12 +215,15 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
             # Edit links on generated pages open the YAML the page is made from.
             f.edit_uri = f"../{source}"
         if converted.applies(path):
-            entry = pages.entry(path, markdown)
+            parts = pages.parts(path, markdown)
+            entry = pages.entry_at(parts)
             stored = pages.get(entry)
             if stored is not None:
                 StoredPage(f, config, markdown, stored)
             else:
                 _build.to_store[path] = entry
+            if _build.themed is not None:
+                _build.theme_entries[path] = (f, _build.themed.entry(parts))
         files.append(f)
     for path, content in {**made.assets, **made.texts}.items():
         f = GeneratedFile.generated(config, path, content=content)
@@ -238,11 +260,111 @@ def _only_what_changed(files: Files, generated: list[GeneratedFile], made, root:
                 f.is_modified = _modified.__get__(f)  # type: ignore[method-assign]
 
 
+def on_nav(nav, config: MkDocsConfig, files: Files):
+    _build.nav = nav
+    return nav
+
+
 def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+    from generator import themed
     from generator.site import COMPILED
 
     env.bytecode_cache = COMPILED
+    if _build.themed is not None and _build.theme_entries:
+        env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({themed.TEMPLATE: themed.TEMPLATE_SOURCE}), env.loader])
+        _find_stored_files(config)
     return env
+
+
+def _find_stored_files(config: MkDocsConfig) -> None:
+    """Which pages' files an earlier build stored for what they and the site are now. Runs once
+    every page is converted (their titles, which the navigation shows, are known by then); a page
+    found is rendered with a template that writes its stored file, which MkDocs picks by the page's
+    front matter before any plugin sees the page, so the front matter says so until then."""
+    from generator import themed
+
+    assert _build.themed is not None
+    site = themed.site_inputs(_site_parts(config))
+    for path, (f, entry) in _build.theme_entries.items():
+        page = f.page
+        if page is None or (_build.dirty and not f.is_modified()):
+            continue
+        check = themed.check(site, _page_parts(page, _build.full.get(path, page.content)))
+        stored = _build.themed.get(entry, check)
+        if stored is None:
+            _build.to_theme[path] = _Pending(entry, check)
+        else:
+            _build.stored_files[path] = (stored, page.meta)
+            page.meta = {**page.meta, "template": themed.TEMPLATE}
+
+
+def _pages_only_ours(config: MkDocsConfig) -> bool:
+    """Whether Material's search and these hooks are the only plugins: another one may put on a page
+    what no key here names, so with it every page is rendered."""
+    return all(name == "material/search" or getattr(plugin, "_build", None) is _build for name, plugin in config.plugins.items())
+
+
+def _search_index(config: MkDocsConfig):
+    search = config.plugins.get("material/search")
+    return getattr(search, "search_index", None) if search is not None and search.config.enabled else None
+
+
+def _theme_dirs_outside_packages(config: MkDocsConfig) -> list[tuple[str, str]]:
+    """The theme's own templates are named by the versions of MkDocs and Material; a custom_dir's
+    files by their bytes."""
+    import importlib.util
+
+    packaged = [Path(loc) for name in ("material", "mkdocs") for loc in (importlib.util.find_spec(name).submodule_search_locations or ())]
+    out = []
+    for d in config.theme.dirs:
+        folder = Path(d)
+        if any(folder.is_relative_to(p) for p in packaged):
+            continue
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            out.append((path.relative_to(folder).as_posix(), hashlib.sha256(path.read_bytes()).hexdigest()))
+    return out
+
+
+# Settings that change no page's file, or whose effect a page's own parts already carry (Markdown's
+# settings: its HTML), or that hold paths of this machine.
+_NOT_IN_PAGES = frozenset({"plugins", "hooks", "mdx_configs", "markdown_extensions", "config_file_path", "watch", "dev_addr",
+                           "site_dir", "docs_dir", "theme", "nav"})
+
+
+def _site_parts(config: MkDocsConfig) -> tuple:
+    """What every page's file depends on: MkDocs' settings as read (command-line options included),
+    the theme, the search plugin's settings and the navigation as it is shown."""
+    from generator.rendered import code_digest
+
+    theme = config.theme
+    search = config.plugins.get("material/search")
+    return (
+        code_digest(),
+        sorted((k, repr(v)) for k, v in config.items() if k not in _NOT_IN_PAGES),
+        theme.name, sorted((k, repr(v)) for k, v in theme.items()), sorted(theme.static_templates),
+        _theme_dirs_outside_packages(config),
+        None if search is None else sorted((k, repr(v)) for k, v in search.config.items()),
+        _nav_parts(_build.nav.items if _build.nav is not None else []),
+    )
+
+
+def _nav_parts(items) -> list:
+    return [(i.is_page, i.is_section, i.is_link, i.title, getattr(i, "url", None), getattr(i, "is_index", None), repr(getattr(i, "meta", None)),
+             _nav_parts(i.children or [])) for i in items]
+
+
+def _page_parts(page: Page, content: str | None) -> tuple:
+    """What one page's file depends on besides the site."""
+
+    def neighbour(p) -> tuple | None:
+        return None if p is None else (p.title, p.url)
+
+    return (
+        page.file.src_uri, page.url, page.canonical_url, page.abs_url, page.edit_url, page.is_homepage, page.title,
+        repr(page.meta), _toc_tokens(list(page.toc)),
+        hashlib.sha256((content or "").encode("utf-8", "surrogatepass")).hexdigest(),
+        neighbour(page.previous_page), neighbour(page.next_page), [(a.title, getattr(a, "url", None)) for a in page.ancestors],
+    )
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -288,12 +410,52 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
     return html
 
 
+@event_priority(100)  # before the search plugin indexes the page
+def _before_search(context, page: Page, config: MkDocsConfig, nav):
+    from generator import themed
+
+    path = page.file.src_uri
+    stored = _build.stored_files.get(path)
+    if stored is not None:
+        found, page.meta = stored
+        context[themed.CONTEXT_KEY] = found.output
+        page.content = ""  # nothing for the search plugin to parse: the page's stored entries join its index next
+    elif path in _build.to_theme:
+        index = _search_index(config)
+        _build.to_theme[path].indexed_from = None if index is None else len(index.entries)
+    return context
+
+
 @event_priority(-100)  # after the search plugin has indexed the page
-def on_page_context(context, page: Page, config: MkDocsConfig, nav):
-    full = _build.full.pop(page.file.src_uri, None)
+def _after_search(context, page: Page, config: MkDocsConfig, nav):
+    path = page.file.src_uri
+    full = _build.full.pop(path, None)
     if full is not None:
         page.content = full
+    index = _search_index(config)
+    stored = _build.stored_files.pop(path, None)
+    if stored is not None:
+        _build.files_stored += 1
+        if index is not None and stored[0].search:
+            index.entries.extend(stored[0].search)
+    elif path in _build.to_theme:
+        pending = _build.to_theme[path]
+        if index is not None and pending.indexed_from is not None:
+            pending.search = index.entries[pending.indexed_from:]
     return context
+
+
+on_page_context = CombinedEvent(_before_search, _after_search)
+
+
+@event_priority(100)  # what the template made, before any plugin changes it
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    from generator import themed
+
+    pending = _build.to_theme.pop(page.file.src_uri, None)
+    if pending is not None and _build.themed is not None:
+        _build.themed.put(pending.entry, themed.Themed(pending.check, output, pending.search))
+    return output
 
 
 @event_priority(50)  # before the search plugin writes its index
@@ -317,6 +479,7 @@ def on_post_build(config: MkDocsConfig) -> None:
     if _build.building is not None:
         (_build.built, _build.inputs), _build.building = _build.building, None
     log.info("guide: embed images: %d charts rendered, %d from the cache", images.rendered, images.cached)
+    log.info("guide: %d page files from the cache", _build.files_stored)
     # Looking over the whole cache (some 20,000 files at a thousand scenarios) takes longer than
     # building a changed page. A build that added nothing to the cache cannot have taken it over its
     # bound, so it does not look; while serving, a build looks at most once a minute, so a save

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from generator import cachefile, converted, embeds
+from generator import cachefile, converted, embeds, themed
 from generator.build import generate
 from generator.freshness import today
 
@@ -22,20 +22,25 @@ def site_url(root: Path) -> str:
     except OSError:
         return ""
     m = re.search(r"^site_url:\s*['\"]?([^'\"#\s]*)", text, re.MULTILINE)
-    return m[1] if m else ""
+    url = m[1] if m else ""
+    return url if not url or url.endswith("/") else url + "/"  # as MkDocs reads it
 
 
 def prune(root: Path, url: str | None = None) -> tuple[int, int]:
     """Files and bytes removed. Raises CacheDirError and InputError."""
     cache = cachefile.cache_dir(root)
-    made = generate(root, cache, site_url(root) if url is None else url, today(), embeds.Images(cache / "embeds", render=False))
+    url = site_url(root) if url is None else url
+    made = generate(root, cache, url, today(), embeds.Images(cache / "embeds", render=False))
     made.renderer.calculator_json  # noqa: B018 - compiles the calculator's chart, as its page does
-    # The scenario pages' HTML, keyed as a build with this mkdocs.yml keys it.
+    # The scenario pages' HTML and their files, keyed as a build with this mkdocs.yml keys them.
     try:
         pages = converted.ConvertedPages(cache / "html", (root / "mkdocs.yml").read_bytes())
     except OSError:
         pages = None
+    files = themed.ThemedPages(cache / "themed", url)
     for path, markdown in made.site.pages.items() if pages else ():
         if converted.applies(path):
-            cachefile.mark_used(pages.entry(path, markdown))
+            parts = pages.parts(path, markdown)
+            cachefile.mark_used(pages.entry_at(parts))
+            cachefile.mark_used(files.entry(parts))
     return cachefile.prune(cache, cachefile.used())

@@ -149,10 +149,12 @@ def test_prune_removes_what_the_current_tree_does_not_use(root: Path, tmp_path: 
     assert re.match(r"removed [1-9]\d* file\(s\)", pruned.stdout), pruned.stdout
     assert len(list((cache / "pages").glob("*.json"))) == 2
     assert len(list((cache / "html").glob("*.json"))) == 3  # two scenario pages and the gallery of this tree
+    assert len(list((cache / "themed").glob("*.json"))) == 3  # and the files the theme made of them
     assert sum(p.stat().st_size for p in cache.rglob("*") if p.is_file()) < size
     # What the tree uses is all still there: the next build renders nothing.
     after = build(root, tmp_path / "three", cache)
     assert charts_rendered(after) == 0
+    assert "guide: 3 page files from the cache" in after.stderr
     assert digest(tmp_path / "three") == digest(tmp_path / "one")
 
 

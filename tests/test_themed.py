@@ -1,0 +1,111 @@
+"""A scenario page's file (and the embed gallery's) that an earlier build rendered is written from the
+cache: the site and its search index stay byte-identical to a cold build, what the stored file says
+is what the page shows, and a change anywhere the theme reads (a navigation title on another page,
+another plugin) renders the pages again."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import run_mkdocs_build
+
+from generator import cachefile
+
+
+@pytest.fixture
+def root(two_scenario_project: Path) -> Path:
+    return two_scenario_project
+
+
+def _build(root: Path, out: Path, cache: Path) -> subprocess.CompletedProcess[str]:
+    proc = run_mkdocs_build(root, out, cache=cache)
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def _from_cache(proc: subprocess.CompletedProcess[str]) -> int:
+    return int(re.search(r"guide: (\d+) page files from the cache", proc.stderr).group(1))
+
+
+def _tree(site: Path) -> dict[str, str]:
+    return {p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def _scenario_ids(root: Path) -> list[str]:
+    return [p.stem for p in sorted((root / "scenarios").glob("*.yaml"))]
+
+
+def test_a_warm_build_writes_the_stored_files_and_the_site_and_search_index_are_those_of_a_cold_build(root: Path, tmp_path: Path):
+    cache = tmp_path / "cache"
+    cold = _build(root, tmp_path / "one", cache)
+    assert _from_cache(cold) == 0
+    entries = sorted((cache / "themed").glob("*.json"))
+    assert len(entries) == 3  # the two scenario pages and the embed gallery
+    warm = _build(root, tmp_path / "two", cache)
+    assert _from_cache(warm) == 3
+    assert _tree(tmp_path / "two") == _tree(tmp_path / "one")
+    index = json.loads((tmp_path / "two" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert {f"scenarios/{i}/" for i in _scenario_ids(root)} <= {d["location"] for d in index["docs"]}
+
+    # What a stored file says is what the page shows: a mark put into each (whole and checked) must
+    # appear in the next build, and the stored search entries are what the index holds.
+    for entry in entries:
+        stored = json.loads(cachefile.read_checked(entry))
+        stored["output"] = stored["output"].replace("</h1>", "</h1><p>FILE-MARK</p>", 1)
+        for e in stored["search"]:
+            e["text"] += " searchmark"
+        cachefile.write_checked(entry, json.dumps(stored))
+    third = _build(root, tmp_path / "three", cache)
+    assert _from_cache(third) == 3
+    for i in _scenario_ids(root):
+        assert "<p>FILE-MARK</p>" in (tmp_path / "three" / "scenarios" / i / "index.html").read_text(encoding="utf-8")
+    assert "<p>FILE-MARK</p>" in (tmp_path / "three" / "embed" / "index.html").read_text(encoding="utf-8")
+    marked = json.loads((tmp_path / "three" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    for i in _scenario_ids(root):
+        docs = [d for d in marked["docs"] if d["location"].split("#")[0] == f"scenarios/{i}/"]
+        assert docs and all(d["text"].endswith(" searchmark") for d in docs)
+
+
+def test_a_new_title_in_the_navigation_renders_every_stored_page_again(root: Path, tmp_path: Path):
+    cache = tmp_path / "cache"
+    _build(root, tmp_path / "one", cache)
+    # The contributing page's title comes from its own front matter, not from mkdocs.yml: only the
+    # navigation every page carries changes.
+    page = root / "docs" / "contributing.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("title: Contributing\n", "title: Contributing, renamed\n", 1), encoding="utf-8")
+    again = _build(root, tmp_path / "two", cache)
+    assert _from_cache(again) == 0
+    for i in _scenario_ids(root):
+        assert "Contributing, renamed" in (tmp_path / "two" / "scenarios" / i / "index.html").read_text(encoding="utf-8")
+    # And the files stored now are used by the build after.
+    assert _from_cache(_build(root, tmp_path / "three", cache)) == 3
+    assert _tree(tmp_path / "three") == _tree(tmp_path / "two")
+
+
+STAMP_HOOK = '''import os
+
+
+def on_page_context(context, page, config, nav):
+    config.copyright = "stamp " + os.environ.get("GUIDE_TEST_STAMP", "")
+    return context
+'''
+
+
+def test_with_another_plugin_every_page_is_rendered(root: Path, tmp_path: Path, monkeypatch):
+    # A hook of the site's own that changes what every page shows, by something no key names.
+    (root / "stamp_hook.py").write_text(STAMP_HOOK, encoding="utf-8")
+    config = root / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8").replace("hooks:\n", "hooks:\n  - stamp_hook.py\n", 1), encoding="utf-8")
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("GUIDE_TEST_STAMP", "one")
+    _build(root, tmp_path / "one", cache)
+    monkeypatch.setenv("GUIDE_TEST_STAMP", "two")
+    again = _build(root, tmp_path / "two", cache)
+    assert _from_cache(again) == 0
+    for i in _scenario_ids(root):
+        assert "stamp two" in (tmp_path / "two" / "scenarios" / i / "index.html").read_text(encoding="utf-8")
