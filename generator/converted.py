@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+import orjson
+
 from generator.cachefile import entry_path, read_remembered, write_checked
 from generator.rendered import code_digest
 
@@ -70,7 +72,7 @@ def library_versions() -> str:
 
 def _parse(body: bytes) -> Converted | None:
     try:
-        d = json.loads(body)
+        d = orjson.loads(body)
         return Converted(d["meta"], d["content"], d["toc"], d["title"], d["anchors"])
     except (ValueError, KeyError, TypeError):
         return None

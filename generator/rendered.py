@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+import orjson
+
 from generator.cachefile import entry_path, read_remembered, write_checked
 from generator.charts import Chart
 from generator.embeds import ChartFiles, JSONText, Job
@@ -73,7 +75,7 @@ def key_parts(project: Project, site_url: str, today: dt.date) -> dict[str, str]
 
 def _parse(body: bytes) -> Rendered | None:
     try:
-        d = json.loads(body)
+        d = orjson.loads(body)
         return Rendered(
             d["page"],
             [_chart(c) for c in d["charts"]],

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+import orjson
+
 from generator.cachefile import entry_path, read_checked, write_checked
 
 # The template a page whose file is stored is rendered with: the stored file, as it is.
@@ -58,7 +60,7 @@ class Themed:
 
 def _parse(body: bytes) -> Themed | None:
     try:
-        d = json.loads(body)
+        d = orjson.loads(body)
         themed = Themed(d["check"], d["output"], d["search"])
     except (ValueError, KeyError, TypeError):
         return None
