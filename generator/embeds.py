@@ -410,10 +410,11 @@ def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, charts_js: 
 @dataclass(frozen=True)
 class ChartFiles:
     """What embed/<id>/ holds for one chart: its text files by site-relative path, and the job that
-    renders its images."""
+    renders its images; and the chart's section of the embed gallery (HTML), which points there."""
     chart_id: str
     texts: dict[str, str]
     job: Job
+    gallery: str
 
 
 def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache_dir: Path | None, charts_js: str) -> ChartFiles:
@@ -426,7 +427,8 @@ def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache_dir: Pat
         base + names["csv"]: csv_text(c),
         base + "index.html": embed_page(env, c, site_url, charts_js),
     }
-    return ChartFiles(c.id, texts, Job(compile_vega(export, cache_dir)))
+    gallery = env.get_template("partials/gallery_section.html.j2").render(c=c)
+    return ChartFiles(c.id, texts, Job(compile_vega(export, cache_dir)), gallery)
 
 
 def _stored(cache_dir: Path, path: str, text: str) -> Path:

@@ -79,7 +79,7 @@ def _parse(body: bytes) -> Rendered | None:
         return Rendered(
             d["page"],
             [_chart(c) for c in d["charts"]],
-            [ChartFiles(f["chart_id"], f["texts"], Job(JSONText(f["job"]))) for f in d["files"]],
+            [ChartFiles(f["chart_id"], f["texts"], Job(JSONText(f["job"])), f["gallery"]) for f in d["files"]],
             d["row"],
         )
     except (ValueError, KeyError, TypeError):
@@ -112,7 +112,7 @@ class RenderedScenarios:
             text = json.dumps({
                 "page": rendered.page,
                 "charts": [_chart_json(c) for c in rendered.charts],
-                "files": [{"chart_id": f.chart_id, "texts": f.texts, "job": f.job.spec} for f in rendered.files],
+                "files": [{"chart_id": f.chart_id, "texts": f.texts, "job": f.job.spec, "gallery": f.gallery} for f in rendered.files],
                 "row": rendered.row,
             }, separators=(",", ":"), allow_nan=False)
         except (TypeError, ValueError):

@@ -278,7 +278,7 @@ class Renderer:
         site.pages["reference/schema.md"] = self.env.get_template("schema.md.j2").render(schema=json_schema())
         # Hand-written pages place these; they are registered here so their embeds exist.
         self.home = {name: self.register(c, page) for name, (page, c) in self.home_charts().items()}
-        site.pages["embed.md"] = self.env.get_template("embed_gallery.md.j2").render(charts=self.charts)
+        site.pages["embed.md"] = self.env.get_template("embed_gallery.md.j2").render(embeds=self.embeds)
         site.charts = self.charts
         site.embeds = self.embeds
         return site
