@@ -468,11 +468,20 @@ def build(charts: Iterable[ChartFiles], images: Images) -> tuple[dict[str, str],
     return texts, linked
 
 
-def link_into(site_dir: Path, linked: dict[str, Path]) -> None:
+def link_into(site_dir: Path, linked: dict[str, Path], before: dict[str, tuple] | None = None) -> dict[str, tuple]:
     """Put the files `build` found into the site: each checked in the cache just before (its hash
-    or its recorded sums), so what is linked is what was rendered."""
+    or its recorded sums), so what is linked is what was rendered. Returns what each site path now
+    links to (the cache file and its identity); given that record from the last build into the same
+    site folder by this process (`mkdocs serve --dirty`, whose folder nobody else writes), a file
+    still linked to the same, unchanged cache file is left alone without a system call beyond a stat."""
     folders: set[Path] = set()
+    now: dict[str, tuple] = {}
     for path, cached in linked.items():
+        if before is not None:
+            st = os.stat(cached)
+            now[path] = was = (str(cached), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+            if before.get(path) == was:
+                continue
         dest = site_dir / path
         if dest.parent not in folders:
             dest.parent.mkdir(parents=True, exist_ok=True)
@@ -488,6 +497,7 @@ def link_into(site_dir: Path, linked: dict[str, Path]) -> None:
                 continue  # linked by an earlier build into the same site (`mkdocs serve --dirty`)
             dest.unlink()
             _link_or_copy(cached, dest)
+    return now
 
 
 def _link_or_copy(cached: Path, dest: Path) -> None:

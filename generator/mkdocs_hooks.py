@@ -67,6 +67,7 @@ class BuildState:
     stored_files: dict[str, tuple[Themed, dict]] = field(default_factory=dict)  # page path -> stored file, and the page's front matter
     to_theme: dict[str, _Pending] = field(default_factory=dict)  # page path -> what its file is stored with once rendered
     files_stored: int = 0  # pages whose file came from the cache this build
+    linked_in: tuple[Path, dict[str, tuple]] | None = None  # under --dirty: the site folder, and what each embed file there links to
     bounded_at: float = -math.inf  # time.monotonic() when the cache was last held to its bound
 
 
@@ -473,7 +474,13 @@ def on_post_build(config: MkDocsConfig) -> None:
         images.wait()
     except Exception as e:  # a renderer crash: say which build step failed, not a worker traceback
         raise Abort(f"Rendering the chart images failed: {e}") from None
-    embeds.link_into(Path(config.site_dir), _build.linked)
+    site = Path(config.site_dir)
+    if _build.dirty:
+        before = _build.linked_in[1] if _build.linked_in is not None and _build.linked_in[0] == site else {}
+        _build.linked_in = None  # until this build's links are all in place
+        _build.linked_in = (site, embeds.link_into(site, _build.linked, before))
+    else:
+        embeds.link_into(site, _build.linked)
     images.close()
     cachefile.save_digests()
     if _build.building is not None:
