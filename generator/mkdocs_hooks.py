@@ -403,7 +403,7 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
     if entry is not None and _build.converted is not None:
         _build.converted.put(entry, converted.Converted(page.meta, html, _toc_tokens(list(page.toc)),
                                                         page._title_from_render, sorted(page.present_anchor_ids or ())))
-    if converted.applies(path) and page.file.generated_by:
+    if page.file.generated_by:
         # The search plugin indexes the page while it holds only what a reader searches it by
         # (converted.searched); the whole HTML is put back before the theme renders the page.
         _build.full[path] = html

@@ -76,6 +76,7 @@ def test_search_reads_a_scenario_page_without_its_tables_and_charts_and_any_page
             '<figure class="guide-chart"><table><tr><td>2</td></tr></table><figcaption>Cap</figcaption></figure><p>After.</p>'
             '<details class="guide-embed" data-search-exclude><summary>Embed</summary><p>snippet</p></details><p>End.</p>')
     assert converted.searched("scenarios/one.md", html) == '<h1 id="t">Title</h1><p>Summary.</p><p>After.</p><p>End.</p>'
+    assert converted.searched("scenarios/index.md", html) == converted.searched("scenarios/one.md", html)
     gallery = converted.searched("embed.md", html)
     assert "snippet" not in gallery and "<table" in gallery and "Cap" in gallery
 
@@ -123,7 +124,11 @@ def test_search_finds_every_scenario_by_title_and_summary(built_site: BuiltSite)
     docs = {d["location"]: d for d in index["docs"]}
     project = load_project(built_site.root)
     assert project.results
+    # The scenarios index is found by its own words, not by one entry holding every row of its table.
+    listed = htmllib.unescape(docs["scenarios/"]["text"])
+    assert "Click a column heading" in listed
     for r in project.results:
+        assert r.scenario.title not in listed
         page = docs[f"scenarios/{r.id}/"]
         assert htmllib.unescape(page["title"]) == r.scenario.title
         assert " ".join(r.scenario.summary.split()) in _text(htmllib.unescape(page["text"]))
