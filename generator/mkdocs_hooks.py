@@ -59,7 +59,7 @@ class BuildState:
     linked: dict[str, Path] = field(default_factory=dict)  # site path -> cache file to link there
     converted: ConvertedPages | None = None  # scenario pages' HTML from earlier builds
     to_store: dict[str, Path] = field(default_factory=dict)  # page path -> entry its HTML goes to once converted
-    full: dict[str, str] = field(default_factory=dict)  # page path -> its HTML, while search reads a part of it
+    full: dict[str, str] = field(default_factory=dict)  # page path -> its HTML, while search reads a part of it or none
     held: dict[str, list[str]] = field(default_factory=dict)  # page path -> raw HTML blocks Markdown skips (passthrough)
     nav: object = None  # MkDocs' navigation, for what every page's file depends on
     themed: ThemedPages | None = None  # scenario pages' files from earlier builds; None where other plugins may change pages
@@ -290,7 +290,7 @@ def _find_stored_files(config: MkDocsConfig) -> None:
         page = f.page
         if page is None or (_build.dirty and not f.is_modified()):
             continue
-        check = themed.check(site, _page_parts(page, _build.full.get(path, page.content)))
+        check = themed.check(site, _page_parts(page, page.content))
         stored = _build.themed.get(entry, check)
         if stored is None:
             _build.to_theme[path] = _Pending(entry, check)
@@ -403,25 +403,27 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
     if entry is not None and _build.converted is not None:
         _build.converted.put(entry, converted.Converted(page.meta, html, _toc_tokens(list(page.toc)),
                                                         page._title_from_render, sorted(page.present_anchor_ids or ())))
-    if page.file.generated_by:
-        # The search plugin indexes the page while it holds only what a reader searches it by
-        # (converted.searched); the whole HTML is put back before the theme renders the page.
-        _build.full[path] = html
-        return converted.searched(path, html)
     return html
 
 
 @event_priority(100)  # before the search plugin indexes the page
 def _before_search(context, page: Page, config: MkDocsConfig, nav):
-    from generator import themed
+    from generator import converted, themed
 
     path = page.file.src_uri
     stored = _build.stored_files.get(path)
     if stored is not None:
         found, page.meta = stored
         context[themed.CONTEXT_KEY] = found.output
+        _build.full[path] = page.content or ""
         page.content = ""  # nothing for the search plugin to parse: the page's stored entries join its index next
-    elif path in _build.to_theme:
+        return context
+    if page.file.generated_by:
+        # The search plugin indexes the page while it holds only what a reader searches it by
+        # (converted.searched); the whole HTML is put back before the theme renders the page.
+        _build.full[path] = page.content or ""
+        page.content = converted.searched(path, page.content or "")
+    if path in _build.to_theme:
         index = _search_index(config)
         _build.to_theme[path].indexed_from = None if index is None else len(index.entries)
     return context
