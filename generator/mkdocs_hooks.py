@@ -327,7 +327,8 @@ def _theme_dirs_outside_packages(config: MkDocsConfig) -> list[tuple[str, str]]:
 
 
 # Settings that change no page's file, or whose effect a page's own parts already carry (Markdown's
-# settings: its HTML), or that hold paths of this machine.
+# settings: its HTML), or that hold paths of this machine; the theme and the navigation are named
+# on their own in _site_parts.
 _NOT_IN_PAGES = frozenset({"plugins", "hooks", "mdx_configs", "markdown_extensions", "config_file_path", "watch", "dev_addr",
                            "site_dir", "docs_dir", "theme", "nav"})
 
