@@ -18,13 +18,12 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
 import orjson
 
 from generator.cachefile import entry_path, read_remembered, write_checked
-from generator.rendered import code_digest
+from generator.rendered import code_digest, library_versions
 
 # Distributions whose releases can change what a page's Markdown converts to.
 LIBRARIES = ("mkdocs", "markdown", "pymdown-extensions")
@@ -69,10 +68,6 @@ class Converted:
     anchors: list[str]  # ids on the page, for MkDocs' anchor checks
 
 
-def library_versions() -> str:
-    return "\0".join(f"{name} {metadata.version(name)}" for name in LIBRARIES)
-
-
 def _parse(body: bytes) -> Converted | None:
     try:
         d = orjson.loads(body)
@@ -85,7 +80,7 @@ class ConvertedPages:
     def __init__(self, directory: Path, config_bytes: bytes):
         self.directory = directory
         self.config_bytes = config_bytes
-        self._common = {"code": code_digest(), "libraries": library_versions(),
+        self._common = {"code": code_digest(), "libraries": library_versions(LIBRARIES),
                         "mkdocs.yml": hashlib.sha256(config_bytes).hexdigest()}
 
     def parts(self, path: str, markdown: str) -> dict[str, str]:

@@ -60,8 +60,9 @@ def code_digest(package: Path | None = None) -> str:
     return h.hexdigest()
 
 
-def library_versions() -> str:
-    return "\0".join(f"{name} {metadata.version(name)}" for name in LIBRARIES)
+def library_versions(names: tuple[str, ...] = LIBRARIES) -> str:
+    """The installed versions of these distributions, as one key part."""
+    return "\0".join(f"{name} {metadata.version(name)}" for name in names)
 
 
 def key_parts(project: Project, site_url: str, today: dt.date) -> dict[str, str]:

@@ -20,12 +20,12 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
 import orjson
 
 from generator.cachefile import entry_path, read_checked, write_checked
+from generator.rendered import library_versions
 
 # The template a page whose file is stored is rendered with: the stored file, as it is.
 TEMPLATE = "guide-stored-page.html"
@@ -36,10 +36,6 @@ CONTEXT_KEY = "guide_stored_page"
 LIBRARIES = ("mkdocs", "mkdocs-material", "jinja2")
 
 
-def library_versions() -> str:
-    return "\0".join(f"{name} {metadata.version(name)}" for name in LIBRARIES)
-
-
 def check(site: str, page: object) -> str:
     """The hash an entry must hold to be used: site is `site_inputs`, page anything `repr`
     writes the same way in every process (no sets, no object addresses)."""
@@ -48,7 +44,7 @@ def check(site: str, page: object) -> str:
 
 def site_inputs(parts: object) -> str:
     """What every page's file depends on, hashed once a build."""
-    return hashlib.sha256(f"{library_versions()}\0{parts!r}".encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha256(f"{library_versions(LIBRARIES)}\0{parts!r}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True)
