@@ -326,11 +326,11 @@ def _theme_dirs_outside_packages(config: MkDocsConfig) -> list[tuple[str, str]]:
     return out
 
 
-# Settings that change no page's file, or whose effect a page's own parts already carry (Markdown's
-# settings: its HTML), or that hold paths of this machine; the theme and the navigation are named
-# on their own in _site_parts.
+# Settings that change no page's file (what is only warned about or refused: `--strict`, validation),
+# or whose effect a page's own parts already carry (Markdown's settings: its HTML), or that hold
+# paths of this machine; the theme and the navigation are named on their own in _site_parts.
 _NOT_IN_PAGES = frozenset({"plugins", "hooks", "mdx_configs", "markdown_extensions", "config_file_path", "watch", "dev_addr",
-                           "site_dir", "docs_dir", "theme", "nav"})
+                           "site_dir", "docs_dir", "theme", "nav", "strict", "validation"})
 
 
 def _site_parts(config: MkDocsConfig) -> tuple:

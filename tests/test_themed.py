@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -69,6 +71,18 @@ def test_a_warm_build_writes_the_stored_files_and_the_site_and_search_index_are_
     for i in _scenario_ids(root):
         docs = [d for d in marked["docs"] if d["location"].split("#")[0] == f"scenarios/{i}/"]
         assert docs and all(d["text"].endswith(" searchmark") for d in docs)
+
+
+def test_the_files_a_strict_build_stored_serve_a_plain_build(root: Path, tmp_path: Path):
+    # The README builds with --strict, a contributor often without: only warnings differ.
+    cache = tmp_path / "cache"
+    _build(root, tmp_path / "one", cache)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(cache)}
+    plain = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", str(tmp_path / "two")], cwd=root, env=env,
+                           capture_output=True, text=True, timeout=600)
+    assert plain.returncode == 0, plain.stderr
+    assert _from_cache(plain) == 3
+    assert _tree(tmp_path / "two") == _tree(tmp_path / "one")
 
 
 def test_a_new_title_in_the_navigation_renders_every_stored_page_again(root: Path, tmp_path: Path):
