@@ -15,7 +15,7 @@ from pathlib import Path
 
 import vl_convert as vlc
 
-from generator.cachefile import read_checked, write_checked
+from generator.cachefile import read_checked, store
 
 BUNDLE_PATH = "assets/vendor/vega.js"
 log = logging.getLogger("mkdocs.hooks.guide")
@@ -80,10 +80,7 @@ def vega_bundle(cache_dir: Path) -> str:
     if body is not None:
         return body.decode("utf-8")
     text = vlc.javascript_bundle(snippet=snippet)
-    try:
-        write_checked(cache, text)
-    except OSError:
-        pass  # a read-only checkout only costs the seconds it takes to rebuild the bundle
+    store(cache, text)  # a read-only cache only costs the seconds it takes to bundle it again
     return text
 
 

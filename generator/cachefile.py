@@ -127,6 +127,25 @@ def write_checked(path: Path, data: str | bytes) -> None:
     write_atomically(path, _HEADER + f"{len(body)} {hashlib.sha256(body).hexdigest()}\n".encode() + body)
 
 
+def store(path: Path, data: str | bytes) -> None:
+    """write_checked for what only saves time: where the cache cannot be written, nothing is stored
+    and the next build makes it again."""
+    try:
+        write_checked(path, data)
+    except OSError:
+        pass
+
+
+def store_json(path: Path, value: object) -> None:
+    """store() value as compact JSON. A value that does not travel as JSON (an object, a NaN) is
+    not stored: what it was made of is made again every time."""
+    try:
+        text = json.dumps(value, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError):
+        return
+    store(path, text)
+
+
 def entry_path(directory: Path, parts: dict[str, str]) -> Path:
     """The entry made from these named parts: its name is the hash of all of them."""
     h = hashlib.sha256()

@@ -15,14 +15,13 @@ MkDocs-free: `mkdocs_hooks` stores what MkDocs made of a page and gives it back 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
 
-from generator.cachefile import entry_path, read_remembered, write_checked
+from generator.cachefile import entry_path, read_remembered, store_json
 from generator.rendered import code_digest, library_versions
 
 # Distributions whose releases can change what a page's Markdown converts to.
@@ -98,12 +97,6 @@ class ConvertedPages:
         return read_remembered(entry, _parse)
 
     def put(self, entry: Path, page: Converted) -> None:
-        try:
-            text = json.dumps({"meta": page.meta, "content": page.content, "toc": page.toc, "title": page.title,
-                               "anchors": sorted(page.anchors)}, separators=(",", ":"), allow_nan=False)
-        except (TypeError, ValueError):
-            return  # front matter that does not travel as JSON: the page is converted every time
-        try:
-            write_checked(entry, text)
-        except OSError:
-            pass
+        # Front matter that does not travel as JSON is not stored: the page is converted every time.
+        store_json(entry, {"meta": page.meta, "content": page.content, "toc": page.toc, "title": page.title,
+                           "anchors": sorted(page.anchors)})

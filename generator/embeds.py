@@ -32,7 +32,7 @@ import jinja2
 import vl_convert as vlc
 
 from generator import cachefile
-from generator.cachefile import read_checked, read_remembered, write_atomically, write_checked
+from generator.cachefile import read_checked, read_remembered, store, write_atomically, write_checked
 from generator.charts import Chart
 from generator.pool import process_pool
 
@@ -168,10 +168,7 @@ def compile_vega(vl_spec: dict[str, Any], cache_dir: Path | None) -> JSONText:
         if compiled is None:
             compiled = vlc.vegalite_to_vega(skeleton)
             if path is not None:
-                try:
-                    write_checked(path, _dump(compiled))
-                except OSError:
-                    pass
+                store(path, _dump(compiled))
         template = _compiled[key] = _dump(_with_data_stand_ins(compiled, set(skeleton.get("datasets", {}))))
     values = {_dump(token): _dump(value) for token, value in fills.items()}
     values.update({_dump(f"{_MARK}data:{name}{_MARK}"): _dump(rows) for name, rows in vl_spec.get("datasets", {}).items()})

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import TypeVar
 
-from generator.cachefile import read_checked, write_checked
+from pydantic import BaseModel
+
+from generator.cachefile import read_checked, store
 from generator.catalog import Catalog
 from generator.schema import Scenario
 
@@ -16,8 +19,22 @@ VALIDATING = ("loader.py", "yamlread.py", "validation.py", "limits.py", "problem
 CATALOGUING = ("datafiles.py", "catalog.py", "yamlread.py", "validation.py", "limits.py", "problems.py", "schema.py")
 
 
+M = TypeVar("M", bound=BaseModel)
+
+
 def _code_digest(names: tuple[str, ...]) -> str:
     return hashlib.sha256(b"".join(Path(__file__).with_name(name).read_bytes() for name in names)).hexdigest()
+
+
+def _read(path: Path, model: type[M]) -> M | None:
+    """The model stored at path, or None when it is missing, damaged or no longer validates."""
+    body = read_checked(path)
+    if body is None:
+        return None
+    try:
+        return model.model_validate_json(body)
+    except ValueError:
+        return None
 
 
 class KnownScenarios:
@@ -38,19 +55,10 @@ class KnownScenarios:
 
     def get(self, raw: bytes) -> Scenario | None:
         """The scenario these exact bytes validated to, or None."""
-        body = read_checked(self._path(raw))
-        if body is None:
-            return None
-        try:
-            return Scenario.model_validate_json(body)
-        except ValueError:
-            return None
+        return _read(self._path(raw), Scenario)
 
     def put(self, raw: bytes, scenario: Scenario) -> None:
-        try:
-            write_checked(self._path(raw), scenario.model_dump_json())
-        except OSError:
-            pass  # a read-only cache only costs time
+        store(self._path(raw), scenario.model_dump_json())
 
     def _catalog_path(self, key: str) -> Path:
         return self.directory / ("catalog-" + hashlib.sha256(f"{self._catalog_code}\0{key}".encode()).hexdigest() + ".json")
@@ -59,16 +67,7 @@ class KnownScenarios:
         """The catalog data/ validated to when its files' bytes (named by `key`) validated without a
         problem before; None otherwise. Parsing data/ with the position of every node takes about
         0.4 s; this, a few milliseconds."""
-        body = read_checked(self._catalog_path(key))
-        if body is None:
-            return None
-        try:
-            return Catalog.model_validate_json(body)
-        except ValueError:
-            return None
+        return _read(self._catalog_path(key), Catalog)
 
     def put_catalog(self, key: str, catalog: Catalog) -> None:
-        try:
-            write_checked(self._catalog_path(key), catalog.model_dump_json())
-        except OSError:
-            pass
+        store(self._catalog_path(key), catalog.model_dump_json())

@@ -13,14 +13,13 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import hashlib
-import json
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
 import orjson
 
-from generator.cachefile import entry_path, read_remembered, write_checked
+from generator.cachefile import entry_path, read_remembered, store_json
 from generator.charts import Chart
 from generator.embeds import ChartFiles, JSONText, Job
 from generator.loader import Project
@@ -109,16 +108,10 @@ class RenderedScenarios:
         return read_remembered(path, _parse)
 
     def put(self, path: Path, rendered: Rendered) -> None:
-        try:
-            text = json.dumps({
-                "page": rendered.page,
-                "charts": [_chart_json(c) for c in rendered.charts],
-                "files": [{"chart_id": f.chart_id, "texts": f.texts, "job": f.job.spec, "gallery": f.gallery} for f in rendered.files],
-                "row": rendered.row,
-            }, separators=(",", ":"), allow_nan=False)
-        except (TypeError, ValueError):
-            return  # a chart that does not travel as JSON is rendered every time
-        try:
-            write_checked(path, text)
-        except OSError:
-            pass
+        # A chart that does not travel as JSON is not stored: its scenario is rendered every time.
+        store_json(path, {
+            "page": rendered.page,
+            "charts": [_chart_json(c) for c in rendered.charts],
+            "files": [{"chart_id": f.chart_id, "texts": f.texts, "job": f.job.spec, "gallery": f.gallery} for f in rendered.files],
+            "row": rendered.row,
+        })

@@ -18,13 +18,12 @@ MkDocs-free: `mkdocs_hooks` gathers what the check is made of from MkDocs' objec
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
 
-from generator.cachefile import entry_path, read_checked, write_checked
+from generator.cachefile import entry_path, read_checked, store_json
 from generator.rendered import library_versions
 
 # The template a page whose file is stored is rendered with: the stored file, as it is.
@@ -83,12 +82,5 @@ class ThemedPages:
         return themed if themed is not None and themed.check == check else None
 
     def put(self, entry: Path, themed: Themed) -> None:
-        try:
-            text = json.dumps({"check": themed.check, "output": themed.output, "search": themed.search},
-                              separators=(",", ":"), allow_nan=False)
-        except (TypeError, ValueError):
-            return  # search fields that do not travel as JSON: the page is rendered every time
-        try:
-            write_checked(entry, text)
-        except OSError:
-            pass
+        # Search fields that do not travel as JSON are not stored: the page is rendered every time.
+        store_json(entry, {"check": themed.check, "output": themed.output, "search": themed.search})

@@ -111,6 +111,18 @@ def run_mkdocs_build(root: Path, out: Path, config: str = "mkdocs.yml", cache: P
     )
 
 
+def site_hashes(site: Path) -> dict[str, str]:
+    """sha256 of every file of a built site, by its path there."""
+    return {p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def build_into(root: Path, out: Path, cache: Path) -> subprocess.CompletedProcess[str]:
+    """`mkdocs build --strict` of root into out with this cache; the build must pass."""
+    proc = run_mkdocs_build(root, out, cache=cache)
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
 @dataclass(frozen=True)
 class BuiltSite:
     root: Path  # the project copy the site was built from

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import copy_project, run_mkdocs_build, tree_hashes
+from conftest import build_into, copy_project, run_mkdocs_build, site_hashes, tree_hashes
 
 from generator import cachefile
 
@@ -36,16 +36,6 @@ def root(tmp_path: Path, monkeypatch) -> Path:
     return root
 
 
-def digest(site: Path) -> dict[str, str]:
-    return {p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(site.rglob("*")) if p.is_file()}
-
-
-def build(root: Path, out: Path, cache: Path) -> subprocess.CompletedProcess[str]:
-    proc = run_mkdocs_build(root, out, cache=cache)
-    assert proc.returncode == 0, proc.stderr
-    return proc
-
-
 def charts_rendered(proc: subprocess.CompletedProcess[str]) -> int:
     return int(re.search(r"embed images: (\d+) charts rendered", proc.stderr).group(1))
 
@@ -58,14 +48,14 @@ def cut(path: Path, size: int) -> None:
 def test_the_build_after_any_damage_is_byte_identical_to_a_clean_build(root: Path, tmp_path: Path):
     cache = tmp_path / "cache"
     site = tmp_path / "one"
-    build(root, site, cache)
-    clean = digest(site)
+    build_into(root, site, cache)
+    clean = site_hashes(site)
     # As if built an hour ago, then built again: the second build records the digests of the files
     # it checked, which the build after the damage must not trust where a file changed.
     for path in cache.rglob("*"):
         if path.is_file():
             _aged(path, 3600)
-    build(root, tmp_path / "warm", cache)
+    build_into(root, tmp_path / "warm", cache)
     assert json.loads(cachefile.read_checked(cache / cachefile.DIGESTS) or b"{}"), "the warm build recorded no digest"
     embeds = cache / "embeds"
     pngs = sorted(p for p in embeds.glob("*.png"))
@@ -97,13 +87,13 @@ def test_the_build_after_any_damage_is_byte_identical_to_a_clean_build(root: Pat
         if path.is_file() and path not in damaged and not path.name.endswith(".sums.json") and path.name != cachefile.DIGESTS and path.stat().st_size > 1:
             cut(path, path.stat().st_size // 2)
 
-    again = build(root, tmp_path / "two", cache)
+    again = build_into(root, tmp_path / "two", cache)
     assert charts_rendered(again) > 0
-    after = digest(tmp_path / "two")
+    after = site_hashes(tmp_path / "two")
     assert [p for p in clean if after.get(p) != clean[p]] == [] and after.keys() == clean.keys()
     # Nothing of the damage stays for later builds either.
-    build(root, tmp_path / "three", cache)
-    assert digest(tmp_path / "three") == clean
+    build_into(root, tmp_path / "three", cache)
+    assert site_hashes(tmp_path / "three") == clean
 
 
 @pytest.mark.parametrize("place", ["docs", "scenarios", "data", "data/deeper", "under a file"])
@@ -133,11 +123,11 @@ def test_a_cache_where_it_must_not_or_cannot_be_is_refused_in_one_line_before_an
 
 def test_prune_removes_what_the_current_tree_does_not_use(root: Path, tmp_path: Path):
     cache = tmp_path / "cache"
-    build(root, tmp_path / "one", cache)
+    build_into(root, tmp_path / "one", cache)
     extra = root / "scenarios" / "zz-extra.yaml"
     text = (root / "scenarios" / "case-series-a-startup.yaml").read_text(encoding="utf-8")
     extra.write_text(text.replace('title: "', 'title: "Extra: ', 1), encoding="utf-8")
-    build(root, tmp_path / "two", cache)
+    build_into(root, tmp_path / "two", cache)
     assert len(list((cache / "pages").glob("*.json"))) == 3
     # Three scenario pages, and the embed gallery before and after the new scenario's charts joined it.
     assert len(list((cache / "html").glob("*.json"))) == 5
@@ -152,10 +142,10 @@ def test_prune_removes_what_the_current_tree_does_not_use(root: Path, tmp_path: 
     assert len(list((cache / "themed").glob("*.json"))) == 3  # and the files the theme made of them
     assert sum(p.stat().st_size for p in cache.rglob("*") if p.is_file()) < size
     # What the tree uses is all still there: the next build renders nothing.
-    after = build(root, tmp_path / "three", cache)
+    after = build_into(root, tmp_path / "three", cache)
     assert charts_rendered(after) == 0
     assert "guide: 3 page files from the cache" in after.stderr
-    assert digest(tmp_path / "three") == digest(tmp_path / "one")
+    assert site_hashes(tmp_path / "three") == site_hashes(tmp_path / "one")
 
 
 def test_after_a_build_the_cache_is_cut_to_its_bound_least_recently_used_first(tmp_path: Path, monkeypatch):
@@ -192,10 +182,10 @@ def test_builds_sharing_one_cache_at_once_both_make_the_clean_site(root: Path, t
     for proc in procs:
         _, err = proc.communicate(timeout=600)
         assert proc.returncode == 0, err
-    build(root, tmp_path / "alone", tmp_path / "own-cache")
-    alone = digest(tmp_path / "alone")
-    assert digest(tmp_path / "one") == alone
-    assert digest(tmp_path / "two") == alone
+    build_into(root, tmp_path / "alone", tmp_path / "own-cache")
+    alone = site_hashes(tmp_path / "alone")
+    assert site_hashes(tmp_path / "one") == alone
+    assert site_hashes(tmp_path / "two") == alone
 
 
 def _descendants(pid: int) -> dict[int, str]:
@@ -284,8 +274,8 @@ def test_a_warm_cache_that_cannot_be_written_is_read_and_left_as_it_is(monkeypat
             if extra.name not in KEEP:
                 extra.unlink()
         cache = base / "cache"
-        build(root, base / "clean", cache)
-        clean = digest(base / "clean")
+        build_into(root, base / "clean", cache)
+        clean = site_hashes(base / "clean")
         for png in (cache / "embeds").glob("*.png"):
             png.unlink()  # some images must be rendered, somewhere other than the cache
         subprocess.run(["chmod", "-R", "a-w", str(cache)], check=True)
@@ -299,7 +289,7 @@ def test_a_warm_cache_that_cannot_be_written_is_read_and_left_as_it_is(monkeypat
                               cwd=root, env=env, capture_output=True, text=True, timeout=600)
         assert proc.returncode == 0, proc.stdout + proc.stderr
         assert charts_rendered(proc) > 0
-        assert digest(out / "site") == clean
+        assert site_hashes(out / "site") == clean
         assert {p: p.read_bytes() for p in sorted(cache.rglob("*")) if p.is_file()} == before
         subprocess.run(["chmod", "-R", "u+w", str(cache)], check=True)
 

@@ -8,14 +8,11 @@ this also shows that what comes from the cache is what would have been made afre
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
-from conftest import copy_project, run_mkdocs_build
+from conftest import copy_project, run_mkdocs_build, site_hashes
 
 
-def digest(site: Path) -> dict[str, str]:
-    return {p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(site.rglob("*")) if p.is_file()}
 
 
 def test_two_builds_are_byte_identical(tmp_path: Path, monkeypatch):
@@ -29,7 +26,7 @@ def test_two_builds_are_byte_identical(tmp_path: Path, monkeypatch):
     assert second.returncode == 0, second.stderr
     assert "embed images: 0 charts rendered" in second.stderr
     assert len(list((cache / "pages").glob("*.json"))) == len(list((root / "scenarios").glob("*.yaml")))
-    one, two = digest(tmp_path / "one"), digest(tmp_path / "two")
+    one, two = site_hashes(tmp_path / "one"), site_hashes(tmp_path / "two")
     assert len(one) > 100
     assert one.keys() == two.keys()
     assert [p for p in one if one[p] != two[p]] == []

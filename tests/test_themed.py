@@ -5,7 +5,6 @@ another plugin) renders the pages again."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -14,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_mkdocs_build
+from conftest import build_into, site_hashes
 
 from generator import cachefile
 
@@ -24,18 +23,8 @@ def root(two_scenario_project: Path) -> Path:
     return two_scenario_project
 
 
-def _build(root: Path, out: Path, cache: Path) -> subprocess.CompletedProcess[str]:
-    proc = run_mkdocs_build(root, out, cache=cache)
-    assert proc.returncode == 0, proc.stderr
-    return proc
-
-
 def _from_cache(proc: subprocess.CompletedProcess[str]) -> int:
     return int(re.search(r"guide: (\d+) page files from the cache", proc.stderr).group(1))
-
-
-def _tree(site: Path) -> dict[str, str]:
-    return {p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(site.rglob("*")) if p.is_file()}
 
 
 def _scenario_ids(root: Path) -> list[str]:
@@ -44,13 +33,13 @@ def _scenario_ids(root: Path) -> list[str]:
 
 def test_a_warm_build_writes_the_stored_files_and_the_site_and_search_index_are_those_of_a_cold_build(root: Path, tmp_path: Path):
     cache = tmp_path / "cache"
-    cold = _build(root, tmp_path / "one", cache)
+    cold = build_into(root, tmp_path / "one", cache)
     assert _from_cache(cold) == 0
     entries = sorted((cache / "themed").glob("*.json"))
     assert len(entries) == 3  # the two scenario pages and the embed gallery
-    warm = _build(root, tmp_path / "two", cache)
+    warm = build_into(root, tmp_path / "two", cache)
     assert _from_cache(warm) == 3
-    assert _tree(tmp_path / "two") == _tree(tmp_path / "one")
+    assert site_hashes(tmp_path / "two") == site_hashes(tmp_path / "one")
     index = json.loads((tmp_path / "two" / "search" / "search_index.json").read_text(encoding="utf-8"))
     assert {f"scenarios/{i}/" for i in _scenario_ids(root)} <= {d["location"] for d in index["docs"]}
 
@@ -62,7 +51,7 @@ def test_a_warm_build_writes_the_stored_files_and_the_site_and_search_index_are_
         for e in stored["search"]:
             e["text"] += " searchmark"
         cachefile.write_checked(entry, json.dumps(stored))
-    third = _build(root, tmp_path / "three", cache)
+    third = build_into(root, tmp_path / "three", cache)
     assert _from_cache(third) == 3
     for i in _scenario_ids(root):
         assert "<p>FILE-MARK</p>" in (tmp_path / "three" / "scenarios" / i / "index.html").read_text(encoding="utf-8")
@@ -76,29 +65,29 @@ def test_a_warm_build_writes_the_stored_files_and_the_site_and_search_index_are_
 def test_the_files_a_strict_build_stored_serve_a_plain_build(root: Path, tmp_path: Path):
     # The README builds with --strict, a contributor often without: only warnings differ.
     cache = tmp_path / "cache"
-    _build(root, tmp_path / "one", cache)
+    build_into(root, tmp_path / "one", cache)
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(cache)}
     plain = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", str(tmp_path / "two")], cwd=root, env=env,
                            capture_output=True, text=True, timeout=600)
     assert plain.returncode == 0, plain.stderr
     assert _from_cache(plain) == 3
-    assert _tree(tmp_path / "two") == _tree(tmp_path / "one")
+    assert site_hashes(tmp_path / "two") == site_hashes(tmp_path / "one")
 
 
 def test_a_new_title_in_the_navigation_renders_every_stored_page_again(root: Path, tmp_path: Path):
     cache = tmp_path / "cache"
-    _build(root, tmp_path / "one", cache)
+    build_into(root, tmp_path / "one", cache)
     # The contributing page's title comes from its own front matter, not from mkdocs.yml: only the
     # navigation every page carries changes.
     page = root / "docs" / "contributing.md"
     page.write_text(page.read_text(encoding="utf-8").replace("title: Contributing\n", "title: Contributing, renamed\n", 1), encoding="utf-8")
-    again = _build(root, tmp_path / "two", cache)
+    again = build_into(root, tmp_path / "two", cache)
     assert _from_cache(again) == 0
     for i in _scenario_ids(root):
         assert "Contributing, renamed" in (tmp_path / "two" / "scenarios" / i / "index.html").read_text(encoding="utf-8")
     # And the files stored now are used by the build after.
-    assert _from_cache(_build(root, tmp_path / "three", cache)) == 3
-    assert _tree(tmp_path / "three") == _tree(tmp_path / "two")
+    assert _from_cache(build_into(root, tmp_path / "three", cache)) == 3
+    assert site_hashes(tmp_path / "three") == site_hashes(tmp_path / "two")
 
 
 STAMP_HOOK = '''import os
@@ -117,9 +106,9 @@ def test_with_another_plugin_every_page_is_rendered(root: Path, tmp_path: Path, 
     config.write_text(config.read_text(encoding="utf-8").replace("hooks:\n", "hooks:\n  - stamp_hook.py\n", 1), encoding="utf-8")
     cache = tmp_path / "cache"
     monkeypatch.setenv("GUIDE_TEST_STAMP", "one")
-    _build(root, tmp_path / "one", cache)
+    build_into(root, tmp_path / "one", cache)
     monkeypatch.setenv("GUIDE_TEST_STAMP", "two")
-    again = _build(root, tmp_path / "two", cache)
+    again = build_into(root, tmp_path / "two", cache)
     assert _from_cache(again) == 0
     for i in _scenario_ids(root):
         assert "stamp two" in (tmp_path / "two" / "scenarios" / i / "index.html").read_text(encoding="utf-8")
