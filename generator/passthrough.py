@@ -1,11 +1,13 @@
 """Raw HTML blocks of a generated page, kept out of Markdown's way.
 
-The scenarios index is a table with a row per scenario, and the embed gallery a section per chart,
-both written as raw HTML. Python-Markdown passes raw HTML through unchanged, but it parses every
-tag of it to find where the block ends: at a thousand scenarios that was most of the time a saved
-scenario waited for under `mkdocs serve`. A template marks such a block with a START line before it
-and an END line after it; `split` swaps each block for a numbered HTML comment before Markdown
-runs (Markdown passes a comment through as well), and `join` puts the blocks back into the HTML.
+The scenarios index is a table with a row per scenario, the embed gallery a section per chart, and
+every part of a scenario page but its headings (tables, lists, a chart figure with its compiled
+spec): all written as raw HTML. Python-Markdown passes raw HTML through unchanged, but it parses
+every tag of it to find where the block ends: at a thousand scenarios that was most of the time a
+saved scenario waited for under `mkdocs serve`, and most of a cold build's Markdown time. A
+template marks such a block with a START line before it and an END line after it; `split` swaps
+each block for a numbered HTML comment before Markdown runs (Markdown passes a comment through as
+well), and `join` puts the blocks back into the HTML.
 
 Only the generator's own templates write the markers; contributed text reaches a page escaped, so
 it cannot open a marker or a placeholder.
