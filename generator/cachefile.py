@@ -32,6 +32,12 @@ _wrote = False
 _touched: dict[str, int] = {}
 TOUCH_EVERY_NS = 60 * 10**9
 
+# Cache files are hard-linked into sites, which a web server may read as another user: they get
+# the mode open() would give a new file (0o666 less the umask), not the 0o600 of mkstemp.
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+FILE_MODE = 0o666 & ~_UMASK
+
 
 class CacheDirError(Exception):
     """GUIDE_CACHE_DIR names a place the build must not or cannot use; one line, for the user."""
@@ -111,6 +117,7 @@ def write_atomically(path: Path, data: str | bytes) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f"{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), FILE_MODE)
             f.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.replace(tmp, path)
     except BaseException:

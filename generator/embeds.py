@@ -19,6 +19,7 @@ import os
 import posixpath
 import re
 import shutil
+import stat
 import struct
 import tempfile
 from collections.abc import Iterable
@@ -435,7 +436,9 @@ def _stored(cache_dir: Path, path: str, text: str) -> Path:
     digest = hashlib.sha256(data).hexdigest()
     stored = cache_dir / "texts" / (digest + posixpath.splitext(path)[1])
     try:
-        whole = cachefile.digest(stored) == (len(data), digest)
+        # A file an older build left readable by its owner alone is written again.
+        whole = (stat.S_IMODE(stored.stat().st_mode) == cachefile.FILE_MODE
+                 and cachefile.digest(stored) == (len(data), digest))
     except OSError:
         whole = False
     if whole:

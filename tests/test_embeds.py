@@ -7,8 +7,10 @@ import csv
 import io
 import json
 import multiprocessing
+import os
 import re
 import shutil
+import stat
 import subprocess
 import xml.etree.ElementTree as ET
 from concurrent.futures import ProcessPoolExecutor
@@ -52,6 +54,30 @@ def test_every_chart_has_its_files(built_site: BuiltSite, project):
         folder = built_site.site / "embed" / cid
         for name in [*file_names(cid).values(), "index.html"]:
             assert (folder / name).is_file(), f"{cid}: missing {name}"
+
+
+def test_a_web_server_may_read_every_embed_file_as_it_reads_the_pages(built_site: BuiltSite):
+    """Embed files are linked from the cache; a server reading the site as another user needs them
+    readable as the pages MkDocs writes are (the mode a new file gets under the build's umask)."""
+    site = built_site.site
+    (page_mode,) = {stat.S_IMODE(p.stat().st_mode) for p in site.rglob("*.html") if not p.is_relative_to(site / "embed")}
+    embedded = {p.relative_to(site).as_posix(): stat.S_IMODE(p.stat().st_mode) for p in (site / "embed").rglob("*") if p.is_file()}
+    assert len(embedded) > 20
+    assert {path: oct(mode) for path, mode in embedded.items() if mode != page_mode} == {}
+
+
+def test_a_text_an_older_build_stored_for_its_owner_alone_is_stored_again(tmp_path: Path):
+    first = embeds._stored(tmp_path, "embed/x/x.csv", "a,b\n1,2\n")
+    first.chmod(0o600)
+    again = embeds._stored(tmp_path, "embed/x/x.csv", "a,b\n1,2\n")
+    assert again == first and again.read_text(encoding="utf-8") == "a,b\n1,2\n"
+    assert stat.S_IMODE(again.stat().st_mode) == 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def test_images_carry_title_source_and_date_at_the_stated_width(built_site: BuiltSite):
