@@ -91,11 +91,12 @@ def _price_sources(w: WorkloadResult) -> str:
     return "prices from " + " and ".join(w.price_sources)
 
 
-def cumulative_cost(r: ScenarioResult, i: int) -> Chart:
+def cumulative_cost(r: ScenarioResult, i: int, presented: dict | None = None) -> Chart:
     """The engine's cost curve with the plan and the break-even marked, labelled by the present layer
-    exactly as the calculator labels its own chart."""
+    exactly as the calculator labels its own chart. `presented` is what `present_workload` made of
+    the workload, where the caller has it already."""
     w = r.workloads[i]
-    shown = present_workload(w)["chart"]
+    shown = (presented if presented is not None else present_workload(w))["chart"]
     title = f"Cumulative cost: {w.workload.name}"
     as_of = w.prices_as_of
     spec = cumulative_spec(title, shown["source"], as_of, shown["rows"], shown["marks"], shown["interp"])
@@ -189,12 +190,12 @@ def sensitivity(r: ScenarioResult, i: int) -> Chart | None:
     return Chart(f"{r.id}-{i + 1}-sensitivity", "sensitivity", title, spec, rows, summary, _price_sources(w), as_of, columns=["input", "end", "value", "difference"])
 
 
-def scenario_charts(r: ScenarioResult) -> list[Chart]:
+def scenario_charts(r: ScenarioResult, presented: list[dict]) -> list[Chart]:
     """One chart a workload, the cumulative cost with its break-even. The other views of a workload
     (decision maps, breakdown, sensitivity) are drawn for the reference case on the guide's own
     pages and for any case in the calculator: every chart carries four rendered images, and a
     thousand scenarios with five charts a workload would take the build many minutes."""
-    return [replace(cumulative_cost(r, i), preset=f"{r.id}/{i + 1}") for i in range(len(r.workloads))]
+    return [replace(cumulative_cost(r, i, presented[i]), preset=f"{r.id}/{i + 1}") for i in range(len(r.workloads))]
 
 
 def price_performance(catalog: Catalog) -> Chart:

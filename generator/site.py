@@ -243,8 +243,8 @@ class Renderer:
 
     def scenario_page(self, r: ScenarioResult) -> str:
         page = f"scenarios/{r.id}.md"
-        blocks = [self.chart_block(self.register(c, page)) for c in ch.scenario_charts(r)]
         shown = [present_workload(w) for w in r.workloads]
+        blocks = [self.chart_block(self.register(c, page)) for c in ch.scenario_charts(r, shown)]
         row = self._rows[r.id] = scenario_row(r, shown)
         return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, prices=[w.prices for w in r.workloads],
                                                               shown=shown, row=row)
