@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import tempfile
 import time
 from collections.abc import Callable
@@ -272,11 +273,11 @@ def save_digests() -> None:
     _ledger_records.update(records)
 
 
-def digest(path: Path) -> tuple[int, str]:
-    """Size and sha256 of a file. Raises OSError."""
+def digest(path: Path, st: os.stat_result | None = None) -> tuple[int, str]:
+    """Size and sha256 of a file (st: its stat, where the caller took it). Raises OSError."""
     name = str(path.absolute())
     known = _digests.get(name)
-    if known is not None and known[0] == _identity(path.stat()):
+    if known is not None and known[0] == _identity(st or path.stat()):
         return known[1]
     h = hashlib.sha256()
     size = 0
@@ -289,6 +290,13 @@ def digest(path: Path) -> tuple[int, str]:
         if _identity(os.fstat(f.fileno())) == before:
             _digests[name] = (before, (size, h.hexdigest()), hashed_at - before[3] >= RACY_NS)
     return size, h.hexdigest()
+
+
+def linkable(path: Path, size: int, sha256: str) -> bool:
+    """Whether a cache file holds these bytes and may be linked into a site as it is: a file an
+    older build left readable by its owner alone is made again. Raises OSError."""
+    st = path.stat()
+    return stat.S_IMODE(st.st_mode) == FILE_MODE and digest(path, st) == (size, sha256)
 
 
 # The cache's bound: GUIDE_CACHE_MAX_MB, or by default this many times what the last build used

@@ -19,7 +19,6 @@ import os
 import posixpath
 import re
 import shutil
-import stat
 import struct
 import tempfile
 from collections.abc import Iterable
@@ -383,9 +382,10 @@ def _whole(cache_dir: Path, key: str, paths: dict[str, Path]) -> bool:
         return False
     try:
         for image, path in paths.items():
-            if list(cachefile.digest(path)) != sums[image]:
+            size, sha256 = sums[image]
+            if not cachefile.linkable(path, size, sha256):
                 return False
-    except (OSError, ValueError, KeyError):
+    except (OSError, ValueError, KeyError, TypeError):
         return False
     for path in paths.values():
         cachefile.mark_used(path)
@@ -436,9 +436,7 @@ def _stored(cache_dir: Path, path: str, text: str) -> Path:
     digest = hashlib.sha256(data).hexdigest()
     stored = cache_dir / "texts" / (digest + posixpath.splitext(path)[1])
     try:
-        # A file an older build left readable by its owner alone is written again.
-        whole = (stat.S_IMODE(stored.stat().st_mode) == cachefile.FILE_MODE
-                 and cachefile.digest(stored) == (len(data), digest))
+        whole = cachefile.linkable(stored, len(data), digest)
     except OSError:
         whole = False
     if whole:
