@@ -60,11 +60,16 @@ def test_a_page_with_its_blocks_held_out_converts_to_what_markdown_makes_of_the_
     ids = _Ids()
     ids.feed("\n".join(blocks))
     assert passthrough.anchors(blocks) == ids.ids
-    if page == "embed.md":
-        assert len(ids.ids) >= 2  # a section per chart, each linkable
-    if page == SCENARIO_PAGE:
-        assert "<table" not in held and "<figure" not in held  # Markdown is left the headings
-        assert {line.split(" ", 1)[0] for line in held.splitlines() if line.startswith("#")} == {"#", "##", "###"}
+
+
+def test_the_gallery_holds_out_a_linkable_section_per_chart(pages):
+    assert len(passthrough.anchors(passthrough.split(pages["embed.md"])[1])) >= 2
+
+
+def test_a_scenario_page_leaves_markdown_only_its_headings(pages):
+    held, _ = passthrough.split(pages[SCENARIO_PAGE])
+    assert "<table" not in held and "<figure" not in held
+    assert {line.split(" ", 1)[0] for line in held.splitlines() if line.startswith("#")} == {"#", "##", "###"}
 
 
 def test_a_scenario_title_that_spells_a_placeholder_stays_text(untrusted_site: BuiltSite):
