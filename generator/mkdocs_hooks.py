@@ -291,7 +291,7 @@ def _find_stored_files(config: MkDocsConfig) -> None:
         if page is None or (_build.dirty and not f.is_modified()):
             continue
         check = themed.check(site, _page_parts(page, page.content))
-        stored = _build.themed.get(entry, check)
+        stored = _build.themed.get(entry, check, page.canonical_url)
         if stored is None:
             _build.to_theme[path] = _Pending(entry, check)
         else:
@@ -328,14 +328,16 @@ def _theme_dirs_outside_packages(config: MkDocsConfig) -> list[tuple[str, str]]:
 
 # Settings that change no page's file (what is only warned about or refused: `--strict`, validation),
 # or whose effect a page's own parts already carry (Markdown's settings: its HTML), or that hold
-# paths of this machine; the theme and the navigation are named on their own in _site_parts.
+# paths of this machine; the theme, the navigation and the site URL's path (its address is in no
+# stored file: `themed`) are named on their own in _site_parts.
 _NOT_IN_PAGES = frozenset({"plugins", "hooks", "mdx_configs", "markdown_extensions", "config_file_path", "watch", "dev_addr",
-                           "site_dir", "docs_dir", "theme", "nav", "strict", "validation"})
+                           "site_dir", "docs_dir", "theme", "nav", "strict", "validation", "site_url"})
 
 
 def _site_parts(config: MkDocsConfig) -> tuple:
     """What every page's file depends on: MkDocs' settings as read (command-line options included),
     the theme, the search plugin's settings and the navigation as it is shown."""
+    from generator import themed
     from generator.rendered import code_digest
 
     theme = config.theme
@@ -343,6 +345,7 @@ def _site_parts(config: MkDocsConfig) -> tuple:
     return (
         code_digest(),
         sorted((k, repr(v)) for k, v in config.items() if k not in _NOT_IN_PAGES),
+        themed.site_path(config.site_url or ""),
         theme.name, sorted((k, repr(v)) for k, v in theme.items()), sorted(theme.static_templates),
         _theme_dirs_outside_packages(config),
         None if search is None else sorted((k, repr(v)) for k, v in search.config.items()),
@@ -362,7 +365,7 @@ def _page_parts(page: Page, content: str | None) -> tuple:
         return None if p is None else (p.title, p.url)
 
     return (
-        page.file.src_uri, page.url, page.canonical_url, page.abs_url, page.edit_url, page.is_homepage, page.title,
+        page.file.src_uri, page.url, page.canonical_url is None, page.abs_url, page.edit_url, page.is_homepage, page.title,
         repr(page.meta), _toc_tokens(list(page.toc)),
         hashlib.sha256((content or "").encode("utf-8", "surrogatepass")).hexdigest(),
         neighbour(page.previous_page), neighbour(page.next_page), [(a.title, getattr(a, "url", None)) for a in page.ancestors],
@@ -458,7 +461,7 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
 
     pending = _build.to_theme.pop(page.file.src_uri, None)
     if pending is not None and _build.themed is not None:
-        _build.themed.put(pending.entry, themed.Themed(pending.check, output, pending.search))
+        _build.themed.put(pending.entry, themed.Themed(pending.check, output, pending.search), page.canonical_url)
     return output
 
 

@@ -8,9 +8,13 @@ depends on the page (its HTML, table of contents, title, front matter, URLs, edi
 and ancestors in the navigation) and on the site (mkdocs.yml as MkDocs read it, every navigation
 entry's title, URL and front matter, the theme's templates, the plugins and their settings, the
 versions of MkDocs, Material and Jinja). An entry is found by the page's converted-HTML key and the
-site URL, so `guide cache prune` can name it without MkDocs; it holds a hash of everything else
-(`check`), and a stored file whose check differs is rendered again and replaced. A damaged entry
+path of the site URL, so `guide cache prune` can name it without MkDocs; it holds a hash of everything
+else (`check`), and a stored file whose check differs is rendered again and replaced. A damaged entry
 reads as missing.
+
+The site URL's scheme and host reach a page's file through its canonical link alone, and `mkdocs
+serve` puts its own address there: the link is stored with a mark in place of the address, so the
+files `mkdocs build` stored serve the preview that follows it, and the other way round.
 
 MkDocs-free: `mkdocs_hooks` gathers what the check is made of from MkDocs' objects.
 """
@@ -18,8 +22,9 @@ MkDocs-free: `mkdocs_hooks` gathers what the check is made of from MkDocs' objec
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import orjson
 
@@ -33,6 +38,35 @@ CONTEXT_KEY = "guide_stored_page"
 
 # Distributions whose releases can change what the theme makes of a page.
 LIBRARIES = ("mkdocs", "mkdocs-material", "jinja2")
+
+
+# Not a character a URL or an HTML page holds.
+_ADDRESS = "\0canonical\0"
+
+
+def _canonical_link(url: str) -> str:
+    # As Material's base.html writes it; MkDocs' template environment does not escape.
+    return f'<link rel="canonical" href="{url}">'
+
+
+def without_address(output: str, canonical: str | None) -> str | None:
+    """The file as stored: its canonical link's URL replaced by a mark. None where the link is not
+    found once, as the theme writes it (the file is then not stored)."""
+    if _ADDRESS in output:
+        return None
+    if canonical is None:
+        return output
+    link = _canonical_link(canonical)
+    return output.replace(link, _canonical_link(_ADDRESS)) if output.count(link) == 1 else None
+
+
+def with_address(stored: str, canonical: str | None) -> str:
+    return stored if canonical is None else stored.replace(_canonical_link(_ADDRESS), _canonical_link(canonical), 1)
+
+
+def site_path(site_url: str) -> str | None:
+    """What of the site URL the key holds: its path (`mkdocs serve` keeps it), or None without one."""
+    return urlsplit(site_url).path if site_url else None
 
 
 def check(site: str, page: object) -> str:
@@ -71,16 +105,21 @@ class ThemedPages:
 
     def entry(self, converted_parts: dict[str, str]) -> Path:
         """Where a page's file is stored: by what its HTML converted from (`ConvertedPages.parts`)
-        and the site URL the build was given (`mkdocs serve` gives its own address)."""
-        return entry_path(self.directory, {**converted_parts, "site_url": self.site_url})
+        and the path of the site URL."""
+        return entry_path(self.directory, {**converted_parts, "site_url": site_path(self.site_url)})
 
-    def get(self, entry: Path, check: str) -> Themed | None:
+    def get(self, entry: Path, check: str, canonical: str | None) -> Themed | None:
+        """The stored file with canonical, the page's canonical URL in this build, in its link."""
         # Not kept in the process like other entries: a thousand files of about 45 KB each are
         # read once a build and would double the memory of a build that holds them.
         body = read_checked(entry)
         themed = None if body is None else _parse(body)
-        return themed if themed is not None and themed.check == check else None
+        if themed is None or themed.check != check:
+            return None
+        return replace(themed, output=with_address(themed.output, canonical))
 
-    def put(self, entry: Path, themed: Themed) -> None:
+    def put(self, entry: Path, themed: Themed, canonical: str | None) -> None:
         # Search fields that do not travel as JSON are not stored: the page is rendered every time.
-        store_json(entry, {"check": themed.check, "output": themed.output, "search": themed.search})
+        output = without_address(themed.output, canonical)
+        if output is not None:
+            store_json(entry, {"check": themed.check, "output": output, "search": themed.search})

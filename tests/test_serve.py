@@ -17,7 +17,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import run_mkdocs_build
+from conftest import build_into, run_mkdocs_build, site_hashes
 
 READY = re.compile(r"Serving on (http://\S+)")
 
@@ -85,12 +85,16 @@ def test_serve_after_a_build_renders_no_chart_image_again(root: Path, tmp_path: 
     try:
         m = served.wait_for(re.compile(r"embed images: (\d+) charts rendered, (\d+) from the cache"))
         assert (int(m[1]), int(m[2])) == (0, rendered)
+        # The theme's file of every scenario page and the gallery too, though the dev server's
+        # address is in each page's canonical link.
+        assert served.wait_for(re.compile(r"guide: (\d+) page files from the cache"))[1] == str(len(scenarios(root)) + 1)
         base = served.wait_for(READY)[1]
-        scenario = sorted((root / "scenarios").glob("*.yaml"))[0].stem
+        scenario = scenarios(root)[0]
         with urllib.request.urlopen(f"{base}scenarios/{scenario}/", timeout=30) as r:
             page = r.read().decode("utf-8")
     finally:
         served.stop()
+    assert re.findall(r'<link rel="canonical" href="([^"]*)"', page) == [f"{base}scenarios/{scenario}/"]
     published = re.search(r"^site_url: *(\S+)", (root / "mkdocs.yml").read_text(encoding="utf-8"), re.M)[1]
     # The embed snippets a reader copies point where the site is published, in the preview too.
     snippets = re.findall(r'<details class="guide-embed".*?</details>', page, re.S)
@@ -98,6 +102,26 @@ def test_serve_after_a_build_renders_no_chart_image_again(root: Path, tmp_path: 
     for snippet in snippets:
         shown = html.unescape(snippet)
         assert f'<iframe src="{published}embed/' in shown and "127.0.0.1" not in shown
+
+
+def test_a_build_after_serve_writes_the_files_serve_stored_and_is_what_a_cold_build_makes(root: Path, tmp_path: Path):
+    cache = tmp_path / "cache"
+    served = Served(root, cache)
+    try:
+        base = served.wait_for(READY)[1]
+        assert served.wait_for(re.compile(r"guide: (\d+) page files from the cache"))[1] == "0"
+        with urllib.request.urlopen(f"{base}scenarios/{scenarios(root)[0]}/", timeout=30) as r:
+            assert f'<link rel="canonical" href="{base}scenarios/' in r.read().decode("utf-8")
+    finally:
+        served.stop()
+    warm = build_into(root, tmp_path / "after-serve", cache)
+    assert re.search(r"guide: (\d+) page files from the cache", warm.stderr)[1] == str(len(scenarios(root)) + 1)
+    build_into(root, tmp_path / "cold", tmp_path / "another-cache")
+    assert site_hashes(tmp_path / "after-serve") == site_hashes(tmp_path / "cold")
+
+
+def scenarios(root: Path) -> list[str]:
+    return [p.stem for p in sorted((root / "scenarios").glob("*.yaml"))]
 
 
 def poll(url: str, done, timeout: float = 300) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import build_into, site_hashes
 
-from generator import cachefile
+from generator import cachefile, themed
 
 
 @pytest.fixture
@@ -112,3 +112,16 @@ def test_with_another_plugin_every_page_is_rendered(root: Path, tmp_path: Path, 
     assert _from_cache(again) == 0
     for i in _scenario_ids(root):
         assert "stamp two" in (tmp_path / "two" / "scenarios" / i / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_stored_file_holds_a_mark_for_its_canonical_address_and_takes_the_one_a_build_gives():
+    page = '<head><link rel="canonical" href="https://example.test/guide/a/"></head><body>https://example.test/guide/a/</body>'
+    stored = themed.without_address(page, "https://example.test/guide/a/")
+    assert "https://example.test/guide/a/\"" not in stored and "<body>https://example.test/guide/a/</body>" in stored
+    assert themed.with_address(stored, "http://127.0.0.1:8000/guide/a/") == page.replace(
+        'href="https://example.test/guide/a/"', 'href="http://127.0.0.1:8000/guide/a/"')
+    # A file whose link the theme did not write as expected is not stored at all.
+    link = '<link rel="canonical" href="https://example.test/guide/a/">'
+    assert themed.without_address(page.replace("<head>", "<head>" + link), "https://example.test/guide/a/") is None
+    assert themed.without_address("<head></head>", "https://example.test/guide/a/") is None
+    assert themed.without_address("<head></head>", None) == "<head></head>"
