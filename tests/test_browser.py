@@ -460,3 +460,19 @@ def test_the_embed_gallery_shows_images_in_the_readers_scheme(scheme: str, open_
     assert sections > 0 and len(shown) == sections
     assert all(p.endswith("-dark.svg") == (scheme == "dark") for p in shown), shown
     tab.recorder.assert_clean()
+
+
+@pytest.mark.parametrize("options", [PHONE, {}], ids=["phone", "desktop"])
+def test_a_gallery_image_wider_than_the_screen_says_it_scrolls(options: dict, open_tab, served_site: str):
+    tab = open_tab(served_site, **options)
+    tab.goto("embed/")
+    boxes = tab.page.eval_on_selector_all("section.guide-gallery", """sections => sections.map(s => {
+      // The image shown against its box (a lazy image not yet loaded adds nothing to the box's scrollWidth).
+      const box = s.querySelector('.guide-gallery__image');
+      const img = [...box.querySelectorAll('img')].find(i => i.getClientRects().length);
+      return {scrolls: img.getBoundingClientRect().width > box.clientWidth, said: s.querySelector('.guide-gallery__narrow').getClientRects().length > 0};
+    })""")
+    assert boxes and all(b["said"] == b["scrolls"] for b in boxes), boxes
+    # A phone's column is narrower than any image may be drawn; a desktop's holds every image whole.
+    assert all(b["scrolls"] for b in boxes) == bool(options) and any(b["scrolls"] for b in boxes) == bool(options)
+    tab.recorder.assert_clean()
