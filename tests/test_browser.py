@@ -476,3 +476,20 @@ def test_a_gallery_image_wider_than_the_screen_says_it_scrolls(options: dict, op
     # A phone's column is narrower than any image may be drawn; a desktop's holds every image whole.
     assert all(b["scrolls"] for b in boxes) == bool(options) and any(b["scrolls"] for b in boxes) == bool(options)
     tab.recorder.assert_clean()
+
+
+VERDICT_COLUMNS = """() => [...document.querySelectorAll('table')].filter(t => t.tHead && /Verdict/.test(t.tHead.textContent)).map(t => {
+  const th = [...t.tHead.querySelectorAll('th')].find(h => h.textContent === 'Verdict');
+  return th.getBoundingClientRect().right - (t.closest('.md-typeset__scrollwrap') || t).getBoundingClientRect().right;
+})"""
+
+
+@pytest.mark.parametrize("url", ["scenarios/one-off-run/", "calculator/"])
+def test_on_a_phone_the_verdict_column_of_does_the_verdict_hold_is_in_view(url: str, open_tab, served_site: str):
+    tab = open_tab(served_site, **PHONE)
+    tab.goto(url)
+    tab.page.wait_for_function("() => !document.getElementById('guide-calc') || document.querySelector('#guide-calc[data-ready]')")
+    overhang = tab.page.evaluate(VERDICT_COLUMNS)
+    # Px the column reaches past its table's box: none, before the reader scrolls the table.
+    assert overhang and all(px <= 0 for px in overhang), overhang
+    tab.recorder.assert_clean()
