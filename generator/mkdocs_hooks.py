@@ -30,6 +30,8 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink, get_toc
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     from generator.converted import Converted, ConvertedPages
     from generator.embeds import Images
     from generator.site import Renderer
@@ -56,7 +58,8 @@ class BuildState:
     building: tuple[dict[str, str], str] | None = None  # the same for the build under way
     renderer: Renderer | None = None  # for hand-written pages that opt into figures
     images: Images | None = None  # the chart images still rendering
-    linked: dict[str, Path] = field(default_factory=dict)  # site path -> cache file to link there
+    linked: dict[str, Path] = field(default_factory=dict)  # site path -> cache file to link there once the images are rendered
+    linking: Future | None = None  # the links made while the pages are built (embeds.link_meanwhile)
     converted: ConvertedPages | None = None  # scenario pages' HTML from earlier builds
     to_store: dict[str, Path] = field(default_factory=dict)  # page path -> entry its HTML goes to once converted
     full: dict[str, str] = field(default_factory=dict)  # page path -> its HTML, while search reads a part of it or none
@@ -203,6 +206,12 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         lines = "\n".join(str(p) for p in e.problems)
         raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
     _build.renderer, _build.linked = made.renderer, made.linked
+    if not _build.dirty:
+        # MkDocs has emptied the site folder by now. What is in the cache already is linked while the
+        # pages are built; the images workers are rendering, once they are done.
+        ready = {path: cached for path, cached in made.linked.items() if cached not in images.pending}
+        _build.linked = {path: cached for path, cached in made.linked.items() if cached in images.pending}
+        _build.linking = embeds.link_meanwhile(Path(config.site_dir), ready)
     _build.converted = pages = converted.ConvertedPages(cache / "html", Path(config.config_file_path).read_bytes())
     _build.to_store, _build.full, _build.held = {}, {}, {}
     _build.themed = themed.ThemedPages(cache / "themed", config.site_url or "") if _pages_only_ours(config) else None
@@ -479,7 +488,9 @@ def on_post_build(config: MkDocsConfig) -> None:
     try:
         images.wait()
     except Exception as e:  # a renderer crash: say which build step failed, not a worker traceback
+        _stop_linking(quietly=True)
         raise Abort(f"Rendering the chart images failed: {e}") from None
+    _stop_linking()
     site = Path(config.site_dir)
     if _build.dirty:
         before = _build.linked_in[1] if _build.linked_in is not None and _build.linked_in[0] == site else {}
@@ -527,3 +538,14 @@ def _cancel_images() -> None:
     images, _build.images = _build.images, None
     if images is not None:
         images.cancel()
+    _stop_linking(quietly=True)
+
+
+def _stop_linking(*, quietly: bool = False) -> None:
+    """Waits for the links made while the pages were built, and raises what making them raised
+    unless the build has failed already."""
+    linking, _build.linking = _build.linking, None
+    if linking is not None:
+        error = linking.exception()
+        if error is not None and not quietly:
+            raise error

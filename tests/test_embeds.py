@@ -309,3 +309,16 @@ def test_image_workers_draw_with_the_bundled_font_whatever_the_machine_has():
     # The same call in a plain process finds the machine's font and draws it.
     plain = _render_texts([family, "no such font"])
     assert plain[0] != plain[1], family
+
+
+def test_links_made_while_the_pages_are_built_are_in_the_site_and_a_failure_reaches_the_build(tmp_path: Path):
+    cached = tmp_path / "cache" / "a.svg"
+    cached.parent.mkdir()
+    cached.write_text("<svg/>", encoding="utf-8")
+    site = tmp_path / "site"
+    embeds.link_meanwhile(site, {"embed/a/a.svg": cached, "embed/b/a.svg": cached}).result()
+    assert (site / "embed" / "a" / "a.svg").samefile(cached) and (site / "embed" / "b" / "a.svg").samefile(cached)
+    # A file where a chart's folder must go: the folder cannot be made, and the future says so.
+    (site / "embed" / "c").write_text("in the way", encoding="utf-8")
+    with pytest.raises(OSError):
+        embeds.link_meanwhile(site, {"embed/c/a.svg": cached}).result()
