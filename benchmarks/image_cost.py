@@ -2,7 +2,7 @@
 
 Renders the images of every chart this checkout's site has (one worker's work, in this process,
 with the workers' font setting), --repeat times, and prints the median milliseconds of CPU per
-chart for each step of `embeds._render`: the Vega run to the light SVG, its dark restyling, the
+chart for each step of `images._render`: the Vega run to the light SVG, its dark restyling, the
 two rasterisations, and two floors (a Vega run of an empty spec, and a PNG of a blank canvas as
 large as a chart's). Then the arithmetic for N charts on C cores: the CPU seconds the images need
 and the least wall time they add, against 3x a floor build of F seconds with a warm build of W.
@@ -41,15 +41,15 @@ def main() -> None:
     parser.add_argument("--cores", type=int, default=2)
     args = parser.parse_args()
 
-    from generator import embeds
+    from generator import embeds, images
     from generator.build import generate
 
-    embeds._only_bundled_fonts()
+    images._only_bundled_fonts()
     import vl_convert as vlc
 
     with tempfile.TemporaryDirectory() as tmp:
-        images = embeds.Images(Path(tmp) / "embeds", render=False)
-        made = generate(ROOT, Path(tmp), "https://example.test/guide/", dt.date.today(), images)
+        found = images.Images(Path(tmp) / "embeds", render=False)
+        made = generate(ROOT, Path(tmp), "https://example.test/guide/", dt.date.today(), found)
     specs = [json.loads(files.job.spec) for files in made.site.embeds]
     vlc.vega_to_svg(specs[0], allowed_base_urls=[])  # the first run loads Vega
     steps: dict[str, list[float]] = {"svg (Vega run)": [], "dark svg": [], "png": [], "dark png": []}
@@ -57,19 +57,19 @@ def main() -> None:
         for spec in specs:
             ms, svg = cpu_ms(lambda: vlc.vega_to_svg(spec, allowed_base_urls=[]))
             steps["svg (Vega run)"].append(ms)
-            ms, dark = cpu_ms(lambda: embeds.dark_svg(svg))
+            ms, dark = cpu_ms(lambda: images.dark_svg(svg))
             steps["dark svg"].append(ms)
-            ms, _ = cpu_ms(lambda: vlc.svg_to_png(embeds.drawable_svg(svg), scale=embeds.PNG_SCALE))
+            ms, _ = cpu_ms(lambda: vlc.svg_to_png(images.drawable_svg(svg), scale=images.PNG_SCALE))
             steps["png"].append(ms)
-            ms, _ = cpu_ms(lambda: vlc.svg_to_png(embeds.drawable_svg(dark), scale=embeds.PNG_SCALE))
+            ms, _ = cpu_ms(lambda: vlc.svg_to_png(images.drawable_svg(dark), scale=images.PNG_SCALE))
             steps["dark png"].append(ms)
     empty = {"$schema": "https://vega.github.io/schema/vega/v5.json", "width": embeds.EXPORT_WIDTH, "height": 400, "marks": []}
     blank = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{embeds.EXPORT_WIDTH}" height="400">'
              f'<rect width="{embeds.EXPORT_WIDTH}" height="400" fill="white"/></svg>')
     floors = {
         "Vega run, empty spec": statistics.median(cpu_ms(lambda: vlc.vega_to_svg(empty))[0] for _ in range(20)),
-        f"PNG of a blank {embeds.EXPORT_WIDTH}x400 chart at {embeds.PNG_SCALE}x": statistics.median(
-            cpu_ms(lambda: vlc.svg_to_png(blank, scale=embeds.PNG_SCALE))[0] for _ in range(20)),
+        f"PNG of a blank {embeds.EXPORT_WIDTH}x400 chart at {images.PNG_SCALE}x": statistics.median(
+            cpu_ms(lambda: vlc.svg_to_png(blank, scale=images.PNG_SCALE))[0] for _ in range(20)),
     }
 
     print(f"{len(specs)} charts in this checkout's site, {args.repeat} rounds; CPU ms per chart, median")

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator import assets, cachefile, embeds
+from generator.images import Images
 from generator.known import KnownScenarios
 from generator.loader import Project, load_project
 from generator.rendered import RenderedScenarios
@@ -25,7 +26,7 @@ class Generated:
     linked: dict[str, Path]  # embed files to link from the cache, by site path
 
 
-def generate(root: Path, cache: Path, site_url: str, day: dt.date, images: embeds.Images,
+def generate(root: Path, cache: Path, site_url: str, day: dt.date, images: Images,
              before_render=None) -> Generated:
     """Raises InputError for invalid input. before_render(project) runs between loading and
     rendering (the hooks warn about stale prices there)."""

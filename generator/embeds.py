@@ -1,16 +1,14 @@
 """Self-contained copies of every chart for other sites: embed/<id>/ with an iframe page, SVG and
 PNG in light and dark, the Vega-Lite spec and the data as CSV.
 
-Pages draw a Vega spec compiled here from the Vega-Lite one, so readers need Vega alone. Static
-images are rendered offline with vl-convert, in parallel worker processes, and cached by a
-hash of what they are made from, so an unchanged chart is never rendered twice. The cache only
-saves time: a missing, truncated or altered entry is rendered again.
+Pages draw a Vega spec compiled here from the Vega-Lite one, so readers need Vega alone. The
+static images are `images`' work; this module places them, and the text files it writes once into
+the cache, in the site.
 """
 
 from __future__ import annotations
 
 import csv
-import functools
 import hashlib
 import io
 import json
@@ -19,10 +17,8 @@ import os
 import posixpath
 import re
 import shutil
-import struct
-import tempfile
 from collections.abc import Iterable
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,16 +28,14 @@ import jinja2
 import vl_convert as vlc
 
 from generator import cachefile
-from generator.cachefile import read_checked, read_remembered, store, write_atomically, write_checked
+from generator.cachefile import read_checked, store, write_atomically
 from generator.charts import Chart
-from generator.pool import process_pool
+from generator.images import Images, Job
 
 log = logging.getLogger("mkdocs.hooks.guide")
 
-EXPORT_WIDTH = 640  # px, the width of every static SVG; PNGs are rendered at PNG_SCALE times it
-PNG_SCALE = 2
+EXPORT_WIDTH = 640  # px, the width of every static SVG; PNGs are rendered at images.PNG_SCALE times it
 TEMPLATES = Path(__file__).parent / "templates"
-FONTS_CONF = Path(__file__).parent / "fonts.conf"
 
 
 def page_url(page: str) -> str:
@@ -184,214 +178,6 @@ def csv_text(chart: Chart) -> str:
         # A cell that starts like a formula would run in a spreadsheet; prefix it so it stays text.
         writer.writerow({k: f"'{v}" if isinstance(v, str) and v[:1] in "=+-@" else v for k, v in row.items()})
     return out.getvalue()
-
-
-# The dark variants restyle the light SVG instead of running Vega a second time: Vega marks each
-# part of a chart with a role class, and an SVG's own stylesheet outranks its presentation
-# attributes, in browsers and in the PNG rasteriser alike. Colours follow the live charts' dark theme.
-DARK_CSS = (
-    "<style>"
-    ".role-title-text text,.role-axis-label text,.role-axis-title text,.role-legend-label text,"
-    ".role-legend-title text{fill:#fff}"
-    ".role-title-subtitle text{fill:#ddd}"
-    ".role-axis-domain line,.role-axis-tick line{stroke:#fff}"
-    ".role-axis-grid line{stroke:#666}"
-    ".role-frame>g>path.background{stroke:#666}"
-    "</style>"
-)
-DARK_BACKGROUND = "#333"
-IMAGES = ("svg", "svg-dark", "png", "png-dark")
-
-
-def dark_svg(svg: str) -> str:
-    head, sep, rest = svg.partition(">")
-    # The background is the first element, a rect without a class for a stylesheet to reach.
-    background, end, marks = rest.partition("/>")
-    if not background.startswith("<rect ") or 'fill="white"' not in background:
-        raise ValueError("the SVG does not open with Vega's white background")
-    return head + sep + DARK_CSS + background.replace('fill="white"', f'fill="{DARK_BACKGROUND}"') + end + marks
-
-
-# Everything besides the spec that decides an image's bytes: part of every image's cache key.
-_RENDERING = (vlc.__version__, str(PNG_SCALE), FONTS_CONF.read_text("utf-8"), Path(__file__).read_text("utf-8"))
-
-
-@dataclass(frozen=True)
-class Job:
-    spec: str  # the export spec compiled to Vega, as JSON text
-
-    @functools.cached_property
-    def key(self) -> str:
-        h = hashlib.sha256()
-        for part in (*_RENDERING, self.spec):
-            h.update(part.encode("utf-8"))
-            h.update(b"\0")
-        return h.hexdigest()
-
-
-def _cached(cache_dir: Path, key: str, image: str) -> Path:
-    return cache_dir / f"{key}.{image.replace('-dark', '.dark')}"
-
-
-def _sums(cache_dir: Path, key: str) -> Path:
-    """The size and sha256 of a chart's four images, written after them: what a later build checks
-    the images against before it links them into a site (where an edit would reach the cache)."""
-    return cache_dir / f"{key}.sums.json"
-
-
-def _only_bundled_fonts() -> None:
-    """Runs first in each worker, before vl-convert builds its font database (see fonts.conf)."""
-    os.environ["FONTCONFIG_FILE"] = str(FONTS_CONF)
-
-
-def _probe(text: str) -> bytes:
-    return vlc.svg_to_png(f'<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><text x="5" y="20" '
-                          f'font-family="Liberation Sans" font-size="14">{text}</text></svg>')
-
-
-@functools.lru_cache(maxsize=None)
-def _drawable(ch: str) -> bool:
-    """Whether the bundled font has a glyph for ch: a character it lacks draws the same box as a
-    private-use character, which no font here has."""
-    return _probe(ch) != _probe("\ue000")
-
-
-_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
-
-
-def drawable_svg(svg: str) -> str:
-    """The SVG with every run of characters the bundled font cannot draw (Chinese, Arabic, emoji and
-    more) written as an ellipsis, for the PNGs: drawn, they would be boxes. Bundling fonts for every
-    script would add tens of megabytes to every image worker; the SVGs and the pages keep the text,
-    and the reader's own fonts draw it there."""
-    return _NON_ASCII_RUN.sub(lambda m: _ellipsis(m[0]), svg)
-
-
-def _ellipsis(run: str) -> str:
-    out: list[str] = []
-    missing = False
-    for ch in run:
-        if _drawable(ch):
-            out.append(ch)
-            missing = False
-        elif not missing:
-            out.append("\u2026")
-            missing = True
-    return "".join(out)
-
-
-def _render(job: Job, cache_dir: Path) -> None:
-    """All four images of a chart from one Vega run, written to the cache: the SVG, its dark
-    restyling, and both rasterised. Runs in a worker process; the bytes never travel back."""
-    # Parsed here, not handed over as text: vl-convert's own JSON parser can round a number's last
-    # digit differently, which moves a coordinate in the SVG.
-    svg = vlc.vega_to_svg(json.loads(job.spec), allowed_base_urls=[])
-    dark = dark_svg(svg)
-    images = {
-        "svg": svg.encode("utf-8"),
-        "svg-dark": dark.encode("utf-8"),
-        "png": vlc.svg_to_png(drawable_svg(svg), scale=PNG_SCALE),
-        "png-dark": vlc.svg_to_png(drawable_svg(dark), scale=PNG_SCALE),
-    }
-    for image, data in images.items():
-        write_atomically(_cached(cache_dir, job.key, image), data)
-    sums = {image: [len(data), hashlib.sha256(data).hexdigest()] for image, data in images.items()}
-    write_checked(_sums(cache_dir, job.key), json.dumps(sums, sort_keys=True))
-
-
-def png_width(data: bytes) -> int:
-    return struct.unpack(">I", data[16:20])[0]
-
-
-class Images:
-    """The static images of a build. Charts come in one at a time, as the pages that show them are
-    rendered; those missing from the cache, or whose cached bytes are not what was rendered, go at
-    once to worker processes, which run while the rest of the site is laid out and while MkDocs
-    renders the pages. `wait` collects them. Images stay on disk, in the cache: at a thousand
-    scenarios they would not fit in memory together. With a cache that cannot be written (a warm,
-    read-only one), what is missing renders into a temporary folder instead.
-
-    render=False only finds where each image is (for `guide cache prune`)."""
-
-    def __init__(self, cache_dir: Path, *, render: bool = True):
-        self.cache_dir = cache_dir
-        self.render = render
-        self.paths: dict[str, dict[str, Path]] = {}
-        self.pending: set[Path] = set()  # image files a worker is still to write
-        self.rendered = self.cached = 0
-        self._pool: ProcessPoolExecutor | None = None
-        self._futures: list[Future[None]] = []
-        self._scratch: Path | None = None
-
-    def add(self, job: Job) -> dict[str, Path]:
-        """Where the chart's images are, or will be once rendered."""
-        key = job.key
-        paths = self.paths.get(key)
-        if paths is not None:
-            return paths
-        paths = {image: _cached(self.cache_dir, key, image) for image in IMAGES}
-        if _whole(self.cache_dir, key, paths) or not self.render:
-            self.cached += 1
-            self.paths[key] = paths
-            return paths
-        self.rendered += 1
-        target = self.cache_dir if cachefile.writable(self.cache_dir) else self._scratch_dir()
-        paths = self.paths[key] = {image: _cached(target, key, image) for image in IMAGES}
-        self.pending.update(paths.values())
-        if self._pool is None:
-            self._pool = process_pool(os.cpu_count() or 1, _only_bundled_fonts)
-        self._futures.append(self._pool.submit(_render, job, target))
-        return paths
-
-    def _scratch_dir(self) -> Path:
-        if self._scratch is None:
-            self._scratch = Path(tempfile.mkdtemp(prefix="guide-images-"))
-        return self._scratch
-
-    def close(self) -> None:
-        """Once the images are in the site: remove what a read-only cache made render elsewhere."""
-        if self._scratch is not None:
-            shutil.rmtree(self._scratch, ignore_errors=True)
-            self._scratch = None
-
-    def wait(self) -> None:
-        """Returns once every image is in the cache; raises what a worker raised."""
-        try:
-            for future in self._futures:
-                future.result()
-        finally:
-            self.cancel()
-
-    def cancel(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
-
-
-def _parse_sums(body: bytes) -> dict | None:
-    try:
-        sums = json.loads(body)
-    except ValueError:
-        return None
-    return sums if isinstance(sums, dict) else None
-
-
-def _whole(cache_dir: Path, key: str, paths: dict[str, Path]) -> bool:
-    """Whether every image of a chart is in the cache with the size and hash it was rendered with."""
-    # The images of one key are the same bytes whenever they are rendered, and so is their record.
-    sums = read_remembered(_sums(cache_dir, key), _parse_sums)
-    if sums is None:
-        return False
-    try:
-        for image, path in paths.items():
-            size, sha256 = sums[image]
-            if not cachefile.linkable(path, size, sha256):
-                return False
-    except (OSError, ValueError, KeyError, TypeError):
-        return False
-    for path in paths.values():
-        cachefile.mark_used(path)
-    return True
 
 
 def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, charts_js: str) -> str:

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Future
 
     from generator.converted import Converted, ConvertedPages
-    from generator.embeds import Images
+    from generator.images import Images
     from generator.site import Renderer
     from generator.themed import Themed, ThemedPages
 
@@ -194,12 +194,13 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     from generator import cachefile, converted, embeds, themed
     from generator.build import generate
     from generator.freshness import today
+    from generator.images import Images
     from generator.loader import InputError
 
     root = _root(config)
     cache = _build.cache or cachefile.cache_dir(root)
     _cancel_images()  # a superseded `mkdocs serve` build's renders, before this build starts its own
-    images = _build.images = embeds.Images(cache / "embeds")
+    images = _build.images = Images(cache / "embeds")
     try:
         made = generate(root, cache, _published_url(config), today(), images, lambda project: _warn_stale(project, root))
     except InputError as e:

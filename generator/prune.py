@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from generator import cachefile, converted, embeds, themed
+from generator import cachefile, converted, themed
 from generator.build import generate
 from generator.freshness import today
+from generator.images import Images
 
 
 def site_url(root: Path) -> str:
@@ -30,7 +31,7 @@ def prune(root: Path, url: str | None = None) -> tuple[int, int]:
     """Files and bytes removed. Raises CacheDirError and InputError."""
     cache = cachefile.cache_dir(root)
     url = site_url(root) if url is None else url
-    made = generate(root, cache, url, today(), embeds.Images(cache / "embeds", render=False))
+    made = generate(root, cache, url, today(), Images(cache / "embeds", render=False))
     made.renderer.calculator_json  # noqa: B018 - compiles the calculator's chart, as its page does
     # The scenario pages' HTML and their files, keyed as a build with this mkdocs.yml keys them.
     try:

@@ -21,7 +21,8 @@ import orjson
 
 from generator.cachefile import entry_path, read_remembered, store_json
 from generator.charts import Chart
-from generator.embeds import ChartFiles, JSONText, Job
+from generator.embeds import ChartFiles, JSONText
+from generator.images import Job
 from generator.loader import Project
 from generator.results import ScenarioResult
 

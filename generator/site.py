@@ -25,6 +25,7 @@ from generator.catalog import OPTION_LABELS, OPTIONS
 from generator.engine import RANGE_LABELS
 from generator import formatting as fmt
 from generator.freshness import Freshness
+from generator.images import PNG_SCALE, Images
 from generator.loader import Project
 from generator.present import RULE_LABELS, VERDICT_LABELS, present_workload, scenario_row
 from generator.rendered import Rendered, RenderedScenarios
@@ -125,7 +126,7 @@ COMPILED = _Compiled()  # ours and the theme's, by template file
 
 class Renderer:
     def __init__(self, project: Project, site_url: str = "", today: dt.date | None = None, cache_dir: Path | None = None,
-                 rendered: RenderedScenarios | None = None, images: embeds.Images | None = None):
+                 rendered: RenderedScenarios | None = None, images: Images | None = None):
         self.project = project
         self.rendered = rendered
         self.images = images  # handed each chart as it is registered, so its images start rendering
@@ -171,7 +172,7 @@ class Renderer:
             page_url=embeds.page_url,
             embed_names=embeds.file_names,
             export_width=embeds.EXPORT_WIDTH,
-            png_scale=embeds.PNG_SCALE,
+            png_scale=PNG_SCALE,
             iframe_snippet=self.iframe_snippet,
             image_snippet=self.image_snippet,
         )

@@ -17,7 +17,7 @@ import vl_convert as vlc
 import yaml
 from conftest import copy_project, run_mkdocs_build
 
-from generator import embeds
+from generator import images
 from generator.schema import MODELINE
 
 REPO = Path(__file__).resolve().parents[1]
@@ -59,7 +59,7 @@ def test_a_title_and_summary_beyond_the_basic_plane_render_as_written(beyond_bmp
 
 
 def _drawable_in_worker(svg: str) -> str:
-    return embeds.drawable_svg(svg)
+    return images.drawable_svg(svg)
 
 
 def test_pngs_write_what_the_bundled_font_cannot_draw_as_an_ellipsis():
@@ -67,13 +67,13 @@ def test_pngs_write_what_the_bundled_font_cannot_draw_as_an_ellipsis():
     would be boxes in a PNG. Latin, Greek and Cyrillic stay; each run of the others is one '…'."""
     svg = f"<svg><text>Cumulative cost: {WORKLOAD} Ж α → ok</text></svg>"
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=embeds._only_bundled_fonts) as pool:
+                             initializer=images._only_bundled_fonts) as pool:
         drawn = pool.submit(_drawable_in_worker, svg).result()
     assert drawn == "<svg><text>Cumulative cost: … … … é Ж α → ok</text></svg>"
 
 
 def _png(svg: str) -> bytes:
-    return vlc.svg_to_png(svg, scale=embeds.PNG_SCALE)
+    return vlc.svg_to_png(svg, scale=images.PNG_SCALE)
 
 
 def test_the_chart_png_of_such_a_scenario_is_drawn_without_boxes(beyond_bmp_site: Path):
@@ -84,7 +84,7 @@ def test_the_chart_png_of_such_a_scenario_is_drawn_without_boxes(beyond_bmp_site
     assert WORKLOAD in svg
     by_hand = svg.replace(WORKLOAD, "… … … é")
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=embeds._only_bundled_fonts) as pool:
+                             initializer=images._only_bundled_fonts) as pool:
         expected, with_boxes = pool.map(_png, [by_hand, svg])
     built = (folder / "one-off-run-1-cumulative.png").read_bytes()
     assert built == expected != with_boxes

@@ -22,7 +22,8 @@ from conftest import UNTRUSTED_ID, BuiltSite, copy_project, run_mkdocs_build
 import vl_convert as vlc
 
 from generator import embeds
-from generator.embeds import EXPORT_WIDTH, PNG_SCALE, file_names, png_width
+from generator.embeds import EXPORT_WIDTH, file_names
+from generator.images import PNG_SCALE, _only_bundled_fonts, png_width
 from generator.site import Renderer
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -151,6 +152,26 @@ def test_a_second_build_renders_no_image_and_a_broken_cache_only_costs_time(tmp_
     third = run_mkdocs_build(root, tmp_path / "three", cache=cache)
     assert third.returncode == 0, third.stderr
     assert "embed images: 2 charts rendered" in third.stderr
+
+
+def test_only_a_change_to_the_image_code_renders_the_images_again(tmp_path: Path):
+    root = copy_project(tmp_path / "project")
+    for extra in (root / "scenarios").glob("*.yaml"):
+        if extra.name not in {"case-continuous-pretraining-trn1n.yaml", "case-series-a-startup.yaml"}:  # the prose links to both
+            extra.unlink()
+    cache = tmp_path / "cache"
+    first = run_mkdocs_build(root, tmp_path / "one", cache=cache)
+    assert first.returncode == 0, first.stderr
+    charts = sum(map(int, re.search(r"embed images: (\d+) charts rendered, (\d+) from the cache", first.stderr).groups()))
+    # How embed pages are made and linked is not how images are drawn.
+    with open(root / "generator" / "embeds.py", "a", encoding="utf-8") as f:
+        f.write("\n# a change to embed pages or links\n")
+    second = run_mkdocs_build(root, tmp_path / "two", cache=cache)
+    assert f"embed images: 0 charts rendered, {charts} from the cache" in second.stderr, second.stderr
+    with open(root / "generator" / "images.py", "a", encoding="utf-8") as f:
+        f.write("\n# a change to how images are drawn\n")
+    third = run_mkdocs_build(root, tmp_path / "three", cache=cache)
+    assert f"embed images: {charts} charts rendered, 0 from the cache" in third.stderr, third.stderr
 
 
 def test_contributed_title_is_inert_in_svg_and_embed_page(untrusted_site: BuiltSite):
@@ -302,7 +323,7 @@ def test_image_workers_draw_with_the_bundled_font_whatever_the_machine_has():
     if not machine:
         pytest.skip("this machine has no font besides Liberation to hide")
     family = machine[0]
-    as_built = _render_texts([family, "no such font", "sans-serif"], embeds._only_bundled_fonts)
+    as_built = _render_texts([family, "no such font", "sans-serif"], _only_bundled_fonts)
     # In an image worker, the machine's font is not there: the text is dropped, like one in a missing font,
     # and sans-serif still draws it.
     assert as_built[0] == as_built[1] != as_built[2], family

@@ -12,8 +12,9 @@ import pytest
 from conftest import PAYLOADS, UNTRUSTED_ID, BuiltSite
 from mkdocs.config import load_config
 
-from generator import embeds, passthrough
+from generator import passthrough
 from generator.build import generate
+from generator.images import Images
 
 SCENARIO_PAGE = "scenarios/case-continuous-pretraining-trn1n.md"  # the first of two_scenario_project's
 MARKED = ("scenarios/index.md", "embed.md", SCENARIO_PAGE)
@@ -40,7 +41,7 @@ def _body(page: str) -> str:
 
 @pytest.fixture
 def pages(two_scenario_project: Path, tmp_path: Path) -> dict[str, str]:
-    images = embeds.Images(tmp_path / "cache" / "embeds", render=False)
+    images = Images(tmp_path / "cache" / "embeds", render=False)
     made = generate(two_scenario_project, tmp_path / "cache", "https://example.test/guide/", dt.date(2026, 11, 21), images)
     return {page: _body(made.site.pages[page]) for page in MARKED}
 
