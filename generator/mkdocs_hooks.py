@@ -493,12 +493,15 @@ def on_post_build(config: MkDocsConfig) -> None:
         raise Abort(f"Rendering the chart images failed: {e}") from None
     _stop_linking()
     site = Path(config.site_dir)
-    if _build.dirty:
-        before = _build.linked_in[1] if _build.linked_in is not None and _build.linked_in[0] == site else {}
-        _build.linked_in = None  # until this build's links are all in place
-        _build.linked_in = (site, embeds.link_into(site, _build.linked, before))
-    else:
-        embeds.link_into(site, _build.linked)
+    try:
+        if _build.dirty:
+            before = _build.linked_in[1] if _build.linked_in is not None and _build.linked_in[0] == site else {}
+            _build.linked_in = None  # until this build's links are all in place
+            _build.linked_in = (site, embeds.link_into(site, _build.linked, before))
+        else:
+            embeds.link_into(site, _build.linked)
+    except OSError as e:
+        raise _link_failed(e) from None
     images.close()
     cachefile.save_digests()
     if _build.building is not None:
@@ -549,4 +552,10 @@ def _stop_linking(*, quietly: bool = False) -> None:
     if linking is not None:
         error = linking.exception()
         if error is not None and not quietly:
-            raise error
+            raise _link_failed(error) if isinstance(error, OSError) else error
+
+
+def _link_failed(error: OSError) -> Abort:
+    # A full disk or a site folder another program holds: the build says so instead of a traceback.
+    where = f" ({error.filename})" if error.filename else ""
+    return Abort(f"Putting the embed files into the site folder failed{where}: {error.strerror or error}")
