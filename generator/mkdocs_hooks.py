@@ -278,7 +278,7 @@ def on_nav(nav, config: MkDocsConfig, files: Files):
 
 def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
     from generator import themed
-    from generator.site import COMPILED
+    from generator.compiled import COMPILED
 
     env.bytecode_cache = COMPILED
     if _build.themed is not None and _build.theme_entries:

@@ -20,6 +20,7 @@ import jinja2
 from markupsafe import Markup
 
 from generator import catalog_tables, embeds
+from generator.compiled import COMPILED
 from generator import charts as ch
 from generator.catalog import OPTION_LABELS, OPTIONS
 from generator.engine import RANGE_LABELS
@@ -103,25 +104,6 @@ class Site:
     sources: dict[str, str] = field(default_factory=dict)  # docs-relative path -> YAML it comes from
     charts: list[ch.Chart] = field(default_factory=list)
     embeds: list[embeds.ChartFiles] = field(default_factory=list)  # the text files of embed/<id>/, per chart
-
-
-class _Compiled(jinja2.BytecodeCache):
-    """Templates compiled once in a process: `mkdocs serve` makes a Renderer, and MkDocs a theme
-    environment, on every save, and compiling the templates again took longer than rendering a
-    changed page. Jinja checks each template's source against the checksum stored with its code."""
-
-    def __init__(self) -> None:
-        self.code: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        if bucket.key in self.code:
-            bucket.bytecode_from_string(self.code[bucket.key])
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self.code[bucket.key] = bucket.bytecode_to_string()
-
-
-COMPILED = _Compiled()  # ours and the theme's, by template file
 
 
 class Renderer:

@@ -1,0 +1,74 @@
+"""Jinja templates compiled once: in memory for the rest of the process, and in the cache for the
+builds after it.
+
+`mkdocs serve` makes a Renderer, and MkDocs a theme environment, on every save; and every `mkdocs
+build` starts a process that would compile some seventy templates (ours and Material's) again, which
+at a thousand scenarios is about a tenth of a warm build. Jinja checks each template's source
+against the checksum stored with its code, and its own header against the Jinja and Python that read
+it; the cache's header checks the bytes. What Jinja compiles also depends on how the environment is
+set up (autoescaping, extensions, delimiters), which its key does not hold, so the key here does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from pathlib import Path
+
+import jinja2
+from jinja2.bccache import Bucket
+
+from generator import cachefile
+
+# What an environment's compiled code depends on besides the template's source.
+_SETTINGS = (
+    "block_start_string", "block_end_string", "variable_start_string", "variable_end_string",
+    "comment_start_string", "comment_end_string", "line_statement_prefix", "line_comment_prefix",
+    "trim_blocks", "lstrip_blocks", "newline_sequence", "keep_trailing_newline", "optimized",
+    "is_async", "autoescape", "finalize",
+)
+
+
+def _named(value: object) -> str:
+    # A function's repr holds its address, which changes from one process to the next.
+    if callable(value):
+        return f"{getattr(value, '__module__', '')}.{getattr(value, '__qualname__', type(value).__qualname__)}"
+    return repr(value)
+
+
+def settings_key(env: jinja2.Environment) -> str:
+    parts = [jinja2.__version__, sys.version, *sorted(env.extensions)]
+    parts += [f"{name}={_named(getattr(env, name))}" for name in _SETTINGS]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
+
+
+class Compiled(jinja2.BytecodeCache):
+    def __init__(self) -> None:
+        self.code: dict[str, bytes] = {}
+        self.directory: Path | None = None
+
+    def keep_in(self, directory: Path | None) -> None:
+        """Where compiled templates are stored for later processes (None: in memory only)."""
+        self.directory = directory
+
+    def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None, source: str) -> Bucket:
+        key = f"{self.get_cache_key(name, filename)}-{settings_key(environment)}"
+        bucket = Bucket(environment, key, self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        code = self.code.get(bucket.key)
+        if code is None and self.directory is not None:
+            code = cachefile.read_checked(self.directory / f"{bucket.key}.bc")
+        if code is not None:
+            bucket.bytecode_from_string(code)  # a stale or foreign header leaves the bucket empty
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        code = bucket.bytecode_to_string()
+        self.code[bucket.key] = code
+        if self.directory is not None:
+            cachefile.store(self.directory / f"{bucket.key}.bc", code)
+
+
+COMPILED = Compiled()  # ours and the theme's, by template file

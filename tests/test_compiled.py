@@ -1,0 +1,78 @@
+"""Compiled templates kept in the cache: a later process renders from them without compiling, and
+nothing it reads there can change what a template renders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+import pytest
+
+from generator.compiled import Compiled
+
+
+def _env(templates: Path, cache: Path, **settings) -> jinja2.Environment:
+    # A new Compiled is what a new process starts with: nothing in memory, the same folder.
+    compiled = Compiled()
+    compiled.keep_in(cache)
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(templates), bytecode_cache=compiled, **settings)
+
+
+def _compiles(env: jinja2.Environment, monkeypatch) -> list[str]:
+    seen: list[str] = []
+    compile_ = env.compile
+
+    def counted(source, name=None, filename=None, *args, **kwargs):
+        seen.append(name)
+        return compile_(source, name, filename, *args, **kwargs)
+
+    monkeypatch.setattr(env, "compile", counted)
+    return seen
+
+
+@pytest.fixture
+def templates(tmp_path: Path) -> Path:
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    (folder / "page.html").write_text("<p>{{ text }}</p>\n{% include 'part.html' %}", encoding="utf-8")
+    (folder / "part.html").write_text("<i>{{ text|upper }}</i>", encoding="utf-8")
+    return folder
+
+
+def test_a_later_process_renders_the_stored_templates_without_compiling_them(templates: Path, tmp_path: Path, monkeypatch):
+    cache = tmp_path / "cache"
+    first = _env(templates, cache)
+    compiled_first = _compiles(first, monkeypatch)
+    out = first.get_template("page.html").render(text="a<b")
+    assert compiled_first == ["page.html", "part.html"]
+    later = _env(templates, cache)
+    compiled_later = _compiles(later, monkeypatch)
+    assert later.get_template("page.html").render(text="a<b") == out == "<p>a<b</p>\n<i>A<B</i>"
+    assert compiled_later == []
+
+
+def test_an_environment_set_up_otherwise_compiles_its_own(templates: Path, tmp_path: Path, monkeypatch):
+    cache = tmp_path / "cache"
+    _env(templates, cache).get_template("page.html").render(text="x")
+    escaping = _env(templates, cache, autoescape=True)
+    compiled = _compiles(escaping, monkeypatch)
+    # Code compiled without autoescaping would leave the tag as it is.
+    assert escaping.get_template("page.html").render(text="a<b") == "<p>a&lt;b</p>\n<i>A&lt;B</i>"
+    assert compiled == ["page.html", "part.html"]
+
+
+def test_a_changed_template_or_a_damaged_entry_is_compiled_again(templates: Path, tmp_path: Path, monkeypatch):
+    cache = tmp_path / "cache"
+    _env(templates, cache).get_template("page.html").render(text="x")
+    assert len(list(cache.glob("*.bc"))) == 2
+    # The part's source changes; the page's entry is damaged, its source left as it was.
+    (templates / "part.html").write_text("<b>{{ text }}</b>", encoding="utf-8")
+    key = Compiled().get_cache_key("page.html", str(templates / "page.html"))
+    [page_entry] = cache.glob(f"{key}-*.bc")
+    raw = bytearray(page_entry.read_bytes())
+    raw[-5] ^= 0xFF
+    page_entry.write_bytes(bytes(raw))
+    later = _env(templates, cache)
+    compiled = _compiles(later, monkeypatch)
+    assert later.get_template("page.html").render(text="x") == "<p>x</p>\n<b>x</b>"
+    assert sorted(compiled) == ["page.html", "part.html"]
