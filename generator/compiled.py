@@ -6,7 +6,8 @@ build` starts a process that would compile some seventy templates (ours and Mate
 at a thousand scenarios is about a tenth of a warm build. Jinja checks each template's source
 against the checksum stored with its code, and its own header against the Jinja and Python that read
 it; the cache's header checks the bytes. What Jinja compiles also depends on how the environment is
-set up (autoescaping, extensions, delimiters), which its key does not hold, so the key here does.
+set up (autoescaping, extensions, delimiters, what each filter and test is passed), which its key
+does not hold, so the key here does.
 """
 
 from __future__ import annotations
@@ -39,6 +40,10 @@ def _named(value: object) -> str:
 def settings_key(env: jinja2.Environment) -> str:
     parts = [jinja2.__version__, sys.version, *sorted(env.extensions)]
     parts += [f"{name}={_named(getattr(env, name))}" for name in _SETTINGS]
+    # A call to a filter or test is compiled with what it asks to be passed (the context, the
+    # environment): a theme upgrade that changes that must not run code compiled for the old one.
+    for kind, table in (("filter", env.filters), ("test", env.tests)):
+        parts += [f"{kind} {name}:{getattr(f, 'jinja_pass_arg', '')}" for name, f in sorted(table.items())]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 

@@ -76,3 +76,16 @@ def test_a_changed_template_or_a_damaged_entry_is_compiled_again(templates: Path
     compiled = _compiles(later, monkeypatch)
     assert later.get_template("page.html").render(text="x") == "<p>x</p>\n<b>x</b>"
     assert sorted(compiled) == ["page.html", "part.html"]
+
+
+def test_a_filter_that_now_asks_for_the_context_gets_code_compiled_for_it(templates: Path, tmp_path: Path, monkeypatch):
+    cache = tmp_path / "cache"
+    (templates / "shout.html").write_text("{{ text|shout }}", encoding="utf-8")
+    plain = _env(templates, cache)
+    plain.filters["shout"] = lambda value: value.upper()
+    assert plain.get_template("shout.html").render(text="hi") == "HI"
+    upgraded = _env(templates, cache)
+    upgraded.filters["shout"] = jinja2.pass_context(lambda context, value: f"{value.upper()} from {context['who']}")
+    compiled = _compiles(upgraded, monkeypatch)
+    assert upgraded.get_template("shout.html").render(text="hi", who="me") == "HI from me"
+    assert compiled == ["shout.html"]
