@@ -8,11 +8,11 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import assets, cachefile, embeds
+from generator import assets, cachefile, compiled, embeds
 from generator.images import Images
 from generator.known import KnownScenarios
 from generator.loader import Project, load_project
-from generator.rendered import RenderedScenarios
+from generator.rendered import RenderedScenarios, code_digest, library_versions
 from generator.compiled import COMPILED
 from generator.site import Renderer, Site
 
@@ -32,7 +32,7 @@ def generate(root: Path, cache: Path, site_url: str, day: dt.date, images: Image
     """Raises InputError for invalid input. before_render(project) runs between loading and
     rendering (the hooks warn about stale prices there)."""
     cachefile.begin_build(cache)
-    COMPILED.keep_in(cache / "templates")
+    COMPILED.keep_in(cache / "templates", code_digest() + library_versions(compiled.LIBRARIES))
     project = load_project(root, known=KnownScenarios(cache / "scenarios"))
     if before_render is not None:
         before_render(project)

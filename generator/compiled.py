@@ -7,7 +7,9 @@ at a thousand scenarios is about a tenth of a warm build. Jinja checks each temp
 against the checksum stored with its code, and its own header against the Jinja and Python that read
 it; the cache's header checks the bytes. What Jinja compiles also depends on how the environment is
 set up (autoescaping, extensions, delimiters, what each filter and test is passed), which its key
-does not hold, so the key here does.
+does not hold, so the key here does; and on the filters' code, for a filter given only constants is
+called while compiling, so each state of the generator's code and the theme's libraries has a folder
+of its own.
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ from jinja2.bccache import Bucket
 
 from generator import cachefile
 
+# Distributions with filters in the theme's environment, besides the generator's own.
+LIBRARIES = ("mkdocs", "mkdocs-material", "jinja2", "markupsafe")
 # What an environment's compiled code depends on besides the template's source.
 _SETTINGS = (
     "block_start_string", "block_end_string", "variable_start_string", "variable_end_string",
     "comment_start_string", "comment_end_string", "line_statement_prefix", "line_comment_prefix",
     "trim_blocks", "lstrip_blocks", "newline_sequence", "keep_trailing_newline", "optimized",
-    "is_async", "autoescape", "finalize",
+    "is_async", "autoescape", "finalize", "sandboxed", "intercepted_binops", "intercepted_unops",
 )
 
 
@@ -39,7 +43,7 @@ def _named(value: object) -> str:
 
 def settings_key(env: jinja2.Environment) -> str:
     parts = [jinja2.__version__, sys.version, *sorted(env.extensions)]
-    parts += [f"{name}={_named(getattr(env, name))}" for name in _SETTINGS]
+    parts += [f"{name}={_named(getattr(env, name, None))}" for name in _SETTINGS]
     # A call to a filter or test is compiled with what it asks to be passed (the context, the
     # environment): a theme upgrade that changes that must not run code compiled for the old one.
     for kind, table in (("filter", env.filters), ("test", env.tests)):
@@ -52,9 +56,12 @@ class Compiled(jinja2.BytecodeCache):
         self.code: dict[str, bytes] = {}
         self.directory: Path | None = None
 
-    def keep_in(self, directory: Path | None) -> None:
-        """Where compiled templates are stored for later processes (None: in memory only)."""
-        self.directory = directory
+    def keep_in(self, directory: Path | None, made_with: str = "") -> None:
+        """Where compiled templates are stored for later processes (None: in memory only), in a
+        folder of its own for each `made_with`: the code and library versions the filters come
+        from. Jinja calls a filter given only constants while it compiles, and keeps the result."""
+        digest = hashlib.sha256(made_with.encode()).hexdigest()[:16]
+        self.directory = None if directory is None else directory / digest
 
     def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None, source: str) -> Bucket:
         key = f"{self.get_cache_key(name, filename)}-{settings_key(environment)}"

@@ -11,10 +11,10 @@ import pytest
 from generator.compiled import Compiled
 
 
-def _env(templates: Path, cache: Path, **settings) -> jinja2.Environment:
+def _env(templates: Path, cache: Path, made_with: str = "code 1", **settings) -> jinja2.Environment:
     # A new Compiled is what a new process starts with: nothing in memory, the same folder.
     compiled = Compiled()
-    compiled.keep_in(cache)
+    compiled.keep_in(cache, made_with)
     return jinja2.Environment(loader=jinja2.FileSystemLoader(templates), bytecode_cache=compiled, **settings)
 
 
@@ -64,11 +64,11 @@ def test_an_environment_set_up_otherwise_compiles_its_own(templates: Path, tmp_p
 def test_a_changed_template_or_a_damaged_entry_is_compiled_again(templates: Path, tmp_path: Path, monkeypatch):
     cache = tmp_path / "cache"
     _env(templates, cache).get_template("page.html").render(text="x")
-    assert len(list(cache.glob("*.bc"))) == 2
+    assert len(list(cache.rglob("*.bc"))) == 2
     # The part's source changes; the page's entry is damaged, its source left as it was.
     (templates / "part.html").write_text("<b>{{ text }}</b>", encoding="utf-8")
     key = Compiled().get_cache_key("page.html", str(templates / "page.html"))
-    [page_entry] = cache.glob(f"{key}-*.bc")
+    [page_entry] = cache.rglob(f"{key}-*.bc")
     raw = bytearray(page_entry.read_bytes())
     raw[-5] ^= 0xFF
     page_entry.write_bytes(bytes(raw))
@@ -89,3 +89,16 @@ def test_a_filter_that_now_asks_for_the_context_gets_code_compiled_for_it(templa
     compiled = _compiles(upgraded, monkeypatch)
     assert upgraded.get_template("shout.html").render(text="hi", who="me") == "HI from me"
     assert compiled == ["shout.html"]
+
+
+def test_a_template_is_compiled_again_when_the_code_its_filters_come_from_changes(templates: Path, tmp_path: Path, monkeypatch):
+    cache = tmp_path / "cache"
+    (templates / "label.html").write_text('{{ "Trainium"|label }}', encoding="utf-8")
+    before = _env(templates, cache, made_with="code 1")
+    before.filters["label"] = str.upper
+    assert before.get_template("label.html").render() == "TRAINIUM"  # folded into the code
+    after = _env(templates, cache, made_with="code 2")
+    after.filters["label"] = str.lower
+    compiled = _compiles(after, monkeypatch)
+    assert after.get_template("label.html").render() == "trainium"
+    assert compiled == ["label.html"]
