@@ -12,8 +12,7 @@ from generator import assets, cachefile, compiled, embeds
 from generator.images import Images
 from generator.known import KnownScenarios
 from generator.loader import Project, load_project
-from generator.rendered import RenderedScenarios, code_digest, library_versions
-from generator.compiled import COMPILED
+from generator.rendered import RenderedScenarios, library_versions
 from generator.site import Renderer, Site
 
 
@@ -32,11 +31,12 @@ def generate(root: Path, cache: Path, site_url: str, day: dt.date, images: Image
     """Raises InputError for invalid input. before_render(project) runs between loading and
     rendering (the hooks warn about stale prices there)."""
     cachefile.begin_build(cache)
-    COMPILED.keep_in(cache / "templates", code_digest() + library_versions(compiled.LIBRARIES))
     project = load_project(root, known=KnownScenarios(cache / "scenarios"))
     if before_render is not None:
         before_render(project)
     rendered = RenderedScenarios(cache / "pages", project, site_url, day)
+    # Before anything is rendered; the generator's code is hashed once, for the pages' keys.
+    compiled.COMPILED.keep_in(cache / "templates", rendered.common["code"] + library_versions(compiled.LIBRARIES))
     renderer = Renderer(project, site_url=site_url, today=day, cache_dir=cache / "embeds", rendered=rendered, images=images)
     site = renderer.render()
     texts, linked = embeds.build(site.embeds, images)

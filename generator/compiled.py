@@ -54,14 +54,13 @@ def settings_key(env: jinja2.Environment) -> str:
 class Compiled(jinja2.BytecodeCache):
     def __init__(self) -> None:
         self.code: dict[str, bytes] = {}
-        self.directory: Path | None = None
+        self.directory: Path | None = None  # in memory only until keep_in
 
-    def keep_in(self, directory: Path | None, made_with: str = "") -> None:
-        """Where compiled templates are stored for later processes (None: in memory only), in a
-        folder of its own for each `made_with`: the code and library versions the filters come
-        from. Jinja calls a filter given only constants while it compiles, and keeps the result."""
-        digest = hashlib.sha256(made_with.encode()).hexdigest()[:16]
-        self.directory = None if directory is None else directory / digest
+    def keep_in(self, directory: Path, made_with: str) -> None:
+        """Where compiled templates are stored for later processes, in a folder of its own for each
+        `made_with`: the code and library versions the filters come from. Jinja calls a filter
+        given only constants while it compiles, and keeps the result."""
+        self.directory = directory / hashlib.sha256(made_with.encode()).hexdigest()[:16]
 
     def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None, source: str) -> Bucket:
         key = f"{self.get_cache_key(name, filename)}-{settings_key(environment)}"
