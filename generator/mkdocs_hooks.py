@@ -71,6 +71,7 @@ class BuildState:
     to_theme: dict[str, _Pending] = field(default_factory=dict)  # page path -> what its file is stored with once rendered
     files_stored: int = 0  # pages whose file came from the cache this build
     linked_in: tuple[Path, dict[str, tuple]] | None = None  # under --dirty: the site folder, and what each embed file there links to
+    site: Path | None = None  # the site folder of a build that is not dirty, whose folders it keeps (sitefolder)
     bounded_at: float = -math.inf  # time.monotonic() when the cache was last held to its bound
 
 
@@ -189,9 +190,21 @@ def _warn_stale(project, root: Path) -> None:
         stale_log.warning("Stale prices: %s", summary)
 
 
+def on_pre_build(config: MkDocsConfig) -> None:
+    if _build.dirty:
+        return
+    from generator import sitefolder
+
+    _build.site = Path(config.site_dir)
+    try:
+        sitefolder.put_aside(_build.site)
+    except OSError as e:
+        raise _site_folder_failed(e) from None
+
+
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     # Runs on every (re)build, so a changed scenario or price is picked up by `mkdocs serve`.
-    from generator import cachefile, converted, embeds, themed
+    from generator import cachefile, converted, embeds, sitefolder, themed
     from generator.build import generate
     from generator.freshness import today
     from generator.images import Images
@@ -208,10 +221,15 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
     _build.renderer, _build.linked = made.renderer, made.linked
     if not _build.dirty:
-        # MkDocs has emptied the site folder by now. What is in the cache already is linked while the
-        # pages are built; the images workers are rendering, once they are done.
+        # MkDocs has emptied the site folder by now, and the last build's folders come back. What is
+        # in the cache already, and not in them yet, is linked while the pages are built; the images
+        # workers are rendering, once they are done.
         ready = {path: cached for path, cached in made.linked.items() if cached not in images.pending}
         _build.linked = {path: cached for path, cached in made.linked.items() if cached in images.pending}
+        try:
+            ready = sitefolder.put_back(Path(config.site_dir), ready)
+        except OSError as e:
+            raise _site_folder_failed(e) from None
         _build.linking = embeds.link_meanwhile(Path(config.site_dir), ready)
     _build.converted = pages = converted.ConvertedPages(cache / "html", Path(config.config_file_path).read_bytes())
     _build.to_store, _build.full, _build.held = {}, {}, {}
@@ -481,7 +499,7 @@ def on_post_build(config: MkDocsConfig) -> None:
         _search_without_rebuilt_pages(config)
     # Images render in worker processes while the pages are built; they, and the embed text files
     # stored beside them, join the site last.
-    from generator import cachefile, embeds
+    from generator import cachefile, embeds, sitefolder
 
     images, _build.images = _build.images, None
     if images is None:
@@ -502,6 +520,11 @@ def on_post_build(config: MkDocsConfig) -> None:
             embeds.link_into(site, _build.linked)
     except OSError as e:
         raise _link_failed(e) from None
+    if not _build.dirty:
+        try:
+            sitefolder.drop_empty(site)
+        except OSError as e:
+            raise _site_folder_failed(e) from None
     images.close()
     cachefile.save_digests()
     if _build.building is not None:
@@ -535,6 +558,13 @@ def _search_without_rebuilt_pages(config: MkDocsConfig) -> None:
 
 def on_build_error(error: Exception) -> None:
     _cancel_images()
+    if _build.site is not None:
+        from generator import sitefolder
+
+        try:
+            sitefolder.drop_kept(_build.site)  # a failed build leaves no hidden folder in the site
+        except OSError:
+            pass  # the error the build stopped on is the one to report
 
 
 def _cancel_images() -> None:
@@ -553,6 +583,11 @@ def _stop_linking(*, quietly: bool = False) -> None:
         error = linking.exception()
         if error is not None and not quietly:
             raise _link_failed(error) if isinstance(error, OSError) else error
+
+
+def _site_folder_failed(error: OSError) -> Abort:
+    where = f" ({error.filename})" if error.filename else ""
+    return Abort(f"Keeping the site folder's folders between builds failed{where}: {error.strerror or error}")
 
 
 def _link_failed(error: OSError) -> Abort:
