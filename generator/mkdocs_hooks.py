@@ -585,12 +585,15 @@ def _stop_linking(*, quietly: bool = False) -> None:
             raise _link_failed(error) if isinstance(error, OSError) else error
 
 
-def _site_folder_failed(error: OSError) -> Abort:
+def _failed(doing: str, error: OSError) -> Abort:
+    # A full disk or a site folder another program holds: the build says so instead of a traceback.
     where = f" ({error.filename})" if error.filename else ""
-    return Abort(f"Keeping the site folder's folders between builds failed{where}: {error.strerror or error}")
+    return Abort(f"{doing} failed{where}: {error.strerror or error}")
+
+
+def _site_folder_failed(error: OSError) -> Abort:
+    return _failed("Keeping the site folder's folders between builds", error)
 
 
 def _link_failed(error: OSError) -> Abort:
-    # A full disk or a site folder another program holds: the build says so instead of a traceback.
-    where = f" ({error.filename})" if error.filename else ""
-    return Abort(f"Putting the embed files into the site folder failed{where}: {error.strerror or error}")
+    return _failed("Putting the embed files into the site folder", error)
