@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from generator import cachefile, converted, themed
+from generator import cachefile, compiled, converted, themed
 from generator.build import generate
 from generator.freshness import today
 from generator.images import Images
@@ -44,4 +44,8 @@ def prune(root: Path, url: str | None = None) -> tuple[int, int]:
             parts = pages.parts(path, markdown)
             cachefile.mark_used(pages.entry_at(parts))
             cachefile.mark_used(files.entry(parts))
-    return cachefile.prune(cache, cachefile.used())
+    # Material's templates are compiled by MkDocs alone, which this does not run: all the templates
+    # compiled for the present code and libraries stay, those of any other state go.
+    current = compiled.COMPILED.directory
+    templates = {str(p.absolute()) for p in current.glob("*.bc")} if current is not None else set()
+    return cachefile.prune(cache, cachefile.used() | templates)

@@ -132,15 +132,23 @@ def test_prune_removes_what_the_current_tree_does_not_use(root: Path, tmp_path: 
     # Three scenario pages, and the embed gallery before and after the new scenario's charts joined it.
     assert len(list((cache / "html").glob("*.json"))) == 5
     extra.unlink()
+    templates = sorted(p.relative_to(cache) for p in (cache / "templates").rglob("*.bc"))
+    assert len(templates) > 20  # ours and Material's, compiled by the builds
+    stale = cache / "templates" / "0123456789abcdef" / "main.html-0123456789abcdef.bc"  # another code state's
+    stale.parent.mkdir()
+    stale.write_bytes(b"compiled by other code")
     size = sum(p.stat().st_size for p in cache.rglob("*") if p.is_file())
+    # From the copy, as the builds ran: Jinja keys a compiled template by its file's path.
     pruned = subprocess.run([sys.executable, "-m", "generator", "--root", str(root), "cache", "prune"], capture_output=True, text=True,
-                            env={**os.environ, "GUIDE_CACHE_DIR": str(cache)})
+                            cwd=root, env={**os.environ, "GUIDE_CACHE_DIR": str(cache)})
     assert pruned.returncode == 0, pruned.stderr
     assert re.match(r"removed [1-9]\d* file\(s\)", pruned.stdout), pruned.stdout
     assert len(list((cache / "pages").glob("*.json"))) == 2
     assert len(list((cache / "html").glob("*.json"))) == 3  # two scenario pages and the gallery of this tree
     assert len(list((cache / "themed").glob("*.json"))) == 3  # and the files the theme made of them
     assert sum(p.stat().st_size for p in cache.rglob("*") if p.is_file()) < size
+    # Material's compiled templates stay though prune never renders a theme page; the stale ones go.
+    assert sorted(p.relative_to(cache) for p in (cache / "templates").rglob("*.bc")) == templates
     # What the tree uses is all still there: the next build renders nothing.
     after = build_into(root, tmp_path / "three", cache)
     assert charts_rendered(after) == 0
