@@ -62,6 +62,11 @@ class Compiled(jinja2.BytecodeCache):
         given only constants while it compiles, and keeps the result."""
         self.directory = directory / hashlib.sha256(made_with.encode()).hexdigest()[:16]
 
+    def stored(self) -> set[Path]:
+        """The files compiled for the present state, Material's included, whether or not this
+        process compiled them: what `guide cache prune`, which renders no theme page, keeps."""
+        return set(self.directory.glob("*.bc")) if self.directory is not None else set()
+
     def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None, source: str) -> Bucket:
         key = f"{self.get_cache_key(name, filename)}-{settings_key(environment)}"
         bucket = Bucket(environment, key, self.get_source_checksum(source))

@@ -44,8 +44,5 @@ def prune(root: Path, url: str | None = None) -> tuple[int, int]:
             parts = pages.parts(path, markdown)
             cachefile.mark_used(pages.entry_at(parts))
             cachefile.mark_used(files.entry(parts))
-    # Material's templates are compiled by MkDocs alone, which this does not run: all the templates
-    # compiled for the present code and libraries stay, those of any other state go.
-    current = compiled.COMPILED.directory
-    templates = {str(p.absolute()) for p in current.glob("*.bc")} if current is not None else set()
+    templates = {str(p.absolute()) for p in compiled.COMPILED.stored()}
     return cachefile.prune(cache, cachefile.used() | templates)
