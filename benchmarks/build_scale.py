@@ -180,14 +180,16 @@ def baseline_project(ours: Path, dest: Path) -> None:
         if not target.exists():
             target.write_text(pages.get(path, "# Page\n"), encoding="utf-8")
     lines = (ours / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
-    out, skip = [], False
+    # The floor is Material alone: no `watch:` of our folders and no guide plugin, each with what is
+    # indented under it.
+    out, under = [], None
     for line in lines:
-        if line.startswith(("hooks:", "watch:")):
-            skip = True
+        if line.startswith(("watch:", "  - guide")):
+            under = len(line) - len(line.lstrip())
             continue
-        if skip and (line.startswith("  ") or not line.strip()):
+        if under is not None and (not line.strip() or len(line) - len(line.lstrip()) > under):
             continue
-        skip = False
+        under = None
         out.append(line)
     (dest / "mkdocs.yml").write_text("\n".join(out) + "\n", encoding="utf-8")
     shutil.rmtree(dest / "unused-cache", ignore_errors=True)

@@ -18,7 +18,7 @@ import vl_convert as vlc
 from generator.cachefile import read_checked, store
 
 BUNDLE_PATH = "assets/vendor/vega.js"
-log = logging.getLogger("mkdocs.hooks.guide")
+log = logging.getLogger("mkdocs.plugins.guide")
 
 # vl-convert resolves these module specifiers from the sources inside its wheel; nothing is fetched.
 CDN = "https://cdn.jsdelivr.net/npm/"

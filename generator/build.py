@@ -1,5 +1,5 @@
 """One build's generator side, MkDocs-free: load the project, render its pages and charts, find the
-embed files and the served assets. `mkdocs_hooks` hands the result to MkDocs; `guide cache prune`
+embed files and the served assets. `generator.plugin` hands the result to MkDocs; `guide cache prune`
 runs it to learn which cache files the current tree uses."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ class Generated:
 def generate(root: Path, cache: Path, site_url: str, day: dt.date, images: Images,
              before_render=None) -> Generated:
     """Raises InputError for invalid input. before_render(project) runs between loading and
-    rendering (the hooks warn about stale prices there)."""
+    rendering (the plugin warns about stale prices there)."""
     cachefile.begin_build(cache)
     project = load_project(root, known=KnownScenarios(cache / "scenarios"))
     if before_render is not None:

@@ -41,17 +41,27 @@ FILE_MODE = 0o666 & ~_UMASK
 
 
 class CacheDirError(Exception):
-    """GUIDE_CACHE_DIR names a place the build must not or cannot use; one line, for the user."""
+    """The cache's configured place is one the build must not or cannot use; one line, for the user."""
 
 
-def cache_dir(root: Path) -> Path:
-    """Where builds keep what is slow to make: GUIDE_CACHE_DIR, or .cache/ in the project. Raises
-    CacheDirError, before anything is written, where the cache must not be (inside docs/,
-    scenarios/ or data/) or cannot be (it cannot be created, or it is an empty folder that cannot
-    be written). A warm cache that cannot be written is read: builds then write nothing there."""
-    configured = os.environ.get("GUIDE_CACHE_DIR")
-    path = Path(configured).expanduser() if configured else root / ".cache"
-    where = f"GUIDE_CACHE_DIR={configured}" if configured else str(path)
+CACHE_DIR_ENV = "GUIDE_CACHE_DIR"
+CACHE_MAX_MB_ENV = "GUIDE_CACHE_MAX_MB"
+
+
+def cache_dir(root: Path, configured: str | None = None) -> Path:
+    """Where builds keep what is slow to make: GUIDE_CACHE_DIR, else the plugin's `cache_dir` option
+    (relative to the project), else .cache/ in the project. Raises CacheDirError, before anything is
+    written, where the cache must not be (inside docs/, scenarios/ or data/) or cannot be (it cannot
+    be created, or it is an empty folder that cannot be written). A warm cache that cannot be written
+    is read: builds then write nothing there."""
+    from_env = os.environ.get(CACHE_DIR_ENV)
+    if from_env:
+        path, where = Path(from_env).expanduser(), f"{CACHE_DIR_ENV}={from_env}"
+    elif configured:
+        path, where = root / Path(configured).expanduser(), f"cache_dir: {configured}"
+    else:
+        path = root / ".cache"
+        where = str(path)
     resolved = path.resolve()
     for folder in SOURCE_FOLDERS:
         inside = (root / folder).resolve()
@@ -320,17 +330,20 @@ def _files(directory: Path) -> list[tuple[Path, os.stat_result]]:
     return out
 
 
-def bound(used_bytes: int) -> int:
-    configured = os.environ.get("GUIDE_CACHE_MAX_MB")
-    if configured:
+def bound(used_bytes: int, max_mb: int | None = None) -> int:
+    """GUIDE_CACHE_MAX_MB, else the plugin's `cache_max_mb` option, else the default bound."""
+    from_env = os.environ.get(CACHE_MAX_MB_ENV)
+    if from_env:
         try:
-            return int(float(configured) * 1024 * 1024)
+            return int(float(from_env) * 1024 * 1024)
         except ValueError:
             pass
+    if max_mb is not None:
+        return max_mb * 1024 * 1024
     return max(BOUND_FACTOR * used_bytes, BOUND_FLOOR)
 
 
-def keep_bounded(directory: Path, now: float | None = None) -> int:
+def keep_bounded(directory: Path, now: float | None = None, max_mb: int | None = None) -> int:
     """After a build: while the cache is over its bound, remove the files this build did not use,
     least recently used first. Returns how many were removed."""
     if not writable(directory):
@@ -339,7 +352,7 @@ def keep_bounded(directory: Path, now: float | None = None) -> int:
     in_use = used()
     used_bytes = sum(st.st_size for p, st in files if str(p.absolute()) in in_use)
     total = sum(st.st_size for _, st in files)
-    limit = bound(used_bytes)
+    limit = bound(used_bytes, max_mb)
     if total <= limit:
         return 0
     now = time.time() if now is None else now

@@ -11,7 +11,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from generator import diff, freshness, gitbase, import_prices, present, provenance, scaffold
+from generator import diff, freshness, gitbase, import_prices, present, provenance, scaffold, siteconfig
 from generator.loader import InputError, Problem, load_project
 from generator.results import to_dict
 from generator.schema import json_schema_text
@@ -164,6 +164,9 @@ def _cache(root: Path, args: argparse.Namespace) -> int:
     except CacheDirError as e:
         print(e, file=sys.stderr)
         return 2
+    except ValueError as e:  # the date prices are judged against is not a date
+        print(f"guide cache prune: {e}", file=sys.stderr)
+        return 2
     except InputError as e:
         return _problems(e.problems)
     print(f"removed {count} file(s), {size / 1e6:,.1f} MB, that the current tree does not use")
@@ -207,7 +210,7 @@ def _main(argv: list[str] | None = None) -> int:
         return _problems(e.problems)
     if args.command == "validate":
         try:
-            on = freshness.today()
+            on = freshness.today(siteconfig.read(root).today)
         except ValueError as e:
             print(f"guide validate: {e}", file=sys.stderr)
             return 2

@@ -9,7 +9,7 @@ libraries that convert; an entry is found by a hash of all of these, each named 
 Scenario pages hold no Markdown links to other pages, so what else is in the site does not change
 them. The cache only saves time: a damaged entry reads as missing and the page is converted afresh.
 
-MkDocs-free: `mkdocs_hooks` stores what MkDocs made of a page and gives it back to MkDocs.
+MkDocs-free: the plugin (`generator.plugin`) stores what MkDocs made of a page and gives it back to MkDocs.
 """
 
 from __future__ import annotations

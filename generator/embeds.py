@@ -32,7 +32,7 @@ from generator.cachefile import read_checked, store, write_atomically
 from generator.charts import Chart
 from generator.images import Images, Job
 
-log = logging.getLogger("mkdocs.hooks.guide")
+log = logging.getLogger("mkdocs.plugins.guide")
 
 EXPORT_WIDTH = 640  # px, the width of every static SVG; PNGs are rendered at images.PNG_SCALE times it
 TEMPLATES = Path(__file__).parent / "templates"

@@ -24,15 +24,18 @@ DEFAULT_STALE_DAYS = 180
 TODAY_ENV = "GUIDE_TODAY"
 
 
-def today() -> dt.date:
-    """The one place the guide asks for today's date."""
-    fixed = os.environ.get(TODAY_ENV, "").strip()
+def today(configured: str | None = None) -> dt.date:
+    """The one place the guide asks for today's date: GUIDE_TODAY, else the plugin's `today` option,
+    else the calendar's."""
+    fixed, name = os.environ.get(TODAY_ENV, "").strip(), TODAY_ENV
+    if not fixed and configured:
+        fixed, name = str(configured).strip(), "today"
     if not fixed:
         return dt.date.today()
     try:
         return dt.date.fromisoformat(fixed)
     except ValueError:
-        raise ValueError(f"{TODAY_ENV} must be a date written YYYY-MM-DD (got {fixed!r})") from None
+        raise ValueError(f"{name} must be a date written YYYY-MM-DD (got {fixed!r})") from None
 
 
 class DatedPrice(Protocol):

@@ -1,6 +1,6 @@
 """Page rendering: from evaluated scenarios and the catalog to Markdown pages and chart specs.
 
-MkDocs-free on purpose: `generator.mkdocs_hooks` hands these pages to MkDocs as generated files,
+MkDocs-free on purpose: `generator.plugin` hands these pages to MkDocs as generated files,
 and any other front end could take them as they are. Templates live in generator/templates/.
 """
 

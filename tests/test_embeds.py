@@ -348,14 +348,15 @@ def test_links_made_while_the_pages_are_built_are_in_the_site_and_a_failure_reac
 def test_a_link_that_cannot_be_made_fails_the_build_with_a_sentence_naming_the_file(tmp_path: Path):
     from mkdocs.exceptions import Abort
 
-    from generator import mkdocs_hooks
+    from generator.plugin import GuidePlugin
 
+    plugin = GuidePlugin()
     cached = tmp_path / "a.svg"
     cached.write_text("<svg/>", encoding="utf-8")
     site = tmp_path / "site"
     (site / "embed").mkdir(parents=True)
     (site / "embed" / "c").write_text("in the way", encoding="utf-8")
-    mkdocs_hooks._build.linking = embeds.link_meanwhile(site, {"embed/c/a.svg": cached})
+    plugin.linking = embeds.link_meanwhile(site, {"embed/c/a.svg": cached})
     with pytest.raises(Abort, match=r"^Putting the embed files into the site folder failed \(.*embed/c\): "):
-        mkdocs_hooks._stop_linking()
-    assert mkdocs_hooks._build.linking is None
+        plugin._stop_linking()
+    assert plugin.linking is None

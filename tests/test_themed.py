@@ -103,7 +103,7 @@ def test_with_another_plugin_every_page_is_rendered(root: Path, tmp_path: Path, 
     # A hook of the site's own that changes what every page shows, by something no key names.
     (root / "stamp_hook.py").write_text(STAMP_HOOK, encoding="utf-8")
     config = root / "mkdocs.yml"
-    config.write_text(config.read_text(encoding="utf-8").replace("hooks:\n", "hooks:\n  - stamp_hook.py\n", 1), encoding="utf-8")
+    config.write_text(config.read_text(encoding="utf-8") + "\nhooks:\n  - stamp_hook.py\n", encoding="utf-8")
     cache = tmp_path / "cache"
     monkeypatch.setenv("GUIDE_TEST_STAMP", "one")
     build_into(root, tmp_path / "one", cache)

@@ -1,0 +1,58 @@
+"""The files and pages the plugin hands MkDocs: generated files that know whether they changed, and
+scenario pages whose HTML an earlier build converted."""
+
+from __future__ import annotations
+
+import os
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import AnchorLink, get_toc
+
+from generator.converted import Converted
+
+
+class GeneratedFile(File):
+    """A file the generator made. Under `mkdocs serve --dirty` MkDocs builds again only what
+    `is_modified` says; MkDocs' own answer for generated content is always yes. Here it is yes when
+    the content differs from what this process's last finished build wrote, or the file is not there."""
+
+    changed = True
+
+    def is_modified(self) -> bool:
+        return self.changed or not os.path.isfile(self.abs_dest_path)
+
+
+def always_modified(f: File) -> bool:
+    """Bound onto a file as its is_modified when a change reaches every page."""
+    return True
+
+
+class StoredPage(Page):
+    """A generated page whose HTML an earlier build converted from the same Markdown: MkDocs builds it
+    like any page, except that Markdown does not run."""
+
+    def __init__(self, file: File, config: MkDocsConfig, markdown: str, stored: Converted):
+        super().__init__(None, file, config)
+        self._source = markdown
+        self._stored = stored
+
+    def read_source(self, config: MkDocsConfig) -> None:
+        # The front matter is one line of JSON between two '---' lines (site.front_matter); what
+        # MkDocs read from it is stored with the HTML.
+        source = self._source
+        end = source.find("\n---\n", 4) if source.startswith("---\n") else -1
+        self.markdown = source[end + 5:] if end >= 0 else source
+        self.meta = dict(self._stored.meta)
+
+    def render(self, config: MkDocsConfig, files: Files) -> None:
+        s = self._stored
+        self.content = s.content
+        self.toc = get_toc(s.toc)
+        self._title_from_render = s.title
+        self.present_anchor_ids = set(s.anchors)
+
+
+def toc_tokens(items: list[AnchorLink]) -> list[dict]:
+    return [{"level": a.level, "id": a.id, "name": a.title, "children": toc_tokens(a.children)} for a in items]

@@ -1,0 +1,443 @@
+"""The guide as a MkDocs plugin: one `GuidePlugin` instance per MkDocs run holds what one build's
+events hand each other, and what a `mkdocs serve` process keeps from one build to the next.
+
+MkDocs does not reload plugin modules under `mkdocs serve`: edits to this package need a restart,
+edits to scenarios/ and data/ (watched in mkdocs.yml) do not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import posixpath
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import jinja2
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import Abort
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+from generator import cachefile, converted, embeds, passthrough, sitefolder, themed
+from generator.compiled import COMPILED
+from generator.converted import ConvertedPages
+from generator.freshness import stale_summary, today
+from generator.images import Images
+from generator.plugin.config import GuideConfig
+from generator.plugin.files import GeneratedFile, StoredPage, always_modified, toc_tokens
+from generator.plugin.theme_inputs import page_parts, site_parts
+from generator.site import Renderer
+from generator.themed import Themed, ThemedPages
+
+log = logging.getLogger("mkdocs.plugins.guide")
+# Stale prices are WARNING lines in the build log, but on a logger outside "mkdocs", whose warnings
+# are the only ones `mkdocs build --strict` counts. On purpose: a price goes stale with the calendar,
+# not with a change, so counting it would fail every build of an unchanged commit once a date passes
+# (the deploy of main and every pull request alike). The pages say so in a visible note, and the gate
+# is `guide validate --strict`. See "Stale prices" in CONTRIBUTING.md.
+stale_log = logging.getLogger("guide.stale")
+
+BOUND_EVERY_SECONDS = 60
+
+
+@dataclass
+class _Pending:
+    """A page whose file the theme renders this build, to be stored."""
+
+    entry: Path
+    check: str
+    indexed_from: int | None = None  # how many entries the search index held before the page's
+    search: list[dict] | None = None  # the entries the search plugin made of the page
+
+
+class GuidePlugin(BasePlugin[GuideConfig]):
+    """Adds the generated pages and assets during `mkdocs build` and `mkdocs serve` (under serve with
+    the site URL mkdocs.yml names, not the dev server's address), hands MkDocs what earlier builds
+    stored, and links the embed files into the site."""
+
+    def __init__(self) -> None:
+        # What a `mkdocs serve` process keeps from one build to the next.
+        self.cache: Path | None = None  # the build cache, checked in on_config
+        self.day = None  # the date prices are judged against, read in on_config
+        self.serving = False  # under `mkdocs serve`
+        self.dirty = False  # `mkdocs serve --dirty`: only what changed is built again
+        self.built: dict[str, str] | None = None  # generated file -> sha256 of what the last finished build wrote
+        self.inputs: str | None = None  # what every page may depend on, as the last finished build saw it
+        self.linked_in: tuple[Path, dict[str, tuple]] | None = None  # under --dirty: the site folder, and what each embed file there links to
+        self.bounded_at = -math.inf  # time.monotonic() when the cache was last held to its bound
+        self.site: Path | None = None  # the site folder of a build that is not dirty, whose folders it keeps (sitefolder)
+        self._new_build()
+
+    def _new_build(self) -> None:
+        """What one build's events hand each other, set in on_files and used by the later events."""
+        self.building: tuple[dict[str, str], str] | None = None  # built and inputs for the build under way
+        self.renderer: Renderer | None = None  # for hand-written pages that opt into figures
+        self.images: Images | None = None  # the chart images still rendering
+        self.linked: dict[str, Path] = {}  # site path -> cache file to link there once the images are rendered
+        self.linking: Future | None = None  # the links made while the pages are built (embeds.link_meanwhile)
+        self.converted: ConvertedPages | None = None  # scenario pages' HTML from earlier builds
+        self.to_store: dict[str, Path] = {}  # page path -> entry its HTML goes to once converted
+        self.full: dict[str, str] = {}  # page path -> its HTML, while search reads a part of it or none
+        self.held: dict[str, list[str]] = {}  # page path -> raw HTML blocks Markdown skips (passthrough)
+        self.nav = None  # MkDocs' navigation, for what every page's file depends on
+        self.themed: ThemedPages | None = None  # scenario pages' files from earlier builds; None where other plugins may change pages
+        self.theme_entries: dict[str, tuple[File, Path]] = {}  # page path -> its file and where it is stored
+        self.stored_files: dict[str, tuple[Themed, dict]] = {}  # page path -> stored file, and the page's front matter
+        self.to_theme: dict[str, _Pending] = {}  # page path -> what its file is stored with once rendered
+        self.files_stored = 0  # pages whose file came from the cache this build
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.serving = command == "serve"
+        self.dirty = dirty
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        # Checked here, before MkDocs writes anything, so a misplaced cache or a bad date stops the
+        # build in one line.
+        try:
+            self.cache = cachefile.cache_dir(_root(config), self.config.cache_dir)
+            self.day = today(None if self.config.today is None else str(self.config.today))
+        except (cachefile.CacheDirError, ValueError) as e:
+            raise Abort(str(e)) from None
+        return config
+
+    def _published_url(self, config: MkDocsConfig) -> str:
+        """The site URL the generated pages, embed files and images carry. `mkdocs serve` puts the dev
+        server's address in site_url; the generator keeps the one mkdocs.yml names, so a preview reuses
+        what `mkdocs build` cached (the images print the URL) and its embed snippets show where the site
+        is published."""
+        if not self.serving:
+            return config.site_url or ""
+        from mkdocs.utils.yaml import yaml_load
+
+        with open(config.config_file_path, "rb") as f:
+            url = yaml_load(f).get("site_url") or ""
+        return url if not url or url.endswith("/") else url + "/"
+
+    def _warn_stale(self, project) -> None:
+        mkdocs_log = logging.getLogger("mkdocs")
+        # Printed by MkDocs' own console handler, so the lines look like the rest of the log (and -q hides them).
+        for handler in mkdocs_log.handlers:
+            if handler.name == "MkDocsStreamHandler" and handler not in stale_log.handlers:
+                stale_log.addHandler(handler)
+                stale_log.propagate = False
+        stale_log.setLevel(mkdocs_log.getEffectiveLevel())
+        summary = stale_summary(project.catalog, on=self.day)
+        if summary:
+            stale_log.warning("Stale prices: %s", summary)
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        if self.dirty:
+            return
+        self.site = Path(config.site_dir)
+        try:
+            sitefolder.put_aside(self.site)
+        except OSError as e:
+            raise _site_folder_failed(e) from None
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        # Runs on every (re)build, so a changed scenario or price is picked up by `mkdocs serve`.
+        from generator.build import generate
+        from generator.loader import InputError
+
+        root = _root(config)
+        cache = self.cache
+        assert cache is not None, "on_config runs before on_files"
+        self._cancel_images()  # a superseded `mkdocs serve` build's renders, before this build starts its own
+        self._new_build()
+        images = self.images = Images(cache / "embeds")
+        try:
+            made = generate(root, cache, self._published_url(config), self.day, images, self._warn_stale)
+        except InputError as e:
+            lines = "\n".join(str(p) for p in e.problems)
+            raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
+        self.renderer, self.linked = made.renderer, made.linked
+        if not self.dirty:
+            # MkDocs has emptied the site folder by now, and the last build's folders come back. What is
+            # in the cache already, and not in them yet, is linked while the pages are built; the images
+            # workers are rendering, once they are done.
+            ready = {path: cached for path, cached in made.linked.items() if cached not in images.pending}
+            self.linked = {path: cached for path, cached in made.linked.items() if cached in images.pending}
+            try:
+                ready = sitefolder.put_back(Path(config.site_dir), ready)
+            except OSError as e:
+                raise _site_folder_failed(e) from None
+            self.linking = embeds.link_meanwhile(Path(config.site_dir), ready)
+        self.converted = pages = ConvertedPages(cache / "html", Path(config.config_file_path).read_bytes())
+        self.themed = ThemedPages(cache / "themed", config.site_url or "") if self._pages_only_ours(config) else None
+        generated: list[GeneratedFile] = []
+        for path, markdown in sorted(made.site.pages.items()):
+            f = GeneratedFile.generated(config, path, content=markdown)
+            generated.append(f)
+            source = made.site.sources.get(path)
+            if source:
+                # Edit links on generated pages open the YAML the page is made from.
+                f.edit_uri = f"../{source}"
+            if converted.applies(path):
+                parts = pages.parts(path, markdown)
+                entry = pages.entry_at(parts)
+                stored = pages.get(entry)
+                if stored is not None:
+                    StoredPage(f, config, markdown, stored)
+                else:
+                    self.to_store[path] = entry
+                if self.themed is not None:
+                    self.theme_entries[path] = (f, self.themed.entry(parts))
+            files.append(f)
+        for path, content in {**made.assets, **made.texts}.items():
+            f = GeneratedFile.generated(config, path, content=content)
+            generated.append(f)
+            files.append(f)
+        if self.dirty:
+            self._only_what_changed(files, generated, made)
+        log.info("guide: %d scenario pages, %d charts", len(made.project.results), len(made.site.charts))
+        return files
+
+    def _only_what_changed(self, files: Files, generated: list[GeneratedFile], made) -> None:
+        """Under `mkdocs serve --dirty`: which pages and files this build makes again. A generated file
+        whose content is what the last build wrote is left as it is. A change to anything but the
+        scenarios' own files (data/, the day, the set of scenarios) builds everything again, as does the
+        first build; a scenario's change also rebuilds the hand-written pages that bake in every scenario
+        (the calculator's presets)."""
+        digests = {f.src_uri: hashlib.sha256(f.content_bytes).hexdigest() for f in generated}
+        scenarios = {r.path for r in made.project.results}
+        inputs = hashlib.sha256(repr((sorted((k, v) for k, v in made.project.digests.items() if k not in scenarios),
+                                      sorted(scenarios), made.renderer.freshness.today, made.renderer.site_url)).encode()).hexdigest()
+        self.building = (digests, inputs)
+        everything = self.built is None or inputs != self.inputs
+        if everything:
+            for f in files:
+                f.is_modified = always_modified.__get__(f)  # type: ignore[method-assign]
+            return
+        built = self.built
+        for f in generated:
+            f.changed = built.get(f.src_uri) != digests[f.src_uri]
+        if any(f.changed for f in generated):
+            for f in files.documentation_pages():
+                if f.abs_src_path and not f.generated_by and "calculator_json" in Path(f.abs_src_path).read_text(encoding="utf-8"):
+                    f.is_modified = always_modified.__get__(f)  # type: ignore[method-assign]
+
+    def on_nav(self, nav, *, config: MkDocsConfig, files: Files):
+        self.nav = nav
+        return nav
+
+    def on_env(self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+        env.bytecode_cache = COMPILED
+        if self.themed is not None and self.theme_entries:
+            env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({themed.TEMPLATE: themed.TEMPLATE_SOURCE}), env.loader])
+            self._find_stored_files(config)
+        return env
+
+    def _find_stored_files(self, config: MkDocsConfig) -> None:
+        """Which pages' files an earlier build stored for what they and the site are now. Runs once
+        every page is converted (their titles, which the navigation shows, are known by then); a page
+        found is rendered with a template that writes its stored file, which MkDocs picks by the page's
+        front matter before any plugin sees the page, so the front matter says so until then."""
+        assert self.themed is not None
+        site = themed.site_inputs(site_parts(config, self.nav))
+        for path, (f, entry) in self.theme_entries.items():
+            page = f.page
+            if page is None or (self.dirty and not f.is_modified()):
+                continue
+            check = themed.check(site, page_parts(page, page.content))
+            stored = self.themed.get(entry, check, page.canonical_url)
+            if stored is None:
+                self.to_theme[path] = _Pending(entry, check)
+            else:
+                self.stored_files[path] = (stored, page.meta)
+                page.meta = {**page.meta, "template": themed.TEMPLATE}
+
+    def _pages_only_ours(self, config: MkDocsConfig) -> bool:
+        """Whether Material's search and this plugin are the only plugins: another one may put on a page
+        what no key here names, so with it every page is rendered."""
+        return all(name == "material/search" or plugin is self for name, plugin in config.plugins.items())
+
+    def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        if page.edit_url and "/../" in page.edit_url:
+            # MkDocs joins edit_uri and the file's edit_uri as text; fold the "docs/../" it leaves.
+            parts = urlsplit(page.edit_url)
+            page.edit_url = urlunsplit(parts._replace(path=posixpath.normpath(parts.path)))
+        if isinstance(page, StoredPage):
+            return markdown  # its HTML is stored: Markdown does not run on it
+        # Hand-written pages opt into figures from data/ with `figures: true` in their front matter.
+        if page.meta.get("figures"):
+            from generator.site import render_markdown_page
+
+            assert self.renderer is not None, "on_files runs before any page"
+            markdown = render_markdown_page(self.renderer, markdown)
+        markdown, blocks = passthrough.split(markdown)
+        if blocks:
+            self.held[page.file.src_uri] = blocks
+        return markdown
+
+    @event_priority(-100)  # after every other plugin has changed the HTML
+    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        path = page.file.src_uri
+        blocks = self.held.pop(path, None)
+        if blocks:
+            html = passthrough.join(html, blocks)
+            page.present_anchor_ids = (page.present_anchor_ids or set()) | passthrough.anchors(blocks)
+        entry = self.to_store.pop(path, None)
+        if entry is not None and self.converted is not None:
+            self.converted.put(entry, converted.Converted(page.meta, html, toc_tokens(list(page.toc)),
+                                                          page._title_from_render, sorted(page.present_anchor_ids or ())))
+        return html
+
+    @event_priority(100)  # before the search plugin indexes the page
+    def _before_search(self, context, *, page: Page, config: MkDocsConfig, nav):
+        path = page.file.src_uri
+        stored = self.stored_files.get(path)
+        if stored is not None:
+            found, page.meta = stored
+            context[themed.CONTEXT_KEY] = found.output
+            self.full[path] = page.content or ""
+            page.content = ""  # nothing for the search plugin to parse: the page's stored entries join its index next
+            return context
+        if page.file.generated_by:
+            # The search plugin indexes the page while it holds only what a reader searches it by
+            # (converted.searched); the whole HTML is put back before the theme renders the page.
+            self.full[path] = page.content or ""
+            page.content = converted.searched(path, page.content or "")
+        if path in self.to_theme:
+            index = _search_index(config)
+            self.to_theme[path].indexed_from = None if index is None else len(index.entries)
+        return context
+
+    @event_priority(-100)  # after the search plugin has indexed the page
+    def _after_search(self, context, *, page: Page, config: MkDocsConfig, nav):
+        path = page.file.src_uri
+        full = self.full.pop(path, None)
+        if full is not None:
+            page.content = full
+        index = _search_index(config)
+        stored = self.stored_files.pop(path, None)
+        if stored is not None:
+            self.files_stored += 1
+            if index is not None and stored[0].search:
+                index.entries.extend(stored[0].search)
+        elif path in self.to_theme:
+            pending = self.to_theme[path]
+            if index is not None and pending.indexed_from is not None:
+                pending.search = index.entries[pending.indexed_from:]
+        return context
+
+    on_page_context = CombinedEvent(_before_search, _after_search)
+
+    @event_priority(100)  # what the template made, before any plugin changes it
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        pending = self.to_theme.pop(page.file.src_uri, None)
+        if pending is not None and self.themed is not None:
+            self.themed.put(pending.entry, themed.Themed(pending.check, output, pending.search), page.canonical_url)
+        return output
+
+    @event_priority(50)  # before the search plugin writes its index
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if self.dirty:
+            _search_without_rebuilt_pages(config)
+        # Images render in worker processes while the pages are built; they, and the embed text files
+        # stored beside them, join the site last.
+        images, self.images = self.images, None
+        if images is None:
+            return
+        try:
+            images.wait()
+        except Exception as e:  # a renderer crash: say which build step failed, not a worker traceback
+            self._stop_linking(quietly=True)
+            raise Abort(f"Rendering the chart images failed: {e}") from None
+        self._stop_linking()
+        site = Path(config.site_dir)
+        try:
+            if self.dirty:
+                before = self.linked_in[1] if self.linked_in is not None and self.linked_in[0] == site else {}
+                self.linked_in = None  # until this build's links are all in place
+                self.linked_in = (site, embeds.link_into(site, self.linked, before))
+            else:
+                embeds.link_into(site, self.linked)
+        except OSError as e:
+            raise _link_failed(e) from None
+        if not self.dirty:
+            try:
+                sitefolder.drop_empty(site)
+            except OSError as e:
+                raise _site_folder_failed(e) from None
+        images.close()
+        cachefile.save_digests()
+        if self.building is not None:
+            (self.built, self.inputs), self.building = self.building, None
+        log.info("guide: embed images: %d charts rendered, %d from the cache", images.rendered, images.cached)
+        log.info("guide: %d page files from the cache", self.files_stored)
+        # Looking over the whole cache (some 20,000 files at a thousand scenarios) takes longer than
+        # building a changed page. A build that added nothing to the cache cannot have taken it over its
+        # bound, so it does not look; while serving, a build looks at most once a minute, so a save
+        # waits for it once in a while, not every time.
+        grew = cachefile.wrote() or images.rendered > 0
+        if self.cache is not None and grew and (not self.serving or time.monotonic() - self.bounded_at >= BOUND_EVERY_SECONDS):
+            self.bounded_at = time.monotonic()
+            removed = cachefile.keep_bounded(self.cache, max_mb=self.config.cache_max_mb)
+            if removed:
+                log.info("guide: cache over its bound: removed %d files this build did not use", removed)
+
+    def on_build_error(self, *, error: Exception) -> None:
+        self._cancel_images()
+        if self.site is not None:
+            try:
+                sitefolder.drop_kept(self.site)  # a failed build leaves no hidden folder in the site
+            except OSError:
+                pass  # the error the build stopped on is the one to report
+
+    def _cancel_images(self) -> None:
+        """A build that stops early, or is superseded by `mkdocs serve`, stops its renders too."""
+        images, self.images = self.images, None
+        if images is not None:
+            images.cancel()
+        self._stop_linking(quietly=True)
+
+    def _stop_linking(self, *, quietly: bool = False) -> None:
+        """Waits for the links made while the pages were built, and raises what making them raised
+        unless the build has failed already."""
+        linking, self.linking = self.linking, None
+        if linking is not None:
+            error = linking.exception()
+            if error is not None and not quietly:
+                raise _link_failed(error) if isinstance(error, OSError) else error
+
+
+def _root(config: MkDocsConfig) -> Path:
+    return Path(config.config_file_path).resolve().parent
+
+
+def _search_index(config: MkDocsConfig):
+    search = config.plugins.get("material/search")
+    return getattr(search, "search_index", None) if search is not None and search.config.enabled else None
+
+
+def _search_without_rebuilt_pages(config: MkDocsConfig) -> None:
+    """Material's search plugin, under a dirty rebuild, keeps the previous index and replaces the
+    entries of one page only, the first it indexed this time; when several pages were built again
+    (the scenario, the scenarios index, or all of them), the others would be listed twice. Every page
+    indexed this time leaves the previous index first, so each is there once, as it is now."""
+    search = config.plugins.get("material/search")
+    prev, index = getattr(search, "search_index_prev", None), getattr(search, "search_index", None)
+    if prev is None or index is None or not index.entries:
+        return
+    rebuilt = {e["location"].split("#")[0] for e in index.entries}
+    prev.entries = [e for e in prev.entries if e["location"].split("#")[0] not in rebuilt]
+
+
+def _failed(doing: str, error: OSError) -> Abort:
+    # A full disk or a site folder another program holds: the build says so instead of a traceback.
+    where = f" ({error.filename})" if error.filename else ""
+    return Abort(f"{doing} failed{where}: {error.strerror or error}")
+
+
+def _site_folder_failed(error: OSError) -> Abort:
+    return _failed("Keeping the site folder's folders between builds", error)
+
+
+def _link_failed(error: OSError) -> Abort:
+    return _failed("Putting the embed files into the site folder", error)

@@ -1,0 +1,54 @@
+"""What the commands (`guide validate`, `guide cache prune`) need of mkdocs.yml without MkDocs: the site
+URL and the guide plugin's options, so a command judges prices on the day and uses the cache a build
+would."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+
+class _Loader(yaml.SafeLoader):
+    """mkdocs.yml may carry tags only MkDocs resolves (`!!python/name:`, `!ENV`); none of them is
+    an option read here."""
+
+
+_Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+_Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    site_url: str = ""
+    cache_dir: str | None = None
+    cache_max_mb: int | None = None
+    today: str | None = None
+
+
+def read(root: Path) -> SiteConfig:
+    """mkdocs.yml's site URL (ending in "/", as MkDocs reads it) and the options under `plugins: -
+    guide:`; defaults where the file or an option is missing or unreadable."""
+    try:
+        doc = yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)
+    except (OSError, yaml.YAMLError):
+        return SiteConfig()
+    if not isinstance(doc, dict):
+        return SiteConfig()
+    url = doc.get("site_url") or ""
+    url = url if not isinstance(url, str) or not url or url.endswith("/") else url + "/"
+    options: dict = {}
+    for item in doc.get("plugins") or ():
+        if isinstance(item, dict) and isinstance(item.get("guide"), dict):
+            options = item["guide"]
+    return SiteConfig(
+        site_url=url if isinstance(url, str) else "",
+        cache_dir=_text(options.get("cache_dir")),
+        cache_max_mb=options.get("cache_max_mb") if isinstance(options.get("cache_max_mb"), int) else None,
+        today=_text(options.get("today")),
+    )
+
+
+def _text(value) -> str | None:
+    return None if value is None else str(value)
