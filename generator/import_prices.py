@@ -273,7 +273,7 @@ def checked(data_dir: Path, new_texts: dict[str, str]) -> None:
 
 
 def write_all(data_dir: Path, texts: dict[str, str]) -> None:
-    """Replace every named file in data_dir, or none of them.
+    """Replace (or make) every named file in data_dir, or none of them.
 
     Each new text goes to a temporary file beside its target first, so a full disk or a missing
     permission fails before anything is replaced; the renames come last, and if one of them fails
@@ -288,7 +288,7 @@ def write_all(data_dir: Path, texts: dict[str, str]) -> None:
                 f.write(text)
                 f.flush()
                 os.fsync(f.fileno())
-        old = {name: (data_dir / name).read_bytes() for name in texts}
+        old = {name: (data_dir / name).read_bytes() if (data_dir / name).exists() else None for name in texts}
         replaced: list[str] = []
         try:
             for name, tmp in temps.items():
@@ -296,7 +296,10 @@ def write_all(data_dir: Path, texts: dict[str, str]) -> None:
                 replaced.append(name)
         except OSError:
             for name in replaced:
-                (data_dir / name).write_bytes(old[name])
+                if old[name] is None:  # a file this write made
+                    (data_dir / name).unlink(missing_ok=True)
+                else:
+                    (data_dir / name).write_bytes(old[name])
             raise
     finally:
         for tmp in temps.values():
