@@ -22,7 +22,7 @@ class Generated:
     renderer: Renderer
     site: Site
     assets: dict[str, str]  # site path -> text (the chart runtime)
-    texts: dict[str, str]  # embed files MkDocs writes (a read-only cache could not store them)
+    texts: dict[str, str]  # embed files, data downloads and the feed, which MkDocs writes
     linked: dict[str, Path]  # embed files to link from the cache, by site path
 
 
@@ -40,4 +40,5 @@ def generate(root: Path, cache: Path, site_url: str, day: dt.date, images: Image
     renderer = Renderer(project, site_url=site_url, today=day, cache_dir=cache / "embeds", rendered=rendered, images=images)
     site = renderer.render()
     texts, linked = embeds.build(site.embeds, images)
+    texts.update(site.files)
     return Generated(project, renderer, site, assets.site_assets(cache), texts, linked)
