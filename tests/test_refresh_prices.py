@@ -16,7 +16,7 @@ from botocore.awsrequest import AWSResponse
 
 from contrib_support import guide
 from core_support import REPO, copy_inputs, tree_hashes
-from generator import aws_prices, cli, refresh
+from generator import aws_prices, cli, diff, refresh
 from generator.loader import load_catalog, load_project
 from refresh_support import CALLED_AT, RECORDING, Stubbed, calls, client, cut_after, edit
 
@@ -191,11 +191,16 @@ def test_a_changed_price_keeps_its_previous_figure_in_the_history_and_guide_diff
 
 
 def test_a_vanished_offering_is_kept_marked_with_the_day_and_comes_back_as_a_move(tmp_path: Path):
-    root = _project(tmp_path)
+    root = _project(tmp_path, scenarios=True)
+    base = load_project(root, check_expect=False)
     recorded = calls()
     edit(recorded, "describe_capacity_block_offerings", "us-east-2",
          lambda r: r.__setitem__("CapacityBlockOfferings", []), nth=3)  # trn2.48xlarge's, the fourth in us-east-2
     _refresh(root, recorded)
+    # The diff report says so, though the figure did not change.
+    report = diff.compare(base, load_project(root, check_expect=False))
+    (row,) = [c for c in report.prices if (c.instance, c.region, c.option) == ("trn2.48xlarge", "us-east-2", "capacity-block")]
+    assert diff.price_text(row.after) == f"$35.7608/h, no longer listed by AWS since {DAY}"
     cb = _price(root, "trn2.48xlarge", "us-east-2", "capacity-block")
     assert (cb.usd_per_hour, cb.source, cb.vanished) == (35.7608, "CB-2026-07", DAY)
     (m,) = [m for m in _history(root) if m.option == "capacity-block"]
