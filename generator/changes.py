@@ -98,9 +98,9 @@ def effects(move: PriceMove, results: list[ScenarioResult], threshold: float = D
 
 
 def shown_moves(catalog: Catalog, results: list[ScenarioResult]) -> list[Shown]:
-    """Every recorded price move, newest first (the file's order within a day)."""
+    """Every recorded price move, newest day first (the file's order within a day)."""
     moves = list(enumerate(catalog.history.prices))
-    moves.sort(key=lambda im: (im[1].date, im[0]), reverse=True)
+    moves.sort(key=lambda im: (-im[1].date.toordinal(), im[0]))
     return [Shown(m, effects(m, results)) for _, m in moves]
 
 

@@ -74,7 +74,7 @@ def _moved_workloads(before, after) -> set[tuple[str, str]]:
 
 
 def _row(page: str, anchor: str) -> str:
-    m = re.search(rf'<tr id="{re.escape(anchor)}".*?</tr>', page, re.S)
+    m = re.search(rf'<div class="guide-move" id="{re.escape(anchor)}".*?</div>', page, re.S)
     assert m, anchor
     return m.group(0)
 
@@ -84,7 +84,8 @@ def test_the_page_lists_the_move_with_its_date_and_exactly_the_scenarios_it_move
     page = site.pages["changes.md"]
     anchor = f"{WEEK.date()}-p5-48xlarge-us-east-1-on-demand-changed"
     row = _row(page, anchor)
-    assert f"<td>{WEEK.date()}</td>" in row and "$55.04/h" in row and "$30.00/h" in row
+    assert "$55.04/h" in row and "$30.00/h" in row
+    assert page.rindex(f"## {WEEK.date()}", 0, page.index(anchor)) > page.rfind("## 2026-11-25", 0, page.index(anchor))
     assert f"AWS-PRICE-LIST-API-{WEEK.date()}" in row
     listed = set(re.findall(r'<li><a href="\.\./scenarios/([a-z0-9-]+)/">[^<]*</a> \(([^)]*)\)', row))
     expected = _moved_workloads(before, after)
@@ -100,9 +101,9 @@ def test_the_page_lists_vanished_and_added_prices_and_region_moves(refreshed):
     _, _, site = refreshed
     page = site.pages["changes.md"]
     gone = _row(page, f"{CALLED_AT.date()}-trn2-48xlarge-us-east-2-on-demand-vanished")
-    assert "no longer listed" in gone and "$35.76/h" in gone and "<td>none</td>" in gone
+    assert "no longer listed, $35.76/h" in gone and "→ none." in gone
     added = _row(page, f"{CALLED_AT.date()}-trn1-32xlarge-us-west-2-on-demand-added")
-    assert "newly listed" in added and "$21.50/h" in added
+    assert "newly listed, none → $21.50/h" in added
     assert re.search(r"<tr><td>2026-11-25</td><td>trn1\.32xlarge</td><td>us-east-1</td><td>us-east-1, us-east-2, us-west-2</td>", page)
 
 
@@ -179,6 +180,6 @@ def test_the_built_site_has_the_page_the_feed_and_the_downloads_linked_from_the_
     for path in sorted(downloads.PATHS) + ["changes/atom.xml"]:
         assert f'href="../{path}"' in prices, path
         assert (site / path).is_file()
-    assert "No longer listed by AWS since 2026-11-25" in prices
+    assert "No longer listed by AWS since 2026-11-25" in prices and "(no longer listed by AWS since 2026-11-25)" in prices
     nav = (site / "index.html").read_text(encoding="utf-8")
     assert re.search(r'href="changes/"[^>]*>\s*(<span[^>]*>\s*)?What changed', nav)
