@@ -17,7 +17,7 @@ from generator import formatting as fmt
 from generator.catalog import OPTION_LABELS, Catalog, PriceMove, RegionsMove, Was
 from generator.diff import DEFAULT_THRESHOLD, relative_change
 from generator.engine import Span, evaluate
-from generator.results import ScenarioResult
+from generator.results import ScenarioResult, WorkloadResult
 
 ATOM = "http://www.w3.org/2005/Atom"
 FEED_PATH = "changes/atom.xml"
@@ -74,26 +74,34 @@ def _span(w: Was | None) -> Span | None:
     return Span(w.usd_per_hour, lo, hi)
 
 
-def effects(move: PriceMove, results: list[ScenarioResult], threshold: float = DEFAULT_THRESHOLD) -> tuple[Effect, ...]:
+Buyers = dict[tuple[str, str, str], list[tuple[ScenarioResult, WorkloadResult, str]]]
+
+
+def buyers(results: list[ScenarioResult]) -> Buyers:
+    """Each price key with the workloads (and the side) that buy at it, found once for every move."""
+    out: Buyers = {}
+    for r in results:
+        for w in r.workloads:
+            for side, bought in w.prices.items():
+                out.setdefault((bought.instance, bought.region, bought.option), []).append((r, w, side))
+    return out
+
+
+def effects(move: PriceMove, bought_by: Buyers, threshold: float = DEFAULT_THRESHOLD) -> tuple[Effect, ...]:
     """The workloads that buy the moved price and whose verdict, or saving per run by more than
     threshold percent, the move changed."""
     if move.change == "vanished":
         return ()  # data/ keeps the last figure seen: no number a scenario uses moved
-    key = (move.instance, move.region, move.option)
     before, after = _span(move.before), _span(move.after)
     out = []
-    for r in results:
-        for w in r.workloads:
-            for side, bought in w.prices.items():
-                if (bought.instance, bought.region, bought.option) != key:
-                    continue
-                o_before = evaluate(replace(w.inputs, **{f"{side}_price": before})) if before else None
-                o_after = evaluate(replace(w.inputs, **{f"{side}_price": after})) if after else None
-                e = Effect(r, w.workload.name, o_before and o_before.verdict, o_after and o_after.verdict,
-                           o_before and o_before.saving_per_run, o_after and o_after.saving_per_run)
-                change = relative_change(e.saving_before, e.saving_after)
-                if e.verdict_moved or (change is not None and abs(change) > threshold):
-                    out.append(e)
+    for r, w, side in bought_by.get((move.instance, move.region, move.option), ()):
+        o_before = evaluate(replace(w.inputs, **{f"{side}_price": before})) if before else None
+        o_after = evaluate(replace(w.inputs, **{f"{side}_price": after})) if after else None
+        e = Effect(r, w.workload.name, o_before and o_before.verdict, o_after and o_after.verdict,
+                   o_before and o_before.saving_per_run, o_after and o_after.saving_per_run)
+        change = relative_change(e.saving_before, e.saving_after)
+        if e.verdict_moved or (change is not None and abs(change) > threshold):
+            out.append(e)
     return tuple(out)
 
 
@@ -101,7 +109,8 @@ def shown_moves(catalog: Catalog, results: list[ScenarioResult]) -> list[Shown]:
     """Every recorded price move, newest day first (the file's order within a day)."""
     moves = list(enumerate(catalog.history.prices))
     moves.sort(key=lambda im: (-im[1].date.toordinal(), im[0]))
-    return [Shown(m, effects(m, results)) for _, m in moves]
+    bought_by = buyers(results)
+    return [Shown(m, effects(m, bought_by)) for _, m in moves]
 
 
 def regions_moves(catalog: Catalog) -> list[RegionsMove]:

@@ -362,3 +362,14 @@ def test_the_history_file_is_checked_like_any_data_file(tmp_path: Path):
 def test_every_recorded_answer_has_the_shape_of_the_api_reference():
     # Stubber checks each response against botocore's service model when it is queued.
     Stubbed(calls())
+
+
+def test_a_dry_run_prints_the_moves_and_writes_nothing(tmp_path: Path, capsys):
+    root = _project(tmp_path)
+    snapshot = tree_hashes(root / "data")
+    code = cli.main(["--root", str(root), "refresh-prices", "--dry-run"], aws_client=Stubbed(calls(), exact_times=False))
+    out = capsys.readouterr().out
+    assert code == 0 and tree_hashes(root / "data") == snapshot
+    assert out.startswith("data/: would write history.yaml, instances.yaml, prices.yaml, sources.yaml: 11 price move(s)")
+    assert "  trn2.48xlarge us-east-2 on-demand: vanished, 35.76 -> none\n" in out
+    assert "  regions trn1.32xlarge: [us-east-1] -> [us-east-1, us-east-2, us-west-2]\n" in out
