@@ -26,6 +26,7 @@ from typing import Any
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from generator.aws_prices import INSTANCE_TYPE, ClientFactory, Observed, Seen, fetch
+from generator import history as hist
 from generator.catalog import Catalog
 from generator.import_prices import _dump, _flow, _num, _yaml, checked, write_all
 from generator.loader import load_catalog
@@ -45,14 +46,6 @@ APIS = {
 }
 # Which API answers for each purchase option, to cite when a figure vanishes from it.
 OPTION_API = {"on-demand": "pricing", "commit-1y": "pricing", "commit-3y": "pricing", "spot": "spot", "capacity-block": "capacity-block"}
-HISTORY_HEADER = """\
-# Every move of a price that data/ recorded: found by `guide refresh-prices` from AWS's APIs, or added
-# by hand with a price change. Newest last. `before` is the figure data/ held until `date`, `after` the
-# one it holds from then on; a figure AWS no longer lists has no `after` and stays in prices.yaml,
-# marked `vanished`. The site's "What changed" page and Atom feed are made from this file.
-prices: []
-regions: []
-"""
 
 
 def source_key(api: str, day: dt.date) -> str:
@@ -172,7 +165,7 @@ def plan(catalog: Catalog, seen: Observed, texts: dict[str, str], day: dt.date) 
     prices = y.load(texts["prices.yaml"])
     instances = y.load(texts["instances.yaml"])
     sources = y.load(texts["sources.yaml"])
-    history = y.load(texts.get("history.yaml") or HISTORY_HEADER)
+    history = hist.load(y, texts.get(hist.NAME))
     used: set[str] = set()
 
     def cite(api: str) -> str:
@@ -180,13 +173,7 @@ def plan(catalog: Catalog, seen: Observed, texts: dict[str, str], day: dt.date) 
         return source_key(api, day)
 
     def record(key: tuple[str, str, str], change: str, source: str, before: Any, after: Any) -> None:
-        pairs: list[tuple[str, Any]] = [("date", day), ("instance", key[0]), ("region", key[1]), ("option", key[2]),
-                                        ("change", change), ("source", source)]
-        if before is not None:
-            pairs.append(("before", before))
-        if after is not None:
-            pairs.append(("after", after))
-        history["prices"].append(_flow(*pairs))
+        history["prices"].append(hist.price_move(day, key, change, source, before, after))
         bv = None if before is None else before.get("usd_per_hour")
         av = None if after is None else after.get("usd_per_hour")
         out.moves.append(Move(*key, change, bv, av))
