@@ -10,6 +10,7 @@ PAGES = {
     "scenario": "scenarios/one-off-run/",
     "calculator": "calculator/",
     "prices": "prices/",
+    "changes": "changes/",
     "embed": "embed/one-off-run-1-cumulative/",
 }
 
