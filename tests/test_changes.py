@@ -91,6 +91,7 @@ def test_the_page_lists_the_move_with_its_date_and_exactly_the_scenarios_it_move
     expected = _moved_workloads(before, after)
     assert expected and listed == expected
     flipped = {r.id for r, s in zip(before.results, after.results) if r.verdict != s.verdict}
+    assert flipped == {"mainstream-pretraining"}
     for sid in flipped:
         assert re.search(rf'scenarios/{sid}/.*?verdict <strong>\w+ → \w+</strong>', row)
     # Newest first: the week-later move comes before the first refresh's.
