@@ -192,6 +192,15 @@ class Constraint(Cited):
         return self
 
 
+class Trainium3Speed(Strict):
+    """What a Trn3 UltraServer might deliver, for the price it would have to beat (generator/trn3.py):
+    Trainium3's training throughput per chip over each earlier Trainium chip, by chip key. No
+    measurement exists, so each is a range; AWS's own claims are kept apart as vendor claims."""
+
+    per_chip: dict[str, RangeFigure]
+    vendor_claims: dict[str, Figure] = {}
+
+
 class Assumptions(Strict):
     engineer_week_usd: Figure
     porting_classes: dict[str, PortingClass]
@@ -204,6 +213,7 @@ class Assumptions(Strict):
     soon_days: Figure
     # Prices whose as_of is older than this many days are flagged (generator/freshness.py).
     stale_days: Figure | None = None
+    trainium3: Trainium3Speed | None = None
 
 
 class SourcesFile(Strict):

@@ -19,7 +19,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from generator import catalog_tables, embeds
+from generator import catalog_tables, embeds, trn3
 from generator.compiled import COMPILED
 from generator import charts as ch
 from generator.catalog import OPTION_LABELS, OPTIONS
@@ -142,6 +142,7 @@ class Renderer:
             VERDICT_LABELS=VERDICT_LABELS,
             price_rows=functools.partial(catalog_tables.price_rows, self.catalog),
             figure_sources=functools.partial(catalog_tables.figure_sources, self.catalog),
+            price_to_beat=functools.partial(trn3.price_to_beat, self.catalog),
             source_links=self.source_links,
             headline=self.headline,
             counts=self.counts,
@@ -272,7 +273,8 @@ class Renderer:
         x = self.reference.inputs
         maps = self.reference.maps
         as_of = max(h["trn"].as_of, h["gpu"].as_of)
-        title = f"When does Trainium pay? trn2.48xlarge vs p5.48xlarge, on-demand, {x.gpu_hours:,.0f} GPU instance-hours a run"
+        bought = f"{OPTION_LABELS[h['trn'].option]} against {OPTION_LABELS[h['gpu'].option]}".lower()
+        title = f"When does Trainium pay? trn2.48xlarge vs p5.48xlarge, {bought}, {x.gpu_hours:,.0f} GPU instance-hours a run"
         source = (f"prices from {h['trn'].source}; mainstream port of {x.port_weeks.value:g} engineer-weeks "
                   f"at {fmt.money(x.engineer_week_usd)}")
         port_title = f"Porting effort against runs: trn2.48xlarge vs p5.48xlarge, {x.gpu_hours:,.0f} GPU instance-hours a run"
