@@ -19,14 +19,14 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from generator import catalog_tables, embeds
+from generator import catalog_tables, embeds, unfurl
 from generator.compiled import COMPILED
 from generator import charts as ch
 from generator.catalog import OPTION_LABELS, OPTIONS
 from generator.engine import RANGE_LABELS
 from generator import formatting as fmt
 from generator.freshness import Freshness
-from generator.images import PNG_SCALE, Images
+from generator.images import PNG_SCALE, Images, Job
 from generator.loader import Project
 from generator.present import RULE_LABELS, VERDICT_LABELS, present_workload, scenario_row
 from generator.rendered import Rendered, RenderedScenarios
@@ -104,12 +104,15 @@ class Site:
     sources: dict[str, str] = field(default_factory=dict)  # docs-relative path -> YAML it comes from
     charts: list[ch.Chart] = field(default_factory=list)
     embeds: list[embeds.ChartFiles] = field(default_factory=list)  # the text files of embed/<id>/, per chart
+    unfurls: dict[str, unfurl.Unfurl] = field(default_factory=dict)  # docs-relative path -> its card, for pages with their own
+    site_card: Job | None = None  # the image of every other page's card (unfurl.SITE_CARD)
 
 
 class Renderer:
     def __init__(self, project: Project, site_url: str = "", today: dt.date | None = None, cache_dir: Path | None = None,
-                 rendered: RenderedScenarios | None = None, images: Images | None = None):
+                 rendered: RenderedScenarios | None = None, images: Images | None = None, site_name: str = ""):
         self.project = project
+        self.site_name = site_name
         self.rendered = rendered
         self.images = images  # handed each chart as it is registered, so its images start rendering
         self.catalog = project.catalog
@@ -197,9 +200,7 @@ class Renderer:
 
     # Snippets a blogger pastes. Built as text here and escaped again where the page shows them.
     def iframe_snippet(self, c: ch.Chart) -> str:
-        url = f"{self.site_url}embed/{c.id}/"
-        return (f'<iframe src="{html.escape(url)}" title="{html.escape(c.title)}" width="100%" height="460" '
-                f'style="border:0" loading="lazy"></iframe>')
+        return unfurl.iframe(f"{self.site_url}embed/{c.id}/", c.title, "100%", unfurl.IFRAME_HEIGHT)
 
     def image_snippet(self, c: ch.Chart) -> str:
         names = embeds.file_names(c.id)
@@ -213,7 +214,7 @@ class Renderer:
     def register(self, c: ch.Chart, page: str) -> ch.Chart:
         c = replace(c, page=page, vega=embeds.compile_vega(embeds.site_spec(c), self.cache_dir))
         self.charts.append(c)
-        self._add_embed(embeds.chart_files(c, self.env, self.site_url, self.cache_dir, CHARTS_JS))
+        self._add_embed(embeds.chart_files(c, self.env, self.site_url, self.cache_dir, CHARTS_JS, self.site_name))
         return c
 
     def _add_embed(self, files: embeds.ChartFiles) -> None:
@@ -250,8 +251,13 @@ class Renderer:
     def render(self) -> Site:
         site = Site()
         for r in self.project.results:
-            site.pages[f"scenarios/{r.id}.md"] = self._cached_scenario_page(r)
-            site.sources[f"scenarios/{r.id}.md"] = r.path
+            first = len(self.charts)
+            path = f"scenarios/{r.id}.md"
+            site.pages[path] = self._cached_scenario_page(r)
+            site.sources[path] = r.path
+            shown = self.charts[first:first + 1]
+            card = f"embed/{shown[0].id}/{embeds.file_names(shown[0].id)['card']}" if shown else None
+            site.unfurls[path] = unfurl.scenario(r, embeds.page_url(path), shown[0] if shown else None, card)
         site.pages["scenarios/index.md"] = self.env.get_template("scenarios_index.md.j2").render()
         pp = self.chart_block(self.register(ch.price_performance(self.catalog), "prices.md"))
         site.pages["prices.md"] = self.env.get_template("prices.md.j2").render(pp_chart=pp, today=self.freshness.today)
@@ -262,6 +268,10 @@ class Renderer:
         # Hand-written pages place these; they are registered here so their embeds exist.
         self.home = {name: self.register(c, page) for name, (page, c) in self.home_charts().items()}
         site.pages["embed.md"] = self.env.get_template("embed_gallery.md.j2").render(embeds=self.embeds)
+        # The site's card draws the home page's decision map again, under the site's name and question.
+        decision_map = self.home["decision_map"]
+        site.site_card = Job(embeds.compile_vega(embeds.export_spec(decision_map, self.site_url), self.cache_dir),
+                             heading=unfurl.site_card_heading(self.site_name))
         site.charts = self.charts
         site.embeds = self.embeds
         return site
