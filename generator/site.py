@@ -26,7 +26,7 @@ from generator.catalog import OPTION_LABELS, OPTIONS
 from generator.engine import RANGE_LABELS
 from generator import formatting as fmt
 from generator.freshness import Freshness
-from generator.images import PNG_SCALE, Images, Job
+from generator.images import CARD_HEIGHT, CARD_WIDTH, PNG_SCALE, Images, Job
 from generator.loader import Project
 from generator.present import RULE_LABELS, VERDICT_LABELS, present_workload, scenario_row
 from generator.rendered import Rendered, RenderedScenarios
@@ -158,6 +158,10 @@ class Renderer:
             embed_names=embeds.file_names,
             export_width=embeds.EXPORT_WIDTH,
             png_scale=PNG_SCALE,
+            iframe_width=unfurl.IFRAME_WIDTH,
+            iframe_height=unfurl.IFRAME_HEIGHT,
+            card_width=CARD_WIDTH,
+            card_height=CARD_HEIGHT,
             iframe_snippet=self.iframe_snippet,
             image_snippet=self.image_snippet,
         )
