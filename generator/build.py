@@ -26,15 +26,10 @@ class Generated:
     linked: dict[str, Path]  # embed files to link from the cache, by site path
 
 
-def generate(root: Path, cache: Path, site_url: str, day: dt.date, images: Images,
-             before_render=None, *, site_name: str = "") -> Generated:
-    """Raises InputError for invalid input. before_render(project) runs between loading and
-    rendering (the plugin warns about stale prices there). site_name is what cards and oEmbed files
-    name the site."""
+def generate(root: Path, cache: Path, site_url: str, day: dt.date, images: Images, *, site_name: str = "") -> Generated:
+    """Raises InputError for invalid input. site_name is what cards and oEmbed files name the site."""
     cachefile.begin_build(cache)
     project = load_project(root, known=KnownScenarios(cache / "scenarios"))
-    if before_render is not None:
-        before_render(project)
     rendered = RenderedScenarios(cache / "pages", project, site_url, day, site_name)
     # Before anything is rendered; the generator's code is hashed once, for the pages' keys.
     compiled.COMPILED.keep_in(cache / "templates", rendered.common["code"] + library_versions(compiled.LIBRARIES))

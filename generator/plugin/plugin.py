@@ -27,7 +27,7 @@ from mkdocs.structure.pages import Page
 from generator import cachefile, converted, embeds, passthrough, sitefolder, themed, unfurl
 from generator.compiled import COMPILED
 from generator.converted import ConvertedPages
-from generator.freshness import stale_summary, today
+from generator.freshness import today
 from generator.images import Images
 from generator.plugin.config import GuideConfig
 from generator.plugin.files import GeneratedFile, StoredPage, always_modified, toc_tokens
@@ -36,12 +36,6 @@ from generator.site import Renderer
 from generator.themed import Themed, ThemedPages
 
 log = logging.getLogger("mkdocs.plugins.guide")
-# Stale prices are WARNING lines in the build log, but on a logger outside "mkdocs", whose warnings
-# are the only ones `mkdocs build --strict` counts. On purpose: a price goes stale with the calendar,
-# not with a change, so counting it would fail every build of an unchanged commit once a date passes
-# (the deploy of main and every pull request alike). The pages say so in a visible note, and the gate
-# is `guide validate --strict`. See "Stale prices" in CONTRIBUTING.md.
-stale_log = logging.getLogger("guide.stale")
 
 BOUND_EVERY_SECONDS = 60
 # Templates the plugin adds to the theme's (main.html: each page's unfurl tags in its <head>).
@@ -127,18 +121,6 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             url = yaml_load(f).get("site_url") or ""
         return url if not url or url.endswith("/") else url + "/"
 
-    def _warn_stale(self, project) -> None:
-        mkdocs_log = logging.getLogger("mkdocs")
-        # Printed by MkDocs' own console handler, so the lines look like the rest of the log (and -q hides them).
-        for handler in mkdocs_log.handlers:
-            if handler.name == "MkDocsStreamHandler" and handler not in stale_log.handlers:
-                stale_log.addHandler(handler)
-                stale_log.propagate = False
-        stale_log.setLevel(mkdocs_log.getEffectiveLevel())
-        summary = stale_summary(project.catalog, on=self.day)
-        if summary:
-            stale_log.warning("Stale prices: %s", summary)
-
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         if self.dirty:
             return
@@ -161,7 +143,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         images = self.images = Images(cache / "embeds")
         self.published = self._published_url(config)
         try:
-            made = generate(root, cache, self.published, self.day, images, self._warn_stale, site_name=config.site_name)
+            made = generate(root, cache, self.published, self.day, images, site_name=config.site_name)
         except InputError as e:
             lines = "\n".join(str(p) for p in e.problems)
             raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
