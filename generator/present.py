@@ -19,13 +19,12 @@ from generator import formatting as f
 from generator.engine import RANGE_LABELS
 
 RULE_LABELS = {
-    "hard-constraint": "Hard constraints",
-    "availability": "Availability",
+    "feasibility": "Can each side run?",
     "cost": "Cost over the plan",
     "deadline": "Deadline",
     "capacity": "Capacity and urgency",
 }
-VERDICT_LABELS = {"trainium": "Trainium", "gpu": "GPU", "hybrid": "Hybrid"}
+VERDICT_LABELS = {"trainium": "Trainium", "gpu": "GPU", "hybrid": "Hybrid", "neither": "Neither"}
 ROBUST_WORDS = {
     "robust": "robust",
     "joint": "changes only when several inputs are at their worst at once",
@@ -87,11 +86,11 @@ def _step(s: dict[str, Any], runs: int) -> dict[str, Any]:
                  f"({_plural(n['ports'], 'port')} at {f.money(n['port_cost'])} plus {_plural(plan_runs, 'run')}).")
     elif s["rule"] == "capacity" and s["verdict"] and "ratio" in n:
         text += f" The other side's plan costs {f.ratio(n['ratio'])} as much; the margin is {f.pct(n['margin'])}."
-    elif s["rule"] == "hard-constraint" and s["verdict"] and (n.get("constraints") or n.get("regions")):
-        text += f" ({n.get('constraints') or n.get('regions')})"
     elif s["rule"] == "deadline" and "trainium_ready_days" in n:
         text += (f" Needed within {f.days(n['needed_within_days'])}; Trainium can start in "
                  f"{f.days(n['trainium_ready_days'])}, the GPU in {f.days(n['gpu_ready_days'])}.")
+        if n.get("trainium_late_days") and n.get("gpu_late_days"):
+            text += f" Trainium {f.days(n['trainium_late_days'])} late, the GPU {f.days(n['gpu_late_days'])} late."
     decides = s["verdict"]
     return {
         "rule": s["rule"],

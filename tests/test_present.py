@@ -160,14 +160,18 @@ def test_an_engine_with_deadlines_terms_and_regions_is_told_in_full():
     o["gpu"].update(committed_terms=0, utilisation=None, ready_days=0.0)
     o["break_even_runs"] = None
     case["result"]["thresholds"]["runs"] = 7.5
-    o["trace"][0] = {"rule": "hard-constraint", "verdict": "gpu", "text": "No allowed region offers Trainium.", "numbers": {"regions": "eu-west-2"}}
-    o["trace"].insert(3, {"rule": "deadline", "verdict": "gpu", "text": "Only the GPU can start in time.",
-                          "numbers": {"needed_within_days": 14, "trainium_ready_days": 21.0, "gpu_ready_days": 0.0}})
+    o["trace"][0] = {"rule": "feasibility", "verdict": "gpu", "text": "Trainium cannot run: no allowed region offers it (eu-west-2).",
+                     "numbers": {"trainium_reasons": "no allowed region offers it (eu-west-2)"}}
+    o["trace"].insert(3, {"rule": "deadline", "verdict": "gpu", "text": "Neither side can start by the deadline; the GPU option starts soonest.",
+                          "numbers": {"needed_within_days": 14, "trainium_ready_days": 21.0, "gpu_ready_days": 15.0,
+                                      "trainium_late_days": 7.0, "gpu_late_days": 1.0}})
     (shown,) = _both([case], curves=False)  # the outcome is edited by hand, so no engine drew this curve
     trace = {s["rule"]: s for s in shown["trace"]}
-    assert trace["hard-constraint"]["text"] == "No allowed region offers Trainium. (eu-west-2)"
+    assert trace["feasibility"]["text"] == "Trainium cannot run: no allowed region offers it (eu-west-2)."
+    assert trace["feasibility"]["label"] == "Can each side run?"
     assert trace["deadline"]["label"] == "Deadline"
-    assert trace["deadline"]["text"] == "Only the GPU can start in time. Needed within 14 days; Trainium can start in 21 days, the GPU in 0 days."
+    assert trace["deadline"]["text"] == ("Neither side can start by the deadline; the GPU option starts soonest. Needed within 14 days; "
+                                         "Trainium can start in 21 days, the GPU in 15 days. Trainium 7 days late, the GPU 1 day late.")
     rows = {r["label"]: r for r in shown["summary"]["sides"]}
     assert rows["Commitment terms bought"]["trainium"] == {"key": "trainium.committed_terms", "value": 2, "text": "2, paid whether used or not"}
     assert rows["Commitment terms bought"]["gpu"]["text"] == "none: paid by the hour used"

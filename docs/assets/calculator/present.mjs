@@ -7,13 +7,12 @@ import * as f from "./format.mjs";
 import { RANGE_LABELS } from "./engine.mjs";
 
 export const RULE_LABELS = {
-  "hard-constraint": "Hard constraints",
-  availability: "Availability",
+  feasibility: "Can each side run?",
   cost: "Cost over the plan",
   deadline: "Deadline",
   capacity: "Capacity and urgency",
 };
-export const VERDICT_LABELS = { trainium: "Trainium", gpu: "GPU", hybrid: "Hybrid" };
+export const VERDICT_LABELS = { trainium: "Trainium", gpu: "GPU", hybrid: "Hybrid", neither: "Neither" };
 const ROBUST_WORDS = {
   robust: "robust",
   joint: "changes only when several inputs are at their worst at once",
@@ -59,11 +58,12 @@ function step(s, runs) {
       `(${plural(n.ports, "port")} at ${f.money(n.port_cost)} plus ${plural(planRuns, "run")}).`;
   } else if (s.rule === "capacity" && s.verdict && "ratio" in n) {
     text += ` The other side's plan costs ${f.ratio(n.ratio)} as much; the margin is ${f.pct(n.margin)}.`;
-  } else if (s.rule === "hard-constraint" && s.verdict && (n.constraints || n.regions)) {
-    text += ` (${n.constraints || n.regions})`;
   } else if (s.rule === "deadline" && "trainium_ready_days" in n) {
     text += ` Needed within ${f.days(n.needed_within_days)}; Trainium can start in ` +
       `${f.days(n.trainium_ready_days)}, the GPU in ${f.days(n.gpu_ready_days)}.`;
+    if (n.trainium_late_days && n.gpu_late_days) {
+      text += ` Trainium ${f.days(n.trainium_late_days)} late, the GPU ${f.days(n.gpu_late_days)} late.`;
+    }
   }
   const decides = s.verdict;
   return {
