@@ -263,16 +263,22 @@ def _guess(x: dict[str, Any], t: dict[str, Any], steps: list[dict[str, Any]]) ->
     return {"flip": at, "text": f"The verdict flips at {f.ratio(at)}: above it Trainium costs less over the plan, below it the GPU."}
 
 
-def _glance(o: dict[str, Any], steps: list[dict[str, Any]]) -> dict[str, str]:
-    """The answer in three lines, for the summary that stays in view while the reader edits."""
+def _glance(o: dict[str, Any], steps: list[dict[str, Any]], words: str) -> dict[str, str]:
+    """The answer in three lines, for the summary that stays in view while the reader edits; `why`
+    is the deciding rule's own sentence, for a row of the scenarios index."""
     d = o["total_difference"]
     if d == 0:
         saving = "Both sides cost the same over the plan"
     else:
         saving = f"{'Trainium' if d > 0 else 'The GPU'} costs {f.money(abs(d))} less over the plan"
     decided = [s for s in steps if s["decides"]]
-    reason = f"{decided[-1]['label']}: {decided[-1]['reason']}" if decided else ""
-    return {"saving": saving + ", ports included.", "reason": reason}
+    if not decided:
+        return {"saving": saving + ", ports included.", "reason": "", "why": ""}
+    last = decided[-1]
+    # Under cost the saving line already says why; under any other rule the rule's sentence does.
+    detail = "" if last["rule"] == "cost" else f": {last['reason'].rstrip('.')}"
+    return {"saving": saving + ", ports included.", "reason": f"Decided by {last['label'].lower()}{detail}; {words}.",
+            "why": last["reason"]}
 
 
 def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[str, Any]:
@@ -344,12 +350,8 @@ def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: 
     crossing = curve["crossing"]
     if crossing is not None:
         marks.append(mark(crossing, f"break-even: {f.FIRST_RUN if crossing <= 1 else _plural(crossing, 'run')}", 26))
-    sources: list[str] = []
-    for side in ("trainium", "gpu"):
-        if prices[side]["source"] not in sources:
-            sources.append(prices[side]["source"])
     as_of = max(f.date(prices["trainium"]["as_of"]), f.date(prices["gpu"]["as_of"]))
-    source = "prices from " + " and ".join(sources)
+    source = source_line(prices)
     ports = o["ports"]
     be = ("never breaks even" if crossing is None else "pays the port back in the first run" if crossing <= 1
           else f"breaks even after {_plural(crossing, 'run')}")
@@ -364,6 +366,18 @@ def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: 
     }
 
 
+def source_line(prices: dict[str, Any]) -> str:
+    """Where a workload's two prices come from, each source by its name and date (a chart copied
+    into a post has no sources page to decode a key on), each once."""
+    named: list[str] = []
+    for side in ("trainium", "gpu"):
+        p = prices[side]
+        text = f"{p.get('name') or p['source']} ({f.date(p['as_of'])})"
+        if text not in named:
+            named.append(text)
+    return "prices from " + " and ".join(named)
+
+
 def present(result: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any]) -> dict[str, Any]:
     """Everything a reader is told about one evaluated workload, as plain data."""
     x, o, rob, t = result["inputs"], result["outcome"], result["robustness"], result["thresholds"]
@@ -376,7 +390,7 @@ def present(result: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any
         "lead": _lead(x, rob, t),
         "live": f"Verdict: {VERDICT_LABELS[verdict]}, {robustness['words']}.",
         "trace": steps,
-        "glance": _glance(o, steps),
+        "glance": _glance(o, steps, robustness["words"]),
         "guess": _guess(x, t, steps),
         "summary": _summary(x, o, t),
         "price_notes": _price_notes(o),
@@ -396,19 +410,21 @@ def plain(value: Any) -> Any:
     return _plain(value)
 
 
-def price_refs(w: Any) -> dict[str, dict[str, str]]:
-    """The source and date of the price each side of a `WorkloadResult` was resolved at."""
-    return {side: {"source": p.source, "as_of": p.as_of.isoformat()} for side, p in w.prices.items()}
+def price_refs(w: Any, names: dict[str, str] | None = None) -> dict[str, dict[str, str]]:
+    """The source and date of the price each side of a `WorkloadResult` was resolved at, with the
+    source's name (`Source.name`, by key in `names`) where the caller has the catalog."""
+    return {side: {"source": p.source, "as_of": p.as_of.isoformat(), "name": (names or {}).get(p.source, p.source)}
+            for side, p in w.prices.items()}
 
 
-def present_workload(w: Any) -> dict[str, Any]:
-    """`present` for a `generator.results.WorkloadResult`."""
+def present_workload(w: Any, names: dict[str, str] | None = None) -> dict[str, Any]:
+    """`present` for a `generator.results.WorkloadResult`; `names` are the sources' names by key."""
     from generator.engine import cost_curve
 
     result = {"inputs": plain(w.inputs), "outcome": plain(w.outcome), "robustness": plain(w.robustness),
               "thresholds": plain(w.thresholds)}
     curve = plain(cost_curve(w.inputs, w.outcome))
-    return present(result, curve, price_refs(w))
+    return present(result, curve, price_refs(w, names))
 
 
 def scenario_state(states: list[str]) -> str:
@@ -429,7 +445,7 @@ def scenario_row(r: Any, shown: list[dict[str, Any]]) -> dict[str, Any]:
     be_cells = [next(c for c in p["summary"]["rows"] if c["key"] == "break_even_runs") for p in shown]
     be_texts = [c["text"] for c in be_cells]
     # Why, in the row itself: a GPU verdict beside a large Trainium saving needs its reason there.
-    reasons = [p["glance"]["reason"] for p in shown]
+    reasons = [p["glance"]["why"] for p in shown]
     if len(shown) > 1:
         reasons = [f"{w.workload.name}: {why}" for w, why in zip(r.workloads, reasons, strict=True)]
     return {

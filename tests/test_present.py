@@ -142,7 +142,8 @@ def test_no_crossing_is_said_in_words_where_a_threshold_has_no_value():
     row = next(c for c in shown["summary"]["rows"] if c["key"] == "break_even_runs")
     assert row["text"] == "no crossing: Trainium never saves per run"
     assert shown["glance"] == {"saving": "The GPU costs $2,236,800 less over the plan, ports included.",
-                               "reason": "Cost over the plan: Trainium does not cost less per run, so no number of runs repays the port."}
+                               "reason": "Decided by cost over the plan; robust.",
+                               "why": "Trainium does not cost less per run, so no number of runs repays the port."}
 
 
 def test_the_flip_of_relative_throughput_and_the_glance_read_the_same_in_both_engines():
@@ -152,7 +153,7 @@ def test_the_flip_of_relative_throughput_and_the_glance_read_the_same_in_both_en
     assert shown["guess"] == {"flip": at["value"], "text": f"The verdict flips at {at['text']}: above it Trainium costs less "
                                                            "over the plan, below it the GPU."}
     assert shown["glance"]["saving"] == "Trainium costs $84,400 less over the plan, ports included."
-    assert shown["glance"]["reason"].startswith("Cost over the plan: ")
+    assert shown["glance"]["reason"] == "Decided by cost over the plan; robust."
 
 
 def test_a_price_at_one_end_of_its_range_carries_which_end_and_the_other_ends_verdict():
@@ -169,7 +170,8 @@ def test_a_hard_constraint_names_what_it_is_in_the_reason():
     x = _inputs(trainium_availability="unavailable")
     (shown,) = _both([_case(x)])
     assert shown["guess"]["flip"] is None
-    assert shown["guess"]["text"].startswith("No value flips the verdict, which is decided by ")
+    assert shown["guess"]["text"] == "No value flips the verdict, which is decided by availability, not by cost."
+    assert shown["glance"]["reason"].startswith("Decided by availability: ")
 
 
 def test_recurring_ports_that_never_repay_draw_no_break_even():
@@ -181,7 +183,7 @@ def test_recurring_ports_that_never_repay_draw_no_break_even():
     assert [m["label"] for m in shown["chart"]["marks"]] == ["plan: 10 runs"]
     assert shown["chart"]["summary"].endswith("Trainium never breaks even.")
     assert shown["chart"]["interp"] == "step-after"
-    assert shown["chart"]["subtitle"] == "Source: prices from VAN and SKY. Figures as of 2025-12-01."
+    assert shown["chart"]["subtitle"] == "Source: prices from VAN (2025-11-30) and SKY (2025-12-01). Figures as of 2025-12-01."
 
 
 @pytest.mark.parametrize("runs", [301, 401, 1000])

@@ -229,13 +229,16 @@ function guessOf(x, t, steps) {
 }
 
 // The answer in three lines, for the summary that stays in view while the reader edits.
-function glanceOf(o, steps) {
+function glanceOf(o, steps, words) {
   const d = o.total_difference;
   const saving = d === 0 ? "Both sides cost the same over the plan"
     : `${d > 0 ? "Trainium" : "The GPU"} costs ${f.money(Math.abs(d))} less over the plan`;
   const decided = steps.filter((s) => s.decides);
+  if (!decided.length) return { saving: saving + ", ports included.", reason: "", why: "" };
   const last = decided[decided.length - 1];
-  return { saving: saving + ", ports included.", reason: last ? `${last.label}: ${last.reason}` : "" };
+  // Under cost the saving line already says why; under any other rule the rule's sentence does.
+  const detail = last.rule === "cost" ? "" : `: ${last.reason.replace(/\.+$/, "")}`;
+  return { saving: saving + ", ports included.", reason: `Decided by ${last.label.toLowerCase()}${detail}; ${words}.`, why: last.reason };
 }
 
 function summaryOf(x, o, t) {
@@ -308,10 +311,8 @@ function chartOf(x, o, curve, prices) {
   if (crossing !== null && crossing !== undefined) {
     marks.push(mark(crossing, `break-even: ${crossing <= 1 ? f.FIRST_RUN : plural(crossing, "run")}`, 26));
   }
-  const sources = [];
-  for (const side of ["trainium", "gpu"]) if (!sources.includes(prices[side].source)) sources.push(prices[side].source);
   const asOf = [f.date(prices.trainium.as_of), f.date(prices.gpu.as_of)].sort().pop();
-  const source = "prices from " + sources.join(" and ");
+  const source = sourceLine(prices);
   const ports = o.ports;
   const be = crossing === null || crossing === undefined ? "never breaks even"
     : crossing <= 1 ? "pays the port back in the first run" : `breaks even after ${plural(crossing, "run")}`;
@@ -326,6 +327,18 @@ function chartOf(x, o, curve, prices) {
   };
 }
 
+// Where a workload's two prices come from, each source by its name and date (a chart copied into a
+// post has no sources page to decode a key on), each once.
+export function sourceLine(prices) {
+  const named = [];
+  for (const side of ["trainium", "gpu"]) {
+    const p = prices[side];
+    const text = `${p.name || p.source} (${f.date(p.as_of)})`;
+    if (!named.includes(text)) named.push(text);
+  }
+  return "prices from " + named.join(" and ");
+}
+
 export function present(result, curve, prices) {
   const { inputs: x, outcome: o, robustness: rob, thresholds: t } = result;
   const verdict = o.verdict;
@@ -337,7 +350,7 @@ export function present(result, curve, prices) {
     lead: leadOf(x, rob, t),
     live: `Verdict: ${VERDICT_LABELS[verdict]}, ${robustness.words}.`,
     trace: steps,
-    glance: glanceOf(o, steps),
+    glance: glanceOf(o, steps, robustness.words),
     guess: guessOf(x, t, steps),
     summary: summaryOf(x, o, t),
     price_notes: priceNotes(o),
