@@ -80,13 +80,16 @@ def front_matter(value: dict[str, str]) -> Markup:
     return Markup(_SURROGATE_PAIR.sub(one, script_json(value)))
 
 
-def linked_sources(text: str, pattern: re.Pattern[str] | None, keys: dict[str, str], root: str) -> Markup:
+def linked_sources(text: str, pattern: re.Pattern[str] | None, keys: dict[str, str], root: str,
+                   names: dict[str, str] | None = None) -> Markup:
     """Untrusted text made inert (md), with each mention of a source linked to its entry on the
-    sources page."""
+    sources page; with `names` (by key), the link reads as the source's name and date instead of
+    the key a contributor wrote ("seed 001"), which a stranger cannot decode."""
     out, last = [], 0
     for m in pattern.finditer(text) if pattern else ():
         key = keys[re.sub(r"[-\s]+", "", m[0]).lower()]
-        out += [md(text[last:m.start()]), Markup('<a href="{}sources/#{}">').format(root, key.lower()), md(m[0]), Markup("</a>")]
+        shown = md(names[key]) if names and key in names else md(m[0])
+        out += [md(text[last:m.start()]), Markup('<a href="{}sources/#{}">').format(root, key.lower()), shown, Markup("</a>")]
         last = m.end()
     out.append(md(text[last:]))
     return Markup("").join(out)
@@ -121,6 +124,9 @@ class Renderer:
         self.cache_dir = cache_dir
         self._source_keys = {re.sub(r"[-\s]+", "", k).lower(): k for k in self.catalog.sources}
         self._source_pattern = source_pattern(self.catalog.sources)
+        # What a page, chart or embed calls each source: its name, never its key.
+        self.source_names = {k: s.name for k, s in self.catalog.sources.items()}
+        self._source_dated = {k: f"{s.name} ({s.as_of.isoformat() if s.as_of else 'undated'})" for k, s in self.catalog.sources.items()}
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(TEMPLATES),
             bytecode_cache=COMPILED,
@@ -131,7 +137,7 @@ class Renderer:
             keep_trailing_newline=True,
         )
         self.env.filters.update(
-            md=md, script_json=script_json, front_matter=front_matter, money=fmt.money, hourly=fmt.hourly,
+            md=md, script_json=script_json, front_matter=front_matter, money=fmt.money, hourly=fmt.hourly, hourly_exact=fmt.hourly_exact,
             runs=fmt.runs, ratio=fmt.ratio, pct=fmt.pct, weeks=fmt.weeks, count=fmt.count, num=fmt.num, hours=fmt.hours,
             days=fmt.days, date=fmt.date, sentence=sentence,
         )
@@ -146,6 +152,7 @@ class Renderer:
             price_rows=functools.partial(catalog_tables.price_rows, self.catalog),
             figure_sources=functools.partial(catalog_tables.figure_sources, self.catalog),
             source_links=self.source_links,
+            source_name=lambda key: self.source_names.get(key, key),
             headline=self.headline,
             counts=self.counts,
             scenario_row=self.scenario_row,
@@ -172,7 +179,7 @@ class Renderer:
 
     # Context helpers for templates and for the hand-written pages that opt into figures.
     def source_links(self, text: str, root: str) -> Markup:
-        return linked_sources(text, self._source_pattern, self._source_keys, root)
+        return linked_sources(text, self._source_pattern, self._source_keys, root, self._source_dated)
 
     @functools.cached_property
     def reference(self) -> Reference:
@@ -200,7 +207,7 @@ class Renderer:
     def scenario_row(self, r: ScenarioResult) -> dict[str, Any]:
         """What the scenarios index says about one scenario, in the words its page uses."""
         row = self._rows.get(r.id)
-        return row if row is not None else scenario_row(r, [present_workload(w) for w in r.workloads])
+        return row if row is not None else scenario_row(r, [present_workload(w, self.source_names) for w in r.workloads])
 
     # Snippets a blogger pastes. Built as text here and escaped again where the page shows them.
     def iframe_snippet(self, c: ch.Chart) -> str:
@@ -231,7 +238,7 @@ class Renderer:
 
     def scenario_page(self, r: ScenarioResult) -> str:
         page = f"scenarios/{r.id}.md"
-        shown = [present_workload(w) for w in r.workloads]
+        shown = [present_workload(w, self.source_names) for w in r.workloads]
         blocks = [self.chart_block(self.register(c, page)) for c in ch.scenario_charts(r, shown)]
         row = self._rows[r.id] = scenario_row(r, shown)
         return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, prices=[w.prices for w in r.workloads],
@@ -287,16 +294,17 @@ class Renderer:
         maps = self.reference.maps
         as_of = max(h["trn"].as_of, h["gpu"].as_of)
         title = f"When does Trainium pay? trn2.48xlarge vs p5.48xlarge, on-demand, {x.gpu_hours:,.0f} GPU instance-hours a run"
-        source = (f"prices from {h['trn'].source}; mainstream port of {x.port_weeks.value:g} engineer-weeks "
+        trn_src = self.catalog.sources[h["trn"].source]
+        source = (f"prices from {trn_src.name} ({fmt.date(h['trn'].as_of)}); mainstream port of {x.port_weeks.value:g} engineer-weeks "
                   f"at {fmt.money(x.engineer_week_usd)}")
         port_title = f"Porting effort against runs: trn2.48xlarge vs p5.48xlarge, {x.gpu_hours:,.0f} GPU instance-hours a run"
         ref = self.reference.result
         charts = {
             "decision_map": ("index.md", ch.decision_map(maps["relative_throughput"], x, "decision-map", title, source, as_of)),
             "port_map": ("axes/porting.md", ch.decision_map(maps["port_weeks"], x, "decision-map-porting", port_title, source, as_of)),
-            "breakdown": ("methodology.md", replace(ch.run_breakdown(ref, 0), id="reference-breakdown")),
+            "breakdown": ("methodology.md", replace(ch.run_breakdown(ref, 0, self.source_names), id="reference-breakdown")),
         }
-        sensitivity = ch.sensitivity(ref, 0)
+        sensitivity = ch.sensitivity(ref, 0, self.source_names)
         if sensitivity is not None:
             charts["sensitivity"] = ("methodology.md", replace(sensitivity, id="reference-sensitivity"))
         return charts
