@@ -15,7 +15,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from conftest import REPO, BuiltSite, build_copy, copy_project
+from site_support import REPO, BuiltSite, build_copy, copy_project
 
 from generator import formatting as fmt
 from generator.images import png_size
