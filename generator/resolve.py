@@ -182,5 +182,6 @@ def resolve(w: Workload, catalog: Catalog) -> Resolved:
         plan_hours=None if w.plan_months is None else w.plan_months * HOURS_PER_MONTH,
         region_excluded=tuple(side for side in ("trainium", "gpu") if not offered(w, side, catalog)),
         allowed_regions=tuple(w.regions or ()),
+        port_during_lead=w.availability.port_during_lead,
     )
     return Resolved(x, trn, gpu)

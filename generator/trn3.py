@@ -6,7 +6,7 @@ is (its GPU side, runs, port, constraints and deadlines); only the Trainium side
 UltraServers bought by the hour. How fast one is, relative to the GPU instance, is the workload's
 own relative throughput scaled by the chips an UltraServer holds and by Trainium3's speed per chip
 over the workload's Trainium chip (`trainium3.per_chip` in data/assumptions.yaml). The price is the
-engine's own cost-parity threshold for those inputs, never arithmetic of this module's.
+engine's own cost parity for those inputs (`engine.cost_parity`), never arithmetic of this module's.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, replace
 
 from generator.catalog import Catalog
-from generator.engine import Inputs, Span, evaluate, thresholds
+from generator.engine import Inputs, Span, cost_parity, evaluate
 from generator.results import WorkloadResult
 
 ULTRASERVERS = ("trn3-gen1-ultraserver", "trn3-gen2-ultraserver")
@@ -73,8 +73,7 @@ def _trn3_inputs(x: Inputs, relative_throughput: float, count: int, price: float
 
 def _deciding_rule(x: Inputs) -> tuple[str, str]:
     o = evaluate(x)
-    step = [s for s in o.trace if s.verdict is not None][-1]
-    return step.rule, o.verdict
+    return o.decided_by, o.verdict
 
 
 def price_to_beat(catalog: Catalog, w: WorkloadResult) -> tuple[PriceToBeat, ...]:
@@ -103,7 +102,7 @@ def price_to_beat(catalog: Catalog, w: WorkloadResult) -> tuple[PriceToBeat, ...
         prices = []
         for end, per_instance, per_chip, source in ends:
             r = per_instance * scale
-            p = thresholds(_trn3_inputs(x, r, count, 1.0)).trainium_price
+            p = cost_parity(_trn3_inputs(x, r, count, 1.0)).trainium_price
             prices.append(PriceAt(end, per_chip, r, p, None if p is None else p / trn3.chips.value, source))
         middle = prices[1]
         decides, regardless = None, None

@@ -71,6 +71,7 @@ CASES: dict[str, Inputs] = {
     "port-meets-deadline": replace(BASE, port_weeks=point(3.0), port_engineers=point(2.0), needed_within_days=14),
     "port-ends-on-deadline": replace(BASE, port_weeks=point(2.0), port_engineers=point(1.0), needed_within_days=14),
     "neither-in-time": replace(BASE, port_weeks=point(3.0), port_engineers=point(1.0), needed_within_days=14, gpu_lead_days=15.0),
+    "neither-in-time-same-day": replace(BASE, port_weeks=point(3.0), port_engineers=point(1.0), needed_within_days=14, gpu_lead_days=21.0),
     "gpu-late-trainium-ready": replace(BASE, needed_within_days=14, gpu_lead_days=20.0, gpu_price=point(10.0)),
     "close-call-port-too-long": replace(
         BASE, relative_throughput=point(1.0), trainium_price=point(30.0), gpu_availability="constrained",
@@ -185,8 +186,9 @@ def test_a_port_longer_than_the_deadline_loses_on_urgency(both):
         assert r["outcome"]["trainium"]["ready_days"] == approx(21)
         assert r["outcome"]["trainium"]["total"] == approx(18000 + 16000)
         assert r["outcome"]["verdict"] == "gpu"
-        assert rules(r) == [("hard-constraint", None), ("availability", None), ("deadline", "gpu")]
-        assert r["outcome"]["trace"][-1]["numbers"] == {"needed_within_days": 14, "trainium_ready_days": 21, "gpu_ready_days": 0}
+        assert rules(r) == [("feasibility", None), ("deadline", "gpu")]
+        assert r["outcome"]["trace"][-1]["numbers"] == {"needed_within_days": 14, "trainium_ready_days": 21, "gpu_ready_days": 0,
+                                                        "trainium_late_days": 7, "gpu_late_days": 0}
     for r in both["port-meets-deadline"]:
         assert r["outcome"]["trainium"]["ready_days"] == approx(3 / 2 * 7)  # 10.5 days
         assert r["outcome"]["verdict"] == "trainium"
@@ -199,10 +201,17 @@ def test_a_port_ending_on_the_deadline_day_is_in_time(both):
         assert r["outcome"]["verdict"] == "trainium"
 
 
-def test_when_neither_side_can_start_in_time_cost_decides(both):
+def test_when_neither_side_can_start_in_time_the_soonest_wins(both):
     for r in both["neither-in-time"]:
-        assert rules(r)[2] == ("deadline", None)
-        assert rules(r)[3] == ("cost", "trainium")
+        # Trainium: a 3-week port by one engineer, 21 days, 7 late; the GPU: 15 days' lead, 1 late.
+        # Trainium is cheaper, but the side a day late beats the side a week late.
+        assert r["outcome"]["trainium"]["late_days"] == 7 and r["outcome"]["gpu"]["late_days"] == 1
+        assert rules(r) == [("feasibility", None), ("deadline", "gpu")]
+        assert r["outcome"]["total_difference"] > 0
+    for r in both["neither-in-time-same-day"]:
+        # Both 7 days late: the start does not tell them apart, so cost does.
+        assert rules(r)[1] == ("deadline", None)
+        assert rules(r)[2] == ("cost", "trainium")
     for r in both["gpu-late-trainium-ready"]:
         # Cheap GPUs ($1,000 a run) that arrive in 20 days lose to Trainium ready in 7.
         assert r["outcome"]["gpu"]["ready_days"] == 20
@@ -284,18 +293,18 @@ def test_spot_overhead_at_one_and_at_sixty_four_instances(both):
 def test_an_option_not_offered_in_an_allowed_region_is_out(both):
     for r in both["trainium-not-in-region"]:
         assert r["outcome"]["verdict"] == "gpu"
-        assert rules(r) == [("hard-constraint", "gpu")]
-        assert r["outcome"]["trace"][0]["numbers"] == {"regions": "eu-west-2"}
+        assert rules(r) == [("feasibility", "gpu")]
+        assert r["outcome"]["trace"][0]["numbers"] == {"trainium_reasons": "it is not offered in any region the workload may use (eu-west-2)"}
     for r in both["gpu-not-in-region"]:
         # Even a Trainium at $400/h wins when the GPU cannot be used where the data must stay.
         assert r["outcome"]["verdict"] == "trainium"
-        assert rules(r) == [("hard-constraint", "trainium")]
+        assert rules(r) == [("feasibility", "trainium")]
 
 
 def test_a_cuda_only_dependency_rules_trainium_out(both):
     for r in both["cuda-only"]:
         assert r["outcome"]["verdict"] == "gpu"
-        assert r["outcome"]["trace"][0]["numbers"] == {"constraints": "cuda-only-dependency"}
+        assert r["outcome"]["trace"][0]["numbers"] == {"trainium_reasons": "a hard constraint rules it out (cuda-only-dependency)"}
 
 
 # --- robustness -------------------------------------------------------------------------------------
@@ -428,7 +437,7 @@ def test_regions_through_resolve(catalog):
     for r in (py, js):
         assert r["inputs"]["region_excluded"] == ["trainium"]
         assert r["outcome"]["verdict"] == "gpu"
-        assert r["outcome"]["trace"][0]["text"] == "Trainium is not offered in any region the workload may use."
+        assert r["outcome"]["trace"][0]["text"] == "Trainium cannot run: it is not offered in any region the workload may use (eu-west-2)."
     # Priced outside the allowed regions: a located problem, in both engines' reference checks.
     wrong = workload(regions=["eu-west-2"])
     problems = list(check_references((wrong,), catalog))
@@ -446,7 +455,7 @@ def test_cuda_only_dependency_through_resolve(catalog):
     assert resolve(w, catalog).inputs.excluded_by == ("cuda-only-dependency",)
     (py, js), = through_both(catalog, [w])
     for r in (py, js):
-        assert r["outcome"]["verdict"] == "gpu" and r["outcome"]["trace"][0]["rule"] == "hard-constraint"
+        assert r["outcome"]["verdict"] == "gpu" and r["outcome"]["trace"][0]["rule"] == "feasibility"
 
 
 def test_commitment_plan_months_and_held_reservation_through_resolve(catalog):

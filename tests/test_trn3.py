@@ -95,7 +95,7 @@ def test_below_the_price_the_ultraserver_wins_and_above_it_loses(project: Projec
 
 def test_where_a_rule_decides_whatever_the_price_it_says_which(project: Project):
     research = _workload(project, "research-new-architectures")
-    assert {(b.decides, b.verdict_at_any_price) for b in price_to_beat(project.catalog, research)} == {("hard-constraint", "gpu")}
+    assert {(b.decides, b.verdict_at_any_price) for b in price_to_beat(project.catalog, research)} == {("feasibility", "gpu")}
     late = _workload(project, "run-needed-before-the-port-is-done")
     beats = price_to_beat(project.catalog, late)
     assert {(b.decides, b.verdict_at_any_price) for b in beats} == {("deadline", "gpu")}
@@ -137,8 +137,9 @@ def test_each_scenario_page_shows_its_price_to_beat(rendered):
     assert "(vendor claim)" in section and "vendor claim</a>, measured serving a model, not training it" in section
     assert section.count("<tr data-ultraserver=") == 8  # two UltraServers, three ends and a vendor claim each
     research = site.pages["scenarios/research-new-architectures.md"].split("### Trainium3: the price to beat", 1)[1]
-    assert 'data-trn3-decides="hard-constraint"' in research.split("</p>", 1)[0]
-    assert "for GPU at any price" in research.split("</p>", 1)[0]
+    lead = research.split("</p>", 1)[0]
+    assert 'data-trn3-decides="feasibility"' in lead
+    assert "its price does not decide: the step &ldquo;Can each side run?&rdquo; decides for GPU at any price" in lead
 
 
 def test_the_trainium3_page_lists_every_workload_with_its_page(rendered):
@@ -152,6 +153,6 @@ def test_the_trainium3_page_lists_every_workload_with_its_page(rendered):
     (row,) = [ln for ln in lines if "(scenarios/mainstream-pretraining.md)" in ln]
     assert f"**${price:,.0f}**" in row and row.rstrip().endswith("| price |")
     (row,) = [ln for ln in lines if "(scenarios/research-new-architectures.md)" in ln]
-    assert "hard constraints, GPU at any price" in row
+    assert "&ldquo;Can each side run?&rdquo;, GPU at any price" in row
     assert "vendor claim" in page and "AWS-TRN3-LAUNCH" in page
 

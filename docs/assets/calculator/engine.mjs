@@ -27,6 +27,12 @@ export const HOURS_PER_MONTH = 730.0;
 const DAYS_PER_WEEK = 7.0;
 const CROSSING_SCAN_RUNS = 10000;
 const CURVE_MAX_HORIZON = 400;
+const SIDE_LABELS = { trainium: "Trainium", gpu: "The GPU option" };
+const SOONEST = { trainium: "Trainium starts soonest.", gpu: "the GPU option starts soonest." };
+// A threshold is shown only if the verdict differs this little either side of it.
+const THRESHOLD_PROBE = 1e-6;
+// The rules whose verdict the plan's costs decide; thresholds over runs mean something only there.
+const COST_RULES = ["cost", "capacity"];
 
 const span = (value, low, high) => ({ value, low, high });
 const isRange = (s) => s.low !== s.high;
@@ -82,18 +88,37 @@ function side(x, name, hours, readyDays) {
     const covered = terms * term + x[name + "_held_hours"];
     utilisation = covered > 0 ? x.runs * hours / (count * covered) : null;
   }
+  const reasons = infeasibility(x, name);
+  const late = isNone(x.needed_within_days) ? null : Math.max(0.0, readyDays - x.needed_within_days);
   return {
     hours_per_run: hours, usd_per_hour: price.value, cost_per_run: cost, wall_clock_hours: wall, total: compute,
     spot_overhead: factor - 1, compute_total: compute, committed_terms: terms, utilisation, ready_days: readyDays,
     price_low: price.low, price_high: price.high, price_basis: priceBasis(price),
+    feasible: reasons.length === 0, reasons, late_days: late,
   };
+}
+
+// Every reason one side cannot run at all, whatever it costs.
+export function infeasibility(x, name) {
+  const reasons = [];
+  if (name === "trainium" && x.excluded_by.length) reasons.push("a hard constraint rules it out (" + x.excluded_by.join(", ") + ")");
+  if (x.region_excluded.includes(name)) reasons.push("it is not offered in any region the workload may use (" + x.allowed_regions.join(", ") + ")");
+  if (x[name + "_availability"] === "unavailable") reasons.push("it cannot be had in the region and window needed");
+  return reasons;
+}
+
+// Days before Trainium's first run: capacity lead time and the port one after the other, or side
+// by side when the team ports while it waits for capacity.
+export function readyDays(leadDays, portDays, overlap) {
+  return overlap ? Math.max(leadDays, portDays) : leadDays + portDays;
 }
 
 export function evaluate(x) {
   const portCost = x.port_weeks.value * x.engineer_week_usd + x.port_extra_usd;
   const portDays = x.port_weeks.value / x.port_engineers.value * DAYS_PER_WEEK;
   const gpu = side(x, "gpu", x.gpu_hours, x.gpu_lead_days);
-  const trn = side(x, "trainium", x.gpu_hours / x.relative_throughput.value, x.trainium_lead_days + portDays);
+  const trn = side(x, "trainium", x.gpu_hours / x.relative_throughput.value,
+    readyDays(x.trainium_lead_days, portDays, x.port_during_lead));
   const saving = gpu.cost_per_run - trn.cost_per_run;
   const ports = portsNeeded(x.runs, x.runs_per_architecture);
   const gpuTotal = gpu.compute_total;
@@ -105,6 +130,7 @@ export function evaluate(x) {
   if (breakEven !== null && !isNone(x.runs_per_architecture) && breakEven >= x.runs_per_architecture) breakEven = null;
   const trace = [];
   const verdict = decide(x, trace, gpu, trn, difference, saving, portCost, ports, breakEven, committed);
+  const decidedBy = [...trace].reverse().find((s) => s.verdict !== null).rule;
   return {
     trainium: trn,
     gpu,
@@ -117,6 +143,7 @@ export function evaluate(x) {
     total_difference: difference,
     verdict,
     trace,
+    decided_by: decidedBy,
   };
 }
 
@@ -126,34 +153,31 @@ function step(rule, verdict, text, numbers) {
 
 function decide(x, trace, gpu, trn, difference, saving, portCost, ports, breakEven, committed) {
   const gpuTotal = gpu.total, trnTotal = trn.total;
-  if (x.excluded_by.length) {
-    trace.push(step("hard-constraint", "gpu", "A hard constraint rules Trainium out.", { constraints: x.excluded_by.join(", ") }));
-    return "gpu";
+  const sides = { trainium: trn, gpu };
+  const why = { trainium: trn.reasons.join("; "), gpu: gpu.reasons.join("; ") };
+  const feasible = ["trainium", "gpu"].filter((name) => sides[name].feasible);
+  if (feasible.length === 0) {
+    trace.push(step("feasibility", "neither",
+      `Neither side can run. Trainium: ${why.trainium}. The GPU option: ${why.gpu}.`,
+      { trainium_reasons: why.trainium, gpu_reasons: why.gpu }));
+    return "neither";
   }
-  if (x.region_excluded.includes("trainium")) {
-    trace.push(step("hard-constraint", "gpu", "Trainium is not offered in any region the workload may use.", { regions: x.allowed_regions.join(", ") }));
-    return "gpu";
+  if (feasible.length === 1) {
+    const out = feasible[0] === "trainium" ? "gpu" : "trainium";
+    trace.push(step("feasibility", feasible[0], `${SIDE_LABELS[out]} cannot run: ${why[out]}.`, { [out + "_reasons"]: why[out] }));
+    return feasible[0];
   }
-  if (x.region_excluded.includes("gpu")) {
-    trace.push(step("hard-constraint", "trainium", "The GPU option is not offered in any region the workload may use.", { regions: x.allowed_regions.join(", ") }));
-    return "trainium";
-  }
-  trace.push(step("hard-constraint", null, "No hard constraint rules Trainium out."));
+  trace.push(step("feasibility", null, "Both sides can run: no constraint, region or availability rules either out."));
 
-  if (x.trainium_availability === "unavailable") {
-    trace.push(step("availability", "gpu", "Trainium cannot be had in the region and window needed."));
-    return "gpu";
-  }
-  if (x.gpu_availability === "unavailable") {
-    trace.push(step("availability", "trainium", "The GPU option cannot be had in the region and window needed."));
-    return "trainium";
-  }
-  trace.push(step("availability", null, "Both options can be had."));
-
+  let onTime = true;
   if (!isNone(x.needed_within_days)) {
-    const when = { needed_within_days: x.needed_within_days, trainium_ready_days: trn.ready_days, gpu_ready_days: gpu.ready_days };
+    const when = {
+      needed_within_days: x.needed_within_days, trainium_ready_days: trn.ready_days, gpu_ready_days: gpu.ready_days,
+      trainium_late_days: trn.late_days, gpu_late_days: gpu.late_days,
+    };
     const trnOk = trn.ready_days <= x.needed_within_days;
     const gpuOk = gpu.ready_days <= x.needed_within_days;
+    onTime = trnOk && gpuOk;
     if (gpuOk && !trnOk) {
       trace.push(step("deadline", "gpu", "Trainium cannot start by the deadline: the port and any lead time take longer.", when));
       return "gpu";
@@ -162,7 +186,12 @@ function decide(x, trace, gpu, trn, difference, saving, portCost, ports, breakEv
       trace.push(step("deadline", "trainium", "The GPU option cannot start by the deadline; Trainium can.", when));
       return "trainium";
     }
-    const text = trnOk ? "Both sides can start by the deadline." : "Neither side can start by the deadline, so it does not decide.";
+    if (!trnOk && trn.ready_days !== gpu.ready_days) {
+      const soonest = trn.ready_days < gpu.ready_days ? "trainium" : "gpu";
+      trace.push(step("deadline", soonest, "Neither side can start by the deadline; " + SOONEST[soonest], when));
+      return soonest;
+    }
+    const text = trnOk ? "Both sides can start by the deadline." : "Neither side can start by the deadline, and both start on the same day.";
     trace.push(step("deadline", null, text, when));
   }
 
@@ -180,7 +209,8 @@ function decide(x, trace, gpu, trn, difference, saving, portCost, ports, breakEv
   else text = "Over the plan, the per-run saving does not repay the port cost.";
   trace.push(step("cost", verdict, text, numbers));
 
-  const urgent = !isNone(x.needed_within_days) && x.needed_within_days <= x.soon_days;
+  // Capacity tips a close call only between sides that can both start in time.
+  const urgent = !isNone(x.needed_within_days) && x.needed_within_days <= x.soon_days && onTime;
   const margin = x.close_call_margin;
   if (urgent && verdict === "gpu" && x.gpu_availability === "constrained" && x.trainium_availability === "available") {
     if (trnTotal <= gpuTotal * (1 + margin)) {
@@ -275,13 +305,27 @@ export function thresholds(x, o) {
   }
   const perPort = (gpuTotal - o.trainium.compute_total) / o.ports - x.port_extra_usd;
   const weeks = perPort > 0 ? perPort / x.engineer_week_usd : null;
-  return { relative_throughput: rel, runs: crossing(x, o), port_weeks: weeks, trainium_price: price };
+  // Feasibility and start dates do not move with the plan's length: only a cost verdict can turn on it.
+  const runs = COST_RULES.includes(o.decided_by) ? crossing(x, o) : null;
+  return {
+    relative_throughput: flipping(x, "relative_throughput", rel), runs,
+    port_weeks: flipping(x, "port_weeks", weeks), trainium_price: flipping(x, "trainium_price", price),
+  };
+}
+
+// The threshold, if the verdict just below it differs from the verdict just above it; else null.
+function flipping(x, name, value) {
+  if (value === null) return null;
+  const s = x[name];
+  const below = evaluate({ ...x, [name]: span(value * (1 - THRESHOLD_PROBE), s.low, s.high) });
+  const above = evaluate({ ...x, [name]: span(value * (1 + THRESHOLD_PROBE), s.low, s.high) });
+  return below.verdict !== above.verdict ? value : null;
 }
 
 // The cumulative cost of each side against runs, as the chart draws it: past the crossing when
 // there is one, and always to the plan's runs.
 export function costCurve(x, o) {
-  const cross = crossing(x, o);
+  const cross = COST_RULES.includes(o.decided_by) ? crossing(x, o) : null;
   let horizon = Math.max(x.runs, 2);
   if (cross !== null) horizon = Math.max(horizon, Math.floor(cross * 1.5) + 1);
   horizon = Math.max(Math.min(horizon, CURVE_MAX_HORIZON), x.runs);
@@ -412,6 +456,7 @@ export function resolve(w, data) {
     plan_hours: isNone(w.plan_months) ? null : w.plan_months * HOURS_PER_MONTH,
     region_excluded: ["trainium", "gpu"].filter((side) => !offered(w, side, data)),
     allowed_regions: w.regions || [],
+    port_during_lead: availability.port_during_lead === true,
   };
 }
 
