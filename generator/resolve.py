@@ -47,7 +47,9 @@ def check_references(workloads: tuple[Workload, ...], catalog: Catalog) -> Itera
                     hint = f"; priced there: {', '.join(known)}"
                 elif where:
                     hint = f"; {c.option} is priced in: {', '.join(sorted(where))}"
-                yield loc + ("option",), f"no {c.option} price for {c.instance} in {c.region} in data/prices.yaml{hint} (got '{c.option}')"
+                unpublished = [u for u in catalog.unpublished_for(c.instance) if u.option == c.option and u.region in (None, c.region)]
+                what = "no published" if unpublished else "no"
+                yield loc + ("option",), f"{what} {c.option} price for {c.instance} in {c.region} in data/prices.yaml{hint} (got '{c.option}')"
             elif not price.offered:
                 yield loc + ("option",), f"{c.instance} is not sold {c.option} in {c.region}: {price.note or 'not offered'} (got '{c.option}')"
         allowed = getattr(w, "regions", None)
