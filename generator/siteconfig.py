@@ -22,10 +22,10 @@ _Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix
 @dataclass(frozen=True)
 class SiteConfig:
     site_url: str = ""
-    site_name: str = ""
     cache_dir: str | None = None
     cache_max_mb: int | None = None
     today: str | None = None
+    site_name: str = ""
 
 
 def read(root: Path) -> SiteConfig:
