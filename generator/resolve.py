@@ -94,13 +94,23 @@ def port_weeks(w: Workload, catalog: Catalog) -> Span:
         e = w.porting.weeks
         return Span(e.value, e.low, e.high)
     a = catalog.assumptions
-    base = a.porting_classes[w.architecture].weeks
-    lo, mid, hi = base.low, base.value, base.high
-    included = a.porting_classes[w.architecture].includes
-    for name in w.constraints:
-        c = a.constraints[name]
-        if c.weeks is not None and name not in included:
-            lo, mid, hi = lo + c.weeks.low, mid + c.weeks.value, hi + c.weeks.high
+    classes = list(a.porting_classes)
+    # Constraints are a set, and a class counts what it includes: a lighter class plus constraints
+    # never costs more than a heavier class (listed later in data/) that includes them. Each end of
+    # the range is the least of those readings.
+    ends = []
+    for end in ("low", "value", "high"):
+        best = None
+        for name in classes[classes.index(w.architecture):]:
+            pc = a.porting_classes[name]
+            total = getattr(pc.weeks, end)
+            for cname in w.constraints:
+                c = a.constraints[cname]
+                if c.weeks is not None and cname not in pc.includes:
+                    total = total + getattr(c.weeks, end)
+            best = total if best is None else min(best, total)
+        ends.append(best)
+    lo, mid, hi = ends
     m = a.neuron_experience[w.neuron_experience].value
     return Span(mid * m, lo * m, hi * m)
 

@@ -394,13 +394,23 @@ export function portWeeks(w, data) {
   const porting = w.porting || {};
   if (porting.weeks) return span(porting.weeks.value, porting.weeks.low, porting.weeks.high);
   const a = data.assumptions;
-  const base = a.porting_classes[w.architecture].weeks;
-  let lo = base.low, mid = base.value, hi = base.high;
-  const included = a.porting_classes[w.architecture].includes || [];
-  for (const name of w.constraints || []) {
-    const c = a.constraints[name];
-    if (c.weeks && !included.includes(name)) { lo = lo + c.weeks.low; mid = mid + c.weeks.value; hi = hi + c.weeks.high; }
-  }
+  const classes = Object.keys(a.porting_classes);
+  // Constraints are a set, and a class counts what it includes: a lighter class plus constraints
+  // never costs more than a heavier class that includes them. Each end is the least reading.
+  const [lo, mid, hi] = ["low", "value", "high"].map((end) => {
+    let best = null;
+    for (const name of classes.slice(classes.indexOf(w.architecture))) {
+      const pc = a.porting_classes[name];
+      const included = pc.includes || [];
+      let total = pc.weeks[end];
+      for (const cname of w.constraints || []) {
+        const c = a.constraints[cname];
+        if (c.weeks && !included.includes(cname)) total = total + c.weeks[end];
+      }
+      best = best === null ? total : Math.min(best, total);
+    }
+    return best;
+  });
   const m = a.neuron_experience[w.neuron_experience || "none"];
   return span(mid * m, lo * m, hi * m);
 }
