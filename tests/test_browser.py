@@ -15,7 +15,7 @@ from urllib.parse import urljoin
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from conftest import PAYLOADS, UNTRUSTED_ID, BuiltSite
+from site_support import PAYLOADS, UNTRUSTED_ID, BuiltSite
 
 LOCAL = "http://127.0.0.1"
 PAGES = {"home": "", "scenario": "scenarios/one-off-run/", "prices": "prices/", "scenarios-index": "scenarios/"}

@@ -43,6 +43,8 @@ def _cited(catalog: Catalog):
     for iid, inst in catalog.instances.items():
         for name in ("chips", "accelerator_memory", "vcpu", "ram_gib", "network_gbps"):
             f = getattr(inst, name)
+            if f is None:
+                continue
             yield f"instances.{iid}.{name}", f
             for j, alt in enumerate(f.alternatives):
                 yield f"instances.{iid}.{name}.alternatives.{j}", alt

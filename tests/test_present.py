@@ -115,18 +115,63 @@ def test_units_on_every_sensitivity_value():
     assert values == {
         ("relative_throughput", "low"): "0.80×", ("relative_throughput", "high"): "1.20×",
         ("port_weeks", "low"): "1 engineer-week", ("port_weeks", "high"): "3 engineer-weeks",
-        ("trainium_price", "low"): "$35.76/h", ("trainium_price", "high"): "$85.964/h",
+        ("trainium_price", "low"): "$35.76/h", ("trainium_price", "high"): "$85.96/h",
         ("interruption_rate", "low"): "0.0001 per instance-hour", ("interruption_rate", "high"): "0.002 per instance-hour",
         ("lost_hours", "low"): "0.5 hours", ("lost_hours", "high"): "4.0 hours",
     }
 
 
-def test_a_quick_break_even_keeps_its_digits_in_the_table_and_the_chart():
-    # 600 dollars of porting repaid by a 9,640-dollar saving a run: 0.062 runs.
+def test_a_port_repaid_within_the_first_run_says_so_in_the_table_and_the_chart():
+    # 600 dollars of porting repaid by a 9,640-dollar saving a run: 0.062 runs, which no reader counts.
     (shown,) = _both([_case(_inputs(port_weeks=Span(0.1, 0.1, 0.1)))])
     row = next(c for c in shown["summary"]["rows"] if c["key"] == "break_even_runs")
-    assert row["text"] == "0.062"
-    assert [m["label"] for m in shown["chart"]["marks"]] == ["plan: 10 runs", "break-even: 0.062 runs"]
+    assert row["text"] == "in the first run"
+    assert row["value"] == pytest.approx(600 / 9640, rel=1e-3)  # the figure itself stays in the data
+    assert [m["label"] for m in shown["chart"]["marks"]] == ["plan: 10 runs", "break-even: in the first run"]
+    assert shown["chart"]["summary"].endswith("Trainium pays the port back in the first run.")
+
+
+# Golden wordings for the edge cases, the same in both engines (_both holds them equal).
+def test_no_crossing_is_said_in_words_where_a_threshold_has_no_value():
+    # Trainium dearer per run at every throughput in its range is not enough: a price so high that
+    # no throughput makes the sides equal leaves the thresholds without a value.
+    x = _inputs(trainium_price=Span(500.0, 500.0, 500.0))
+    (shown,) = _both([_case(x)])
+    parts = {p["key"]: p["text"] for p in shown["thresholds"]["parts"]}
+    assert parts["threshold.runs"] == "no crossing"
+    row = next(c for c in shown["summary"]["rows"] if c["key"] == "break_even_runs")
+    assert row["text"] == "no crossing: Trainium never saves per run"
+    assert shown["glance"] == {"saving": "The GPU costs $2,236,800 less over the plan, ports included.",
+                               "reason": "Decided by cost over the plan; robust.",
+                               "why": "Trainium does not cost less per run, so no number of runs repays the port."}
+
+
+def test_the_flip_of_relative_throughput_and_the_glance_read_the_same_in_both_engines():
+    (shown,) = _both([_case(_inputs())])
+    at = shown["thresholds"]["parts"][0]
+    assert at["key"] == "threshold.relative_throughput"
+    assert shown["guess"] == {"flip": at["value"], "text": f"The verdict flips at {at['text']}: above it Trainium costs less "
+                                                           "over the plan, below it the GPU."}
+    assert shown["glance"]["saving"] == "Trainium costs $84,400 less over the plan, ports included."
+    assert shown["glance"]["reason"] == "Decided by cost over the plan; robust."
+
+
+def test_a_price_at_one_end_of_its_range_carries_which_end_and_the_other_ends_verdict():
+    x = _inputs(trainium_price=Span(35.76, 35.76, 85.964))
+    o = evaluate(x)
+    assert o.trainium.price_basis == "low"
+    (shown,) = _both([_case(x)])
+    other = next(e for e in shown["robustness"]["ends"] if e["input"] == "trainium_price" and e["end"] == "high")
+    assert shown["price_marks"] == {"trainium": {"basis": "low", "text": "the lowest of the sources' figures, $35.76/h to $85.96/h; "
+                                                                        f"at the high end: {other['verdict_label']}"}}
+
+
+def test_a_hard_constraint_names_what_it_is_in_the_reason():
+    x = _inputs(trainium_availability="unavailable")
+    (shown,) = _both([_case(x)])
+    assert shown["guess"]["flip"] is None
+    assert shown["guess"]["text"] == "No value flips the verdict, which is decided by availability, not by cost."
+    assert shown["glance"]["reason"].startswith("Decided by availability: ")
 
 
 def test_recurring_ports_that_never_repay_draw_no_break_even():
@@ -138,7 +183,7 @@ def test_recurring_ports_that_never_repay_draw_no_break_even():
     assert [m["label"] for m in shown["chart"]["marks"]] == ["plan: 10 runs"]
     assert shown["chart"]["summary"].endswith("Trainium never breaks even.")
     assert shown["chart"]["interp"] == "step-after"
-    assert shown["chart"]["subtitle"] == "Source: prices from VAN and SKY. Figures as of 2025-12-01."
+    assert shown["chart"]["subtitle"] == "Source: prices from VAN (2025-11-30) and SKY (2025-12-01). Figures as of 2025-12-01."
 
 
 @pytest.mark.parametrize("runs", [301, 401, 1000])

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import pretend_upgraded
+from site_support import pretend_upgraded
 
 from generator import cachefile
 from generator import rendered as rendered_module

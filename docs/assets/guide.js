@@ -152,6 +152,34 @@
     });
   }
 
+  // A table wider than its box says so: data-scrolls on Material's scroll box puts a line above it,
+  // data-hidden a fade on the side that is out of view (guide.css). Kept true as the box is scrolled
+  // or resized (a phone turned, a font loaded).
+  function scrollSign(box) {
+    const over = box.scrollWidth - box.clientWidth > 1;
+    const left = over && box.scrollLeft > 1;
+    const right = over && box.scrollLeft + box.clientWidth < box.scrollWidth - 1;
+    const hidden = left && right ? "both" : left ? "left" : right ? "right" : null;
+    if (over !== box.hasAttribute("data-scrolls")) box.toggleAttribute("data-scrolls", over);
+    if (box.getAttribute("data-hidden") !== hidden) {
+      if (hidden) box.setAttribute("data-hidden", hidden);
+      else box.removeAttribute("data-hidden");
+    }
+  }
+  const resized = "ResizeObserver" in window ? new ResizeObserver((entries) => entries.forEach((e) => scrollSign(e.target))) : null;
+
+  function scrollSigns() {
+    if (resized) resized.disconnect();
+    document.querySelectorAll(".md-typeset__scrollwrap").forEach((box) => {
+      if (!box.getAttribute("data-sign-ready")) {
+        box.setAttribute("data-sign-ready", "true");
+        box.addEventListener("scroll", () => scrollSign(box), { passive: true });
+      }
+      scrollSign(box);
+      if (resized) resized.observe(box);
+    });
+  }
+
   new MutationObserver(retheme).observe(document.body, {
     attributes: true,
     attributeFilter: ["data-md-color-scheme"],
@@ -171,6 +199,8 @@
     drawAll();
     copyButtons();
     document.querySelectorAll("table[data-sortable]").forEach(sortable);
+    // Material wraps tables in their scroll boxes in its own subscription, which may run after this one.
+    requestAnimationFrame(scrollSigns);
   };
   if (window.document$) window.document$.subscribe(start);
   else document.addEventListener("DOMContentLoaded", start);
