@@ -514,7 +514,7 @@ def test_the_chart_reaches_the_plans_runs_and_never_rounds_a_crossing_to_zero(ca
     # A $30 port ($6,000 x 0.005 weeks) is repaid after 30 / 2,400 = 0.0125 runs.
     tiny = _chart(catalog, porting={"weeks": {"value": 0.005, "low": 0.005, "high": 0.005}})
     (be,) = [m for m in tiny["marks"] if m["label"].startswith("break-even")]
-    assert be["runs"] == approx(30 / 2400) and be["label"] == "break-even: 0.013 runs"
+    assert be["runs"] == approx(30 / 2400) and be["label"] == "break-even: in the first run"
 
 
 def test_a_convertible_rate_is_labelled_and_only_on_a_commitment():

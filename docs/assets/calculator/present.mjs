@@ -7,7 +7,7 @@ import * as f from "./format.mjs";
 import { RANGE_LABELS } from "./engine.mjs";
 
 export const RULE_LABELS = {
-  feasibility: "Can each side run?",
+  feasibility: "Feasibility",
   cost: "Cost over the plan",
   deadline: "Deadline",
   capacity: "Capacity and urgency",
@@ -276,7 +276,11 @@ function summaryOf(x, o, t) {
     }
     sides.push({ label: "Extra hours for spot interruptions", ...spot });
   }
-  const lead = x.trainium_lead_days ? " and the wait for capacity" : "";
+  let lead = "";
+  if (x.trainium_lead_days) {
+    lead = x.port_during_lead ? " or the wait for capacity, whichever is longer (ported while waiting)"
+      : " and the wait for capacity, one after the other";
+  }
   const gpuDays = o.gpu.ready_days;
   sides.push({
     label: "First run can start",
