@@ -324,6 +324,13 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
         "gpu": _cell("gpu.ready_days", gpu_days, f"in {f.days(gpu_days)}" if gpu_days else "at once"),
     })
     sides.append(pair(f"Total over {_plural(n, 'run')}", "total", f.money))
+    # The verdict keeps the way each side is named to be bought; a cheaper way is said beside it.
+    if any(o[side].get("options") for side in ("trainium", "gpu")):
+        sides.append({"label": "Cheapest way to buy this plan's compute", **{
+            side: _cell(f"{side}.cheaper_by", o[side]["cheaper_by"],
+                        f"{o[side]['cheapest_option']}, {f.money(o[side]['cheaper_by'])} less than {x[side + '_option']}"
+                        if o[side]["cheaper_by"] > 0 else f"{x[side + '_option']}, as named")
+            for side in ("trainium", "gpu")}})
     return {
         "sides": sides,
         "rows": [

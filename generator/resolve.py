@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from generator.catalog import TERM_HOURS, Catalog
-from generator.engine import HOURS_PER_MONTH, Inputs, Span
+from generator.engine import HOURS_PER_MONTH, Inputs, Span, Way
 from generator.schema import Workload
 
 Loc = tuple[str | int, ...]
@@ -154,6 +154,12 @@ def held_hours(c) -> float:
     return 0.0 if c.held_months is None else c.held_months * HOURS_PER_MONTH
 
 
+def ways(catalog: Catalog, instance: str, region: str) -> tuple[Way, ...]:
+    """Every way data/ sells an instance in a region, in data/'s order."""
+    return tuple(Way(p.option, p.point, TERM_HOURS.get(p.option)) for p in catalog.prices
+                 if p.instance == instance and p.region == region and p.offered)
+
+
 def resolve(w: Workload, catalog: Catalog) -> Resolved:
     trn = bought(catalog, w.trainium.instance, w.trainium.region, w.trainium.option)
     gpu = bought(catalog, w.gpu.instance, w.gpu.region, w.gpu.option)
@@ -193,5 +199,9 @@ def resolve(w: Workload, catalog: Catalog) -> Resolved:
         region_excluded=tuple(side for side in ("trainium", "gpu") if not offered(w, side, catalog)),
         allowed_regions=tuple(w.regions or ()),
         port_during_lead=w.availability.port_during_lead,
+        trainium_option=w.trainium.option,
+        gpu_option=w.gpu.option,
+        trainium_ways=ways(catalog, w.trainium.instance, w.trainium.region),
+        gpu_ways=ways(catalog, w.gpu.instance, w.gpu.region),
     )
     return Resolved(x, trn, gpu)

@@ -471,9 +471,11 @@ def test_commitment_plan_months_and_held_reservation_through_resolve(catalog):
     assert x.port_engineers == Span(1, 1, 1)
     (py, js), = through_both(catalog, [w])
     for r in (py, js):
-        # 18 months planned, 6 held: 12 months uncovered = one new year at 4 x 8,760 h x $12.
-        assert r["outcome"]["trainium"]["committed_terms"] == 1
-        assert r["outcome"]["trainium"]["compute_total"] == approx(4 * 8760 * 12)
+        # 18 months planned, 6 held: the runs of the 12 months beyond them (two thirds of 10 runs of
+        # 80 instance-hours) cost 533 h x $20 on demand, far less than a new year at 4 x 8,760 h x $12.
+        assert r["outcome"]["trainium"]["committed_terms"] == 0
+        assert r["outcome"]["trainium"]["compute_total"] == approx(10 * 80 * (12 / 18) * 20)
+        assert r["outcome"]["trainium"]["compute_total"] < 4 * 8760 * 12
         assert r["outcome"]["port_calendar_days"] == approx(2 / 1 * 7)
 
 

@@ -288,6 +288,17 @@ function summaryOf(x, o, t) {
     gpu: cell("gpu.ready_days", gpuDays, gpuDays ? `in ${f.days(gpuDays)}` : "at once"),
   });
   sides.push(pair(`Total over ${plural(x.runs, "run")}`, "total", f.money));
+  // The verdict keeps the way each side is named to be bought; a cheaper way is said beside it.
+  if (["trainium", "gpu"].some((side) => (o[side].options || []).length)) {
+    const row = { label: "Cheapest way to buy this plan's compute" };
+    for (const side of ["trainium", "gpu"]) {
+      const sd = o[side];
+      row[side] = cell(`${side}.cheaper_by`, sd.cheaper_by, sd.cheaper_by > 0
+        ? `${sd.cheapest_option}, ${f.money(sd.cheaper_by)} less than ${x[side + "_option"]}`
+        : `${x[side + "_option"]}, as named`);
+    }
+    sides.push(row);
+  }
   return {
     sides,
     rows: [
