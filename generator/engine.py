@@ -61,6 +61,19 @@ class Span:
 
 
 @dataclass(frozen=True)
+class Way:
+    """One way data/ prices a side's instance in its region: by the hour (term None) or a commitment."""
+
+    option: str
+    usd_per_hour: float
+    term_hours: float | None = None
+
+
+# Ways that are paid by the hour and not interrupted: what a plan buys beyond a held reservation.
+HOURLY_OPTIONS = ("on-demand", "capacity-block")
+
+
+@dataclass(frozen=True)
 class Inputs:
     gpu_hours: float  # instance-hours of one run on the GPU option, before any spot overhead
     relative_throughput: Span  # Trainium instance throughput / GPU instance throughput
@@ -94,6 +107,10 @@ class Inputs:
     region_excluded: tuple[str, ...] = ()  # sides whose instance is offered in no allowed region
     allowed_regions: tuple[str, ...] = ()
     port_during_lead: bool = False  # the port is done while waiting for capacity, not after it
+    trainium_option: str = ""  # the way the scenario names to buy each side
+    gpu_option: str = ""
+    trainium_ways: tuple[Way, ...] = ()  # every way data/ prices the side's instance in its region
+    gpu_ways: tuple[Way, ...] = ()
 
     def at(self, name: str, end: str) -> Inputs:
         """These inputs with one ranged input moved to one end of its range."""
@@ -128,6 +145,9 @@ class Side:
     feasible: bool = True  # nothing rules this side out
     reasons: tuple[str, ...] = ()  # every reason it cannot run, when it cannot
     late_days: float | None = None  # days after the deadline it can start (0 when on time); None: no deadline
+    cheapest_option: str = ""  # the way to buy the plan's compute that costs least ("" when none is known)
+    cheaper_by: float = 0.0  # how much less than the named way it costs
+    options: tuple[tuple[str, float], ...] = ()  # the plan's compute cost bought each way
 
 
 @dataclass(frozen=True)
@@ -168,26 +188,56 @@ def price_basis(s: Span) -> str:
     return "inside"
 
 
-def compute_cost(n: float, x: Inputs, side: str, cost_per_run: float, wall_clock: float) -> tuple[float, int]:
-    """Compute cost of n runs on one side, and the commitment terms bought. A commitment is paid
-    for every hour of its term, used or not; hours still held on one are sunk and cost nothing more."""
-    term = getattr(x, side + "_term_hours")
-    if term is None:
-        return n * cost_per_run, 0
-    span = n * wall_clock
+def plan_span(n: float, x: Inputs, wall: float) -> float:
+    """Calendar hours n runs span: back to back, or spread over the plan's months."""
+    span = n * wall
     if x.plan_hours is not None:
         span = max(span, n * x.plan_hours / x.runs)
-    uncovered = max(0.0, span - getattr(x, side + "_held_hours"))
+    return span
+
+
+def compute_cost(n: float, x: Inputs, side: str, hours: float, wall: float) -> tuple[float, int]:
+    """Compute cost of n runs of `hours` instance-hours on one side, bought the named way, and the
+    commitment terms bought. A commitment is paid for every hour of its term, used or not. Hours
+    still held on one are sunk: they cost nothing more, and what the plan needs beyond them is
+    bought the cheapest way, more terms or by the hour."""
+    term = getattr(x, side + "_term_hours")
+    price = getattr(x, side + "_price").value
+    if term is None:
+        return n * (price * hours), 0
+    span = plan_span(n, x, wall)
+    held = getattr(x, side + "_held_hours")
+    uncovered = max(0.0, span - held)
     terms = math.ceil(uncovered / term)
-    return getattr(x, side + "_count") * terms * term * getattr(x, side + "_price").value, terms
+    committed = getattr(x, side + "_count") * terms * term * price
+    hourly = [w.usd_per_hour for w in getattr(x, side + "_ways") if w.option in HOURLY_OPTIONS]
+    if held > 0 and uncovered > 0 and hourly:
+        # The runs spread evenly over the span: those past the held hours need this share of the hours.
+        by_hour = n * hours * (uncovered / span) * min(hourly)
+        if by_hour < committed:
+            return by_hour, 0
+    return committed, terms
+
+
+def way_cost(n: float, x: Inputs, side: str, base_hours: float, way: Way) -> float | None:
+    """Compute cost of n runs bought one way with nothing held; None when that way cannot finish."""
+    count = getattr(x, side + "_count")
+    factor = spot_factor(way.option == "spot", count, x.interruption_rate.value, x.lost_hours.value)
+    if math.isinf(factor):
+        return None
+    hours = base_hours * factor
+    if way.term_hours is None:
+        return n * (way.usd_per_hour * hours)
+    span = plan_span(n, x, hours / count)
+    return count * math.ceil(span / way.term_hours) * way.term_hours * way.usd_per_hour
 
 
 def plan_totals(x: Inputs, n: float, o: Outcome) -> tuple[float, float]:
     """GPU and Trainium totals of a plan of n runs, otherwise as `x`."""
     if n == 0:
         return 0.0, 0.0
-    gpu, _ = compute_cost(n, x, "gpu", o.gpu.cost_per_run, o.gpu.wall_clock_hours)
-    trn, _ = compute_cost(n, x, "trainium", o.trainium.cost_per_run, o.trainium.wall_clock_hours)
+    gpu, _ = compute_cost(n, x, "gpu", o.gpu.hours_per_run, o.gpu.wall_clock_hours)
+    trn, _ = compute_cost(n, x, "trainium", o.trainium.hours_per_run, o.trainium.wall_clock_hours)
     return gpu, ports_needed(math.ceil(n), x.runs_per_architecture) * o.port_cost + trn
 
 
@@ -195,10 +245,11 @@ def _side(x: Inputs, side: str, hours: float, ready_days: float) -> Side:
     count = getattr(x, side + "_count")
     factor = spot_factor(getattr(x, side + "_spot"), count, x.interruption_rate.value, x.lost_hours.value)
     price: Span = getattr(x, side + "_price")
+    base_hours = hours
     hours = hours * factor
     cost = price.value * hours
     wall = hours / count
-    compute, terms = compute_cost(x.runs, x, side, cost, wall)
+    compute, terms = compute_cost(x.runs, x, side, hours, wall)
     term = getattr(x, side + "_term_hours")
     utilisation = None
     if term is not None:
@@ -206,8 +257,20 @@ def _side(x: Inputs, side: str, hours: float, ready_days: float) -> Side:
         utilisation = x.runs * hours / (count * covered) if covered > 0 else None
     reasons = infeasibility(x, side)
     late = None if x.needed_within_days is None else max(0.0, ready_days - x.needed_within_days)
+    # The named way is what the verdict uses; the others are priced beside it. A held reservation is
+    # already the named way's, so only plans that hold nothing compare whole ways.
+    options: list[tuple[str, float]] = []
+    if getattr(x, side + "_held_hours") == 0:
+        for way in getattr(x, side + "_ways"):
+            total = way_cost(x.runs, x, side, base_hours, way)
+            if total is not None:
+                options.append((way.option, total))
+    cheapest, cheaper_by = getattr(x, side + "_option"), 0.0
+    for option, total in options:
+        if compute - total > cheaper_by:
+            cheapest, cheaper_by = option, compute - total
     return Side(hours, price.value, cost, wall, compute, factor - 1, compute, terms, utilisation, ready_days,
-                price.low, price.high, price_basis(price), not reasons, reasons, late)
+                price.low, price.high, price_basis(price), not reasons, reasons, late, cheapest, cheaper_by, tuple(options))
 
 
 def infeasibility(x: Inputs, side: str) -> tuple[str, ...]:
@@ -234,13 +297,15 @@ def evaluate(x: Inputs) -> Outcome:
     gpu = _side(x, "gpu", x.gpu_hours, x.gpu_lead_days)
     trn = _side(x, "trainium", x.gpu_hours / x.relative_throughput.value,
                 ready_days(x.trainium_lead_days, port_days, x.port_during_lead))
-    saving = gpu.cost_per_run - trn.cost_per_run
+    committed = x.gpu_term_hours is not None or x.trainium_term_hours is not None
+    # Under a commitment an hour costs what the plan pays for it, held hours nothing: per run, the
+    # saving is the plans' compute difference shared over the runs.
+    saving = (gpu.compute_total - trn.compute_total) / x.runs if committed else gpu.cost_per_run - trn.cost_per_run
     ports = ports_needed(x.runs, x.runs_per_architecture)
     gpu_total = gpu.compute_total
     trn_total = ports * port_cost + trn.compute_total
     trn = replace(trn, total=trn_total)
     difference = gpu_total - trn_total
-    committed = x.gpu_term_hours is not None or x.trainium_term_hours is not None
     break_even = port_cost / saving if saving > 0 and not committed else None
     if break_even is not None and x.runs_per_architecture is not None and break_even >= x.runs_per_architecture:
         # Each architecture is retired before its port is repaid: no plan length makes Trainium cheaper.

@@ -19,7 +19,7 @@ from generator import formatting as f
 from generator.engine import RANGE_LABELS
 
 RULE_LABELS = {
-    "feasibility": "Can each side run?",
+    "feasibility": "Feasibility",
     "cost": "Cost over the plan",
     "deadline": "Deadline",
     "capacity": "Capacity and urgency",
@@ -311,7 +311,11 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
                 f"interruptions an instance-hour × {f.hours(x['lost_hours']['value'])} lost each") if x[f"{side}_spot"]
                 else "none: not on spot")
         sides.append({"label": "Extra hours for spot interruptions", **spot})
-    lead = " and the wait for capacity" if x.get("trainium_lead_days") else ""
+    lead = ""
+    if x.get("trainium_lead_days"):
+        # Whether the port waits for capacity or runs beside it is an assumption the reader can change.
+        lead = (" or the wait for capacity, whichever is longer (ported while waiting)" if x.get("port_during_lead")
+                else " and the wait for capacity, one after the other")
     gpu_days = o["gpu"]["ready_days"]
     sides.append({
         "label": "First run can start",
@@ -320,6 +324,13 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
         "gpu": _cell("gpu.ready_days", gpu_days, f"in {f.days(gpu_days)}" if gpu_days else "at once"),
     })
     sides.append(pair(f"Total over {_plural(n, 'run')}", "total", f.money))
+    # The verdict keeps the way each side is named to be bought; a cheaper way is said beside it.
+    if any(o[side].get("options") for side in ("trainium", "gpu")):
+        sides.append({"label": "Cheapest way to buy this plan's compute", **{
+            side: _cell(f"{side}.cheaper_by", o[side]["cheaper_by"],
+                        f"{o[side]['cheapest_option']}, {f.money(o[side]['cheaper_by'])} less than {x[side + '_option']}"
+                        if o[side]["cheaper_by"] > 0 else f"{x[side + '_option']}, as named")
+            for side in ("trainium", "gpu")}})
     return {
         "sides": sides,
         "rows": [

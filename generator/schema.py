@@ -168,6 +168,14 @@ class Workload(Model):
     constraints: list[ConstraintName] = []
     rationale: Rationale = Rationale()
 
+    @model_validator(mode="after")
+    def _constraints_are_a_set(self) -> Workload:
+        # A constraint named twice would count its weeks twice.
+        dupes = sorted({c for c in self.constraints if self.constraints.count(c) > 1})
+        if dupes:
+            raise ValueError(f"constraints must not repeat (repeated: {', '.join(dupes)})")
+        return self
+
 
 class Scenario(Model):
     title: str = Field(min_length=1, max_length=200)

@@ -251,10 +251,29 @@ def test_port_weeks_from_class_experience_and_constraints(catalog):
     # The heavy-custom-cuda class already counts its custom kernels: the constraint adds nothing more.
     assert port_weeks(heavy, catalog) == Span(8, 4, 12)
     moderate = workload(architecture="moderate-custom", constraints=["custom-cuda-kernels"], neuron_experience="some")
-    assert port_weeks(moderate, catalog) == Span((5 + 6) * 1.25, (3 + 4) * 1.25, (8 + 12) * 1.25)
+    # As a list 5 + 6 weeks; the heavy class that includes custom kernels takes 8 (4-12), so no more.
+    assert port_weeks(moderate, catalog) == Span(8 * 1.25, 4 * 1.25, 12 * 1.25)
     # A team's own estimate is the whole port: no class default, no experience multiplier.
     own = workload(porting={"weeks": {"value": 2, "low": 1.5, "high": 3}}, neuron_experience="none")
     assert port_weeks(own, catalog) == Span(2, 1.5, 3)
+
+
+def test_a_class_plus_constraints_never_exceeds_a_heavier_class_that_includes_them(catalog):
+    import itertools
+
+    a = catalog.assumptions
+    classes = list(a.porting_classes)
+    adding = [n for n, c in a.constraints.items() if c.weeks is not None]
+    subsets = [list(s) for k in range(len(adding) + 1) for s in itertools.combinations(adding, k)]
+    for i, light in enumerate(classes):
+        for constraints in subsets:
+            w = port_weeks(workload(architecture=light, constraints=constraints, neuron_experience="experienced"), catalog)
+            for heavy in classes[i + 1:]:
+                h = port_weeks(workload(architecture=heavy, constraints=constraints, neuron_experience="experienced"), catalog)
+                assert w.low <= h.low and w.value <= h.value and w.high <= h.high
+                if set(constraints) <= set(a.porting_classes[heavy].includes):
+                    weeks = a.porting_classes[heavy].weeks
+                    assert w.low <= weeks.low and w.value <= weeks.value and w.high <= weeks.high
 
 
 def test_resolve_prices_options_and_overrides(catalog):

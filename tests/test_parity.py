@@ -230,6 +230,10 @@ def test_there_are_enough_cases_and_they_cover_every_rule(cases):
     assert any(r["outcome"]["decided_by"] == "deadline" and r["outcome"]["trainium"]["late_days"] and r["outcome"]["gpu"]["late_days"]
                for r in py)
     assert any(r["inputs"]["port_during_lead"] for r in py)
+    # Another way to buy is cheaper than the named one; and a held reservation is outlived by the hour.
+    assert any(r["outcome"]["gpu"]["cheaper_by"] > 0 for r in py) and any(r["outcome"]["trainium"]["cheaper_by"] > 0 for r in py)
+    assert any(r["inputs"]["trainium_held_hours"] > 0 and r["outcome"]["trainium"]["committed_terms"] == 0
+               and r["outcome"]["trainium"]["compute_total"] > 0 for r in py)
     assert any(r["outcome"]["break_even_runs"] is None for r in py)
     assert any(not r["robustness"]["holds"] for r in py) and any(r["robustness"]["holds"] for r in py)
     assert any(r["robustness"]["joint_flip"] for r in py)

@@ -35,6 +35,8 @@ const THRESHOLD_PROBE = 1e-6;
 const COST_RULES = ["cost", "capacity"];
 
 const span = (value, low, high) => ({ value, low, high });
+// Ways that are paid by the hour and not interrupted: what a plan buys beyond a held reservation.
+const HOURLY_OPTIONS = ["on-demand", "capacity-block"];
 const isRange = (s) => s.low !== s.high;
 const isNone = (v) => v === null || v === undefined;
 
@@ -55,22 +57,49 @@ export function priceBasis(s) {
   return "inside";
 }
 
-// Compute cost of n runs on one side and the commitment terms bought: a commitment is paid for
-// every hour of its term, used or not; hours still held on one are sunk.
-export function computeCost(n, x, side, costPerRun, wallClock) {
-  const term = x[side + "_term_hours"];
-  if (isNone(term)) return [n * costPerRun, 0];
-  let spanHours = n * wallClock;
+// Calendar hours n runs span: back to back, or spread over the plan's months.
+export function planSpan(n, x, wall) {
+  let spanHours = n * wall;
   if (!isNone(x.plan_hours)) spanHours = Math.max(spanHours, n * x.plan_hours / x.runs);
-  const uncovered = Math.max(0.0, spanHours - x[side + "_held_hours"]);
+  return spanHours;
+}
+
+// Compute cost of n runs of `hours` instance-hours on one side, bought the named way, and the
+// commitment terms bought. A commitment is paid for every hour of its term; hours still held on one
+// are sunk, and what the plan needs beyond them is bought the cheapest way, more terms or by the hour.
+export function computeCost(n, x, side, hours, wall) {
+  const term = x[side + "_term_hours"];
+  const price = x[side + "_price"].value;
+  if (isNone(term)) return [n * (price * hours), 0];
+  const spanHours = planSpan(n, x, wall);
+  const held = x[side + "_held_hours"];
+  const uncovered = Math.max(0.0, spanHours - held);
   const terms = Math.ceil(uncovered / term);
-  return [x[side + "_count"] * terms * term * x[side + "_price"].value, terms];
+  const committed = x[side + "_count"] * terms * term * price;
+  const hourly = (x[side + "_ways"] || []).filter((w) => HOURLY_OPTIONS.includes(w.option)).map((w) => w.usd_per_hour);
+  if (held > 0 && uncovered > 0 && hourly.length) {
+    // The runs spread evenly over the span: those past the held hours need this share of the hours.
+    const byHour = n * hours * (uncovered / spanHours) * Math.min(...hourly);
+    if (byHour < committed) return [byHour, 0];
+  }
+  return [committed, terms];
+}
+
+// Compute cost of n runs bought one way with nothing held; null when that way cannot finish.
+export function wayCost(n, x, side, baseHours, way) {
+  const count = x[side + "_count"];
+  const factor = spotFactor(way.option === "spot", count, x.interruption_rate.value, x.lost_hours.value);
+  if (factor === Infinity) return null;
+  const hours = baseHours * factor;
+  if (isNone(way.term_hours)) return n * (way.usd_per_hour * hours);
+  const spanHours = planSpan(n, x, hours / count);
+  return count * Math.ceil(spanHours / way.term_hours) * way.term_hours * way.usd_per_hour;
 }
 
 export function planTotals(x, n, o) {
   if (n === 0) return [0.0, 0.0];
-  const [gpu] = computeCost(n, x, "gpu", o.gpu.cost_per_run, o.gpu.wall_clock_hours);
-  const [trn] = computeCost(n, x, "trainium", o.trainium.cost_per_run, o.trainium.wall_clock_hours);
+  const [gpu] = computeCost(n, x, "gpu", o.gpu.hours_per_run, o.gpu.wall_clock_hours);
+  const [trn] = computeCost(n, x, "trainium", o.trainium.hours_per_run, o.trainium.wall_clock_hours);
   return [gpu, portsNeeded(Math.ceil(n), x.runs_per_architecture) * o.port_cost + trn];
 }
 
@@ -78,10 +107,11 @@ function side(x, name, hours, readyDays) {
   const count = x[name + "_count"];
   const factor = spotFactor(x[name + "_spot"], count, x.interruption_rate.value, x.lost_hours.value);
   const price = x[name + "_price"];
+  const baseHours = hours;
   hours = hours * factor;
   const cost = price.value * hours;
   const wall = hours / count;
-  const [compute, terms] = computeCost(x.runs, x, name, cost, wall);
+  const [compute, terms] = computeCost(x.runs, x, name, hours, wall);
   const term = x[name + "_term_hours"];
   let utilisation = null;
   if (!isNone(term)) {
@@ -90,11 +120,25 @@ function side(x, name, hours, readyDays) {
   }
   const reasons = infeasibility(x, name);
   const late = isNone(x.needed_within_days) ? null : Math.max(0.0, readyDays - x.needed_within_days);
+  // The named way is what the verdict uses; the others are priced beside it. A held reservation is
+  // already the named way's, so only plans that hold nothing compare whole ways.
+  const options = [];
+  if (x[name + "_held_hours"] === 0) {
+    for (const way of x[name + "_ways"] || []) {
+      const total = wayCost(x.runs, x, name, baseHours, way);
+      if (total !== null) options.push([way.option, total]);
+    }
+  }
+  let cheapest = x[name + "_option"] || "", cheaperBy = 0.0;
+  for (const [option, total] of options) {
+    if (compute - total > cheaperBy) { cheapest = option; cheaperBy = compute - total; }
+  }
   return {
     hours_per_run: hours, usd_per_hour: price.value, cost_per_run: cost, wall_clock_hours: wall, total: compute,
     spot_overhead: factor - 1, compute_total: compute, committed_terms: terms, utilisation, ready_days: readyDays,
     price_low: price.low, price_high: price.high, price_basis: priceBasis(price),
     feasible: reasons.length === 0, reasons, late_days: late,
+    cheapest_option: cheapest, cheaper_by: cheaperBy, options,
   };
 }
 
@@ -119,13 +163,15 @@ export function evaluate(x) {
   const gpu = side(x, "gpu", x.gpu_hours, x.gpu_lead_days);
   const trn = side(x, "trainium", x.gpu_hours / x.relative_throughput.value,
     readyDays(x.trainium_lead_days, portDays, x.port_during_lead));
-  const saving = gpu.cost_per_run - trn.cost_per_run;
+  const committed = !isNone(x.gpu_term_hours) || !isNone(x.trainium_term_hours);
+  // Under a commitment an hour costs what the plan pays for it, held hours nothing: per run, the
+  // saving is the plans' compute difference shared over the runs.
+  const saving = committed ? (gpu.compute_total - trn.compute_total) / x.runs : gpu.cost_per_run - trn.cost_per_run;
   const ports = portsNeeded(x.runs, x.runs_per_architecture);
   const gpuTotal = gpu.compute_total;
   const trnTotal = ports * portCost + trn.compute_total;
   trn.total = trnTotal;
   const difference = gpuTotal - trnTotal;
-  const committed = !isNone(x.gpu_term_hours) || !isNone(x.trainium_term_hours);
   let breakEven = saving > 0 && !committed ? portCost / saving : null;
   if (breakEven !== null && !isNone(x.runs_per_architecture) && breakEven >= x.runs_per_architecture) breakEven = null;
   const trace = [];
@@ -394,13 +440,23 @@ export function portWeeks(w, data) {
   const porting = w.porting || {};
   if (porting.weeks) return span(porting.weeks.value, porting.weeks.low, porting.weeks.high);
   const a = data.assumptions;
-  const base = a.porting_classes[w.architecture].weeks;
-  let lo = base.low, mid = base.value, hi = base.high;
-  const included = a.porting_classes[w.architecture].includes || [];
-  for (const name of w.constraints || []) {
-    const c = a.constraints[name];
-    if (c.weeks && !included.includes(name)) { lo = lo + c.weeks.low; mid = mid + c.weeks.value; hi = hi + c.weeks.high; }
-  }
+  const classes = Object.keys(a.porting_classes);
+  // Constraints are a set, and a class counts what it includes: a lighter class plus constraints
+  // never costs more than a heavier class that includes them. Each end is the least reading.
+  const [lo, mid, hi] = ["low", "value", "high"].map((end) => {
+    let best = null;
+    for (const name of classes.slice(classes.indexOf(w.architecture))) {
+      const pc = a.porting_classes[name];
+      const included = pc.includes || [];
+      let total = pc.weeks[end];
+      for (const cname of w.constraints || []) {
+        const c = a.constraints[cname];
+        if (c.weeks && !included.includes(cname)) total = total + c.weeks[end];
+      }
+      best = best === null ? total : Math.min(best, total);
+    }
+    return best;
+  });
   const m = a.neuron_experience[w.neuron_experience || "none"];
   return span(mid * m, lo * m, hi * m);
 }
@@ -410,6 +466,12 @@ function priceSpan(data, c) {
   const lo = p.low === null ? p.usd_per_hour : p.low;
   const hi = p.high === null ? p.usd_per_hour : p.high;
   return span(p.usd_per_hour, lo, hi);
+}
+
+// Every way the catalog sells an instance in a region, in the catalog's order.
+export function ways(data, instance, region) {
+  return data.prices.filter((p) => p.instance === instance && p.region === region && p.offered)
+    .map((p) => ({ option: p.option, usd_per_hour: p.usd_per_hour, term_hours: termHours(data, p.option) }));
 }
 
 const heldHours = (c) => (isNone(c.held_months) ? 0.0 : c.held_months * HOURS_PER_MONTH);
@@ -457,6 +519,10 @@ export function resolve(w, data) {
     region_excluded: ["trainium", "gpu"].filter((side) => !offered(w, side, data)),
     allowed_regions: w.regions || [],
     port_during_lead: availability.port_during_lead === true,
+    trainium_option: w.trainium.option || "on-demand",
+    gpu_option: w.gpu.option || "on-demand",
+    trainium_ways: ways(data, w.trainium.instance, w.trainium.region),
+    gpu_ways: ways(data, w.gpu.instance, w.gpu.region),
   };
 }
 

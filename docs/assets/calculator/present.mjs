@@ -7,7 +7,7 @@ import * as f from "./format.mjs";
 import { RANGE_LABELS } from "./engine.mjs";
 
 export const RULE_LABELS = {
-  feasibility: "Can each side run?",
+  feasibility: "Feasibility",
   cost: "Cost over the plan",
   deadline: "Deadline",
   capacity: "Capacity and urgency",
@@ -276,7 +276,11 @@ function summaryOf(x, o, t) {
     }
     sides.push({ label: "Extra hours for spot interruptions", ...spot });
   }
-  const lead = x.trainium_lead_days ? " and the wait for capacity" : "";
+  let lead = "";
+  if (x.trainium_lead_days) {
+    lead = x.port_during_lead ? " or the wait for capacity, whichever is longer (ported while waiting)"
+      : " and the wait for capacity, one after the other";
+  }
   const gpuDays = o.gpu.ready_days;
   sides.push({
     label: "First run can start",
@@ -284,6 +288,17 @@ function summaryOf(x, o, t) {
     gpu: cell("gpu.ready_days", gpuDays, gpuDays ? `in ${f.days(gpuDays)}` : "at once"),
   });
   sides.push(pair(`Total over ${plural(x.runs, "run")}`, "total", f.money));
+  // The verdict keeps the way each side is named to be bought; a cheaper way is said beside it.
+  if (["trainium", "gpu"].some((side) => (o[side].options || []).length)) {
+    const row = { label: "Cheapest way to buy this plan's compute" };
+    for (const side of ["trainium", "gpu"]) {
+      const sd = o[side];
+      row[side] = cell(`${side}.cheaper_by`, sd.cheaper_by, sd.cheaper_by > 0
+        ? `${sd.cheapest_option}, ${f.money(sd.cheaper_by)} less than ${x[side + "_option"]}`
+        : `${x[side + "_option"]}, as named`);
+    }
+    sides.push(row);
+  }
   return {
     sides,
     rows: [
