@@ -60,6 +60,9 @@ def file_names(chart_id: str) -> dict[str, str]:
         "png-dark": f"{chart_id}-dark.png",
         "json": f"{chart_id}.vl.json",
         "csv": f"{chart_id}.csv",
+        # The chart compiled to Vega at the column's width: the embed gallery fetches it to draw the
+        # chart live where the column is narrower than an image may be drawn (a phone).
+        "vega": f"{chart_id}.vg.json",
     }
 
 
@@ -211,6 +214,7 @@ def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache_dir: Pat
         # Compact: with an indent, Python's JSON encoder falls back to its slow pure-Python path.
         base + names["json"]: _dump(export) + "\n",
         base + names["csv"]: csv_text(c),
+        base + names["vega"]: str(c.vega) + "\n",
         base + "index.html": embed_page(env, c, site_url, charts_js),
     }
     gallery = env.get_template("partials/gallery_section.html.j2").render(c=c)

@@ -13,16 +13,35 @@
     return document.body.getAttribute("data-md-color-scheme") === "slate" ? "dark" : "light";
   }
 
-  function specFor(el) {
+  // A chart's compiled spec: in the page (a <template>), or for the embed gallery, whose charts are
+  // drawn live only on narrow screens, in the chart's embed folder (data-spec), fetched once.
+  const fetched = new Map(); // spec URL -> promise of the parsed spec
+  async function specFor(el) {
     const id = el.getAttribute("data-chart");
     const node = Array.from(document.querySelectorAll("template.guide-chart__spec"))
       .find((s) => s.getAttribute("data-chart") === id);
-    return node ? JSON.parse(node.content.textContent) : null;
+    if (node) return JSON.parse(node.content.textContent);
+    const url = el.getAttribute("data-spec");
+    if (!url) return null;
+    if (!fetched.has(url)) {
+      fetched.set(url, fetch(url).then((r) => {
+        if (!r.ok) throw new Error(`could not load ${url}: ${r.status}`);
+        return r.json();
+      }).catch((err) => { fetched.delete(url); throw err; }));
+    }
+    return fetched.get(url);
   }
 
   async function upgrade(el) {
-    const spec = specFor(el);
-    if (!spec || !window.GuideCharts) return;
+    if (!window.GuideCharts) return;
+    let spec;
+    try {
+      spec = await specFor(el);
+    } catch (err) {
+      el.setAttribute("data-error", String(err));
+      throw err;
+    }
+    if (!spec) return;
     const theme = scheme();
     try {
       await window.GuideCharts.loadRuntime();
