@@ -160,7 +160,11 @@ def test_index_lists_every_scenario_with_the_engines_verdict(built_site: BuiltSi
             assert rob.norm_text() == "changes only when several inputs are at their worst at once", r.id
         # A hybrid's saving counts only the workloads that go to Trainium.
         counted = [w for w in r.workloads if r.verdict != "hybrid" or w.outcome.verdict == "trainium"]
-        saving = tr.find_all("td")[2]
+        saving = tr.find_all("td")[3]
+        # The row says what decided each workload, in the words of the rule that did.
+        (why,) = [td for td in tr.find_all("td") if "data-reason" in td.attrs]
+        deciding = [[s for s in w.outcome.trace if s.verdict][-1] for w in r.workloads]
+        assert all(" ".join(s.text.rstrip(".").split()) in why.norm_text() for s in deciding), (r.id, why.norm_text())
         assert close(float(saving.attrs["data-sort"]), sum(w.outcome.saving_per_run for w in counted)), r.id
 
 
@@ -509,9 +513,9 @@ def test_untrusted_text_is_shown_as_text_and_never_becomes_markup(untrusted_site
     for n in specs:
         assert all(isinstance(c, str) for c in n.children), "markup inside a chart spec"
         spec = json.loads(n.text())  # markup from a payload would leave broken JSON behind
-        titles.append(spec["title"]["text"])
-    # The workload name reached the chart titles intact, inside the JSON.
-    assert any(t.endswith(PAYLOADS["breakout"]) for t in titles), titles
+        titles.append(" ".join(spec["title"]["text"]))
+    # The scenario's title reached the chart titles intact, inside the JSON.
+    assert any(PAYLOADS["script"] in t and PAYLOADS["img"] in t and PAYLOADS["placeholder"] in t for t in titles), titles
 
     for path in sorted(site.rglob("*.html")):
         d = parse(path)
