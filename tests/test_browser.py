@@ -594,9 +594,12 @@ CLIPPED = """() => {
     const r = cell.getBoundingClientRect();
     let box = cell.parentElement;
     while (box && box !== document.body && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
+    // A header kept for screen readers only (a 1-px box) is not shown, so not cut off.
+    if (box && box !== document.body && box.getBoundingClientRect().width <= 1) continue;
     const edge = box && box !== document.body ? box.getBoundingClientRect().right : document.documentElement.clientWidth;
     if (r.right <= edge + 1) continue;
-    const said = box && box.hasAttribute('data-scrolls') && getComputedStyle(box, '::before').content !== 'none';
+    const sign = box && box.closest('[data-scrolls]');
+    const said = !!sign && getComputedStyle(sign, '::before').content !== 'none';
     if (!said) out.push({text: cell.textContent.trim().slice(0, 40), right: Math.round(r.right), edge: Math.round(edge)});
   }
   return out;

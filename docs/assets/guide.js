@@ -174,10 +174,17 @@
   // A table wider than its box says so: data-scrolls on Material's scroll box puts a line above it,
   // data-hidden a fade on the side that is out of view (guide.css). Kept true as the box is scrolled
   // or resized (a phone turned, a font loaded).
+  // Material's box or, as Material styles it, the table inside: whichever of them scrolls.
+  function scroller(box) {
+    const table = box.querySelector(":scope > .md-typeset__table > table");
+    return table && table.scrollWidth - table.clientWidth > 1 ? table : box;
+  }
+
   function scrollSign(box) {
-    const over = box.scrollWidth - box.clientWidth > 1;
-    const left = over && box.scrollLeft > 1;
-    const right = over && box.scrollLeft + box.clientWidth < box.scrollWidth - 1;
+    const el = scroller(box);
+    const over = el.scrollWidth - el.clientWidth > 1;
+    const left = over && el.scrollLeft > 1;
+    const right = over && el.scrollLeft + el.clientWidth < el.scrollWidth - 1;
     const hidden = left && right ? "both" : left ? "left" : right ? "right" : null;
     if (over !== box.hasAttribute("data-scrolls")) box.toggleAttribute("data-scrolls", over);
     if (box.getAttribute("data-hidden") !== hidden) {
@@ -192,7 +199,8 @@
     document.querySelectorAll(".md-typeset__scrollwrap").forEach((box) => {
       if (!box.getAttribute("data-sign-ready")) {
         box.setAttribute("data-sign-ready", "true");
-        box.addEventListener("scroll", () => scrollSign(box), { passive: true });
+        // Scroll events do not bubble: the box and its table each report their own.
+        box.addEventListener("scroll", () => scrollSign(box), { passive: true, capture: true });
       }
       scrollSign(box);
       if (resized) resized.observe(box);
