@@ -80,7 +80,7 @@ def _titled(chart: alt.TopLevelMixin, title: str, source: str, as_of: dt.date, *
 
 def _title_lines(title: str) -> list[str]:
     """A title naming a scenario can be long; a static image does not wrap it, so it goes on lines here."""
-    return textwrap.wrap(title, TITLE_CHARS, break_on_hyphens=False) or [title]
+    return textwrap.wrap(title, TITLE_CHARS, break_on_hyphens=False, break_long_words=False) or [title]
 
 
 def _subtitle(source: str, as_of: dt.date) -> list[str]:

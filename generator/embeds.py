@@ -62,6 +62,9 @@ def file_names(chart_id: str) -> dict[str, str]:
         "card": f"{chart_id}-card.png",
         "json": f"{chart_id}.vl.json",
         "csv": f"{chart_id}.csv",
+        # The chart compiled to Vega at the column's width: the embed gallery fetches it to draw the
+        # chart live where the column is narrower than an image may be drawn (a phone).
+        "vega": f"{chart_id}.vg.json",
     }
 
 
@@ -217,6 +220,7 @@ def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache_dir: Pat
         # Compact: with an indent, Python's JSON encoder falls back to its slow pure-Python path.
         base + names["json"]: _dump(export) + "\n",
         base + names["csv"]: csv_text(c),
+        base + names["vega"]: str(c.vega) + "\n",
         base + "index.html": embed_page(env, c, site_url, charts_js, site_name),
     }
     if site_url:

@@ -137,7 +137,7 @@ class Renderer:
             keep_trailing_newline=True,
         )
         self.env.filters.update(
-            md=md, script_json=script_json, front_matter=front_matter, money=fmt.money, hourly=fmt.hourly, hourly_exact=fmt.hourly_exact,
+            md=md, script_json=script_json, front_matter=front_matter, money=fmt.money, hourly=fmt.hourly, hourly_exact=fmt.hourly_exact, break_even=fmt.break_even,
             runs=fmt.runs, ratio=fmt.ratio, pct=fmt.pct, weeks=fmt.weeks, count=fmt.count, num=fmt.num, hours=fmt.hours,
             days=fmt.days, date=fmt.date, sentence=sentence,
         )
@@ -159,6 +159,7 @@ class Renderer:
             scenario_row=self.scenario_row,
             column_text=ch.column_text,
             reference_case=self.reference_case,
+            reference_shown=self.reference_shown,
             freshness=self.freshness,
             site_url=self.site_url,
             root_prefix=embeds.relative_root,
@@ -191,6 +192,14 @@ class Renderer:
 
     def reference_case(self) -> dict[str, Any]:
         return self.reference.case()
+
+    @functools.cached_property
+    def _reference_shown(self) -> dict[str, Any]:
+        return present_workload(self.reference.result.workloads[0], self.source_names)
+
+    def reference_shown(self) -> dict[str, Any]:
+        """What the present layer says of the reference workload: the home page's price marks and flip."""
+        return self._reference_shown
 
     @functools.cached_property
     def calculator_json(self) -> Markup:

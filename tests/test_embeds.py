@@ -86,13 +86,15 @@ def test_images_carry_title_source_and_date_at_the_stated_width(built_site: Buil
         folder = built_site.site / "embed" / cid
         names = file_names(cid)
         spec = json.loads((folder / names["json"]).read_text(encoding="utf-8"))
+        # A long title is set on several lines: each is a text element of the image.
         title = spec["title"]["text"]
+        assert isinstance(title, list) and all(len(line) <= 75 or " " not in line for line in title), (cid, title)
         as_of = re.search(r"as of (\d{4}-\d{2}-\d{2})", " ".join(spec["title"]["subtitle"])).group(1)
         for key in ("svg", "svg-dark"):
             root = ET.parse(folder / names[key]).getroot()
             assert root.get("width") == str(EXPORT_WIDTH), (cid, key)
             text = svg_text(folder / names[key])
-            assert title in text and "Source:" in text and as_of in text and "From the guide:" in text, (cid, key)
+            assert all(line in text for line in title) and "Source:" in text and as_of in text and "From the guide:" in text, (cid, key)
         for key in ("png", "png-dark"):
             assert png_width((folder / names[key]).read_bytes()) == EXPORT_WIDTH * PNG_SCALE, (cid, key)
         assert spec["width"] == EXPORT_WIDTH

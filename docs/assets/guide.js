@@ -13,16 +13,35 @@
     return document.body.getAttribute("data-md-color-scheme") === "slate" ? "dark" : "light";
   }
 
-  function specFor(el) {
+  // A chart's compiled spec: in the page (a <template>), or for the embed gallery, whose charts are
+  // drawn live only on narrow screens, in the chart's embed folder (data-spec), fetched once.
+  const fetched = new Map(); // spec URL -> promise of the parsed spec
+  async function specFor(el) {
     const id = el.getAttribute("data-chart");
     const node = Array.from(document.querySelectorAll("template.guide-chart__spec"))
       .find((s) => s.getAttribute("data-chart") === id);
-    return node ? JSON.parse(node.content.textContent) : null;
+    if (node) return JSON.parse(node.content.textContent);
+    const url = el.getAttribute("data-spec");
+    if (!url) return null;
+    if (!fetched.has(url)) {
+      fetched.set(url, fetch(url).then((r) => {
+        if (!r.ok) throw new Error(`could not load ${url}: ${r.status}`);
+        return r.json();
+      }).catch((err) => { fetched.delete(url); throw err; }));
+    }
+    return fetched.get(url);
   }
 
   async function upgrade(el) {
-    const spec = specFor(el);
-    if (!spec || !window.GuideCharts) return;
+    if (!window.GuideCharts) return;
+    let spec;
+    try {
+      spec = await specFor(el);
+    } catch (err) {
+      el.setAttribute("data-error", String(err));
+      throw err;
+    }
+    if (!spec) return;
     const theme = scheme();
     try {
       await window.GuideCharts.loadRuntime();
@@ -155,10 +174,17 @@
   // A table wider than its box says so: data-scrolls on Material's scroll box puts a line above it,
   // data-hidden a fade on the side that is out of view (guide.css). Kept true as the box is scrolled
   // or resized (a phone turned, a font loaded).
+  // Material's box or, as Material styles it, the table inside: whichever of them scrolls.
+  function scroller(box) {
+    const table = box.querySelector(":scope > .md-typeset__table > table");
+    return table && table.scrollWidth - table.clientWidth > 1 ? table : box;
+  }
+
   function scrollSign(box) {
-    const over = box.scrollWidth - box.clientWidth > 1;
-    const left = over && box.scrollLeft > 1;
-    const right = over && box.scrollLeft + box.clientWidth < box.scrollWidth - 1;
+    const el = scroller(box);
+    const over = el.scrollWidth - el.clientWidth > 1;
+    const left = over && el.scrollLeft > 1;
+    const right = over && el.scrollLeft + el.clientWidth < el.scrollWidth - 1;
     const hidden = left && right ? "both" : left ? "left" : right ? "right" : null;
     if (over !== box.hasAttribute("data-scrolls")) box.toggleAttribute("data-scrolls", over);
     if (box.getAttribute("data-hidden") !== hidden) {
@@ -173,7 +199,8 @@
     document.querySelectorAll(".md-typeset__scrollwrap").forEach((box) => {
       if (!box.getAttribute("data-sign-ready")) {
         box.setAttribute("data-sign-ready", "true");
-        box.addEventListener("scroll", () => scrollSign(box), { passive: true });
+        // Scroll events do not bubble: the box and its table each report their own.
+        box.addEventListener("scroll", () => scrollSign(box), { passive: true, capture: true });
       }
       scrollSign(box);
       if (resized) resized.observe(box);

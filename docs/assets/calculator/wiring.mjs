@@ -250,7 +250,7 @@ function render(shown) {
     `<strong>${esc(s.label)}.</strong> ${esc(s.text)}${s.decides ? ` <em>${esc(s.decides_text)}</em>` : ""}</li>`).join("");
   const sides = shown.summary.sides.map((r) => `<tr><td>${esc(r.label)}</td>${cell(r.trainium, "Trainium")}${cell(r.gpu, "GPU")}</tr>`).join("");
   const rows = shown.summary.rows.map((c) => `<tr><td>${esc(c.label)}</td>${cell(c)}</tr>`).join("");
-  const ends = rob.ends.map((e) => `<tr><td data-label="Input">${esc(e.label)}</td><td data-label="End">${esc(e.end)}</td><td data-label="Value">${esc(e.value_text)}</td>` +
+  const ends = rob.ends.map((e) => `<tr><td>${esc(e.label)}</td><td data-label="End">${esc(e.end)}</td><td data-label="Value">${esc(e.value_text)}</td>` +
     `<td data-label="Verdict">${esc(e.verdict_label)}</td><td data-label="GPU total minus Trainium total">${esc(e.difference_text)}</td></tr>`).join("");
   const parts = t.parts.map((it) => `${esc(it.label)}: <span data-key="${esc(it.key)}" data-value="${esc(it.value ?? "none")}">${esc(it.text)}</span>`).join("; ");
   $("calc-output").innerHTML = `
