@@ -22,7 +22,7 @@ class Generated:
     renderer: Renderer
     site: Site
     assets: dict[str, str]  # site path -> text (the chart runtime)
-    texts: dict[str, str]  # embed files MkDocs writes (a read-only cache could not store them)
+    texts: dict[str, str]  # embed files, data downloads and the feed, which MkDocs writes
     linked: dict[str, Path]  # embed files to link from the cache, by site path
 
 
@@ -39,4 +39,5 @@ def generate(root: Path, cache: Path, site_url: str, day: dt.date, images: Image
     texts, linked = embeds.build(site.embeds, images)
     if site.site_card is not None:
         linked[unfurl.SITE_CARD] = images.add(site.site_card)["card"]
+    texts.update(site.files)
     return Generated(project, renderer, site, assets.site_assets(cache), texts, linked)

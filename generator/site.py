@@ -19,7 +19,8 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from generator import catalog_tables, embeds, trn3, unfurl
+from generator import catalog_tables, changes, downloads, embeds, trn3, unfurl
+from generator.diff import DEFAULT_THRESHOLD
 from generator.compiled import COMPILED
 from generator import charts as ch
 from generator.catalog import OPTION_LABELS, OPTIONS
@@ -109,6 +110,7 @@ class Site:
     embeds: list[embeds.ChartFiles] = field(default_factory=list)  # the text files of embed/<id>/, per chart
     unfurls: dict[str, unfurl.Unfurl] = field(default_factory=dict)  # docs-relative path -> its card, for pages with their own
     site_card: Job | None = None  # the image of every other page's card (unfurl.SITE_CARD)
+    files: dict[str, str] = field(default_factory=dict)  # site path -> text: the data downloads and the Atom feed
 
 
 class Renderer:
@@ -283,6 +285,12 @@ class Renderer:
         pp = self.chart_block(self.register(ch.price_performance(self.catalog), "prices.md"))
         site.pages["prices.md"] = self.env.get_template("prices.md.j2").render(pp_chart=pp, today=self.freshness.today)
         site.sources["prices.md"] = "data/prices.yaml"
+        moves = changes.shown_moves(self.catalog, self.project.results)
+        site.pages["changes.md"] = self.env.get_template("changes.md.j2").render(
+            moves=moves, regions=changes.regions_moves(self.catalog), threshold=DEFAULT_THRESHOLD,
+            feed_path=changes.FEED_PATH, CHANGE_WORDS=changes.CHANGE_WORDS, was_text=changes.was_text)
+        site.files[changes.FEED_PATH] = changes.atom(moves, self.catalog, self.site_url)
+        site.files.update(downloads.files(self.catalog))
         site.pages["sources.md"] = self.env.get_template("sources.md.j2").render()
         site.sources["sources.md"] = "data/sources.yaml"
         site.pages["reference/schema.md"] = self.env.get_template("schema.md.j2").render(schema=json_schema())
