@@ -23,6 +23,9 @@ from generator.results import DecisionMap, ScenarioResult, WorkloadResult
 
 TRN = "Trainium"
 GPU = "GPU"
+# Text drawn on the plot (break-even and plan labels): 5.7:1 on the light background. The dark
+# images and the live dark charts draw it lighter (images.DARK_CSS, charts.js).
+NOTE_TEXT = "#666"
 SIDE_COLORS = alt.Scale(domain=[TRN, GPU], range=["#ff9900", "#76b900"])
 VERDICT_COLORS = alt.Scale(domain=[TRN, GPU], range=["#ff9900", "#76b900"])
 WIDTH = 560
@@ -254,7 +257,7 @@ def _cumulative_template() -> str:
         alt.Chart(_data("marks")).transform_filter(f"datum.end == '{end}'").transform_calculate(
             at="datum.row" if end == "left" else "height - datum.row"
         ).mark_text(
-            align=end, dx=4 if end == "left" else -4, dy=-4, baseline="bottom", color="#888"
+            align=end, dx=4 if end == "left" else -4, dy=-4, baseline="bottom", color=NOTE_TEXT
         ).encode(x="runs:Q", y=alt.Y("at:Q", scale=None), text="label:N")
         for end in ("left", "right")
     ]
