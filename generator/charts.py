@@ -145,7 +145,10 @@ def decision_map(m: DecisionMap, x: Inputs, chart_id: str, title: str, source: s
     here = [{"runs": x.runs, axis: round(here_value, 4), "label": f"this case: {_n(x.runs, 'run')} at {here_text}"}]
     enc_x = alt.X("runs:O", title="Training runs planned", axis=alt.Axis(labelOverlap=True))
     enc_y = alt.Y(f"{axis}:O", title=ylabel, sort="descending", axis=alt.Axis(format=".2f", labelOverlap="greedy"))
-    heat = alt.Chart(_data("rows")).mark_rect().encode(
+    # No ARIA label on each of the hundreds of cells: the chart is one image with its own text
+    # alternative (role="img"), so assistive technology never reads them, and they would be most of
+    # the bytes of the static SVG. The tooltip still names each cell.
+    heat = alt.Chart(_data("rows")).mark_rect(aria=False).encode(
         x=enc_x, y=enc_y,
         color=alt.Color("verdict:N", scale=VERDICT_COLORS, title="Verdict"),
         tooltip=[alt.Tooltip("runs:O"), alt.Tooltip(f"{axis}:Q", format=".2f"), alt.Tooltip("verdict:N")],
