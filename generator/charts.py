@@ -23,6 +23,9 @@ from generator.results import DecisionMap, ScenarioResult, WorkloadResult
 
 TRN = "Trainium"
 GPU = "GPU"
+# Text drawn on the plot (break-even and plan labels): 5.7:1 on the light background. The dark
+# images and the live dark charts draw it lighter (images.DARK_CSS, charts.js).
+NOTE_TEXT = "#666"
 SIDE_COLORS = alt.Scale(domain=[TRN, GPU], range=["#ff9900", "#76b900"])
 VERDICT_COLORS = alt.Scale(domain=[TRN, GPU], range=["#ff9900", "#76b900"])
 WIDTH = 560
@@ -156,7 +159,10 @@ def decision_map(m: DecisionMap, x: Inputs, chart_id: str, title: str, source: s
     here = [{"runs": x.runs, axis: round(here_value, 4), "label": f"this case: {_n(x.runs, 'run')} at {here_text}"}]
     enc_x = alt.X("runs:O", title="Training runs planned", axis=alt.Axis(labelOverlap=True))
     enc_y = alt.Y(f"{axis}:O", title=ylabel, sort="descending", axis=alt.Axis(format=".2f", labelOverlap="greedy"))
-    heat = alt.Chart(_data("rows")).mark_rect().encode(
+    # No ARIA label on each of the hundreds of cells: the chart is one image with its own text
+    # alternative (role="img"), so assistive technology never reads them, and they would be most of
+    # the bytes of the static SVG. The tooltip still names each cell.
+    heat = alt.Chart(_data("rows")).mark_rect(aria=False).encode(
         x=enc_x, y=enc_y,
         color=alt.Color("verdict:N", scale=VERDICT_COLORS, title="Verdict"),
         tooltip=[alt.Tooltip("runs:O"), alt.Tooltip(f"{axis}:Q", format=".2f"), alt.Tooltip("verdict:N")],
@@ -269,7 +275,7 @@ def _cumulative_template() -> str:
         alt.Chart(_data("marks")).transform_filter(f"datum.end == '{end}'").transform_calculate(
             at="datum.row" if end == "left" else "height - datum.row"
         ).mark_text(
-            align=end, dx=4 if end == "left" else -4, dy=-4, baseline="bottom", color="#888"
+            align=end, dx=4 if end == "left" else -4, dy=-4, baseline="bottom", color=NOTE_TEXT
         ).encode(x="runs:Q", y=alt.Y("at:Q", scale=None), text="label:N")
         for end in ("left", "right")
     ]

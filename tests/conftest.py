@@ -19,6 +19,21 @@ import pytest
 from site_support import CHROMIUM, CHROMIUM_ARGS, FROZEN, BuiltSite, build_copy, copy_project, write_untrusted_scenario
 
 
+# A test that takes one of these builds, serves or drives the site, so it is slow (`pytest -m "not
+# slow"` leaves it out) and, with the browser, a browser test. Marked here, so a new test that takes
+# one is marked too; a test that builds or serves by itself carries @pytest.mark.slow.
+SLOW_FIXTURES = {"built_site", "untrusted_site", "served_site", "browser"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if "browser" in used:
+            item.add_marker(pytest.mark.browser)
+        if used & SLOW_FIXTURES:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(autouse=True)
 def _a_new_process():
     """Each test starts as a new process would: nothing remembered from another test's loads."""

@@ -16,8 +16,10 @@ import pytest
 from site_support import FROZEN, REPO, copy_project
 from contrib_support import PLACEHOLDER_MESSAGE, fill, guide, problems
 
+pytestmark = pytest.mark.slow  # builds the site and runs guide diff in a git repository
+
 NAME = "small-team-launch"
-BUILD_DAY = "2026-11-23"  # the day the fixture was frozen; fixed, so the stale-price warning and note are there whatever the date
+BUILD_DAY = "2026-11-23"  # the day the fixture was frozen; fixed, so the stale-price note is there whatever the date
 GIT_ID = ["-c", "user.name=Contributor", "-c", "user.email=contributor@example.invalid", "-c", "commit.gpgsign=false"]
 
 

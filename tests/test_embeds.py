@@ -132,6 +132,7 @@ def test_each_chart_on_the_site_offers_its_snippets(built_site: BuiltSite):
         assert f'data-embed="{cid}"' in gallery, cid
 
 
+@pytest.mark.slow
 def test_a_second_build_renders_no_image_and_a_broken_cache_only_costs_time(tmp_path: Path):
     root = copy_project(tmp_path / "project")
     shutil.rmtree(root / ".cache", ignore_errors=True)
@@ -156,6 +157,7 @@ def test_a_second_build_renders_no_image_and_a_broken_cache_only_costs_time(tmp_
     assert "embed images: 2 charts rendered" in third.stderr
 
 
+@pytest.mark.slow
 def test_only_a_change_to_the_image_code_renders_the_images_again(tmp_path: Path):
     root = copy_project(tmp_path / "project")
     for extra in (root / "scenarios").glob("*.yaml"):
@@ -317,6 +319,7 @@ def _render_texts(families: list[str], initializer=None) -> list[bytes]:
         return list(pool.map(_text_png, families))
 
 
+@pytest.mark.slow
 def test_image_workers_draw_with_the_bundled_font_whatever_the_machine_has():
     """The images must not depend on the build machine's fonts; see generator/fonts.conf."""
     listed = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True).stdout if shutil.which("fc-list") else ""

@@ -60,7 +60,9 @@ def test_the_live_project_validates():
     r = guide("validate", cwd=REPO)
     assert (r.returncode, r.stderr) == (0, ""), r.stderr
     count = len(list(LIVE_SCENARIOS.glob("*.yaml")))
-    assert r.stdout == f"ok: data/ and {count} scenario(s) are valid.\n"
+    ok, *notes = r.stdout.splitlines()
+    assert ok == f"ok: data/ and {count} scenario(s) are valid."
+    assert len(notes) <= 1 and all(n.startswith("note: ") for n in notes), notes  # stale prices, as the calendar goes
 
 
 def test_only_older_figures_and_chip_specifications_may_be_undated(catalog: Catalog):
@@ -145,6 +147,7 @@ def _first_on_demand(text: str) -> tuple[str, str]:
     raise AssertionError("no one-line on-demand entry in data/prices.yaml")
 
 
+@pytest.mark.slow
 def test_a_one_percent_refresh_dated_today_and_a_new_scenario_leave_everything_valid(tmp_path: Path):
     root = tmp_path / "refreshed"
     shutil.copytree(LIVE_DATA, root / "data")
@@ -161,7 +164,7 @@ def test_a_one_percent_refresh_dated_today_and_a_new_scenario_leave_everything_v
 
     r = guide("validate", cwd=root, env={"GUIDE_TODAY": TODAY.isoformat()})
     assert (r.returncode, r.stderr) == (0, ""), r.stderr
-    assert r.stdout == f"ok: data/ and {len(list(LIVE_SCENARIOS.glob('*.yaml'))) + 1} scenario(s) are valid.\n"
+    assert r.stdout.splitlines()[0] == f"ok: data/ and {len(list(LIVE_SCENARIOS.glob('*.yaml'))) + 1} scenario(s) are valid."
     pages = _render_everything(root, TODAY)
     assert "scenarios/zz-live-data-drill.md" in pages
     assert TODAY.isoformat() in pages["prices.md"]  # the refreshed figure is shown with its new date

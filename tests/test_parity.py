@@ -219,6 +219,7 @@ def cases():
     return workloads, py, js, curves, [r["curve"] for r in ran]
 
 
+@pytest.mark.slow  # the 2,400 generated workloads, through both engines
 def test_there_are_enough_cases_and_they_cover_every_rule(cases):
     workloads, py, *_ = cases
     assert len(workloads) >= 2000
@@ -242,6 +243,7 @@ def test_there_are_enough_cases_and_they_cover_every_rule(cases):
     assert any(r["curve"]["crossing"] is not None and r["inputs"]["gpu_term_hours"] is not None for r in py)
 
 
+@pytest.mark.slow
 def test_javascript_engine_equals_python_engine(cases):
     workloads, py, js, *_ = cases
     problems: list[str] = []
@@ -253,6 +255,7 @@ def test_javascript_engine_equals_python_engine(cases):
     assert not problems, "\n".join(problems[:40])
 
 
+@pytest.mark.slow
 def test_verdicts_and_trace_rules_agree(cases):
     _, py, js, *_ = cases
     for a, b in zip(py, js, strict=True):
@@ -274,6 +277,7 @@ def test_exact_ties_and_boundaries_agree():
     assert js[6]["outcome"]["trainium"]["ready_days"] == 14 and js[6]["outcome"]["verdict"] == "trainium"
 
 
+@pytest.mark.slow
 def test_cost_curves_agree(cases):
     _, _, _, curves, js_curves = cases
     problems: list[str] = []
@@ -309,6 +313,7 @@ def _floats(value: Any) -> Any:
     return value
 
 
+@pytest.mark.slow
 def test_both_present_layers_tell_the_same_story(presented):
     py, js = presented
     wrong = [(i, a, b) for i, (a, b) in enumerate(zip(py, js, strict=True)) if _floats(a) != _floats(b)]
@@ -318,6 +323,7 @@ def test_both_present_layers_tell_the_same_story(presented):
         pytest.fail(f"{len(wrong)} cases differ; first: " + "\n".join(problems[:20]))
 
 
+@pytest.mark.slow
 def test_the_present_cases_cover_every_wording(presented):
     py, _ = presented
     assert {p["robustness"]["state"] for p in py} == {"robust", "joint", "flips"}

@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 
 from generator.engine import Inputs, Span, cost_parity, evaluate, thresholds
 
+pytestmark = pytest.mark.slow  # hypothesis: hundreds of engine runs a property
+
 # No example database: the suite writes nothing into the working tree; a failure prints its example.
 SETTINGS = settings(max_examples=100, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 

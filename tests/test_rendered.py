@@ -16,6 +16,8 @@ from generator.loader import load_project
 from generator.rendered import RenderedScenarios
 from generator.site import Renderer
 
+pytestmark = pytest.mark.slow  # renders the frozen project again and again
+
 REPO = Path(__file__).resolve().parents[1]
 FROZEN = REPO / "tests" / "fixtures" / "project"  # behaviour tests read the frozen data/ and scenarios/
 DAY = dt.date(2026, 11, 21)

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from site_support import READY, Served, build_into, run_mkdocs_build, site_hashes
 
+pytestmark = pytest.mark.slow  # runs mkdocs serve and builds
+
 
 @pytest.fixture
 def root(two_scenario_project: Path) -> Path:

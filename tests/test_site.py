@@ -461,6 +461,7 @@ def test_scenario_pages_are_not_in_the_sidebar(built_site: BuiltSite, project):
 PROBLEM_LINE = re.compile(r"^(\S+):(\d+):(\d+): (\S+): (.+)$", re.M)
 
 
+@pytest.mark.slow
 def test_invalid_scenario_stops_the_build_with_located_messages(tmp_path: Path):
     root = copy_project(tmp_path / "project")
     good = (root / "scenarios" / "one-off-run.yaml").read_text(encoding="utf-8")

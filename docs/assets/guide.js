@@ -221,8 +221,50 @@
     if (progress && !progress.hasAttribute("aria-label")) progress.setAttribute("aria-label", "Loading the page");
   }
 
+  // A block that scrolls sideways (a wide table, a long formula) takes keyboard focus and has a
+  // name, so a keyboard user can scroll it too; one that fits the screen is no extra tab stop.
+  // Material wraps tables in .md-typeset__scrollwrap; formulas are .guide-math.
+  const scrollers = new ResizeObserver((entries) => entries.forEach((e) => keyboardScroll(e.target)));
+
+  // Named by what it is and the heading it sits under, numbered when a section holds several, so
+  // each region's name is its own.
+  const HEADINGS = "h1, h2, h3, h4";
+  function scrollName(el) {
+    const kind = el.classList.contains("guide-math") ? "Formula" : "Table";
+    const all = Array.from(document.querySelectorAll(HEADINGS + ", .md-typeset__scrollwrap, .guide-math"));
+    let heading = null;
+    let nth = 1;
+    for (const node of all.slice(0, all.indexOf(el)).reverse()) {
+      if (node.matches(HEADINGS)) { heading = node; break; }
+      if (node.classList.contains("guide-math") === (kind === "Formula")) nth += 1;
+    }
+    const under = heading ? ` under “${heading.textContent.replace(/¶$/, "").trim()}”` : "";
+    return `${kind}${nth > 1 ? " " + nth : ""}${under}, scrolls sideways`;
+  }
+
+  function keyboardScroll(el) {
+    const scrolls = el.scrollWidth > el.clientWidth + 1;
+    if (scrolls && !el.hasAttribute("tabindex")) {
+      el.setAttribute("tabindex", "0");
+      el.setAttribute("role", "region");
+      el.setAttribute("aria-label", scrollName(el));
+      el.setAttribute("data-guide-scroll", "");
+    } else if (!scrolls && el.hasAttribute("data-guide-scroll")) {
+      ["tabindex", "role", "aria-label", "data-guide-scroll"].forEach((a) => el.removeAttribute(a));
+    }
+  }
+
+  function scrollables() {
+    scrollers.disconnect();
+    document.querySelectorAll(".md-typeset__scrollwrap, .guide-math").forEach((el) => {
+      keyboardScroll(el);
+      scrollers.observe(el);
+    });
+  }
+
   const start = () => {
     nameLandmarks();
+    scrollables();
     drawAll();
     copyButtons();
     document.querySelectorAll("table[data-sortable]").forEach(sortable);

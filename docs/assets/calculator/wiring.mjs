@@ -261,7 +261,7 @@ ${shown.lead ? `<p class="guide-verdict__lead">${esc(shown.lead)}</p>` : ""}
 ${shown.price_notes.map((n) => `<p class="guide-price-basis" data-price-basis="${esc(n.side)}:${esc(n.basis)}">${esc(n.text)}</p>`).join("")}
 </div>
 <table data-table="numbers">
-<thead><tr><th></th><th>Trainium</th><th>GPU</th></tr></thead>
+<thead><tr><th>Figure</th><th>Trainium</th><th>GPU</th></tr></thead>
 <tbody>${sides}</tbody></table>
 <table data-table="numbers"><tbody>${rows}</tbody></table>
 <h3>Does the verdict hold?</h3>
