@@ -141,7 +141,7 @@ def test_a_scenario_page_shows_its_verdict_chart_and_sentence(sites: Sites, proj
         assert t["og:image"] == f"{SITE_URL}embed/{chart}/{chart}-card.png"
         assert t["og:title"] == r.scenario.title
         d = t["og:description"]
-        assert d.startswith(f"Verdict: {VERDICT_LABELS[r.verdict]}, ")
+        assert d.startswith(f"Verdict: {VERDICT_LABELS[r.verdict]}")
         assert fmt.money(abs(r.saving_per_run)) + " " in d and "a run" in d
         assert fmt.money(abs(r.total_difference)) in d and "over the plan" in d
         assert d.endswith(f"at prices as of {max(w.prices_as_of for w in r.workloads).isoformat()}.")
@@ -257,3 +257,32 @@ def test_another_site_url_changes_every_absolute_url_and_nothing_else(sites: Sit
     for page in pages(sites.other.site):
         t = tags(page)
         assert t["og:url"].startswith(OTHER_URL) and t["og:image"].startswith(OTHER_URL)
+
+
+@pytest.mark.parametrize(("scenario", "sentence"), [
+    ("mainstream-pretraining", "Verdict: Trainium, with Trainium saving $185,661 a run and $727,645 over the plan, "
+                               "porting included, at prices as of 2026-01-21."),
+    ("case-series-a-startup", "Verdict: Hybrid, with the workloads that go to Trainium saving $10,613 a run and $115,352 "
+                              "over the plan, porting included, at prices as of 2026-01-21."),
+    ("one-off-run", "Verdict: GPU, with Trainium saving $5,784 a run but costing $12,216 more over the plan, porting "
+                    "included, at prices as of 2026-01-21."),
+    ("spot-job-on-64-instances", "Verdict: GPU, with Trainium costing $52,370 more a run and $541,701 more over the plan, "
+                                 "porting included, at prices as of 2025-11-30."),
+    # Where the cost points the other way, the sentence says which rule decided.
+    ("data-residency-london", "Verdict: GPU on hard constraints, although Trainium would save $31,819 a run and $745,648 "
+                              "over the plan, porting included, at prices as of 2026-01-21."),
+])
+def test_the_verdict_in_one_sentence(frozen_project, scenario: str, sentence: str):
+    from generator.unfurl import verdict_sentence
+
+    r = next(r for r in frozen_project.results if r.id == scenario)
+    assert verdict_sentence(r) == sentence
+
+
+@pytest.fixture(scope="module")
+def frozen_project():
+    from conftest import FROZEN
+
+    from generator.loader import load_project
+
+    return load_project(FROZEN)
