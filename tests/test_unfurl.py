@@ -268,20 +268,22 @@ def test_another_site_url_changes_every_absolute_url_and_nothing_else(sites: Sit
                     "included, at prices as of 2026-01-21."),
     ("spot-job-on-64-instances", "Verdict: GPU, with Trainium costing $52,370 more a run and $541,701 more over the plan, "
                                  "porting included, at prices as of 2025-11-30."),
-    # Where the cost points the other way, the sentence says which rule decided.
-    ("data-residency-london", "Verdict: GPU on hard constraints, although Trainium would save $31,819 a run and $745,648 "
+    # Where the cost points the other way, the sentence names the rule that decided (as the page labels it).
+    ("data-residency-london", "Verdict: GPU on {rule}, although Trainium would save $31,819 a run and $745,648 "
                               "over the plan, porting included, at prices as of 2026-01-21."),
 ])
 def test_the_verdict_in_one_sentence(frozen_project, scenario: str, sentence: str):
+    from generator.present import rule_label
     from generator.unfurl import verdict_sentence
 
     r = next(r for r in frozen_project.results if r.id == scenario)
-    assert verdict_sentence(r) == sentence
+    decided = [s.rule for s in r.workloads[0].outcome.trace if s.verdict is not None]
+    assert verdict_sentence(r) == sentence.format(rule=rule_label(decided[0]).lower())
 
 
 @pytest.fixture(scope="module")
 def frozen_project():
-    from conftest import FROZEN
+    from core_support import FROZEN
 
     from generator.loader import load_project
 
