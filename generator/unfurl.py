@@ -19,7 +19,7 @@ import jinja2
 
 from generator import formatting as fmt
 from generator.images import CARD_HEIGHT, CARD_WIDTH
-from generator.present import VERDICT_LABELS
+from generator.present import VERDICT_LABELS, rule_label
 
 TEMPLATES = Path(__file__).parent / "templates"
 SITE_CARD = "assets/site-card.png"  # the card of every page that has no chart of its own to show
@@ -73,21 +73,32 @@ def chart_alt(chart: Any) -> str:
     return f"{chart.title}. {chart.summary}"
 
 
-def _amount(x: float, what: str) -> str:
-    if x > 0:
-        return f"saving {fmt.money(x)} {what}"
-    if x < 0:
-        return f"costing {fmt.money(-x)} more {what}"
-    return f"costing the same {what}"
+def _money(x: float, what: str) -> str:
+    return f"{fmt.money(abs(x))}{' more' if x < 0 else ''} {what}"
+
+
+def _amounts(per_run: float, plan: float, save: str, cost: str) -> str:
+    """What Trainium saves (or costs more) a run and over the plan, with the verbs given."""
+    first, second = (save if x >= 0 else cost for x in (per_run, plan))
+    joint = "and" if first == second else f"but {second}"
+    return f"{first} {_money(per_run, 'a run')} {joint} {_money(plan, 'over the plan')}, porting included"
 
 
 def verdict_sentence(r: Any) -> str:
     """The scenario's verdict in one sentence, with what Trainium saves a run and over the plan (for a
-    hybrid, the workloads that go there) and the date of the newer price it used."""
-    who = "the workloads that go to Trainium" if r.verdict == "hybrid" else "Trainium"
-    as_of = max(w.prices_as_of for w in r.workloads)
-    return (f"Verdict: {VERDICT_LABELS[r.verdict]}, with {who} {_amount(r.saving_per_run, 'a run')} and "
-            f"{_amount(r.total_difference, 'over the plan, porting included')}, at prices as of {fmt.date(as_of)}.")
+    hybrid, the workloads that go there), the rule that decided where it is not the cost, and the date
+    of the newer price used."""
+    as_of = fmt.date(max(w.prices_as_of for w in r.workloads))
+    label = VERDICT_LABELS[r.verdict]
+    spr, td = r.saving_per_run, r.total_difference
+    if r.verdict == "hybrid":
+        return f"Verdict: {label}, with the workloads that go to Trainium {_amounts(spr, td, 'saving', 'costing')}, at prices as of {as_of}."
+    if (r.verdict == "gpu") == (td > 0):
+        # The cost points the other way: another rule decided.
+        rules = [s.rule for w in r.workloads for s in w.outcome.trace if s.verdict == r.verdict]
+        rule = f" on {rule_label(rules[0]).lower()}" if rules else ""
+        return f"Verdict: {label}{rule}, although Trainium would {_amounts(spr, td, 'save', 'cost')}, at prices as of {as_of}."
+    return f"Verdict: {label}, with Trainium {_amounts(spr, td, 'saving', 'costing')}, at prices as of {as_of}."
 
 
 def scenario(r: Any, page_path: str, chart: Any | None, chart_card: str | None) -> Unfurl:

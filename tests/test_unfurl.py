@@ -24,7 +24,6 @@ from generator.present import VERDICT_LABELS
 FIXTURE = REPO / "tests" / "fixtures" / "unfurl" / "zz-quoted-title.yaml"
 HOSTILE_ID = "zz-quoted-title"
 HOSTILE_TITLE = "Team \"Q\" said <script>alert(1)</script> & it's shipped \U0001F680"
-HOSTILE_WORKLOAD = "the \"Q\" run <script>alert(2)</script> \U0001F680"  # its chart's title, on the embed page
 SITE_URL = "https://trainium-or-gpu.github.io/guide/"
 OTHER_URL = "https://unfurl.example.net/guide/"
 REQUIRED = ("og:title", "og:description", "og:url", "og:type", "og:site_name", "og:image", "og:image:width",
@@ -141,7 +140,7 @@ def test_a_scenario_page_shows_its_verdict_chart_and_sentence(sites: Sites, proj
         assert t["og:image"] == f"{SITE_URL}embed/{chart}/{chart}-card.png"
         assert t["og:title"] == r.scenario.title
         d = t["og:description"]
-        assert d.startswith(f"Verdict: {VERDICT_LABELS[r.verdict]}, ")
+        assert d.startswith(f"Verdict: {VERDICT_LABELS[r.verdict]}")
         assert fmt.money(abs(r.saving_per_run)) + " " in d and "a run" in d
         assert fmt.money(abs(r.total_difference)) in d and "over the plan" in d
         assert d.endswith(f"at prices as of {max(w.prices_as_of for w in r.workloads).isoformat()}.")
@@ -225,9 +224,13 @@ def test_a_hostile_title_stays_escaped_in_the_tags_and_the_oembed_file(sites: Si
     own = [t for t in re.findall(r"<meta property=\"og:title\"[^>]*>", page.read_text(encoding="utf-8"))]
     assert own == ['<meta property="og:title" content="Team &#34;Q&#34; said &lt;script&gt;alert(1)&lt;/script&gt; '
                    '&amp; it&#39;s shipped \U0001F680">']
-    assert tags(embed)["og:title"] == f"Cumulative cost: {HOSTILE_WORKLOAD}"
+    # The embed page's title is its chart's, which carries the hostile workload name or scenario title.
+    chart = json.loads((embed.parent / f"{embed.parent.name}.vl.json").read_text(encoding="utf-8"))["title"]["text"]
+    chart = " ".join(chart) if isinstance(chart, list) else chart  # a long title is wrapped into lines
+    assert "<script>alert(" in chart and '"Q"' in chart and "\U0001F680" in chart
+    assert tags(embed)["og:title"] == chart
     o = json.loads((embed.parent / "oembed.json").read_text(encoding="utf-8"))
-    assert o["title"] == f"Cumulative cost: {HOSTILE_WORKLOAD}"
+    assert o["title"] == chart
     assert "<script>" not in o["html"]
     assert _Iframe.of(o["html"])["title"] == o["title"]
 
@@ -257,3 +260,34 @@ def test_another_site_url_changes_every_absolute_url_and_nothing_else(sites: Sit
     for page in pages(sites.other.site):
         t = tags(page)
         assert t["og:url"].startswith(OTHER_URL) and t["og:image"].startswith(OTHER_URL)
+
+
+@pytest.mark.parametrize(("scenario", "sentence"), [
+    ("mainstream-pretraining", "Verdict: Trainium, with Trainium saving $185,661 a run and $727,645 over the plan, "
+                               "porting included, at prices as of 2026-01-21."),
+    ("case-series-a-startup", "Verdict: Hybrid, with the workloads that go to Trainium saving $10,613 a run and $115,352 "
+                              "over the plan, porting included, at prices as of 2026-01-21."),
+    ("one-off-run", "Verdict: GPU, with Trainium saving $5,784 a run but costing $12,216 more over the plan, porting "
+                    "included, at prices as of 2026-01-21."),
+    ("spot-job-on-64-instances", "Verdict: GPU, with Trainium costing $52,370 more a run and $541,701 more over the plan, "
+                                 "porting included, at prices as of 2025-11-30."),
+    # Where the cost points the other way, the sentence names the rule that decided (as the page labels it).
+    ("data-residency-london", "Verdict: GPU on {rule}, although Trainium would save $31,819 a run and $745,648 "
+                              "over the plan, porting included, at prices as of 2026-01-21."),
+])
+def test_the_verdict_in_one_sentence(frozen_project, scenario: str, sentence: str):
+    from generator.present import rule_label
+    from generator.unfurl import verdict_sentence
+
+    r = next(r for r in frozen_project.results if r.id == scenario)
+    decided = [s.rule for s in r.workloads[0].outcome.trace if s.verdict is not None]
+    assert verdict_sentence(r) == sentence.format(rule=rule_label(decided[0]).lower())
+
+
+@pytest.fixture(scope="module")
+def frozen_project():
+    from core_support import FROZEN
+
+    from generator.loader import load_project
+
+    return load_project(FROZEN)
