@@ -204,7 +204,8 @@ def _savings_plans(sp: Any, instances: list[str], regions: list[str]) -> dict[tu
 
 
 def _spread(values: list[float]) -> tuple[float, float | None, float | None]:
-    lo, mid, hi = min(values), statistics.median(values), max(values)
+    # A median of an even count is a mean: rounded to a millionth of a dollar, as AWS lists prices.
+    lo, mid, hi = min(values), round(statistics.median(values), 6), max(values)
     return (mid, None, None) if lo == hi else (mid, lo, hi)
 
 
@@ -230,11 +231,13 @@ def _spot(ec2: Any, region: str, instances: list[str], now: dt.datetime) -> dict
 
 
 def _blocks(ec2: Any, region: str, instance: str) -> Seen | None:
+    from botocore.exceptions import ClientError
+
     rates = []
-    try:
-        with _calling("ec2:DescribeCapacityBlockOfferings", f"{region}, for {instance}"):
-            pages = ec2.get_paginator("describe_capacity_block_offerings").paginate(
-                InstanceType=instance, InstanceCount=1, CapacityDurationHours=BLOCK_HOURS)
+    with _calling("ec2:DescribeCapacityBlockOfferings", f"{region}, for {instance}"):
+        pages = ec2.get_paginator("describe_capacity_block_offerings").paginate(
+            InstanceType=instance, InstanceCount=1, CapacityDurationHours=BLOCK_HOURS)
+        try:
             for page in pages:
                 for o in page.get("CapacityBlockOfferings", []):
                     if o.get("CurrencyCode", "USD") != "USD":
@@ -242,10 +245,10 @@ def _blocks(ec2: Any, region: str, instance: str) -> Seen | None:
                     hours = o.get("CapacityBlockDurationHours") or BLOCK_HOURS
                     # Rounded to a millionth of a dollar: the fee is given in cents over the whole block.
                     rates.append(round(float(o["UpfrontFee"]) / (hours * (o.get("InstanceCount") or 1)), 6))
-    except AwsError as e:
-        if any(f"({code})" in str(e) or f"({code}:" in str(e) for code in NOT_SOLD_AS_BLOCKS):
-            return None
-        raise
+        except ClientError as e:
+            if e.response.get("Error", {}).get("Code") in NOT_SOLD_AS_BLOCKS:
+                return None
+            raise
     if not rates:
         return None
     mid, lo, hi = _spread(rates)

@@ -16,12 +16,14 @@ from dataclasses import dataclass, replace
 from generator import formatting as fmt
 from generator.catalog import OPTION_LABELS, Catalog, PriceMove, RegionsMove, Was
 from generator.diff import DEFAULT_THRESHOLD, relative_change
-from generator.engine import Span, evaluate
+from generator.engine import Outcome, Span, evaluate
 from generator.results import ScenarioResult, WorkloadResult
 
 ATOM = "http://www.w3.org/2005/Atom"
 FEED_PATH = "changes/atom.xml"
 PAGE_PATH = "changes/"
+# A feed carries the latest moves, as feeds do; the page lists every one.
+FEED_ENTRIES = 100
 CHANGE_WORDS = {"changed": "changed", "added": "newly listed", "vanished": "no longer listed", "returned": "listed again"}
 
 
@@ -87,16 +89,33 @@ def buyers(results: list[ScenarioResult]) -> Buyers:
     return out
 
 
-def effects(move: PriceMove, bought_by: Buyers, threshold: float = DEFAULT_THRESHOLD) -> tuple[Effect, ...]:
+class _Runs:
+    """The engine's outcome for one workload with one side's price set to a span, each computed once:
+    consecutive moves of a price share a figure (one's after is the next one's before)."""
+
+    def __init__(self) -> None:
+        self._done: dict[tuple[int, str, Span], Outcome] = {}
+
+    def __call__(self, w: WorkloadResult, side: str, span: Span | None) -> Outcome | None:
+        if span is None:
+            return None
+        key = (id(w), side, span)
+        if key not in self._done:
+            self._done[key] = evaluate(replace(w.inputs, **{f"{side}_price": span}))
+        return self._done[key]
+
+
+def effects(move: PriceMove, bought_by: Buyers, threshold: float = DEFAULT_THRESHOLD,
+            runs: _Runs | None = None) -> tuple[Effect, ...]:
     """The workloads that buy the moved price and whose verdict, or saving per run by more than
     threshold percent, the move changed."""
     if move.change == "vanished":
         return ()  # data/ keeps the last figure seen: no number a scenario uses moved
+    runs = runs or _Runs()
     before, after = _span(move.before), _span(move.after)
     out = []
     for r, w, side in bought_by.get((move.instance, move.region, move.option), ()):
-        o_before = evaluate(replace(w.inputs, **{f"{side}_price": before})) if before else None
-        o_after = evaluate(replace(w.inputs, **{f"{side}_price": after})) if after else None
+        o_before, o_after = runs(w, side, before), runs(w, side, after)
         e = Effect(r, w.workload.name, o_before and o_before.verdict, o_after and o_after.verdict,
                    o_before and o_before.saving_per_run, o_after and o_after.saving_per_run)
         change = relative_change(e.saving_before, e.saving_after)
@@ -109,8 +128,8 @@ def shown_moves(catalog: Catalog, results: list[ScenarioResult]) -> list[Shown]:
     """Every recorded price move, newest day first (the file's order within a day)."""
     moves = list(enumerate(catalog.history.prices))
     moves.sort(key=lambda im: (-im[1].date.toordinal(), im[0]))
-    bought_by = buyers(results)
-    return [Shown(m, effects(m, bought_by)) for _, m in moves]
+    bought_by, runs = buyers(results), _Runs()
+    return [Shown(m, effects(m, bought_by, runs=runs)) for _, m in moves]
 
 
 def regions_moves(catalog: Catalog) -> list[RegionsMove]:
@@ -132,7 +151,7 @@ def _stamp(day: dt.date) -> str:
 
 
 def atom(shown: list[Shown], catalog: Catalog, site_url: str) -> str:
-    """An Atom 1.0 feed (RFC 4287) of the price moves, newest first; text escaped by ElementTree."""
+    """An Atom 1.0 feed (RFC 4287) of the latest price moves, newest first; text escaped by ElementTree."""
     ET.register_namespace("", ATOM)
     page = f"{site_url}{PAGE_PATH}"
     feed = ET.Element(f"{{{ATOM}}}feed")
@@ -153,7 +172,7 @@ def atom(shown: list[Shown], catalog: Catalog, site_url: str) -> str:
     sub(author, "name", "Trainium or GPU? guide")
     sub(feed, "link", href=f"{site_url}{FEED_PATH}", rel="self", type="application/atom+xml")
     sub(feed, "link", href=page, rel="alternate", type="text/html")
-    for s in shown:
+    for s in shown[:FEED_ENTRIES]:
         m = s.move
         entry = sub(feed, "entry")
         host = site_url.split("//", 1)[-1].split("/", 1)[0] or "localhost"

@@ -61,7 +61,7 @@ def read_catalog(data_dir: Path, shown_dir: str = "data", known: KnownScenarios 
         # A catalog is only stored once every file parsed: its digests are those of the key.
         catalog = known.catalog(repr(key[1:]))
         if catalog is not None:
-            read = catalog, {f"{shown_dir}/{name}": digest for name, digest in key[2]}
+            read = catalog, {f"{shown_dir}/{name}": digest for name, digest in key[2] if digest is not None}
     if read is None:
         read = _read_catalog(data_dir, shown_dir, raws)
         if known is not None:

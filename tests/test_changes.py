@@ -183,3 +183,16 @@ def test_the_built_site_has_the_page_the_feed_and_the_downloads_linked_from_the_
     assert "No longer listed by AWS since 2026-11-25" in prices and "(no longer listed by AWS since 2026-11-25)" in prices
     nav = (site / "index.html").read_text(encoding="utf-8")
     assert re.search(r'href="changes/"[^>]*>\s*(<span[^>]*>\s*)?What changed', nav)
+
+
+def test_the_feed_carries_the_latest_moves_and_the_page_every_one(refreshed):
+    _, after, _ = refreshed
+    first = after.catalog.history.prices[0]
+    many = [first.model_copy(update={"date": first.date + dt.timedelta(days=i)}) for i in range(changes.FEED_ENTRIES + 20)]
+    catalog = after.catalog.model_copy(update={"history": after.catalog.history.model_copy(update={"prices": many})})
+    shown = changes.shown_moves(catalog, after.results)
+    assert len(shown) == len(many) and shown[0].move.date == many[-1].date
+    entries = ET.fromstring(changes.atom(shown, catalog, SITE_URL).encode("utf-8")).findall(f"{A}entry")
+    assert len(entries) == changes.FEED_ENTRIES
+    assert entries[0].findtext(f"{A}updated") == f"{many[-1].date}T00:00:00Z"
+    assert entries[-1].findtext(f"{A}updated") == f"{many[20].date}T00:00:00Z"
