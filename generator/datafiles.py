@@ -27,6 +27,10 @@ DATA_FILES: dict[str, type[BaseModel]] = {
     "prices.yaml": cat.PricesFile,
     "assumptions.yaml": cat.Assumptions,
 }
+# Files data/ may do without: history.yaml exists from the first recorded price move on.
+OPTIONAL_FILES: dict[str, type[BaseModel]] = {
+    "history.yaml": cat.HistoryFile,
+}
 
 
 def load_catalog(data_dir: Path, shown_dir: str = "data") -> cat.Catalog:
@@ -46,7 +50,7 @@ def read_catalog(data_dir: Path, shown_dir: str = "data", known: KnownScenarios 
     """The catalog, and the sha256 of the bytes each file was parsed from, by its shown path. With
     `known`, data/ as it validated in an earlier build from the same bytes is taken from there."""
     raws: dict[str, bytes | None] = {}
-    for name in DATA_FILES:
+    for name in {**DATA_FILES, **OPTIONAL_FILES}:
         try:
             raws[name] = (data_dir / name).read_bytes()
         except OSError:
@@ -71,9 +75,11 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
     problems: list[Problem] = []
     docs: dict[str, Document] = {}
     parsed: dict[str, Any] = {}
-    for name, model in DATA_FILES.items():
+    for name, model in {**DATA_FILES, **OPTIONAL_FILES}.items():
         shown = f"{shown_dir}/{name}"
         path = data_dir / name
+        if name in OPTIONAL_FILES and raws[name] is None and not path.exists():
+            continue
         if not path.exists():
             problems.append(Problem(shown, 1, 1, "(file)", f"required data file is missing (got no {name} in {shown_dir}/)"))
             continue
@@ -132,7 +138,8 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
             seen[key3] = i
     for i, p in enumerate(prices):
         inst = instances.get(p.instance)
-        if inst is not None and p.offered and p.region not in inst.regions.value:
+        # A vanished figure is kept as the last one seen, where AWS may no longer sell the instance.
+        if inst is not None and p.offered and p.vanished is None and p.region not in inst.regions.value:
             problems.append(pdoc.problem(
                 ("prices", i, "region"),
                 f"{p.instance} is priced in {p.region} but its regions in data/instances.yaml do not list it (got '{p.region}')",
@@ -161,7 +168,8 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
     if problems:
         raise InputError(problems)
     catalog = cat.Catalog(sources=sources, chips=chips, instances=instances, prices=prices, assumptions=assumptions,
-                          unpublished=parsed["prices.yaml"].unpublished)
+                          unpublished=parsed["prices.yaml"].unpublished,
+                          history=parsed.get("history.yaml") or cat.HistoryFile())
     return catalog, {doc.path: doc.digest for doc in docs.values()}
 
 

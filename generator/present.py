@@ -19,13 +19,12 @@ from generator import formatting as f
 from generator.engine import RANGE_LABELS
 
 RULE_LABELS = {
-    "hard-constraint": "Hard constraints",
-    "availability": "Availability",
+    "feasibility": "Feasibility",
     "cost": "Cost over the plan",
     "deadline": "Deadline",
     "capacity": "Capacity and urgency",
 }
-VERDICT_LABELS = {"trainium": "Trainium", "gpu": "GPU", "hybrid": "Hybrid"}
+VERDICT_LABELS = {"trainium": "Trainium", "gpu": "GPU", "hybrid": "Hybrid", "neither": "Neither"}
 ROBUST_WORDS = {
     "robust": "robust",
     "joint": "changes only when several inputs are at their worst at once",
@@ -87,11 +86,11 @@ def _step(s: dict[str, Any], runs: int) -> dict[str, Any]:
                  f"({_plural(n['ports'], 'port')} at {f.money(n['port_cost'])} plus {_plural(plan_runs, 'run')}).")
     elif s["rule"] == "capacity" and s["verdict"] and "ratio" in n:
         text += f" The other side's plan costs {f.ratio(n['ratio'])} as much; the margin is {f.pct(n['margin'])}."
-    elif s["rule"] == "hard-constraint" and s["verdict"] and (n.get("constraints") or n.get("regions")):
-        text += f" ({n.get('constraints') or n.get('regions')})"
     elif s["rule"] == "deadline" and "trainium_ready_days" in n:
         text += (f" Needed within {f.days(n['needed_within_days'])}; Trainium can start in "
                  f"{f.days(n['trainium_ready_days'])}, the GPU in {f.days(n['gpu_ready_days'])}.")
+        if n.get("trainium_late_days") and n.get("gpu_late_days"):
+            text += f" Trainium {f.days(n['trainium_late_days'])} late, the GPU {f.days(n['gpu_late_days'])} late."
     decides = s["verdict"]
     # The rule's own sentence without the figures, with what a hard constraint names: short enough
     # for a row of the scenarios index and the calculator's summary.
@@ -312,7 +311,11 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
                 f"interruptions an instance-hour × {f.hours(x['lost_hours']['value'])} lost each") if x[f"{side}_spot"]
                 else "none: not on spot")
         sides.append({"label": "Extra hours for spot interruptions", **spot})
-    lead = " and the wait for capacity" if x.get("trainium_lead_days") else ""
+    lead = ""
+    if x.get("trainium_lead_days"):
+        # Whether the port waits for capacity or runs beside it is an assumption the reader can change.
+        lead = (" or the wait for capacity, whichever is longer (ported while waiting)" if x.get("port_during_lead")
+                else " and the wait for capacity, one after the other")
     gpu_days = o["gpu"]["ready_days"]
     sides.append({
         "label": "First run can start",
@@ -321,6 +324,13 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
         "gpu": _cell("gpu.ready_days", gpu_days, f"in {f.days(gpu_days)}" if gpu_days else "at once"),
     })
     sides.append(pair(f"Total over {_plural(n, 'run')}", "total", f.money))
+    # The verdict keeps the way each side is named to be bought; a cheaper way is said beside it.
+    if any(o[side].get("options") for side in ("trainium", "gpu")):
+        sides.append({"label": "Cheapest way to buy this plan's compute", **{
+            side: _cell(f"{side}.cheaper_by", o[side]["cheaper_by"],
+                        f"{o[side]['cheapest_option']}, {f.money(o[side]['cheaper_by'])} less than {x[side + '_option']}"
+                        if o[side]["cheaper_by"] > 0 else f"{x[side + '_option']}, as named")
+            for side in ("trainium", "gpu")}})
     return {
         "sides": sides,
         "rows": [

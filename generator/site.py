@@ -19,14 +19,15 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from generator import catalog_tables, embeds
+from generator import catalog_tables, changes, downloads, embeds, trn3, unfurl
+from generator.diff import DEFAULT_THRESHOLD
 from generator.compiled import COMPILED
 from generator import charts as ch
 from generator.catalog import OPTION_LABELS, OPTIONS
 from generator.engine import RANGE_LABELS
 from generator import formatting as fmt
 from generator.freshness import Freshness
-from generator.images import PNG_SCALE, Images
+from generator.images import CARD_HEIGHT, CARD_WIDTH, PNG_SCALE, Images, Job
 from generator.loader import Project
 from generator.present import RULE_LABELS, VERDICT_LABELS, present_workload, scenario_row
 from generator.rendered import Rendered, RenderedScenarios
@@ -107,12 +108,16 @@ class Site:
     sources: dict[str, str] = field(default_factory=dict)  # docs-relative path -> YAML it comes from
     charts: list[ch.Chart] = field(default_factory=list)
     embeds: list[embeds.ChartFiles] = field(default_factory=list)  # the text files of embed/<id>/, per chart
+    unfurls: dict[str, unfurl.Unfurl] = field(default_factory=dict)  # docs-relative path -> its card, for pages with their own
+    site_card: Job | None = None  # the image of every other page's card (unfurl.SITE_CARD)
+    files: dict[str, str] = field(default_factory=dict)  # site path -> text: the data downloads and the Atom feed
 
 
 class Renderer:
     def __init__(self, project: Project, site_url: str = "", today: dt.date | None = None, cache_dir: Path | None = None,
-                 rendered: RenderedScenarios | None = None, images: Images | None = None):
+                 rendered: RenderedScenarios | None = None, images: Images | None = None, site_name: str = ""):
         self.project = project
+        self.site_name = site_name
         self.rendered = rendered
         self.images = images  # handed each chart as it is registered, so its images start rendering
         self.catalog = project.catalog
@@ -148,6 +153,7 @@ class Renderer:
             VERDICT_LABELS=VERDICT_LABELS,
             price_rows=functools.partial(catalog_tables.price_rows, self.catalog),
             figure_sources=functools.partial(catalog_tables.figure_sources, self.catalog),
+            price_to_beat=functools.partial(trn3.price_to_beat, self.catalog),
             source_links=self.source_links,
             source_name=lambda key: self.source_names.get(key, key),
             headline=self.headline,
@@ -163,6 +169,10 @@ class Renderer:
             embed_names=embeds.file_names,
             export_width=embeds.EXPORT_WIDTH,
             png_scale=PNG_SCALE,
+            iframe_width=unfurl.IFRAME_WIDTH,
+            iframe_height=unfurl.IFRAME_HEIGHT,
+            card_width=CARD_WIDTH,
+            card_height=CARD_HEIGHT,
             iframe_snippet=self.iframe_snippet,
             image_snippet=self.image_snippet,
         )
@@ -213,9 +223,7 @@ class Renderer:
 
     # Snippets a blogger pastes. Built as text here and escaped again where the page shows them.
     def iframe_snippet(self, c: ch.Chart) -> str:
-        url = f"{self.site_url}embed/{c.id}/"
-        return (f'<iframe src="{html.escape(url)}" title="{html.escape(c.title)}" width="100%" height="460" '
-                f'style="border:0" loading="lazy"></iframe>')
+        return unfurl.iframe(f"{self.site_url}embed/{c.id}/", c.title, "100%", unfurl.IFRAME_HEIGHT)
 
     def image_snippet(self, c: ch.Chart) -> str:
         names = embeds.file_names(c.id)
@@ -229,7 +237,7 @@ class Renderer:
     def register(self, c: ch.Chart, page: str) -> ch.Chart:
         c = replace(c, page=page, vega=embeds.compile_vega(embeds.site_spec(c), self.cache_dir))
         self.charts.append(c)
-        self._add_embed(embeds.chart_files(c, self.env, self.site_url, self.cache_dir, CHARTS_JS))
+        self._add_embed(embeds.chart_files(c, self.env, self.site_url, self.cache_dir, CHARTS_JS, self.site_name))
         return c
 
     def _add_embed(self, files: embeds.ChartFiles) -> None:
@@ -266,18 +274,33 @@ class Renderer:
     def render(self) -> Site:
         site = Site()
         for r in self.project.results:
-            site.pages[f"scenarios/{r.id}.md"] = self._cached_scenario_page(r)
-            site.sources[f"scenarios/{r.id}.md"] = r.path
+            first = len(self.charts)
+            path = f"scenarios/{r.id}.md"
+            site.pages[path] = self._cached_scenario_page(r)
+            site.sources[path] = r.path
+            shown = self.charts[first:first + 1]
+            card = f"embed/{shown[0].id}/{embeds.file_names(shown[0].id)['card']}" if shown else None
+            site.unfurls[path] = unfurl.scenario(r, embeds.page_url(path), shown[0] if shown else None, card)
         site.pages["scenarios/index.md"] = self.env.get_template("scenarios_index.md.j2").render()
         pp = self.chart_block(self.register(ch.price_performance(self.catalog), "prices.md"))
         site.pages["prices.md"] = self.env.get_template("prices.md.j2").render(pp_chart=pp, today=self.freshness.today)
         site.sources["prices.md"] = "data/prices.yaml"
+        moves = changes.shown_moves(self.catalog, self.project.results)
+        site.pages["changes.md"] = self.env.get_template("changes.md.j2").render(
+            moves=moves, regions=changes.regions_moves(self.catalog), threshold=DEFAULT_THRESHOLD,
+            feed_path=changes.FEED_PATH, CHANGE_WORDS=changes.CHANGE_WORDS, was_text=changes.was_text)
+        site.files[changes.FEED_PATH] = changes.atom(moves, self.catalog, self.site_url)
+        site.files.update(downloads.files(self.catalog))
         site.pages["sources.md"] = self.env.get_template("sources.md.j2").render()
         site.sources["sources.md"] = "data/sources.yaml"
         site.pages["reference/schema.md"] = self.env.get_template("schema.md.j2").render(schema=json_schema())
         # Hand-written pages place these; they are registered here so their embeds exist.
         self.home = {name: self.register(c, page) for name, (page, c) in self.home_charts().items()}
         site.pages["embed.md"] = self.env.get_template("embed_gallery.md.j2").render(embeds=self.embeds)
+        # The site's card draws the home page's decision map again, under the site's name and question.
+        decision_map = self.home["decision_map"]
+        site.site_card = Job(embeds.compile_vega(embeds.export_spec(decision_map, self.site_url), self.cache_dir),
+                             heading=unfurl.site_card_heading(self.site_name))
         site.charts = self.charts
         site.embeds = self.embeds
         return site
@@ -288,7 +311,8 @@ class Renderer:
         x = self.reference.inputs
         maps = self.reference.maps
         as_of = max(h["trn"].as_of, h["gpu"].as_of)
-        title = f"When does Trainium pay? trn2.48xlarge vs p5.48xlarge, on-demand, {x.gpu_hours:,.0f} GPU instance-hours a run"
+        bought = f"{OPTION_LABELS[h['trn'].option]} against {OPTION_LABELS[h['gpu'].option]}".lower()
+        title = f"When does Trainium pay? trn2.48xlarge vs p5.48xlarge, {bought}, {x.gpu_hours:,.0f} GPU instance-hours a run"
         trn_src = self.catalog.sources[h["trn"].source]
         source = (f"prices from {trn_src.name} ({fmt.date(h['trn'].as_of)}); mainstream port of {x.port_weeks.value:g} engineer-weeks "
                   f"at {fmt.money(x.engineer_week_usd)}")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import vl_convert as vlc
 import yaml
-from conftest import copy_project, run_mkdocs_build
+from site_support import copy_project, run_mkdocs_build
 
 from generator import images
 from generator.schema import MODELINE

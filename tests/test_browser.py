@@ -16,7 +16,7 @@ from urllib.parse import urljoin
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from conftest import PAYLOADS, UNTRUSTED_ID, BuiltSite
+from site_support import PAYLOADS, UNTRUSTED_ID, BuiltSite
 
 LOCAL = "http://127.0.0.1"
 PAGES = {"home": "", "scenario": "scenarios/one-off-run/", "prices": "prices/", "scenarios-index": "scenarios/"}
@@ -520,17 +520,17 @@ def test_on_a_phone_the_answer_stays_in_view_while_a_field_changes(width: int, o
     calculator_ready(tab)
     page = tab.page
     glance = page.locator("#calc-glance")
-    for field, value in (("#calc-runs", "3"), ("#calc-rel", "0.5"), ("#calc-weeks", "20")):
+    for selector, value in (("#calc-runs", "3"), ("#calc-rel", "0.5"), ("#calc-weeks", "20")):
         before = glance.inner_text()
-        page.locator(field).scroll_into_view_if_needed()
-        page.locator(field).fill(value)
+        page.locator(selector).scroll_into_view_if_needed()
+        page.locator(selector).fill(value)
         # The summary follows the inputs as they change...
         page.wait_for_function("(t) => document.getElementById('calc-glance').innerText !== t", arg=before)
-        # ...and is on the screen, whole, below the field being edited.
+        # ...and is on the screen, whole, below the selector being edited.
         where = page.evaluate(IN_VIEW, glance.element_handle())
-        assert where["share"] == 1, (field, where)
-        edited = page.evaluate(IN_VIEW, page.locator(field).element_handle())
-        assert edited["share"] == 1 and edited["bottom"] <= where["top"], (field, edited, where)
+        assert where["share"] == 1, (selector, where)
+        edited = page.evaluate(IN_VIEW, page.locator(selector).element_handle())
+        assert edited["share"] == 1 and edited["bottom"] <= where["top"], (selector, edited, where)
     assert glance.locator("#calc-glance-verdict").inner_text() in ("Trainium", "GPU")
     assert glance.locator("#calc-glance-saving").inner_text().endswith("less over the plan, ports included.")
     assert glance.locator("#calc-glance-reason").inner_text().startswith("Decided by ")

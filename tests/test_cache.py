@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import build_into, copy_project, run_mkdocs_build, site_hashes, tree_hashes
+from site_support import build_into, copy_project, run_mkdocs_build, site_hashes, tree_hashes
 
 from generator import cachefile
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FROZEN
+from site_support import FROZEN
 
 RAW_KEYS = {
     "trainium.hours_per_run": lambda o, t: o.trainium.hours_per_run,

@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import BuiltSite, pretend_upgraded, run_mkdocs_build
+from site_support import BuiltSite, pretend_upgraded, run_mkdocs_build
 
 from generator import cachefile, converted
 from generator import rendered as rendered_module

@@ -18,7 +18,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from conftest import UNTRUSTED_ID, BuiltSite, copy_project, run_mkdocs_build
+from site_support import UNTRUSTED_ID, BuiltSite, copy_project, run_mkdocs_build
 import vl_convert as vlc
 
 from generator import embeds

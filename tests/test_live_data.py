@@ -43,6 +43,8 @@ def _cited(catalog: Catalog):
     for iid, inst in catalog.instances.items():
         for name in ("chips", "accelerator_memory", "vcpu", "ram_gib", "network_gbps"):
             f = getattr(inst, name)
+            if f is None:
+                continue
             yield f"instances.{iid}.{name}", f
             for j, alt in enumerate(f.alternatives):
                 yield f"instances.{iid}.{name}.alternatives.{j}", alt
@@ -86,6 +88,27 @@ def test_every_instance_has_a_price_or_says_none_is_published(catalog: Catalog):
     silent = [iid for iid in catalog.instances
               if not any(p.instance == iid for p in catalog.prices) and not catalog.unpublished_for(iid)]
     assert not silent
+
+
+def test_trainium3_speeds_cover_every_trainium_chip_sold_and_keep_vendor_claims_apart(catalog: Catalog):
+    # The Trainium3 price to beat needs a speed over each chip a priced Trainium instance has; the range is
+    # the guide's own, and a vendor's claim is never mixed into it.
+    speed = catalog.assumptions.trainium3
+    assert speed is not None
+    sold = {catalog.instances[p.instance].chip for p in catalog.prices
+            if p.offered and catalog.instances[p.instance].side == "trainium"} - {"trainium3"}
+    assert sold and sold <= set(speed.per_chip)
+    assert {catalog.sources[f.source].kind for f in speed.per_chip.values()} == {"assumption"}
+    assert all(catalog.sources[c.source].kind == "vendor-positioning" for c in speed.vendor_claims.values())
+    assert set(speed.vendor_claims) <= set(speed.per_chip)
+
+
+def test_a_capacity_block_rate_is_never_filed_as_on_demand(catalog: Catalog):
+    # The same instance, region and rate under both options means one figure filed twice, as the
+    # trn2.48xlarge Capacity Block rate once was; a refresh must keep them apart.
+    blocks = {(p.instance, p.region, p.point) for p in catalog.prices if p.option == "capacity-block" and p.offered}
+    twins = [p for p in catalog.prices if p.option == "on-demand" and p.offered and (p.instance, p.region, p.point) in blocks]
+    assert not twins
 
 
 def _render_everything(root: Path, today: dt.date) -> dict[str, str]:

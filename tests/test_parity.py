@@ -150,6 +150,8 @@ def generate(rng: random.Random, catalog) -> dict[str, Any]:
     for side in ("trainium", "gpu"):
         if rng.random() < 0.3:
             a[f"{side}_lead_days"] = rng.choice([0, 7, 14, 21, rng.uniform(0, 60)])
+    if rng.random() < 0.2:
+        a["port_during_lead"] = True
     w["availability"] = a
     if rng.random() < 0.08:
         # The capacity rule decides only in a narrow band: GPUs constrained, the run needed soon,
@@ -221,9 +223,17 @@ def test_there_are_enough_cases_and_they_cover_every_rule(cases):
     workloads, py, *_ = cases
     assert len(workloads) >= 2000
     deciding = {[s for s in r["outcome"]["trace"] if s["verdict"]][-1]["rule"] for r in py}
-    assert deciding == {"hard-constraint", "availability", "deadline", "cost", "capacity"}
+    assert deciding == {"feasibility", "deadline", "cost", "capacity"}
     verdicts = {r["outcome"]["verdict"] for r in py}
-    assert verdicts == {"trainium", "gpu"}
+    assert verdicts == {"trainium", "gpu", "neither"}
+    # Neither side on time: the sooner one wins.
+    assert any(r["outcome"]["decided_by"] == "deadline" and r["outcome"]["trainium"]["late_days"] and r["outcome"]["gpu"]["late_days"]
+               for r in py)
+    assert any(r["inputs"]["port_during_lead"] for r in py)
+    # Another way to buy is cheaper than the named one; and a held reservation is outlived by the hour.
+    assert any(r["outcome"]["gpu"]["cheaper_by"] > 0 for r in py) and any(r["outcome"]["trainium"]["cheaper_by"] > 0 for r in py)
+    assert any(r["inputs"]["trainium_held_hours"] > 0 and r["outcome"]["trainium"]["committed_terms"] == 0
+               and r["outcome"]["trainium"]["compute_total"] > 0 for r in py)
     assert any(r["outcome"]["break_even_runs"] is None for r in py)
     assert any(not r["robustness"]["holds"] for r in py) and any(r["robustness"]["holds"] for r in py)
     assert any(r["robustness"]["joint_flip"] for r in py)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import markdown
 import pytest
-from conftest import PAYLOADS, UNTRUSTED_ID, BuiltSite
+from site_support import PAYLOADS, UNTRUSTED_ID, BuiltSite
 from mkdocs.config import load_config
 
 from generator import passthrough

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import copy_project
+from site_support import copy_project
 
 from generator import siteconfig
 

@@ -170,8 +170,9 @@ def test_a_hard_constraint_names_what_it_is_in_the_reason():
     x = _inputs(trainium_availability="unavailable")
     (shown,) = _both([_case(x)])
     assert shown["guess"]["flip"] is None
-    assert shown["guess"]["text"] == "No value flips the verdict, which is decided by availability, not by cost."
-    assert shown["glance"]["reason"].startswith("Decided by availability: ")
+    assert shown["guess"]["text"] == "No value flips the verdict, which is decided by feasibility, not by cost."
+    assert shown["glance"]["reason"] == ("Decided by feasibility: Trainium cannot run: it cannot be had in the region and window needed; "
+                                         "robust.")
 
 
 def test_recurring_ports_that_never_repay_draw_no_break_even():
@@ -205,20 +206,24 @@ def test_an_engine_with_deadlines_terms_and_regions_is_told_in_full():
     o["gpu"].update(committed_terms=0, utilisation=None, ready_days=0.0)
     o["break_even_runs"] = None
     case["result"]["thresholds"]["runs"] = 7.5
-    o["trace"][0] = {"rule": "hard-constraint", "verdict": "gpu", "text": "No allowed region offers Trainium.", "numbers": {"regions": "eu-west-2"}}
-    o["trace"].insert(3, {"rule": "deadline", "verdict": "gpu", "text": "Only the GPU can start in time.",
-                          "numbers": {"needed_within_days": 14, "trainium_ready_days": 21.0, "gpu_ready_days": 0.0}})
+    o["trace"][0] = {"rule": "feasibility", "verdict": "gpu", "text": "Trainium cannot run: no allowed region offers it (eu-west-2).",
+                     "numbers": {"trainium_reasons": "no allowed region offers it (eu-west-2)"}}
+    o["trace"].insert(3, {"rule": "deadline", "verdict": "gpu", "text": "Neither side can start by the deadline; the GPU option starts soonest.",
+                          "numbers": {"needed_within_days": 14, "trainium_ready_days": 21.0, "gpu_ready_days": 15.0,
+                                      "trainium_late_days": 7.0, "gpu_late_days": 1.0}})
     (shown,) = _both([case], curves=False)  # the outcome is edited by hand, so no engine drew this curve
     trace = {s["rule"]: s for s in shown["trace"]}
-    assert trace["hard-constraint"]["text"] == "No allowed region offers Trainium. (eu-west-2)"
+    assert trace["feasibility"]["text"] == "Trainium cannot run: no allowed region offers it (eu-west-2)."
+    assert trace["feasibility"]["label"] == "Feasibility"
     assert trace["deadline"]["label"] == "Deadline"
-    assert trace["deadline"]["text"] == "Only the GPU can start in time. Needed within 14 days; Trainium can start in 21 days, the GPU in 0 days."
+    assert trace["deadline"]["text"] == ("Neither side can start by the deadline; the GPU option starts soonest. Needed within 14 days; "
+                                         "Trainium can start in 21 days, the GPU in 15 days. Trainium 7 days late, the GPU 1 day late.")
     rows = {r["label"]: r for r in shown["summary"]["sides"]}
     assert rows["Commitment terms bought"]["trainium"] == {"key": "trainium.committed_terms", "value": 2, "text": "2, paid whether used or not"}
     assert rows["Commitment terms bought"]["gpu"]["text"] == "none: paid by the hour used"
     assert rows["Share of the reserved hours the plan uses"]["trainium"]["text"] == "25 %"
     assert rows["Share of the reserved hours the plan uses"]["gpu"] == {"key": None, "value": None, "text": "no commitment"}
-    assert rows["First run can start"]["trainium"]["text"] == "in 21 days, after the port and the wait for capacity"
+    assert rows["First run can start"]["trainium"]["text"] == "in 21 days, after the port and the wait for capacity, one after the other"
     assert rows["First run can start"]["gpu"]["text"] == "at once"
     assert shown["summary"]["sides"][-1]["label"] == "Total over 10 runs"
     be = next(c for c in shown["summary"]["rows"] if c["key"] == "break_even_runs")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import copy_project, run_mkdocs_build, site_hashes
+from site_support import copy_project, run_mkdocs_build, site_hashes
 
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import pytest
-from conftest import PAYLOADS, REPO, UNTRUSTED_ID, BuiltSite, copy_project, run_mkdocs_build, untrusted_scenario
+from site_support import PAYLOADS, REPO, UNTRUSTED_ID, BuiltSite, copy_project, run_mkdocs_build, untrusted_scenario
 
 # --- a small DOM over html.parser -----------------------------------------------------------------
 

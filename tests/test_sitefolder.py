@@ -7,7 +7,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from conftest import build_into, run_mkdocs_build, site_hashes
+from site_support import build_into, run_mkdocs_build, site_hashes
 from mkdocs.utils import clean_directory
 
 from generator import embeds, sitefolder

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import build_into, site_hashes
+from site_support import build_into, site_hashes
 
 from generator import cachefile, themed
 

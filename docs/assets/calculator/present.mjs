@@ -7,13 +7,12 @@ import * as f from "./format.mjs";
 import { RANGE_LABELS } from "./engine.mjs";
 
 export const RULE_LABELS = {
-  "hard-constraint": "Hard constraints",
-  availability: "Availability",
+  feasibility: "Feasibility",
   cost: "Cost over the plan",
   deadline: "Deadline",
   capacity: "Capacity and urgency",
 };
-export const VERDICT_LABELS = { trainium: "Trainium", gpu: "GPU", hybrid: "Hybrid" };
+export const VERDICT_LABELS = { trainium: "Trainium", gpu: "GPU", hybrid: "Hybrid", neither: "Neither" };
 const ROBUST_WORDS = {
   robust: "robust",
   joint: "changes only when several inputs are at their worst at once",
@@ -59,11 +58,12 @@ function step(s, runs) {
       `(${plural(n.ports, "port")} at ${f.money(n.port_cost)} plus ${plural(planRuns, "run")}).`;
   } else if (s.rule === "capacity" && s.verdict && "ratio" in n) {
     text += ` The other side's plan costs ${f.ratio(n.ratio)} as much; the margin is ${f.pct(n.margin)}.`;
-  } else if (s.rule === "hard-constraint" && s.verdict && (n.constraints || n.regions)) {
-    text += ` (${n.constraints || n.regions})`;
   } else if (s.rule === "deadline" && "trainium_ready_days" in n) {
     text += ` Needed within ${f.days(n.needed_within_days)}; Trainium can start in ` +
       `${f.days(n.trainium_ready_days)}, the GPU in ${f.days(n.gpu_ready_days)}.`;
+    if (n.trainium_late_days && n.gpu_late_days) {
+      text += ` Trainium ${f.days(n.trainium_late_days)} late, the GPU ${f.days(n.gpu_late_days)} late.`;
+    }
   }
   const decides = s.verdict;
   // The rule's own sentence without the figures, with what a hard constraint names: short enough
@@ -276,7 +276,11 @@ function summaryOf(x, o, t) {
     }
     sides.push({ label: "Extra hours for spot interruptions", ...spot });
   }
-  const lead = x.trainium_lead_days ? " and the wait for capacity" : "";
+  let lead = "";
+  if (x.trainium_lead_days) {
+    lead = x.port_during_lead ? " or the wait for capacity, whichever is longer (ported while waiting)"
+      : " and the wait for capacity, one after the other";
+  }
   const gpuDays = o.gpu.ready_days;
   sides.push({
     label: "First run can start",
@@ -284,6 +288,17 @@ function summaryOf(x, o, t) {
     gpu: cell("gpu.ready_days", gpuDays, gpuDays ? `in ${f.days(gpuDays)}` : "at once"),
   });
   sides.push(pair(`Total over ${plural(x.runs, "run")}`, "total", f.money));
+  // The verdict keeps the way each side is named to be bought; a cheaper way is said beside it.
+  if (["trainium", "gpu"].some((side) => (o[side].options || []).length)) {
+    const row = { label: "Cheapest way to buy this plan's compute" };
+    for (const side of ["trainium", "gpu"]) {
+      const sd = o[side];
+      row[side] = cell(`${side}.cheaper_by`, sd.cheaper_by, sd.cheaper_by > 0
+        ? `${sd.cheapest_option}, ${f.money(sd.cheaper_by)} less than ${x[side + "_option"]}`
+        : `${x[side + "_option"]}, as named`);
+    }
+    sides.push(row);
+  }
   return {
     sides,
     rows: [
