@@ -92,11 +92,9 @@ def _step(s: dict[str, Any], runs: int) -> dict[str, Any]:
         if n.get("trainium_late_days") and n.get("gpu_late_days"):
             text += f" Trainium {f.days(n['trainium_late_days'])} late, the GPU {f.days(n['gpu_late_days'])} late."
     decides = s["verdict"]
-    # The rule's own sentence without the figures, with what a hard constraint names: short enough
-    # for a row of the scenarios index and the calculator's summary.
+    # The rule's own sentence without the figures: short enough for a row of the scenarios index and
+    # the calculator's summary.
     reason = s["text"]
-    if s["rule"] == "hard-constraint" and decides and (n.get("constraints") or n.get("regions")):
-        reason = reason.rstrip(".") + f": {_generic(str(n.get('constraints') or n.get('regions')))}."
     return {
         "rule": s["rule"],
         "label": rule_label(s["rule"]),

@@ -166,7 +166,7 @@ def test_a_price_at_one_end_of_its_range_carries_which_end_and_the_other_ends_ve
                                                                         f"at the high end: {other['verdict_label']}"}}
 
 
-def test_a_hard_constraint_names_what_it_is_in_the_reason():
+def test_a_verdict_decided_before_cost_has_no_flip_and_says_what_decided_it():
     x = _inputs(trainium_availability="unavailable")
     (shown,) = _both([_case(x)])
     assert shown["guess"]["flip"] is None

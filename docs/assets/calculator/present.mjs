@@ -66,12 +66,9 @@ function step(s, runs) {
     }
   }
   const decides = s.verdict;
-  // The rule's own sentence without the figures, with what a hard constraint names: short enough
-  // for a row of the scenarios index and the calculator's summary.
-  let reason = s.text;
-  if (s.rule === "hard-constraint" && decides && (n.constraints || n.regions)) {
-    reason = reason.replace(/\.+$/, "") + `: ${generic(String(n.constraints || n.regions))}.`;
-  }
+  // The rule's own sentence without the figures: short enough for a row of the scenarios index and
+  // the calculator's summary.
+  const reason = s.text;
   return {
     rule: s.rule,
     label: ruleLabel(s.rule),
