@@ -272,10 +272,14 @@ def _glance(o: dict[str, Any], steps: list[dict[str, Any]], words: str) -> dict[
     if not decided:
         return {"saving": saving + ", ports included.", "reason": "", "why": ""}
     last = decided[-1]
+    saving += ", ports included."
+    if last["rule"] == "feasibility":
+        # A side that cannot run has no cost worth setting against the other's.
+        saving = {"neither": "Neither side can run", "trainium": "The GPU option cannot run",
+                  "gpu": "Trainium cannot run"}.get(o["verdict"], "One side cannot run") + ", so cost is not compared."
     # Under cost the saving line already says why; under any other rule the rule's sentence does.
     detail = "" if last["rule"] == "cost" else f": {last['reason'].rstrip('.')}"
-    return {"saving": saving + ", ports included.", "reason": f"Decided by {last['label'].lower()}{detail}; {words}.",
-            "why": last["reason"]}
+    return {"saving": saving, "reason": f"Decided by {last['label'].lower()}{detail}; {words}.", "why": last["reason"]}
 
 
 def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[str, Any]:
