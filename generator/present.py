@@ -92,11 +92,9 @@ def _step(s: dict[str, Any], runs: int) -> dict[str, Any]:
         if n.get("trainium_late_days") and n.get("gpu_late_days"):
             text += f" Trainium {f.days(n['trainium_late_days'])} late, the GPU {f.days(n['gpu_late_days'])} late."
     decides = s["verdict"]
-    # The rule's own sentence without the figures, with what a hard constraint names: short enough
-    # for a row of the scenarios index and the calculator's summary.
+    # The rule's own sentence without the figures: short enough for a row of the scenarios index and
+    # the calculator's summary.
     reason = s["text"]
-    if s["rule"] == "hard-constraint" and decides and (n.get("constraints") or n.get("regions")):
-        reason = reason.rstrip(".") + f": {_generic(str(n.get('constraints') or n.get('regions')))}."
     return {
         "rule": s["rule"],
         "label": rule_label(s["rule"]),
@@ -274,10 +272,14 @@ def _glance(o: dict[str, Any], steps: list[dict[str, Any]], words: str) -> dict[
     if not decided:
         return {"saving": saving + ", ports included.", "reason": "", "why": ""}
     last = decided[-1]
+    saving += ", ports included."
+    if last["rule"] == "feasibility":
+        # A side that cannot run has no cost worth setting against the other's.
+        saving = {"neither": "Neither side can run", "trainium": "The GPU option cannot run",
+                  "gpu": "Trainium cannot run"}.get(o["verdict"], "One side cannot run") + ", so cost is not compared."
     # Under cost the saving line already says why; under any other rule the rule's sentence does.
     detail = "" if last["rule"] == "cost" else f": {last['reason'].rstrip('.')}"
-    return {"saving": saving + ", ports included.", "reason": f"Decided by {last['label'].lower()}{detail}; {words}.",
-            "why": last["reason"]}
+    return {"saving": saving, "reason": f"Decided by {last['label'].lower()}{detail}; {words}.", "why": last["reason"]}
 
 
 def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[str, Any]:

@@ -365,8 +365,8 @@ def test_untrusted_text_stays_inert_in_the_browser(open_tab, serve, untrusted_si
     charts = tab.charts_drawn("light", expect=expected_charts(untrusted_site.site, f"scenarios/{UNTRUSTED_ID}/"))
     assert page.evaluate("() => typeof window.__pwned") == "undefined"
     assert page.locator('img[src="x"]').count() == 0
-    # The workload name is drawn as text in the chart titles, not run.
-    assert any(PAYLOADS["breakout"] in c["text"] for c in charts)
+    # The scenario's title is drawn as text in the chart titles, not run.
+    assert any(PAYLOADS["script"] in c["text"] for c in charts), [c["text"][:300] for c in charts]
     assert PAYLOADS["script"] in page.locator("h1").first.inner_text()
 
     # Search shows the hostile title as text too.

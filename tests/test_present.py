@@ -166,13 +166,17 @@ def test_a_price_at_one_end_of_its_range_carries_which_end_and_the_other_ends_ve
                                                                         f"at the high end: {other['verdict_label']}"}}
 
 
-def test_a_hard_constraint_names_what_it_is_in_the_reason():
+def test_a_verdict_decided_before_cost_has_no_flip_and_says_what_decided_it():
     x = _inputs(trainium_availability="unavailable")
     (shown,) = _both([_case(x)])
     assert shown["guess"]["flip"] is None
     assert shown["guess"]["text"] == "No value flips the verdict, which is decided by feasibility, not by cost."
     assert shown["glance"]["reason"] == ("Decided by feasibility: Trainium cannot run: it cannot be had in the region and window needed; "
                                          "robust.")
+    assert shown["glance"]["saving"] == "Trainium cannot run, so cost is not compared."
+    (neither,) = _both([_case(_inputs(trainium_availability="unavailable", gpu_availability="unavailable"))])
+    assert neither["verdict"] == "neither"
+    assert neither["glance"]["saving"] == "Neither side can run, so cost is not compared."
 
 
 def test_recurring_ports_that_never_repay_draw_no_break_even():

@@ -66,12 +66,9 @@ function step(s, runs) {
     }
   }
   const decides = s.verdict;
-  // The rule's own sentence without the figures, with what a hard constraint names: short enough
-  // for a row of the scenarios index and the calculator's summary.
-  let reason = s.text;
-  if (s.rule === "hard-constraint" && decides && (n.constraints || n.regions)) {
-    reason = reason.replace(/\.+$/, "") + `: ${generic(String(n.constraints || n.regions))}.`;
-  }
+  // The rule's own sentence without the figures: short enough for a row of the scenarios index and
+  // the calculator's summary.
+  const reason = s.text;
   return {
     rule: s.rule,
     label: ruleLabel(s.rule),
@@ -236,9 +233,15 @@ function glanceOf(o, steps, words) {
   const decided = steps.filter((s) => s.decides);
   if (!decided.length) return { saving: saving + ", ports included.", reason: "", why: "" };
   const last = decided[decided.length - 1];
+  let line = saving + ", ports included.";
+  if (last.rule === "feasibility") {
+    // A side that cannot run has no cost worth setting against the other's.
+    const who = { neither: "Neither side can run", trainium: "The GPU option cannot run", gpu: "Trainium cannot run" };
+    line = (who[o.verdict] ?? "One side cannot run") + ", so cost is not compared.";
+  }
   // Under cost the saving line already says why; under any other rule the rule's sentence does.
   const detail = last.rule === "cost" ? "" : `: ${last.reason.replace(/\.+$/, "")}`;
-  return { saving: saving + ", ports included.", reason: `Decided by ${last.label.toLowerCase()}${detail}; ${words}.`, why: last.reason };
+  return { saving: line, reason: `Decided by ${last.label.toLowerCase()}${detail}; ${words}.`, why: last.reason };
 }
 
 function summaryOf(x, o, t) {
