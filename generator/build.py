@@ -8,7 +8,7 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import assets, cachefile, compiled, embeds
+from generator import assets, cachefile, compiled, embeds, unfurl
 from generator.images import Images
 from generator.known import KnownScenarios
 from generator.loader import Project, load_project
@@ -26,19 +26,18 @@ class Generated:
     linked: dict[str, Path]  # embed files to link from the cache, by site path
 
 
-def generate(root: Path, cache: Path, site_url: str, day: dt.date, images: Images,
-             before_render=None) -> Generated:
-    """Raises InputError for invalid input. before_render(project) runs between loading and
-    rendering (the plugin warns about stale prices there)."""
+def generate(root: Path, cache: Path, site_url: str, day: dt.date, images: Images, *, site_name: str = "") -> Generated:
+    """Raises InputError for invalid input. site_name is what cards and oEmbed files name the site."""
     cachefile.begin_build(cache)
     project = load_project(root, known=KnownScenarios(cache / "scenarios"))
-    if before_render is not None:
-        before_render(project)
-    rendered = RenderedScenarios(cache / "pages", project, site_url, day)
+    rendered = RenderedScenarios(cache / "pages", project, site_url, day, site_name)
     # Before anything is rendered; the generator's code is hashed once, for the pages' keys.
     compiled.COMPILED.keep_in(cache / "templates", rendered.common["code"] + library_versions(compiled.LIBRARIES))
-    renderer = Renderer(project, site_url=site_url, today=day, cache_dir=cache / "embeds", rendered=rendered, images=images)
+    renderer = Renderer(project, site_url=site_url, today=day, cache_dir=cache / "embeds", rendered=rendered, images=images,
+                        site_name=site_name)
     site = renderer.render()
     texts, linked = embeds.build(site.embeds, images)
+    if site.site_card is not None:
+        linked[unfurl.SITE_CARD] = images.add(site.site_card)["card"]
     texts.update(site.files)
     return Generated(project, renderer, site, assets.site_assets(cache), texts, linked)

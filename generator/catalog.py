@@ -7,6 +7,7 @@ Every number a reader sees traces back to one of these models, so each carries i
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -40,6 +41,12 @@ class Source(Strict):
     # The date the source itself shows; null when it shows none and none could be established
     # (the title then says so). Never the day someone read it.
     as_of: dt.date | None
+
+    @property
+    def name(self) -> str:
+        """What a chart, an embed or a caption calls the source: its title up to the first clause
+        (titles go on to say which file, version or date), so a stranger reads it without the key."""
+        return re.split(r", |; |: | \(|\. ", self.title, maxsplit=1)[0].strip() or self.title
 
 
 class Cited(Strict):
@@ -109,8 +116,10 @@ class Instance(Strict):
     chips: Figure
     accelerator_memory: Figure
     accelerator_memory_unit: Literal["GiB", "GB"]
-    vcpu: Figure
-    ram_gib: Figure
+    # A size AWS sells before any source the guide has describes its host (trn2.3xlarge): left out
+    # rather than guessed. No decision reads them.
+    vcpu: Figure | None = None
+    ram_gib: Figure | None = None
     network_gbps: Figure
 
 
@@ -243,6 +252,15 @@ class Constraint(Cited):
         return self
 
 
+class Trainium3Speed(Strict):
+    """What a Trn3 UltraServer might deliver, for the price it would have to beat (generator/trn3.py):
+    Trainium3's training throughput per chip over each earlier Trainium chip, by chip key. No
+    measurement exists, so each is a range; AWS's own claims are kept apart as vendor claims."""
+
+    per_chip: dict[str, RangeFigure]
+    vendor_claims: dict[str, Figure] = {}
+
+
 class Assumptions(Strict):
     engineer_week_usd: Figure
     porting_classes: dict[str, PortingClass]
@@ -255,6 +273,7 @@ class Assumptions(Strict):
     soon_days: Figure
     # Prices whose as_of is older than this many days are flagged (generator/freshness.py).
     stale_days: Figure | None = None
+    trainium3: Trainium3Speed | None = None
 
 
 class SourcesFile(Strict):

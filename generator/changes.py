@@ -62,9 +62,10 @@ def was_text(w: Was | None) -> str:
         return "none"
     if not w.offered or w.usd_per_hour is None:
         return "not offered"
-    text = fmt.hourly(w.usd_per_hour)
+    # A move can be smaller than a cent: the rates as the source gives them.
+    text = fmt.hourly_exact(w.usd_per_hour)
     if w.low is not None and w.high is not None:
-        text += f" ({fmt.hourly(w.low)} to {fmt.hourly(w.high)})"
+        text += f" ({fmt.hourly_exact(w.low)} to {fmt.hourly_exact(w.high)})"
     return text
 
 

@@ -254,6 +254,11 @@ def _main(argv: list[str] | None = None, aws_client=None) -> int:
         if found:
             return _problems(sorted(found))
         print(f"ok: data/ and {len(project.results)} scenario(s) are valid.")
+        # The one place the stale prices are summed up: builds and `mkdocs serve` stay quiet about
+        # them (the pages carry the note), since a price goes stale with the calendar, not with an edit.
+        stale = freshness.stale_summary(project.catalog, on=on)
+        if stale:
+            print(f"note: {stale}")
         return 0
     if args.format == "json":
         json.dump([to_dict(r) for r in project.results], sys.stdout, indent=2, default=str)

@@ -47,6 +47,8 @@ def instance_rows(catalog: Catalog) -> list[dict[str, Any]]:
     for name, inst in catalog.instances.items():
         for figure in ("chips", "accelerator_memory", "vcpu", "ram_gib", "network_gbps", "regions"):
             f = getattr(inst, figure)
+            if f is None:  # a figure no source gives (trn2.3xlarge's vCPUs): no row rather than a guess
+                continue
             unit = inst.accelerator_memory_unit if figure == "accelerator_memory" else UNITS[figure]
             value = " ".join(f.value) if figure == "regions" else f.value
             rows.append({"instance": name, "side": inst.side, "chip": inst.chip, "figure": figure, "value": value, "unit": unit,

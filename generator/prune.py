@@ -20,7 +20,8 @@ def prune(root: Path, url: str | None = None) -> tuple[int, int]:
     settings = siteconfig.read(root)
     cache = cachefile.cache_dir(root, settings.cache_dir)
     url = settings.site_url if url is None else url
-    made = generate(root, cache, url, today(settings.today), Images(cache / "embeds", render=False))
+    made = generate(root, cache, url, today(settings.today), Images(cache / "embeds", render=False),
+                    site_name=settings.site_name)
     made.renderer.calculator_json  # noqa: B018 - compiles the calculator's chart, as its page does
     # The scenario pages' HTML and their files, keyed as a build with this mkdocs.yml keys them.
     try:

@@ -9,6 +9,8 @@ cut to $30.00. What that move did is checked against the engine's own results be
 
 from __future__ import annotations
 
+import html
+
 import csv
 import datetime as dt
 import io
@@ -86,7 +88,10 @@ def test_the_page_lists_the_move_with_its_date_and_exactly_the_scenarios_it_move
     row = _row(page, anchor)
     assert "$55.04/h" in row and "$30.00/h" in row
     assert page.rindex(f"## {WEEK.date()}", 0, page.index(anchor)) > page.rfind("## 2026-11-25", 0, page.index(anchor))
-    assert f"AWS-PRICE-LIST-API-{WEEK.date()}" in row
+    # The source is linked, and read by its name rather than its key.
+    key = f"AWS-PRICE-LIST-API-{WEEK.date()}"
+    name = after.catalog.sources[key].name
+    assert f'href="../sources/#{key.lower()}"' in row and f">{html.escape(name, quote=False)}</a>" in row and f">{key}<" not in row
     listed = set(re.findall(r'<li><a href="\.\./scenarios/([a-z0-9-]+)/">[^<]*</a> \(([^)]*)\)', row))
     expected = _moved_workloads(before, after)
     assert expected and listed == expected

@@ -15,6 +15,8 @@ from core_support import DATA, copy_inputs, tree_hashes
 from generator.import_prices import OfferError, parse_offer
 from generator.loader import load_catalog, read
 
+pytestmark = pytest.mark.slow  # runs the guide command a few dozen times
+
 FIXTURES = Path(__file__).parent / "fixtures" / "aws-price-list"
 OFFER = FIXTURES / "ec2-offer.json"
 GET_PRODUCTS = FIXTURES / "get-products.json"
