@@ -1,7 +1,7 @@
 """Helpers for the core tests (engine, scenarios, loader, CLI, schema): where the repository is,
 how to run the real `guide` CLI, and how to make a scratch copy of data/ and scenarios/.
 
-Kept out of conftest.py, which belongs to the site tests.
+Imported by the test modules; conftest.py holds only fixtures.
 """
 
 from __future__ import annotations
