@@ -226,7 +226,7 @@
   // Material wraps tables in .md-typeset__scrollwrap; formulas are .guide-math.
   const scrollers = new ResizeObserver((entries) => entries.forEach((e) => keyboardScroll(e.target)));
 
-  // Named by what it is and the heading it sits under, numbered when a section holds several, so
+  // Named by what it is and the headings it sits under, numbered when a section holds several, so
   // each region's name is its own.
   const HEADINGS = "h1, h2, h3, h4";
   function scrollName(el) {
@@ -238,7 +238,12 @@
       if (node.matches(HEADINGS)) { heading = node; break; }
       if (node.classList.contains("guide-math") === (kind === "Formula")) nth += 1;
     }
-    const under = heading ? ` under “${heading.textContent.replace(/¶$/, "").trim()}”` : "";
+    // With the heading above it when there is one (two workloads each have "What the engine computes").
+    const text = (h) => h.textContent.replace(/¶$/, "").trim();
+    const headings = Array.from(document.querySelectorAll(HEADINGS));
+    const parent = heading && headings.slice(0, headings.indexOf(heading)).reverse()
+      .find((h) => Number(h.tagName[1]) < Number(heading.tagName[1]) && h.tagName !== "H1");
+    const under = heading ? ` under “${parent ? text(parent) + "”, “" : ""}${text(heading)}”` : "";
     return `${kind}${nth > 1 ? " " + nth : ""}${under}, scrolls sideways`;
   }
 
