@@ -8,11 +8,12 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import assets, cachefile, compiled, embeds
+from generator import assets, embeds
+from generator.cachefile import Cache
 from generator.images import Images
 from generator.known import KnownScenarios
 from generator.loader import Project, load_project
-from generator.rendered import RenderedScenarios, library_versions
+from generator.rendered import RenderedScenarios
 from generator.site import Renderer, Site
 
 
@@ -26,18 +27,17 @@ class Generated:
     linked: dict[str, Path]  # embed files to link from the cache, by site path
 
 
-def generate(root: Path, cache: Path, site_url: str, day: dt.date, images: Images,
+def generate(root: Path, cache: Cache, site_url: str, day: dt.date, images: Images,
              before_render=None) -> Generated:
     """Raises InputError for invalid input. before_render(project) runs between loading and
-    rendering (the plugin warns about stale prices there)."""
-    cachefile.begin_build(cache)
-    project = load_project(root, known=KnownScenarios(cache / "scenarios"))
+    rendering (the plugin warns about stale prices there). Starts the cache's record of this build
+    (`Cache.begin_build`): what it marks used is what this build read or wrote there."""
+    cache.begin_build()
+    project = load_project(root, known=KnownScenarios(cache))
     if before_render is not None:
         before_render(project)
-    rendered = RenderedScenarios(cache / "pages", project, site_url, day)
-    # Before anything is rendered; the generator's code is hashed once, for the pages' keys.
-    compiled.COMPILED.keep_in(cache / "templates", rendered.common["code"] + library_versions(compiled.LIBRARIES))
-    renderer = Renderer(project, site_url=site_url, today=day, cache_dir=cache / "embeds", rendered=rendered, images=images)
+    rendered = RenderedScenarios(cache, project, site_url, day)
+    renderer = Renderer(project, site_url=site_url, today=day, cache=cache, rendered=rendered, images=images)
     site = renderer.render()
     texts, linked = embeds.build(site.embeds, images)
     return Generated(project, renderer, site, assets.site_assets(cache), texts, linked)

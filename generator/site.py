@@ -20,7 +20,8 @@ import jinja2
 from markupsafe import Markup
 
 from generator import catalog_tables, embeds
-from generator.compiled import COMPILED
+from generator.cachefile import Cache
+from generator.compiled import Compiled
 from generator import charts as ch
 from generator.catalog import OPTION_LABELS, OPTIONS
 from generator.engine import RANGE_LABELS
@@ -107,7 +108,7 @@ class Site:
 
 
 class Renderer:
-    def __init__(self, project: Project, site_url: str = "", today: dt.date | None = None, cache_dir: Path | None = None,
+    def __init__(self, project: Project, site_url: str = "", today: dt.date | None = None, cache: Cache | None = None,
                  rendered: RenderedScenarios | None = None, images: Images | None = None):
         self.project = project
         self.rendered = rendered
@@ -115,12 +116,13 @@ class Renderer:
         self.catalog = project.catalog
         self.freshness = Freshness.of(self.catalog, today)
         self.site_url = site_url if not site_url or site_url.endswith("/") else site_url + "/"
-        self.cache_dir = cache_dir
+        self.cache = cache
+        self._vega: dict[str, str] = cache.memo("vega") if cache is not None else {}  # charts compiled, by shape
         self._source_keys = {re.sub(r"[-\s]+", "", k).lower(): k for k in self.catalog.sources}
         self._source_pattern = source_pattern(self.catalog.sources)
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(TEMPLATES),
-            bytecode_cache=COMPILED,
+            bytecode_cache=Compiled(cache) if cache is not None else None,
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
@@ -182,7 +184,7 @@ class Renderer:
         """What the calculator page bakes in; built once per build, not once per page."""
         from generator.calculator import calculator_data, presets, workload_json
 
-        chart = json.loads(embeds.compile_vega(ch.calculator_template(), self.cache_dir))
+        chart = json.loads(embeds.compile_vega(ch.calculator_template(), self.cache, self._vega))
         return script_json({"data": calculator_data(self.catalog), "presets": presets(self.project.results),
                             "reference": workload_json(self.project.reference.workload), "chart": chart})
 
@@ -211,9 +213,9 @@ class Renderer:
 
     # Pages.
     def register(self, c: ch.Chart, page: str) -> ch.Chart:
-        c = replace(c, page=page, vega=embeds.compile_vega(embeds.site_spec(c), self.cache_dir))
+        c = replace(c, page=page, vega=embeds.compile_vega(embeds.site_spec(c), self.cache, self._vega))
         self.charts.append(c)
-        self._add_embed(embeds.chart_files(c, self.env, self.site_url, self.cache_dir, CHARTS_JS))
+        self._add_embed(embeds.chart_files(c, self.env, self.site_url, self.cache, CHARTS_JS, self._vega))
         return c
 
     def _add_embed(self, files: embeds.ChartFiles) -> None:

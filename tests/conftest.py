@@ -35,15 +35,6 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 
 
-@pytest.fixture(autouse=True)
-def _a_new_process():
-    """Each test starts as a new process would: nothing remembered from another test's loads."""
-    from generator import cachefile, loader
-
-    cachefile.forget()
-    loader.forget()
-
-
 # --- building -----------------------------------------------------------------------------------
 
 

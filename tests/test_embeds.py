@@ -271,7 +271,7 @@ def test_compiling_each_shape_once_gives_what_compiling_each_chart_gives(project
     exactly what vl-convert makes of the chart itself, for every chart of the site."""
     renderer = Renderer(project, site_url="https://example.org/")
     renderer.render()
-    assert len(renderer.charts) > len(embeds._compiled) > 1
+    assert len(renderer.charts) > len(renderer._vega) > 1
     for c in renderer.charts:
         for spec in (embeds.site_spec(c), embeds.export_spec(c, renderer.site_url)):
             assert json.loads(embeds.compile_vega(spec, None)) == vlc.vegalite_to_vega(spec), c.id

@@ -25,7 +25,8 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from generator import cachefile, converted, embeds, passthrough, sitefolder, themed
-from generator.compiled import COMPILED
+from generator.cachefile import Cache
+from generator.compiled import Compiled
 from generator.converted import ConvertedPages
 from generator.freshness import stale_summary, today
 from generator.images import Images
@@ -63,7 +64,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
     def __init__(self) -> None:
         # What a `mkdocs serve` process keeps from one build to the next.
-        self.cache: Path | None = None  # the build cache, checked in on_config
+        self.cache: Cache | None = None  # the build cache (its place checked in on_config), and what this process knows of it
         self.day = None  # the date prices are judged against, read in on_config
         self.serving = False  # under `mkdocs serve`
         self.dirty = False  # `mkdocs serve --dirty`: only what changed is built again
@@ -100,10 +101,12 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         # Checked here, before MkDocs writes anything, so a misplaced cache or a bad date stops the
         # build in one line.
         try:
-            self.cache = cachefile.cache_dir(_root(config), self.config.cache_dir)
+            directory = cachefile.cache_dir(_root(config), self.config.cache_dir)
             self.day = today(None if self.config.today is None else str(self.config.today))
         except (cachefile.CacheDirError, ValueError) as e:
             raise Abort(str(e)) from None
+        if self.cache is None or self.cache.directory != directory:
+            self.cache = Cache(directory)
         return config
 
     def _published_url(self, config: MkDocsConfig) -> str:
@@ -150,7 +153,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         assert cache is not None, "on_config runs before on_files"
         self._cancel_images()  # a superseded `mkdocs serve` build's renders, before this build starts its own
         self._new_build()
-        images = self.images = Images(cache / "embeds")
+        images = self.images = Images(cache)
         try:
             made = generate(root, cache, self._published_url(config), self.day, images, self._warn_stale)
         except InputError as e:
@@ -168,8 +171,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             except OSError as e:
                 raise _site_folder_failed(e) from None
             self.linking = embeds.link_meanwhile(Path(config.site_dir), ready)
-        self.converted = pages = ConvertedPages(cache / "html", Path(config.config_file_path).read_bytes())
-        self.themed = ThemedPages(cache / "themed", config.site_url or "") if self._pages_only_ours(config) else None
+        self.converted = pages = ConvertedPages(cache, Path(config.config_file_path).read_bytes())
+        self.themed = ThemedPages(cache, config.site_url or "") if self._pages_only_ours(config) else None
         generated: list[GeneratedFile] = []
         for path, markdown in sorted(made.site.pages.items()):
             f = GeneratedFile.generated(config, path, content=markdown)
@@ -227,7 +230,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         return nav
 
     def on_env(self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
-        env.bytecode_cache = COMPILED
+        assert self.cache is not None, "on_config runs before on_env"
+        env.bytecode_cache = Compiled(self.cache)
         if self.themed is not None and self.theme_entries:
             env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({themed.TEMPLATE: themed.TEMPLATE_SOURCE}), env.loader])
             self._find_stored_files(config)
@@ -238,8 +242,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         every page is converted (their titles, which the navigation shows, are known by then); a page
         found is rendered with a template that writes its stored file, which MkDocs picks by the page's
         front matter before any plugin sees the page, so the front matter says so until then."""
-        assert self.themed is not None
-        site = themed.site_inputs(site_parts(config, self.nav))
+        assert self.themed is not None and self.cache is not None
+        site = themed.site_inputs(self.cache.keys, site_parts(config, self.nav))
         for path, (f, entry) in self.theme_entries.items():
             page = f.page
             if page is None or (self.dirty and not f.is_modified()):
@@ -366,7 +370,9 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             except OSError as e:
                 raise _site_folder_failed(e) from None
         images.close()
-        cachefile.save_digests()
+        cache = self.cache
+        assert cache is not None, "on_config runs before on_post_build"
+        cache.save_digests()
         if self.building is not None:
             (self.built, self.inputs), self.building = self.building, None
         log.info("guide: embed images: %d charts rendered, %d from the cache", images.rendered, images.cached)
@@ -375,10 +381,10 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         # building a changed page. A build that added nothing to the cache cannot have taken it over its
         # bound, so it does not look; while serving, a build looks at most once a minute, so a save
         # waits for it once in a while, not every time.
-        grew = cachefile.wrote() or images.rendered > 0
-        if self.cache is not None and grew and (not self.serving or time.monotonic() - self.bounded_at >= BOUND_EVERY_SECONDS):
+        grew = cache.wrote() or images.rendered > 0
+        if grew and (not self.serving or time.monotonic() - self.bounded_at >= BOUND_EVERY_SECONDS):
             self.bounded_at = time.monotonic()
-            removed = cachefile.keep_bounded(self.cache, max_mb=self.config.cache_max_mb)
+            removed = cache.keep_bounded(max_mb=self.config.cache_max_mb)
             if removed:
                 log.info("guide: cache over its bound: removed %d files this build did not use", removed)
 
