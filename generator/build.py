@@ -10,11 +10,13 @@ from pathlib import Path
 
 from generator import assets, embeds
 from generator.cachefile import Cache
+from generator.converted import ConvertedPages, applies
 from generator.images import Images
 from generator.known import KnownScenarios
 from generator.loader import Project, load_project
 from generator.rendered import RenderedScenarios
 from generator.site import Renderer, Site
+from generator.themed import ThemedPages
 
 
 @dataclass
@@ -41,3 +43,18 @@ def generate(root: Path, cache: Cache, site_url: str, day: dt.date, images: Imag
     site = renderer.render()
     texts, linked = embeds.build(site.embeds, images)
     return Generated(project, renderer, site, assets.site_assets(cache), texts, linked)
+
+
+def page_stores(cache: Cache, config_bytes: bytes, site_url: str, pages: dict[str, str]
+                ) -> tuple[ConvertedPages, ThemedPages, dict[str, tuple[Path, Path]]]:
+    """The stores of the generated pages' HTML and files, and, for each page they keep
+    (`converted.applies`), its two entries: where a build finds and puts them, and what `guide cache
+    prune` keeps. config_bytes: mkdocs.yml as MkDocs read it."""
+    html = ConvertedPages(cache, config_bytes)
+    files = ThemedPages(cache, site_url)
+    entries = {}
+    for path, markdown in pages.items():
+        if applies(path):
+            parts = html.parts(path, markdown)
+            entries[path] = (html.entry_at(parts), files.entry(parts))
+    return html, files, entries

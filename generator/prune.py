@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator import cachefile, converted, siteconfig, themed
+from generator import cachefile, siteconfig
+from generator.build import generate, page_stores
 from generator.cachefile import Cache
 from generator.compiled import Compiled
-from generator.build import generate
 from generator.freshness import today
 from generator.images import Images
 
@@ -26,15 +26,13 @@ def prune(root: Path, url: str | None = None) -> tuple[int, int]:
     made.renderer.calculator_json  # noqa: B018 - compiles the calculator's chart, as its page does
     # The scenario pages' HTML and their files, keyed as a build with this mkdocs.yml keys them.
     try:
-        pages = converted.ConvertedPages(cache, (root / "mkdocs.yml").read_bytes())
+        config_bytes = (root / "mkdocs.yml").read_bytes()
     except OSError:
-        pages = None
-    files = themed.ThemedPages(cache, url)
-    for path, markdown in made.site.pages.items() if pages else ():
-        if converted.applies(path):
-            parts = pages.parts(path, markdown)
-            cache.mark_used(pages.entry_at(parts))
-            cache.mark_used(files.entry(parts))
+        config_bytes = None
+    if config_bytes is not None:
+        for entries in page_stores(cache, config_bytes, url, made.site.pages)[2].values():
+            for entry in entries:
+                cache.mark_used(entry)
     for template in Compiled(cache).stored():
         cache.mark_used(template)
     return cache.prune()

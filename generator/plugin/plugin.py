@@ -145,7 +145,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         # Runs on every (re)build, so a changed scenario or price is picked up by `mkdocs serve`.
-        from generator.build import generate
+        from generator.build import generate, page_stores
         from generator.loader import InputError
 
         root = _root(config)
@@ -171,8 +171,10 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             except OSError as e:
                 raise _site_folder_failed(e) from None
             self.linking = embeds.link_meanwhile(Path(config.site_dir), ready)
-        self.converted = pages = ConvertedPages(cache, Path(config.config_file_path).read_bytes())
-        self.themed = ThemedPages(cache, config.site_url or "") if self._pages_only_ours(config) else None
+        pages, files_stored, entries = page_stores(cache, Path(config.config_file_path).read_bytes(), config.site_url or "",
+                                                   made.site.pages)
+        self.converted = pages
+        self.themed = files_stored if self._pages_only_ours(config) else None
         generated: list[GeneratedFile] = []
         for path, markdown in sorted(made.site.pages.items()):
             f = GeneratedFile.generated(config, path, content=markdown)
@@ -181,16 +183,15 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             if source:
                 # Edit links on generated pages open the YAML the page is made from.
                 f.edit_uri = f"../{source}"
-            if converted.applies(path):
-                parts = pages.parts(path, markdown)
-                entry = pages.entry_at(parts)
+            if path in entries:
+                entry, file_entry = entries[path]
                 stored = pages.get(entry)
                 if stored is not None:
                     StoredPage(f, config, markdown, stored)
                 else:
                     self.to_store[path] = entry
                 if self.themed is not None:
-                    self.theme_entries[path] = (f, self.themed.entry(parts))
+                    self.theme_entries[path] = (f, file_entry)
             files.append(f)
         for path, content in {**made.assets, **made.texts}.items():
             f = GeneratedFile.generated(config, path, content=content)
