@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pickle
 import re
 import shutil
 import signal
@@ -372,3 +373,17 @@ def test_a_damaged_digests_file_is_ignored(tmp_path: Path, monkeypatch):
     build = cachefile.Cache(cache)
     build.begin_build()
     assert build.digest(image) == (st.st_size, hashlib.sha256(b"<svg>right</svg>").hexdigest())
+
+
+def test_two_caches_in_one_process_share_nothing_and_a_workers_copy_knows_the_folder_only(tmp_path: Path):
+    one, other = cachefile.Cache(tmp_path / "one"), cachefile.Cache(tmp_path / "other")
+    for cache in (one, other):
+        cache.begin_build()
+    entry = one.folder("rendered") / "entry.json"
+    one.store(entry, "made once")
+    one.memo("vega")["shape"] = "compiled"
+    assert (one.wrote(), one.used()) == (True, frozenset({str(entry.absolute())}))
+    assert (other.wrote(), other.used(), other.memo("vega")) == (False, frozenset(), {})
+    copy = pickle.loads(pickle.dumps(one))
+    assert (copy.directory, copy.used(), copy.memo("vega")) == (one.directory, frozenset(), {})
+    assert copy.read_checked(entry) == b"made once"
