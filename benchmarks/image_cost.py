@@ -3,7 +3,7 @@
 Renders the images of every chart this checkout's site has (one worker's work, in this process,
 with the workers' font setting), --repeat times, and prints the median milliseconds of CPU per
 chart for each step of `images._render`: the Vega run to the light SVG, its dark restyling, the
-two rasterisations, and two floors (a Vega run of an empty spec, and a PNG of a blank canvas as
+two rasterisations, the 1200x630 card links unfurl to (issue 31), and two floors (a Vega run of an empty spec, and a PNG of a blank canvas as
 large as a chart's). Then the arithmetic for N charts on C cores: the CPU seconds the images need
 and the least wall time they add, against 3x a floor build of F seconds with a warm build of W.
 
@@ -53,7 +53,7 @@ def main() -> None:
         made = generate(ROOT, cache, "https://example.test/guide/", dt.date.today(), images.Images(cache, render=False))
     specs = [json.loads(files.job.spec) for files in made.site.embeds]
     vlc.vega_to_svg(specs[0], allowed_base_urls=[])  # the first run loads Vega
-    steps: dict[str, list[float]] = {"svg (Vega run)": [], "dark svg": [], "png": [], "dark png": []}
+    steps: dict[str, list[float]] = {"svg (Vega run)": [], "dark svg": [], "png": [], "dark png": [], "card png": []}
     for _ in range(args.repeat):
         for spec in specs:
             ms, svg = cpu_ms(lambda: vlc.vega_to_svg(spec, allowed_base_urls=[]))
@@ -64,6 +64,8 @@ def main() -> None:
             steps["png"].append(ms)
             ms, _ = cpu_ms(lambda: vlc.svg_to_png(images.drawable_svg(dark), scale=images.PNG_SCALE))
             steps["dark png"].append(ms)
+            ms, _ = cpu_ms(lambda: vlc.svg_to_png(images.drawable_svg(images.card_svg(svg))))
+            steps["card png"].append(ms)
     empty = {"$schema": "https://vega.github.io/schema/vega/v5.json", "width": embeds.EXPORT_WIDTH, "height": 400, "marks": []}
     blank = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{embeds.EXPORT_WIDTH}" height="400">'
              f'<rect width="{embeds.EXPORT_WIDTH}" height="400" fill="white"/></svg>')
@@ -79,13 +81,15 @@ def main() -> None:
         m = statistics.median(values)
         total += m
         print(f"  {name:<28} {m:7.1f}")
-    print(f"  {'all four images':<28} {total:7.1f}")
+    print(f"  {'all five images':<28} {total:7.1f}")
     for name, m in floors.items():
         print(f"  floor: {name:<40} {m:7.1f}")
     cpu_s = total * args.charts / 1000
     least_wall = cpu_s / args.cores
     budget = 3 * args.floor - args.warm
     print(f"{args.charts} charts: {cpu_s:.0f} CPU s of images; at least {least_wall:.0f} s of wall on {args.cores} cores")
+    card = statistics.median(steps["card png"]) * args.charts / 1000
+    print(f"  of which the cards: {card:.0f} CPU s, at least {card / args.cores:.0f} s of wall on {args.cores} cores")
     print(f"issue 13's cold target, 3 x {args.floor:g} s = {3 * args.floor:.1f} s, leaves {budget:.1f} s beside a "
           f"{args.warm:g} s warm build: {budget * args.cores * 1000 / args.charts:.1f} CPU ms per chart at most")
     svg_only = statistics.median(steps["svg (Vega run)"]) * args.charts / 1000 / args.cores

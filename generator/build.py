@@ -8,7 +8,7 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import assets, embeds
+from generator import assets, embeds, unfurl
 from generator.cachefile import Cache
 from generator.converted import ConvertedPages, applies
 from generator.images import Images
@@ -25,23 +25,24 @@ class Generated:
     renderer: Renderer
     site: Site
     assets: dict[str, str]  # site path -> text (the chart runtime)
-    texts: dict[str, str]  # embed files MkDocs writes (a read-only cache could not store them)
+    texts: dict[str, str]  # embed files, data downloads and the feed, which MkDocs writes
     linked: dict[str, Path]  # embed files to link from the cache, by site path
 
 
-def generate(root: Path, cache: Cache, site_url: str, day: dt.date, images: Images,
-             before_render=None) -> Generated:
-    """Raises InputError for invalid input. before_render(project) runs between loading and
-    rendering (the plugin warns about stale prices there). Starts the cache's record of this build
-    (`Cache.begin_build`): what it marks used is what this build read or wrote there."""
+def generate(root: Path, cache: Cache, site_url: str, day: dt.date, images: Images, *, site_name: str = "") -> Generated:
+    """Raises InputError for invalid input. site_name is what cards and oEmbed files name the site.
+    Starts the cache's record of this build (`Cache.begin_build`): what it marks used is what this
+    build read or wrote there."""
     cache.begin_build()
     project = load_project(root, known=KnownScenarios(cache))
-    if before_render is not None:
-        before_render(project)
-    rendered = RenderedScenarios(cache, project, site_url, day)
-    renderer = Renderer(project, site_url=site_url, today=day, cache=cache, rendered=rendered, images=images)
+    rendered = RenderedScenarios(cache, project, site_url, day, site_name)
+    renderer = Renderer(project, site_url=site_url, today=day, cache=cache, rendered=rendered, images=images,
+                        site_name=site_name)
     site = renderer.render()
     texts, linked = embeds.build(site.embeds, images)
+    if site.site_card is not None:
+        linked[unfurl.SITE_CARD] = images.add(site.site_card)["card"]
+    texts.update(site.files)
     return Generated(project, renderer, site, assets.site_assets(cache), texts, linked)
 
 

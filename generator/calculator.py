@@ -30,6 +30,9 @@ def calculator_data(catalog: Catalog) -> dict[str, Any]:
             }
             for p in catalog.prices
         ],
+        # How the calculator names a price's source: by title and date, never by its key.
+        "sources": {key: {"name": src.name, "url": src.url, "as_of": src.as_of.isoformat() if src.as_of else None}
+                    for key, src in catalog.sources.items()},
         "options": OPTION_LABELS,
         "term_hours": TERM_HOURS,
         "assumptions": {

@@ -7,6 +7,7 @@ Every number a reader sees traces back to one of these models, so each carries i
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -40,6 +41,12 @@ class Source(Strict):
     # The date the source itself shows; null when it shows none and none could be established
     # (the title then says so). Never the day someone read it.
     as_of: dt.date | None
+
+    @property
+    def name(self) -> str:
+        """What a chart, an embed or a caption calls the source: its title up to the first clause
+        (titles go on to say which file, version or date), so a stranger reads it without the key."""
+        return re.split(r", |; |: | \(|\. ", self.title, maxsplit=1)[0].strip() or self.title
 
 
 class Cited(Strict):
@@ -109,8 +116,10 @@ class Instance(Strict):
     chips: Figure
     accelerator_memory: Figure
     accelerator_memory_unit: Literal["GiB", "GB"]
-    vcpu: Figure
-    ram_gib: Figure
+    # A size AWS sells before any source the guide has describes its host (trn2.3xlarge): left out
+    # rather than guessed. No decision reads them.
+    vcpu: Figure | None = None
+    ram_gib: Figure | None = None
     network_gbps: Figure
 
 
@@ -133,6 +142,9 @@ class Price(Cited):
     # A commitment's kind: a convertible reservation costs more than a standard one for the same term,
     # so a convertible rate is never set beside standard ones as if it were one.
     reservation: Literal["standard", "convertible"] | None = None
+    # The day a refresh from AWS's APIs (generator/refresh.py) last found no such figure: the entry is
+    # kept as the last one seen, and pages say since when AWS no longer lists it.
+    vanished: dt.date | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Price:
@@ -170,6 +182,56 @@ class Unpublished(Cited):
     option: Option
 
 
+class Was(Strict):
+    """A price as it stood on one side of a recorded move."""
+
+    offered: bool = True
+    usd_per_hour: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    low: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    high: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    source: str = Field(min_length=1)
+    as_of: dt.date | None
+    note: str | None = None
+
+
+class PriceMove(Strict):
+    """One move of one price (data/history.yaml): a figure that changed, appeared, vanished from
+    AWS's listings or came back, on the day it was found. `before` is the figure data/ held until
+    then, `after` the one it holds from then (none when the figure vanished)."""
+
+    date: dt.date
+    instance: str
+    region: str
+    option: Option
+    change: Literal["changed", "added", "vanished", "returned"]
+    source: str = Field(min_length=1)  # where the move was seen
+    before: Was | None = None
+    after: Was | None = None
+
+    @model_validator(mode="after")
+    def _sides(self) -> PriceMove:
+        need = {"changed": (True, True), "added": (False, True), "vanished": (True, False), "returned": (True, True)}
+        b, a = need[self.change]
+        if (self.before is not None) != b or (self.after is not None) != a:
+            raise ValueError(f"a move of kind {self.change} needs {'before' if b else 'no before'} and {'after' if a else 'no after'}")
+        return self
+
+
+class RegionsMove(Strict):
+    """One change to an instance's regions list, from the offerings AWS reports."""
+
+    date: dt.date
+    instance: str
+    source: str = Field(min_length=1)
+    before: list[str]
+    after: list[str]
+
+
+class HistoryFile(Strict):
+    prices: list[PriceMove] = []
+    regions: list[RegionsMove] = []
+
+
 class PortingClass(Strict):
     label: str
     examples: str
@@ -190,6 +252,15 @@ class Constraint(Cited):
         return self
 
 
+class Trainium3Speed(Strict):
+    """What a Trn3 UltraServer might deliver, for the price it would have to beat (generator/trn3.py):
+    Trainium3's training throughput per chip over each earlier Trainium chip, by chip key. No
+    measurement exists, so each is a range; AWS's own claims are kept apart as vendor claims."""
+
+    per_chip: dict[str, RangeFigure]
+    vendor_claims: dict[str, Figure] = {}
+
+
 class Assumptions(Strict):
     engineer_week_usd: Figure
     porting_classes: dict[str, PortingClass]
@@ -202,6 +273,7 @@ class Assumptions(Strict):
     soon_days: Figure
     # Prices whose as_of is older than this many days are flagged (generator/freshness.py).
     stale_days: Figure | None = None
+    trainium3: Trainium3Speed | None = None
 
 
 class SourcesFile(Strict):
@@ -232,6 +304,7 @@ class Catalog(BaseModel):
     prices: list[Price]
     assumptions: Assumptions
     unpublished: list[Unpublished] = []
+    history: HistoryFile = HistoryFile()
 
     def unpublished_for(self, instance: str) -> list[Unpublished]:
         return [u for u in self.unpublished if u.instance == instance]

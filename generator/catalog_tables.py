@@ -37,6 +37,8 @@ def figure_sources(catalog: Catalog) -> dict[str, list[str]]:
     for iid, inst in catalog.instances.items():
         for name in ("chips", "accelerator_memory", "vcpu", "ram_gib", "network_gbps"):
             fig = getattr(inst, name)
+            if fig is None:
+                continue
             add(fig.source, f"{iid}: {name.replace('_', ' ')}")
             for alt in fig.alternatives:
                 add(alt.source, f"{iid}: {name.replace('_', ' ')} (alternative figure)")

@@ -18,16 +18,20 @@ import altair as alt
 from generator.catalog import OPTION_LABELS, Catalog
 from generator import formatting as fmt
 from generator.engine import Inputs, ranged_inputs
-from generator.present import present_workload, range_label, range_value
+from generator.present import present_workload, price_refs, range_label, range_value, source_line
 from generator.results import DecisionMap, ScenarioResult, WorkloadResult
 
 TRN = "Trainium"
 GPU = "GPU"
+# Text drawn on the plot (break-even and plan labels): 5.7:1 on the light background. The dark
+# images and the live dark charts draw it lighter (images.DARK_CSS, charts.js).
+NOTE_TEXT = "#666"
 SIDE_COLORS = alt.Scale(domain=[TRN, GPU], range=["#ff9900", "#76b900"])
 VERDICT_COLORS = alt.Scale(domain=[TRN, GPU], range=["#ff9900", "#76b900"])
 WIDTH = 560
-# Characters in a line of a chart's subtitle: about the width of the plot at 12 px.
+# Characters in a line of a chart's subtitle: about the width of the plot at 12 px; of its title, at 13 px bold.
 SUBTITLE_CHARS = 90
+TITLE_CHARS = 75
 
 
 @dataclass(frozen=True)
@@ -67,7 +71,7 @@ def _titled(chart: alt.TopLevelMixin, title: str, source: str, as_of: dt.date, *
     """The finished spec. Rows go in as named datasets after Altair is done: Altair would wrap and
     validate every inline row, which cost seconds per page."""
     spec = chart.properties(
-        title=alt.TitleParams(text=title, subtitle=_subtitle(source, as_of), anchor="start"),
+        title=alt.TitleParams(text=_title_lines(title), subtitle=_subtitle(source, as_of), anchor="start"),
     ).to_dict(validate=False)
     spec.pop("$schema", None)
     spec["$schema"] = "https://vega.github.io/schema/vega-lite/v6.json"
@@ -75,6 +79,11 @@ def _titled(chart: alt.TopLevelMixin, title: str, source: str, as_of: dt.date, *
     spec["background"] = None
     spec["datasets"] = datasets
     return spec
+
+
+def _title_lines(title: str) -> list[str]:
+    """A title naming a scenario can be long; a static image does not wrap it, so it goes on lines here."""
+    return textwrap.wrap(title, TITLE_CHARS, break_on_hyphens=False, break_long_words=False) or [title]
 
 
 def _subtitle(source: str, as_of: dt.date) -> list[str]:
@@ -87,8 +96,15 @@ def _n(count: float, word: str) -> str:
     return f"{count:g} {word}" if count == 1 else f"{count:g} {word}s"
 
 
-def _price_sources(w: WorkloadResult) -> str:
-    return "prices from " + " and ".join(w.price_sources)
+def _price_sources(w: WorkloadResult, names: dict[str, str] | None = None) -> str:
+    return source_line(price_refs(w, names))
+
+
+def chart_title(kind: str, r: ScenarioResult, i: int) -> str:
+    """A chart's title names its scenario, and the workload where the scenario has several: a chart
+    met alone (in the embed gallery, in a post) says whose case it draws."""
+    w = r.workloads[i]
+    return f"{kind}: {r.scenario.title}" + (f" ({w.workload.name})" if len(r.workloads) > 1 else "")
 
 
 def cumulative_cost(r: ScenarioResult, i: int, presented: dict | None = None) -> Chart:
@@ -97,7 +113,7 @@ def cumulative_cost(r: ScenarioResult, i: int, presented: dict | None = None) ->
     the workload, where the caller has it already."""
     w = r.workloads[i]
     shown = (presented if presented is not None else present_workload(w))["chart"]
-    title = f"Cumulative cost: {w.workload.name}"
+    title = chart_title("Cumulative cost", r, i)
     as_of = w.prices_as_of
     spec = cumulative_spec(title, shown["source"], as_of, shown["rows"], shown["marks"], shown["interp"])
     return Chart(f"{r.id}-{i + 1}-cumulative", "cumulative", title, spec, shown["rows"], shown["summary"], shown["source"], as_of,
@@ -105,7 +121,7 @@ def cumulative_cost(r: ScenarioResult, i: int, presented: dict | None = None) ->
 
 
 
-def run_breakdown(r: ScenarioResult, i: int) -> Chart:
+def run_breakdown(r: ScenarioResult, i: int, source_names: dict[str, str] | None = None) -> Chart:
     w = r.workloads[i]
     x, o = w.inputs, w.outcome
     port_share = o.ports * o.port_cost / x.runs
@@ -115,6 +131,7 @@ def run_breakdown(r: ScenarioResult, i: int) -> Chart:
         {"side": TRN, "part": "Porting, spread over the plan", "usd": port_share},
     ]
     title = f"Cost per run: {w.workload.name}"
+    source = _price_sources(w, source_names)
     as_of = w.prices_as_of
     chart = alt.Chart(_data("rows")).mark_bar().encode(
         y=alt.Y("side:N", title=None, sort=[TRN, GPU]),
@@ -122,12 +139,12 @@ def run_breakdown(r: ScenarioResult, i: int) -> Chart:
         color=alt.Color("part:N", title=None, scale=alt.Scale(domain=["Compute", "Porting, spread over the plan"], range=["#4e79a7", "#e15759"])),
         tooltip=[alt.Tooltip("side:N"), alt.Tooltip("part:N"), alt.Tooltip("usd:Q", format="$,.0f")],
     ).properties(width=WIDTH, height=120)
-    spec = _titled(chart, title, _price_sources(w), as_of, rows=rows)
+    spec = _titled(chart, title, source, as_of, rows=rows)
     summary = (
         f"One run costs {fmt.money(o.gpu.cost_per_run)} on the GPU side and {fmt.money(o.trainium.cost_per_run)} on Trainium, "
         f"plus {fmt.money(port_share)} of porting per run when the plan's {_n(o.ports, 'port')} {'is' if o.ports == 1 else 'are'} spread over {_n(x.runs, 'run')}."
     )
-    return Chart(f"{r.id}-{i + 1}-breakdown", "breakdown", title, spec, rows, summary, _price_sources(w), as_of, columns=["side", "part", "usd"])
+    return Chart(f"{r.id}-{i + 1}-breakdown", "breakdown", title, spec, rows, summary, source, as_of, columns=["side", "part", "usd"])
 
 
 def decision_map(m: DecisionMap, x: Inputs, chart_id: str, title: str, source: str, as_of: dt.date) -> Chart:
@@ -142,7 +159,10 @@ def decision_map(m: DecisionMap, x: Inputs, chart_id: str, title: str, source: s
     here = [{"runs": x.runs, axis: round(here_value, 4), "label": f"this case: {_n(x.runs, 'run')} at {here_text}"}]
     enc_x = alt.X("runs:O", title="Training runs planned", axis=alt.Axis(labelOverlap=True))
     enc_y = alt.Y(f"{axis}:O", title=ylabel, sort="descending", axis=alt.Axis(format=".2f", labelOverlap="greedy"))
-    heat = alt.Chart(_data("rows")).mark_rect().encode(
+    # No ARIA label on each of the hundreds of cells: the chart is one image with its own text
+    # alternative (role="img"), so assistive technology never reads them, and they would be most of
+    # the bytes of the static SVG. The tooltip still names each cell.
+    heat = alt.Chart(_data("rows")).mark_rect(aria=False).encode(
         x=enc_x, y=enc_y,
         color=alt.Color("verdict:N", scale=VERDICT_COLORS, title="Verdict"),
         tooltip=[alt.Tooltip("runs:O"), alt.Tooltip(f"{axis}:Q", format=".2f"), alt.Tooltip("verdict:N")],
@@ -160,7 +180,7 @@ def decision_map(m: DecisionMap, x: Inputs, chart_id: str, title: str, source: s
     return Chart(chart_id, kind, title, spec, rows, summary, source, as_of, columns=["runs", axis, "verdict"])
 
 
-def sensitivity(r: ScenarioResult, i: int) -> Chart | None:
+def sensitivity(r: ScenarioResult, i: int, source_names: dict[str, str] | None = None) -> Chart | None:
     w = r.workloads[i]
     x = w.inputs
     names = ranged_inputs(x)
@@ -173,6 +193,7 @@ def sensitivity(r: ScenarioResult, i: int) -> Chart | None:
         rows.append({"input": range_label(e.input), "end": e.end, "value": range_value(e.input, e.value), "difference": e.total_difference})
     base = w.outcome.total_difference
     title = f"Sensitivity: {w.workload.name}"
+    source = _price_sources(w, source_names)
     as_of = w.prices_as_of
     bars = alt.Chart(_data("rows")).mark_bar().encode(
         y=alt.Y("input:N", title=None),
@@ -183,11 +204,11 @@ def sensitivity(r: ScenarioResult, i: int) -> Chart | None:
     )
     zero = alt.Chart(_data("zero")).mark_rule(color="#888").encode(x="x:Q")
     baseline = alt.Chart(_data("base")).mark_rule(color="#888", strokeDash=[4, 4]).encode(x="x:Q")
-    spec = _titled(alt.layer(bars, zero, baseline).properties(width=WIDTH, height=max(120, 60 * len(names))), title, _price_sources(w), as_of, rows=rows, zero=[{"x": 0}], base=[{"x": base}])
+    spec = _titled(alt.layer(bars, zero, baseline).properties(width=WIDTH, height=max(120, 60 * len(names))), title, source, as_of, rows=rows, zero=[{"x": 0}], base=[{"x": base}])
     flips = ", ".join(range_label(n) for n in rob.flips_on) or "none"
     standing = f"{fmt.money(base)} cheaper" if base >= 0 else f"{fmt.money(-base)} dearer"
     summary = f"At the stated values Trainium's plan is {standing} than the GPU's. Inputs whose range flips the verdict: {flips}."
-    return Chart(f"{r.id}-{i + 1}-sensitivity", "sensitivity", title, spec, rows, summary, _price_sources(w), as_of, columns=["input", "end", "value", "difference"])
+    return Chart(f"{r.id}-{i + 1}-sensitivity", "sensitivity", title, spec, rows, summary, source, as_of, columns=["input", "end", "value", "difference"])
 
 
 def scenario_charts(r: ScenarioResult, presented: list[dict]) -> list[Chart]:
@@ -224,7 +245,7 @@ def price_performance(catalog: Catalog) -> Chart:
         shape=alt.Shape("side:N", title=None),
         tooltip=[alt.Tooltip("instance:N"), alt.Tooltip("option:N"), alt.Tooltip("usd_per_hour:Q", format="$,.3f"), alt.Tooltip("usd_per_pflop_hour:Q", format="$,.2f")],
     ).properties(width=WIDTH, height=320)
-    source = f"data/prices.yaml, data/chips.yaml ({', '.join(sorted(sources))})"
+    source = "prices and chip figures from " + ", ".join(sorted({catalog.sources[k].name for k in sources}))
     spec = _titled(chart, title, source, as_of, rows=rows)
     best = min(rows, key=lambda r: r["usd_per_pflop_hour"])
     summary = (
@@ -254,7 +275,7 @@ def _cumulative_template() -> str:
         alt.Chart(_data("marks")).transform_filter(f"datum.end == '{end}'").transform_calculate(
             at="datum.row" if end == "left" else "height - datum.row"
         ).mark_text(
-            align=end, dx=4 if end == "left" else -4, dy=-4, baseline="bottom", color="#888"
+            align=end, dx=4 if end == "left" else -4, dy=-4, baseline="bottom", color=NOTE_TEXT
         ).encode(x="runs:Q", y=alt.Y("at:Q", scale=None), text="label:N")
         for end in ("left", "right")
     ]
@@ -265,7 +286,7 @@ def _cumulative_template() -> str:
 def cumulative_spec(title: str, source: str, as_of: dt.date, rows: list[dict[str, Any]], marks: list[dict[str, Any]],
                     interp: str = "linear") -> dict[str, Any]:
     spec = json.loads(_cumulative_template())
-    spec["title"]["text"] = title
+    spec["title"]["text"] = _title_lines(title)
     spec["title"]["subtitle"] = _subtitle(source, as_of)
     spec["params"][0]["value"] = interp
     spec["datasets"] = {"rows": rows, "marks": marks}

@@ -49,6 +49,11 @@ def _parser() -> argparse.ArgumentParser:
     i.add_argument("--source", metavar="KEY", help="source key to cite (default: AWS-PRICE-LIST-YYYY-MM)")
     i.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
 
+    rp = sub.add_parser("refresh-prices", help="update data/ from AWS's pricing, Spot, Capacity Block and offerings APIs (boto3)")
+    rp.add_argument("--pricing-region", choices=("us-east-1", "eu-central-1", "ap-south-1"), default="us-east-1",
+                    help="endpoint of the Price List Query API (default: us-east-1)")
+    rp.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
+
     c = sub.add_parser("cache", help="manage the build cache (.cache/ or GUIDE_CACHE_DIR)")
     c_sub = c.add_subparsers(dest="cache_command", required=True)
     pr = c_sub.add_parser("prune", help="remove every cached file the current tree does not use")
@@ -155,6 +160,29 @@ def _import_prices(root: Path, args: argparse.Namespace) -> int:
     return 0
 
 
+def _refresh_prices(root: Path, args: argparse.Namespace, client=None) -> int:
+    """`client` is a (service, region) -> boto3 client factory; None: the default credential chain."""
+    from generator import aws_prices, refresh
+
+    try:
+        if client is None:
+            client = aws_prices.session_clients(args.pricing_region)
+        out = refresh.run(root / "data", client, dt.datetime.now(dt.timezone.utc), args.pricing_region, args.dry_run)
+    except ImportError:
+        print("guide refresh-prices: boto3 is not installed; run `pip install -e '.[aws]'` and try again", file=sys.stderr)
+        return 1
+    except aws_prices.AwsError as e:
+        print(f"guide refresh-prices: {e}; data/ was left as it was.", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"data/: cannot write the refreshed files, all left as they were ({e.strerror}: {e.filename})", file=sys.stderr)
+        return 1
+    except InputError as e:
+        return _problems(e.problems, "guide refresh-prices: data/ would not validate, so nothing was written:")
+    print("\n".join(refresh.report_lines(out, "data", args.dry_run)))
+    return 0
+
+
 def _cache(root: Path, args: argparse.Namespace) -> int:
     from generator.cachefile import CacheDirError
     from generator.prune import prune
@@ -173,10 +201,11 @@ def _cache(root: Path, args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """The command, with standard output closed early (`guide ... | head`) ending quietly."""
+def main(argv: list[str] | None = None, aws_client=None) -> int:
+    """The command, with standard output closed early (`guide ... | head`) ending quietly.
+    `aws_client` stands in for boto3's clients (tests hand in stubbed ones)."""
     try:
-        code = _main(argv)
+        code = _main(argv, aws_client)
         sys.stdout.flush()
     except BrokenPipeError:
         # Python flushes stdout once more at exit; point it at nothing so that raises no second time.
@@ -186,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
-def _main(argv: list[str] | None = None) -> int:
+def _main(argv: list[str] | None = None, aws_client=None) -> int:
     args = _parser().parse_args(argv)
     root = Path(args.root)
     if args.command == "schema":
@@ -202,6 +231,8 @@ def _main(argv: list[str] | None = None) -> int:
         return _diff(root, args)
     if args.command == "import-prices":
         return _import_prices(root, args)
+    if args.command == "refresh-prices":
+        return _refresh_prices(root, args, aws_client)
     if args.command == "cache":
         return _cache(root, args)
     try:
@@ -223,6 +254,11 @@ def _main(argv: list[str] | None = None) -> int:
         if found:
             return _problems(sorted(found))
         print(f"ok: data/ and {len(project.results)} scenario(s) are valid.")
+        # The one place the stale prices are summed up: builds and `mkdocs serve` stay quiet about
+        # them (the pages carry the note), since a price goes stale with the calendar, not with an edit.
+        stale = freshness.stale_summary(project.catalog, on=on)
+        if stale:
+            print(f"note: {stale}")
         return 0
     if args.format == "json":
         json.dump([to_dict(r) for r in project.results], sys.stdout, indent=2, default=str)

@@ -27,6 +27,10 @@ DATA_FILES: dict[str, type[BaseModel]] = {
     "prices.yaml": cat.PricesFile,
     "assumptions.yaml": cat.Assumptions,
 }
+# Files data/ may do without: history.yaml exists from the first recorded price move on.
+OPTIONAL_FILES: dict[str, type[BaseModel]] = {
+    "history.yaml": cat.HistoryFile,
+}
 
 
 def load_catalog(data_dir: Path, shown_dir: str = "data") -> cat.Catalog:
@@ -39,7 +43,7 @@ def read_catalog(data_dir: Path, shown_dir: str = "data", known: KnownScenarios 
     the catalog last read in this process from the same bytes is kept in its memo (`mkdocs serve`
     loads the project again on every save, and parsing data/ with positions takes about a second)."""
     raws: dict[str, bytes | None] = {}
-    for name in DATA_FILES:
+    for name in {**DATA_FILES, **OPTIONAL_FILES}:
         try:
             raws[name] = (data_dir / name).read_bytes()
         except OSError:
@@ -51,7 +55,7 @@ def read_catalog(data_dir: Path, shown_dir: str = "data", known: KnownScenarios 
         # A catalog is only stored once every file parsed: its digests are those of the key.
         catalog = known.catalog(repr(key[1:]))
         if catalog is not None:
-            read = catalog, {f"{shown_dir}/{name}": digest for name, digest in key[2]}
+            read = catalog, {f"{shown_dir}/{name}": digest for name, digest in key[2] if digest is not None}
     if read is None:
         read = _read_catalog(data_dir, shown_dir, raws)
         if known is not None:
@@ -65,9 +69,11 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
     problems: list[Problem] = []
     docs: dict[str, Document] = {}
     parsed: dict[str, Any] = {}
-    for name, model in DATA_FILES.items():
+    for name, model in {**DATA_FILES, **OPTIONAL_FILES}.items():
         shown = f"{shown_dir}/{name}"
         path = data_dir / name
+        if name in OPTIONAL_FILES and raws[name] is None and not path.exists():
+            continue
         if not path.exists():
             problems.append(Problem(shown, 1, 1, "(file)", f"required data file is missing (got no {name} in {shown_dir}/)"))
             continue
@@ -126,7 +132,8 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
             seen[key3] = i
     for i, p in enumerate(prices):
         inst = instances.get(p.instance)
-        if inst is not None and p.offered and p.region not in inst.regions.value:
+        # A vanished figure is kept as the last one seen, where AWS may no longer sell the instance.
+        if inst is not None and p.offered and p.vanished is None and p.region not in inst.regions.value:
             problems.append(pdoc.problem(
                 ("prices", i, "region"),
                 f"{p.instance} is priced in {p.region} but its regions in data/instances.yaml do not list it (got '{p.region}')",
@@ -155,7 +162,8 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
     if problems:
         raise InputError(problems)
     catalog = cat.Catalog(sources=sources, chips=chips, instances=instances, prices=prices, assumptions=assumptions,
-                          unpublished=parsed["prices.yaml"].unpublished)
+                          unpublished=parsed["prices.yaml"].unpublished,
+                          history=parsed.get("history.yaml") or cat.HistoryFile())
     return catalog, {doc.path: doc.digest for doc in docs.values()}
 
 

@@ -122,7 +122,7 @@ def _price_key(p: Price) -> tuple[str, str, str]:
 
 
 def _price_changed(a: Price, b: Price) -> bool:
-    return (a.offered, a.usd_per_hour, a.low, a.high) != (b.offered, b.usd_per_hour, b.low, b.high)
+    return (a.offered, a.usd_per_hour, a.low, a.high, a.vanished) != (b.offered, b.usd_per_hour, b.low, b.high, b.vanished)
 
 
 def compare(base: Project, head: Project, threshold: float = DEFAULT_THRESHOLD) -> Report:
@@ -173,9 +173,12 @@ def price_text(p: Price | None) -> str:
         return "no entry"
     if not p.offered:
         return "not offered"
-    text = fmt.hourly(p.usd_per_hour)
+    # A reviewer compares a price with its last figure: the rate as the source gives it, not cents.
+    text = fmt.hourly_exact(p.usd_per_hour)
     if p.low is not None:
-        text += f" (range {fmt.hourly(p.low)} to {fmt.hourly(p.high)})"
+        text += f" (range {fmt.hourly_exact(p.low)} to {fmt.hourly_exact(p.high)})"
+    if p.vanished is not None:
+        text += f", no longer listed by AWS since {p.vanished}"
     return text
 
 

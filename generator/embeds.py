@@ -26,7 +26,9 @@ from urllib.parse import urljoin
 
 import jinja2
 import vl_convert as vlc
+from markupsafe import Markup
 
+from generator import unfurl
 from generator.cachefile import Cache
 from generator.charts import Chart
 from generator.images import Images, Job
@@ -57,8 +59,12 @@ def file_names(chart_id: str) -> dict[str, str]:
         "png": f"{chart_id}.png",
         "svg-dark": f"{chart_id}-dark.svg",
         "png-dark": f"{chart_id}-dark.png",
+        "card": f"{chart_id}-card.png",
         "json": f"{chart_id}.vl.json",
         "csv": f"{chart_id}.csv",
+        # The chart compiled to Vega at the column's width: the embed gallery fetches it to draw the
+        # chart live where the column is narrower than an image may be drawn (a phone).
+        "vega": f"{chart_id}.vg.json",
     }
 
 
@@ -181,8 +187,10 @@ def csv_text(chart: Chart) -> str:
     return out.getvalue()
 
 
-def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, charts_js: str) -> str:
+def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, charts_js: str, site_name: str,
+               unfurl_env: jinja2.Environment) -> str:
     names = file_names(chart.id)
+    folder = f"embed/{chart.id}/"
     return env.get_template("embed.html.j2").render(
         c=chart,
         names=names,
@@ -191,6 +199,8 @@ def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, charts_js: 
         calc_url=urljoin(site_url, f"calculator/?from={chart.preset}") if chart.preset else None,
         charts_js=posixpath.relpath(charts_js, f"embed/{chart.id}"),
         width=EXPORT_WIDTH,
+        unfurl_tags=Markup(unfurl.tags(unfurl_env, unfurl.embed(chart, folder, names["card"]), site_url, site_name)),
+        oembed_url=urljoin(site_url, folder + unfurl.OEMBED) if site_url else None,
     )
 
 
@@ -205,7 +215,8 @@ class ChartFiles:
 
 
 def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache | None, charts_js: str,
-                memo: dict[str, str] | None = None) -> ChartFiles:
+                memo: dict[str, str] | None = None, *, site_name: str = "",
+                unfurl_env: jinja2.Environment) -> ChartFiles:
     export = export_spec(c, site_url)
     base = f"embed/{c.id}/"
     names = file_names(c.id)
@@ -213,8 +224,11 @@ def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache |
         # Compact: with an indent, Python's JSON encoder falls back to its slow pure-Python path.
         base + names["json"]: _dump(export) + "\n",
         base + names["csv"]: csv_text(c),
-        base + "index.html": embed_page(env, c, site_url, charts_js),
+        base + names["vega"]: str(c.vega) + "\n",
+        base + "index.html": embed_page(env, c, site_url, charts_js, site_name, unfurl_env),
     }
+    if site_url:
+        texts[base + unfurl.OEMBED] = unfurl.oembed(c, base, names["card"], site_url, site_name)
     gallery = env.get_template("partials/gallery_section.html.j2").render(c=c)
     return ChartFiles(c.id, texts, Job(compile_vega(export, cache, memo)), gallery)
 

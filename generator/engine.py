@@ -12,7 +12,13 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-Verdict = Literal["trainium", "gpu"]
+Verdict = Literal["trainium", "gpu", "neither"]
+SIDE_LABELS = {"trainium": "Trainium", "gpu": "The GPU option"}
+SOONEST = {"trainium": "Trainium starts soonest.", "gpu": "the GPU option starts soonest."}
+# A threshold is shown only if the verdict differs this little either side of it.
+THRESHOLD_PROBE = 1e-6
+# The rules whose verdict the plan's costs decide; thresholds over runs mean something only there.
+COST_RULES = ("cost", "capacity")
 
 # Range-carrying inputs, each with the end that favours Trainium less ("against") and more ("for").
 RANGE_INPUTS: dict[str, tuple[str, str]] = {
@@ -55,6 +61,19 @@ class Span:
 
 
 @dataclass(frozen=True)
+class Way:
+    """One way data/ prices a side's instance in its region: by the hour (term None) or a commitment."""
+
+    option: str
+    usd_per_hour: float
+    term_hours: float | None = None
+
+
+# Ways that are paid by the hour and not interrupted: what a plan buys beyond a held reservation.
+HOURLY_OPTIONS = ("on-demand", "capacity-block")
+
+
+@dataclass(frozen=True)
 class Inputs:
     gpu_hours: float  # instance-hours of one run on the GPU option, before any spot overhead
     relative_throughput: Span  # Trainium instance throughput / GPU instance throughput
@@ -87,6 +106,11 @@ class Inputs:
     plan_hours: float | None = None  # calendar hours the plan spans; None: runs back to back
     region_excluded: tuple[str, ...] = ()  # sides whose instance is offered in no allowed region
     allowed_regions: tuple[str, ...] = ()
+    port_during_lead: bool = False  # the port is done while waiting for capacity, not after it
+    trainium_option: str = ""  # the way the scenario names to buy each side
+    gpu_option: str = ""
+    trainium_ways: tuple[Way, ...] = ()  # every way data/ prices the side's instance in its region
+    gpu_ways: tuple[Way, ...] = ()
 
     def at(self, name: str, end: str) -> Inputs:
         """These inputs with one ranged input moved to one end of its range."""
@@ -118,6 +142,12 @@ class Side:
     price_low: float
     price_high: float
     price_basis: str  # where the price used sits in its range: point, low, high or inside
+    feasible: bool = True  # nothing rules this side out
+    reasons: tuple[str, ...] = ()  # every reason it cannot run, when it cannot
+    late_days: float | None = None  # days after the deadline it can start (0 when on time); None: no deadline
+    cheapest_option: str = ""  # the way to buy the plan's compute that costs least ("" when none is known)
+    cheaper_by: float = 0.0  # how much less than the named way it costs
+    options: tuple[tuple[str, float], ...] = ()  # the plan's compute cost bought each way
 
 
 @dataclass(frozen=True)
@@ -133,6 +163,7 @@ class Outcome:
     total_difference: float  # gpu total - trainium total; positive means Trainium is cheaper
     verdict: Verdict
     trace: tuple[Step, ...]
+    decided_by: str = "cost"  # the rule of the step that gave the verdict
 
 
 def ports_needed(runs: int, runs_per_architecture: int | None) -> int:
@@ -157,26 +188,56 @@ def price_basis(s: Span) -> str:
     return "inside"
 
 
-def compute_cost(n: float, x: Inputs, side: str, cost_per_run: float, wall_clock: float) -> tuple[float, int]:
-    """Compute cost of n runs on one side, and the commitment terms bought. A commitment is paid
-    for every hour of its term, used or not; hours still held on one are sunk and cost nothing more."""
-    term = getattr(x, side + "_term_hours")
-    if term is None:
-        return n * cost_per_run, 0
-    span = n * wall_clock
+def plan_span(n: float, x: Inputs, wall: float) -> float:
+    """Calendar hours n runs span: back to back, or spread over the plan's months."""
+    span = n * wall
     if x.plan_hours is not None:
         span = max(span, n * x.plan_hours / x.runs)
-    uncovered = max(0.0, span - getattr(x, side + "_held_hours"))
+    return span
+
+
+def compute_cost(n: float, x: Inputs, side: str, hours: float, wall: float) -> tuple[float, int]:
+    """Compute cost of n runs of `hours` instance-hours on one side, bought the named way, and the
+    commitment terms bought. A commitment is paid for every hour of its term, used or not. Hours
+    still held on one are sunk: they cost nothing more, and what the plan needs beyond them is
+    bought the cheapest way, more terms or by the hour."""
+    term = getattr(x, side + "_term_hours")
+    price = getattr(x, side + "_price").value
+    if term is None:
+        return n * (price * hours), 0
+    span = plan_span(n, x, wall)
+    held = getattr(x, side + "_held_hours")
+    uncovered = max(0.0, span - held)
     terms = math.ceil(uncovered / term)
-    return getattr(x, side + "_count") * terms * term * getattr(x, side + "_price").value, terms
+    committed = getattr(x, side + "_count") * terms * term * price
+    hourly = [w.usd_per_hour for w in getattr(x, side + "_ways") if w.option in HOURLY_OPTIONS]
+    if held > 0 and uncovered > 0 and hourly:
+        # The runs spread evenly over the span: those past the held hours need this share of the hours.
+        by_hour = n * hours * (uncovered / span) * min(hourly)
+        if by_hour < committed:
+            return by_hour, 0
+    return committed, terms
+
+
+def way_cost(n: float, x: Inputs, side: str, base_hours: float, way: Way) -> float | None:
+    """Compute cost of n runs bought one way with nothing held; None when that way cannot finish."""
+    count = getattr(x, side + "_count")
+    factor = spot_factor(way.option == "spot", count, x.interruption_rate.value, x.lost_hours.value)
+    if math.isinf(factor):
+        return None
+    hours = base_hours * factor
+    if way.term_hours is None:
+        return n * (way.usd_per_hour * hours)
+    span = plan_span(n, x, hours / count)
+    return count * math.ceil(span / way.term_hours) * way.term_hours * way.usd_per_hour
 
 
 def plan_totals(x: Inputs, n: float, o: Outcome) -> tuple[float, float]:
     """GPU and Trainium totals of a plan of n runs, otherwise as `x`."""
     if n == 0:
         return 0.0, 0.0
-    gpu, _ = compute_cost(n, x, "gpu", o.gpu.cost_per_run, o.gpu.wall_clock_hours)
-    trn, _ = compute_cost(n, x, "trainium", o.trainium.cost_per_run, o.trainium.wall_clock_hours)
+    gpu, _ = compute_cost(n, x, "gpu", o.gpu.hours_per_run, o.gpu.wall_clock_hours)
+    trn, _ = compute_cost(n, x, "trainium", o.trainium.hours_per_run, o.trainium.wall_clock_hours)
     return gpu, ports_needed(math.ceil(n), x.runs_per_architecture) * o.port_cost + trn
 
 
@@ -184,31 +245,67 @@ def _side(x: Inputs, side: str, hours: float, ready_days: float) -> Side:
     count = getattr(x, side + "_count")
     factor = spot_factor(getattr(x, side + "_spot"), count, x.interruption_rate.value, x.lost_hours.value)
     price: Span = getattr(x, side + "_price")
+    base_hours = hours
     hours = hours * factor
     cost = price.value * hours
     wall = hours / count
-    compute, terms = compute_cost(x.runs, x, side, cost, wall)
+    compute, terms = compute_cost(x.runs, x, side, hours, wall)
     term = getattr(x, side + "_term_hours")
     utilisation = None
     if term is not None:
         covered = terms * term + getattr(x, side + "_held_hours")
         utilisation = x.runs * hours / (count * covered) if covered > 0 else None
+    reasons = infeasibility(x, side)
+    late = None if x.needed_within_days is None else max(0.0, ready_days - x.needed_within_days)
+    # The named way is what the verdict uses; the others are priced beside it. A held reservation is
+    # already the named way's, so only plans that hold nothing compare whole ways.
+    options: list[tuple[str, float]] = []
+    if getattr(x, side + "_held_hours") == 0:
+        for way in getattr(x, side + "_ways"):
+            total = way_cost(x.runs, x, side, base_hours, way)
+            if total is not None:
+                options.append((way.option, total))
+    cheapest, cheaper_by = getattr(x, side + "_option"), 0.0
+    for option, total in options:
+        if compute - total > cheaper_by:
+            cheapest, cheaper_by = option, compute - total
     return Side(hours, price.value, cost, wall, compute, factor - 1, compute, terms, utilisation, ready_days,
-                price.low, price.high, price_basis(price))
+                price.low, price.high, price_basis(price), not reasons, reasons, late, cheapest, cheaper_by, tuple(options))
+
+
+def infeasibility(x: Inputs, side: str) -> tuple[str, ...]:
+    """Every reason one side cannot run at all, whatever it costs."""
+    reasons = []
+    if side == "trainium" and x.excluded_by:
+        reasons.append("a hard constraint rules it out (" + ", ".join(x.excluded_by) + ")")
+    if side in x.region_excluded:
+        reasons.append("it is not offered in any region the workload may use (" + ", ".join(x.allowed_regions) + ")")
+    if getattr(x, side + "_availability") == "unavailable":
+        reasons.append("it cannot be had in the region and window needed")
+    return tuple(reasons)
+
+
+def ready_days(lead_days: float, port_days: float, overlap: bool) -> float:
+    """Days before Trainium's first run: capacity lead time and the port one after the other, or
+    side by side when the team ports while it waits for capacity."""
+    return max(lead_days, port_days) if overlap else lead_days + port_days
 
 
 def evaluate(x: Inputs) -> Outcome:
     port_cost = x.port_weeks.value * x.engineer_week_usd + x.port_extra_usd
     port_days = x.port_weeks.value / x.port_engineers.value * DAYS_PER_WEEK
     gpu = _side(x, "gpu", x.gpu_hours, x.gpu_lead_days)
-    trn = _side(x, "trainium", x.gpu_hours / x.relative_throughput.value, x.trainium_lead_days + port_days)
-    saving = gpu.cost_per_run - trn.cost_per_run
+    trn = _side(x, "trainium", x.gpu_hours / x.relative_throughput.value,
+                ready_days(x.trainium_lead_days, port_days, x.port_during_lead))
+    committed = x.gpu_term_hours is not None or x.trainium_term_hours is not None
+    # Under a commitment an hour costs what the plan pays for it, held hours nothing: per run, the
+    # saving is the plans' compute difference shared over the runs.
+    saving = (gpu.compute_total - trn.compute_total) / x.runs if committed else gpu.cost_per_run - trn.cost_per_run
     ports = ports_needed(x.runs, x.runs_per_architecture)
     gpu_total = gpu.compute_total
     trn_total = ports * port_cost + trn.compute_total
     trn = replace(trn, total=trn_total)
     difference = gpu_total - trn_total
-    committed = x.gpu_term_hours is not None or x.trainium_term_hours is not None
     break_even = port_cost / saving if saving > 0 and not committed else None
     if break_even is not None and x.runs_per_architecture is not None and break_even >= x.runs_per_architecture:
         # Each architecture is retired before its port is repaid: no plan length makes Trainium cheaper.
@@ -216,6 +313,7 @@ def evaluate(x: Inputs) -> Outcome:
 
     trace: list[Step] = []
     verdict = _decide(x, trace, gpu, trn, difference, saving, port_cost, ports, break_even, committed)
+    decided_by = next(s.rule for s in reversed(trace) if s.verdict is not None)
     return Outcome(
         trainium=trn,
         gpu=gpu,
@@ -228,6 +326,7 @@ def evaluate(x: Inputs) -> Outcome:
         total_difference=difference,
         verdict=verdict,
         trace=tuple(trace),
+        decided_by=decided_by,
     )
 
 
@@ -244,38 +343,41 @@ def _decide(
     committed: bool,
 ) -> Verdict:
     gpu_total, trn_total = gpu.total, trn.total
-    if x.excluded_by:
-        trace.append(Step("hard-constraint", "gpu", "A hard constraint rules Trainium out.", {"constraints": ", ".join(x.excluded_by)}))
-        return "gpu"
-    if "trainium" in x.region_excluded:
-        trace.append(Step("hard-constraint", "gpu", "Trainium is not offered in any region the workload may use.",
-                          {"regions": ", ".join(x.allowed_regions)}))
-        return "gpu"
-    if "gpu" in x.region_excluded:
-        trace.append(Step("hard-constraint", "trainium", "The GPU option is not offered in any region the workload may use.",
-                          {"regions": ", ".join(x.allowed_regions)}))
-        return "trainium"
-    trace.append(Step("hard-constraint", None, "No hard constraint rules Trainium out.", {}))
+    sides = {"trainium": trn, "gpu": gpu}
+    why = {name: "; ".join(s.reasons) for name, s in sides.items()}
+    feasible = [name for name, s in sides.items() if s.feasible]
+    if not feasible:
+        trace.append(Step("feasibility", "neither",
+                          f"Neither side can run. Trainium: {why['trainium']}. The GPU option: {why['gpu']}.",
+                          {"trainium_reasons": why["trainium"], "gpu_reasons": why["gpu"]}))
+        return "neither"
+    if len(feasible) == 1:
+        out = "gpu" if feasible[0] == "trainium" else "trainium"
+        trace.append(Step("feasibility", feasible[0], f"{SIDE_LABELS[out]} cannot run: {why[out]}.",
+                          {out + "_reasons": why[out]}))
+        return feasible[0]  # type: ignore[return-value]
+    trace.append(Step("feasibility", None, "Both sides can run: no constraint, region or availability rules either out.", {}))
 
-    if x.trainium_availability == "unavailable":
-        trace.append(Step("availability", "gpu", "Trainium cannot be had in the region and window needed.", {}))
-        return "gpu"
-    if x.gpu_availability == "unavailable":
-        trace.append(Step("availability", "trainium", "The GPU option cannot be had in the region and window needed.", {}))
-        return "trainium"
-    trace.append(Step("availability", None, "Both options can be had.", {}))
-
+    on_time = True
     if x.needed_within_days is not None:
-        when = {"needed_within_days": x.needed_within_days, "trainium_ready_days": trn.ready_days, "gpu_ready_days": gpu.ready_days}
+        when = {"needed_within_days": x.needed_within_days, "trainium_ready_days": trn.ready_days, "gpu_ready_days": gpu.ready_days,
+                "trainium_late_days": trn.late_days, "gpu_late_days": gpu.late_days}
         trn_ok = trn.ready_days <= x.needed_within_days
         gpu_ok = gpu.ready_days <= x.needed_within_days
+        on_time = trn_ok and gpu_ok
         if gpu_ok and not trn_ok:
             trace.append(Step("deadline", "gpu", "Trainium cannot start by the deadline: the port and any lead time take longer.", when))
             return "gpu"
         if trn_ok and not gpu_ok:
             trace.append(Step("deadline", "trainium", "The GPU option cannot start by the deadline; Trainium can.", when))
             return "trainium"
-        text = "Both sides can start by the deadline." if trn_ok else "Neither side can start by the deadline, so it does not decide."
+        if not trn_ok and trn.ready_days != gpu.ready_days:
+            soonest: Verdict = "trainium" if trn.ready_days < gpu.ready_days else "gpu"
+            trace.append(Step("deadline", soonest,
+                              "Neither side can start by the deadline; " + SOONEST[soonest],
+                              when))
+            return soonest
+        text = "Both sides can start by the deadline." if trn_ok else "Neither side can start by the deadline, and both start on the same day."
         trace.append(Step("deadline", None, text, when))
 
     verdict: Verdict = "trainium" if trn_total < gpu_total else "gpu"
@@ -303,7 +405,8 @@ def _decide(
         text = "Over the plan, the per-run saving does not repay the port cost."
     trace.append(Step("cost", verdict, text, numbers))
 
-    urgent = x.needed_within_days is not None and x.needed_within_days <= x.soon_days
+    # Capacity tips a close call only between sides that can both start in time.
+    urgent = x.needed_within_days is not None and x.needed_within_days <= x.soon_days and on_time
     margin = x.close_call_margin
     if urgent and verdict == "gpu" and x.gpu_availability == "constrained" and x.trainium_availability == "available":
         if trn_total <= gpu_total * (1 + margin):
@@ -414,7 +517,9 @@ class Thresholds:
     trainium_price: float | None
 
 
-def thresholds(x: Inputs, o: Outcome | None = None) -> Thresholds:
+def cost_parity(x: Inputs, o: Outcome | None = None) -> Thresholds:
+    """Where both plans cost the same, one input moved and the others held, whether or not cost is
+    what decides the verdict; `thresholds` keeps only those that turn the verdict."""
     o = o or evaluate(x)
     trn_factor = 1 + o.trainium.spot_overhead
     gpu_total = o.gpu.total
@@ -434,6 +539,28 @@ def thresholds(x: Inputs, o: Outcome | None = None) -> Thresholds:
     return Thresholds(rel, crossing(x, o), weeks, price)
 
 
+def thresholds(x: Inputs, o: Outcome | None = None) -> Thresholds:
+    """The values of single inputs at which the verdict turns: each is shown only if the verdict just
+    below it differs from the verdict just above it."""
+    o = o or evaluate(x)
+    p = cost_parity(x, o)
+    # Feasibility and start dates do not move with the plan's length: only a cost verdict can turn on it.
+    runs = p.runs if o.decided_by in COST_RULES else None
+    return Thresholds(_flipping(x, "relative_throughput", p.relative_throughput), runs,
+                      _flipping(x, "port_weeks", p.port_weeks), _flipping(x, "trainium_price", p.trainium_price))
+
+
+def _flipping(x: Inputs, name: str, value: float | None) -> float | None:
+    """The threshold, if the verdict just below it differs from the verdict just above it; else None
+    (another step decides, or the input moves something else too)."""
+    if value is None:
+        return None
+    span: Span = getattr(x, name)
+    below = evaluate(replace(x, **{name: Span(value * (1 - THRESHOLD_PROBE), span.low, span.high)}))
+    above = evaluate(replace(x, **{name: Span(value * (1 + THRESHOLD_PROBE), span.low, span.high)}))
+    return value if below.verdict != above.verdict else None
+
+
 @dataclass(frozen=True)
 class CurvePoint:
     runs: int
@@ -449,8 +576,9 @@ class CostCurve:
 
 def cost_curve(x: Inputs, o: Outcome) -> CostCurve:
     """Cumulative cost of each side against the number of runs, as the charts and the calculator
-    draw it: from zero to past the crossing (when there is one) and always to the plan's runs."""
-    cross = crossing(x, o)
+    draw it: from zero to past the crossing (when there is one and cost decides) and always to the
+    plan's runs."""
+    cross = crossing(x, o) if o.decided_by in COST_RULES else None
     horizon = max(x.runs, 2)
     if cross is not None:
         horizon = max(horizon, int(cross * 1.5) + 1)

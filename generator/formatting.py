@@ -14,6 +14,10 @@ import datetime as dt
 import math
 
 NONE = "none"
+# Edge cases in words, the same wherever a figure would read oddly: a port repaid within the first run
+# (not "0.081 runs") and cost lines that never meet (not "no value makes them equal").
+FIRST_RUN = "in the first run"
+NO_CROSSING = "no crossing"
 
 
 def _missing(x: float | None) -> bool:
@@ -49,10 +53,18 @@ def money(x: float | None) -> str:
 
 
 def hourly(x: float | None) -> str:
-    """An hourly price: cents at least, up to the fourth decimal a price list gives: $55.04/h, $85.964/h."""
+    """An hourly price to the cent, as a reader compares them: $55.04/h, $85.96/h. `hourly_exact`
+    gives the rate as the source wrote it, for a tooltip."""
     if _missing(x):
         return NONE
-    return _signed_dollars(x, _trim(fixed(x, 4), 2)) + "/h"  # type: ignore[arg-type]
+    return _signed_dollars(x, fixed(x, 2)) + "/h"  # type: ignore[arg-type]
+
+
+def hourly_exact(x: float | None) -> str:
+    """An hourly price to the sixth decimal a price list may give, cents at least: $85.964/h, $21.957642/h."""
+    if _missing(x):
+        return NONE
+    return _signed_dollars(x, _trim(fixed(x, 6), 2)) + "/h"  # type: ignore[arg-type]
 
 
 def runs(x: float | None) -> str:
@@ -67,6 +79,14 @@ def runs(x: float | None) -> str:
         return fixed(x, 1)
     digits = 1 - math.floor(math.log10(abs(x)))
     return fixed(x, digits)
+
+
+def break_even(x: float | None) -> str:
+    """Runs until a port is paid back: a count (7.3), within the first run said so, none as no crossing."""
+    if _missing(x):
+        return NO_CROSSING
+    assert x is not None
+    return FIRST_RUN if x <= 1 else runs(x)
 
 
 def ratio(x: float | None) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import html
 import json
 import os
 import re
@@ -27,6 +28,10 @@ from generator.pool import process_pool
 
 PNG_SCALE = 2  # PNGs are this many times the SVG's width (embeds.EXPORT_WIDTH)
 FONTS_CONF = Path(__file__).parent / "fonts.conf"
+# The card a link to a chart unfurls to in chats and social networks: the size Open Graph readers
+# show whole (1.91:1), the light chart fitted inside it on white.
+CARD_WIDTH, CARD_HEIGHT = 1200, 630
+CARD_MARGIN = 24
 
 
 # The dark variants restyle the light SVG instead of running Vega a second time: Vega marks each
@@ -37,13 +42,14 @@ DARK_CSS = (
     ".role-title-text text,.role-axis-label text,.role-axis-title text,.role-legend-label text,"
     ".role-legend-title text{fill:#fff}"
     ".role-title-subtitle text{fill:#ddd}"
+    ".role-mark text{fill:#bbb}"
     ".role-axis-domain line,.role-axis-tick line{stroke:#fff}"
     ".role-axis-grid line{stroke:#666}"
     ".role-frame>g>path.background{stroke:#666}"
     "</style>"
 )
 DARK_BACKGROUND = "#333"
-IMAGES = ("svg", "svg-dark", "png", "png-dark")
+IMAGES = ("svg", "svg-dark", "png", "png-dark", "card")
 
 
 def dark_svg(svg: str) -> str:
@@ -53,6 +59,37 @@ def dark_svg(svg: str) -> str:
     if not background.startswith("<rect ") or 'fill="white"' not in background:
         raise ValueError("the SVG does not open with Vega's white background")
     return head + sep + DARK_CSS + background.replace('fill="white"', f'fill="{DARK_BACKGROUND}"') + end + marks
+
+
+_ROOT = re.compile(r'<svg [^>]*?\bwidth="([0-9.]+)" height="([0-9.]+)"[^>]*>')
+
+
+def card_svg(svg: str, heading: tuple[str, ...] = ()) -> str:
+    """The chart's SVG fitted, whole and centred, into a CARD_WIDTH x CARD_HEIGHT card on white,
+    under the heading's lines (the first large, the others smaller) where there are any. The chart's
+    marks go in as they are, in a scaled group: a nested <svg> would draw the same, but the
+    rasteriser takes four times as long over it."""
+    m = _ROOT.match(svg)
+    if m is None or not svg.endswith("</svg>"):
+        raise ValueError("the SVG does not open with Vega's width and height")
+    width, height = float(m[1]), float(m[2])
+    lines: list[str] = []
+    y = CARD_MARGIN
+    for i, text in enumerate(heading):
+        size = 52 if i == 0 else 28
+        y += size
+        weight = ' font-weight="bold"' if i == 0 else ""
+        lines.append(f'<text x="{CARD_MARGIN * 2}" y="{y}" font-family="Liberation Sans" font-size="{size}"{weight} '
+                     f'fill="#222">{html.escape(text)}</text>')
+        y += size // 3
+    top = y + (CARD_MARGIN // 2 if heading else 0)
+    room_w, room_h = CARD_WIDTH - 2 * CARD_MARGIN, CARD_HEIGHT - top - CARD_MARGIN
+    scale = min(room_w / width, room_h / height)
+    x, y = (CARD_WIDTH - width * scale) / 2, top + (room_h - height * scale) / 2
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="{CARD_WIDTH}" '
+            f'height="{CARD_HEIGHT}" viewBox="0 0 {CARD_WIDTH} {CARD_HEIGHT}"><rect width="{CARD_WIDTH}" height="{CARD_HEIGHT}" '
+            f'fill="white"/>' + "".join(lines) + f'<g transform="translate({x:.2f},{y:.2f}) scale({scale:.4f})">'
+            + svg[m.end():-len("</svg>")] + "</g></svg>")
 
 
 # Everything besides the spec that decides an image's bytes: part of every image's cache key. Not
@@ -65,13 +102,20 @@ _RENDERING = (vlc.__version__, str(PNG_SCALE), FONTS_CONF.read_text("utf-8"), Pa
 @dataclass(frozen=True)
 class Job:
     spec: str  # the export spec compiled to Vega, as JSON text
+    # A site's card: the chart under these lines, and no other image. Empty for a chart's own images.
+    heading: tuple[str, ...] = ()
+
+    @property
+    def images(self) -> tuple[str, ...]:
+        return ("card",) if self.heading else IMAGES
 
     @functools.cached_property
     def key(self) -> str:
         h = hashlib.sha256()
-        for part in (*_RENDERING, self.spec):
+        for part in (*_RENDERING, self.spec, *self.heading):
             h.update(part.encode("utf-8"))
             h.update(b"\0")
+        h.update(str(len(self.heading)).encode())
         return h.hexdigest()
 
 
@@ -132,13 +176,18 @@ def _render(job: Job, cache_dir: Path) -> None:
     # Parsed here, not handed over as text: vl-convert's own JSON parser can round a number's last
     # digit differently, which moves a coordinate in the SVG.
     svg = vlc.vega_to_svg(json.loads(job.spec), allowed_base_urls=[])
-    dark = dark_svg(svg)
-    images = {
-        "svg": svg.encode("utf-8"),
-        "svg-dark": dark.encode("utf-8"),
-        "png": vlc.svg_to_png(drawable_svg(svg), scale=PNG_SCALE),
-        "png-dark": vlc.svg_to_png(drawable_svg(dark), scale=PNG_SCALE),
-    }
+    card = vlc.svg_to_png(drawable_svg(card_svg(svg, job.heading)))
+    if job.heading:
+        images = {"card": card}
+    else:
+        dark = dark_svg(svg)
+        images = {
+            "svg": svg.encode("utf-8"),
+            "svg-dark": dark.encode("utf-8"),
+            "png": vlc.svg_to_png(drawable_svg(svg), scale=PNG_SCALE),
+            "png-dark": vlc.svg_to_png(drawable_svg(dark), scale=PNG_SCALE),
+            "card": card,
+        }
     for image, data in images.items():
         write_atomically(_cached(cache_dir, job.key, image), data)
     sums = {image: [len(data), hashlib.sha256(data).hexdigest()] for image, data in images.items()}
@@ -147,6 +196,11 @@ def _render(job: Job, cache_dir: Path) -> None:
 
 def png_width(data: bytes) -> int:
     return struct.unpack(">I", data[16:20])[0]
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's header."""
+    return struct.unpack(">II", data[16:24])
 
 
 class Images:
@@ -176,14 +230,14 @@ class Images:
         paths = self.paths.get(key)
         if paths is not None:
             return paths
-        paths = {image: _cached(self.cache_dir, key, image) for image in IMAGES}
+        paths = {image: _cached(self.cache_dir, key, image) for image in job.images}
         if _whole(self.cache, self.cache_dir, key, paths) or not self.render:
             self.cached += 1
             self.paths[key] = paths
             return paths
         self.rendered += 1
         target = self.cache_dir if writable(self.cache_dir) else self._scratch_dir()
-        paths = self.paths[key] = {image: _cached(target, key, image) for image in IMAGES}
+        paths = self.paths[key] = {image: _cached(target, key, image) for image in job.images}
         self.pending.update(paths.values())
         if self._pool is None:
             self._pool = process_pool(os.cpu_count() or 1, _only_bundled_fonts)

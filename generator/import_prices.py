@@ -27,6 +27,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+from generator import history
 from generator.catalog import Catalog
 from generator.freshness import today
 from generator.loader import load_catalog
@@ -244,6 +245,19 @@ def edit_prices(text: str, p: Plan) -> str:
     return _dump(y, data)
 
 
+def record_moves(text: str | None, p: Plan) -> str:
+    """data/history.yaml with a move for each price whose figure changed, dated by the file."""
+    y = _yaml()
+    data = history.load(y, text)
+    for c in p.changes:
+        if c.new == c.old:
+            continue
+        before = _flow(("usd_per_hour", c.old), ("source", c.old_source), ("as_of", c.old_as_of))
+        after = _flow(("usd_per_hour", c.new), ("source", p.source), ("as_of", p.as_of))
+        data["prices"].append(history.price_move(p.as_of, (c.instance, c.region, "on-demand"), "changed", p.source, before, after))
+    return _dump(y, data)
+
+
 def edit_sources(text: str, p: Plan) -> str:
     y = _yaml()
     data = y.load(text)
@@ -273,7 +287,7 @@ def checked(data_dir: Path, new_texts: dict[str, str]) -> None:
 
 
 def write_all(data_dir: Path, texts: dict[str, str]) -> None:
-    """Replace every named file in data_dir, or none of them.
+    """Replace (or make) every named file in data_dir, or none of them.
 
     Each new text goes to a temporary file beside its target first, so a full disk or a missing
     permission fails before anything is replaced; the renames come last, and if one of them fails
@@ -288,7 +302,7 @@ def write_all(data_dir: Path, texts: dict[str, str]) -> None:
                 f.write(text)
                 f.flush()
                 os.fsync(f.fileno())
-        old = {name: (data_dir / name).read_bytes() for name in texts}
+        old = {name: (data_dir / name).read_bytes() if (data_dir / name).exists() else None for name in texts}
         replaced: list[str] = []
         try:
             for name, tmp in temps.items():
@@ -296,7 +310,10 @@ def write_all(data_dir: Path, texts: dict[str, str]) -> None:
                 replaced.append(name)
         except OSError:
             for name in replaced:
-                (data_dir / name).write_bytes(old[name])
+                if old[name] is None:  # a file this write made
+                    (data_dir / name).unlink(missing_ok=True)
+                else:
+                    (data_dir / name).write_bytes(old[name])
             raise
     finally:
         for tmp in temps.values():
@@ -323,6 +340,9 @@ def run(data_dir: Path, offer_text: str, as_of: dt.date | None = None, source: s
     sources_text = (data_dir / "sources.yaml").read_text(encoding="utf-8")
     if (new_sources := edit_sources(sources_text, p)) != sources_text:
         texts["sources.yaml"] = new_sources
+    if any(c.new != c.old for c in p.changes):
+        path = data_dir / history.NAME
+        texts[history.NAME] = record_moves(path.read_text(encoding="utf-8") if path.exists() else None, p)
     checked(data_dir, texts)
     if not dry_run:
         write_all(data_dir, texts)
@@ -338,6 +358,9 @@ def report_lines(p: Plan, written: Iterable[str], shown_dir: str, dry_run: bool)
     lines += [f"  {c.line(p.as_of)}" for c in p.changes]
     if "sources.yaml" in written:
         lines.append(f"{shown_dir}/sources.yaml: {'would add or re-date' if dry_run else 'added or re-dated'} {p.source}")
+    if history.NAME in written:
+        moved = sum(1 for c in p.changes if c.new != c.old)
+        lines.append(f"{shown_dir}/{history.NAME}: {'would record' if dry_run else 'recorded'} {moved} price move(s)")
     if p.newer:
         lines.append(f"kept, dated after the file: {', '.join(p.newer)}")
     if p.missing:

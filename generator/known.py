@@ -60,8 +60,8 @@ class KnownScenarios:
 
     def catalog(self, key: str) -> Catalog | None:
         """The catalog data/ validated to when its files' bytes (named by `key`) validated without a
-        problem before; None otherwise. Parsing data/ with the position of every node takes about
-        0.4 s; this, a few milliseconds."""
+        problem before; None otherwise. Far cheaper than parsing data/ with the position of every node
+        (figures in benchmarks/README.md, "Figures behind design choices")."""
         return self._read(self._catalog_path(key), Catalog)
 
     def put_catalog(self, key: str, catalog: Catalog) -> None:

@@ -186,8 +186,9 @@ def _shown(path: Path, resolved: Path, root_resolved: Path) -> str:
         return path.as_posix()
 
 
-# Scenario files to parse before a second process pays for its start (about a second, against
-# some 10 ms of YAML parsing a file). Below it, or on one core, everything is parsed here.
+# Scenario files to parse before a second process pays for its start, which costs about as much as
+# parsing a couple of hundred files (benchmarks/README.md, "Figures behind design choices"). Below
+# it, or on one core, everything is parsed here.
 PARALLEL_AT = 200
 
 Loaded = ScenarioResult | list[Problem]

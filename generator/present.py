@@ -19,13 +19,12 @@ from generator import formatting as f
 from generator.engine import RANGE_LABELS
 
 RULE_LABELS = {
-    "hard-constraint": "Hard constraints",
-    "availability": "Availability",
+    "feasibility": "Feasibility",
     "cost": "Cost over the plan",
     "deadline": "Deadline",
     "capacity": "Capacity and urgency",
 }
-VERDICT_LABELS = {"trainium": "Trainium", "gpu": "GPU", "hybrid": "Hybrid"}
+VERDICT_LABELS = {"trainium": "Trainium", "gpu": "GPU", "hybrid": "Hybrid", "neither": "Neither"}
 ROBUST_WORDS = {
     "robust": "robust",
     "joint": "changes only when several inputs are at their worst at once",
@@ -87,16 +86,20 @@ def _step(s: dict[str, Any], runs: int) -> dict[str, Any]:
                  f"({_plural(n['ports'], 'port')} at {f.money(n['port_cost'])} plus {_plural(plan_runs, 'run')}).")
     elif s["rule"] == "capacity" and s["verdict"] and "ratio" in n:
         text += f" The other side's plan costs {f.ratio(n['ratio'])} as much; the margin is {f.pct(n['margin'])}."
-    elif s["rule"] == "hard-constraint" and s["verdict"] and (n.get("constraints") or n.get("regions")):
-        text += f" ({n.get('constraints') or n.get('regions')})"
     elif s["rule"] == "deadline" and "trainium_ready_days" in n:
         text += (f" Needed within {f.days(n['needed_within_days'])}; Trainium can start in "
                  f"{f.days(n['trainium_ready_days'])}, the GPU in {f.days(n['gpu_ready_days'])}.")
+        if n.get("trainium_late_days") and n.get("gpu_late_days"):
+            text += f" Trainium {f.days(n['trainium_late_days'])} late, the GPU {f.days(n['gpu_late_days'])} late."
     decides = s["verdict"]
+    # The rule's own sentence without the figures: short enough for a row of the scenarios index and
+    # the calculator's summary.
+    reason = s["text"]
     return {
         "rule": s["rule"],
         "label": rule_label(s["rule"]),
         "text": text,
+        "reason": reason,
         "decides": decides,
         "decides_text": f"Decides: {VERDICT_LABELS[decides]}." if decides else "",
     }
@@ -153,9 +156,9 @@ def _thresholds(t: dict[str, Any]) -> dict[str, Any]:
     for name in names:
         v = t[name]
         if v is None:
-            text = "no value makes them equal"
+            text = f.NO_CROSSING
         elif name == "runs":
-            text = f.runs(v)
+            text = f.break_even(v)
         else:
             text = range_value(name, v)
         items.append({"key": f"threshold.{name}", "label": THRESHOLD_LABELS.get(name, _generic(name)), "value": v, "text": text})
@@ -186,17 +189,17 @@ def _break_even_value(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -
 def _break_even(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> str:
     be = o["break_even_runs"]
     if be is not None:
-        return f.runs(be)
+        return f.break_even(be)
     if _committed(x):
         first = t.get("runs")
         if first is None:
-            return "none: Trainium's plan never costs less, and a commitment is paid by the term"
+            return f"{f.NO_CROSSING}: Trainium's plan never costs less, and a commitment is paid by the term"
         return (f"{f.runs(first)} (plan): the first run at which Trainium's plan costs less; "
                 "a commitment is paid by the term, so no single run repays the port")
     if o["saving_per_run"] > 0:
         return (f"never: one port needs {f.runs(o['port_cost'] / o['saving_per_run'])} runs to repay, "
                 f"and each architecture lasts {_plural(x['runs_per_architecture'], 'run')}")
-    return "none: Trainium never saves per run"
+    return f"{f.NO_CROSSING}: Trainium never saves per run"
 
 
 def _price_notes(o: dict[str, Any]) -> list[dict[str, str]]:
@@ -217,6 +220,66 @@ def _price_notes(o: dict[str, Any]) -> list[dict[str, str]]:
             f"{f.hourly(sd['price_high'])}): the end most favourable to {VERDICT_LABELS[favours]}. "
             f"Both ends are evaluated under \"Does the verdict hold?\"."})
     return notes
+
+
+def _price_marks(o: dict[str, Any], rob: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Beside a price that is one end of (or inside) the range its sources give: which end, and the
+    verdict at the other end, from the robustness ends the engine evaluated."""
+    marks = {}
+    for side in ("trainium", "gpu"):
+        sd = o[side]
+        basis = sd.get("price_basis")
+        if basis not in ("low", "high", "inside"):
+            continue
+        at = {e["end"]: VERDICT_LABELS[e["verdict"]] for e in rob["ends"] if e["input"] == f"{side}_price"}
+        span = f"{f.hourly(sd['price_low'])} to {f.hourly(sd['price_high'])}"
+        if basis == "inside":
+            text = f"inside the sources' range, {span}"
+            others = [f"at the {word} end: {at[end]}" for end, word in (("low", "low"), ("high", "high")) if end in at]
+        else:
+            text = f"the {'lowest' if basis == 'low' else 'highest'} of the sources' figures, {span}"
+            other = "high" if basis == "low" else "low"
+            others = [f"at the {other} end: {at[other]}"] if other in at else []
+        marks[side] = {"basis": basis, "text": "; ".join([text, *others])}
+    return marks
+
+
+def _guess(x: dict[str, Any], t: dict[str, Any], steps: list[dict[str, Any]]) -> dict[str, Any]:
+    """What to say beside relative throughput, the input no public benchmark measures: where the
+    verdict flips, when cost over the plan decides it."""
+    at = t.get("relative_throughput")
+    decided = [s for s in steps if s["decides"]]
+    rule = decided[-1]["rule"] if decided else None
+    if rule == "capacity" and at is not None:
+        return {"flip": at, "text": f"Both sides cost the same at {f.ratio(at)}; near it, capacity and urgency decide the verdict."}
+    if rule not in ("cost", "capacity"):
+        label = decided[-1]["label"].lower() if decided else "the rules"
+        return {"flip": None, "text": f"No value flips the verdict, which is decided by {label}, not by cost."}
+    if at is None:
+        return {"flip": None, "text": f"Where the verdict flips: {f.NO_CROSSING}; no value makes the two sides cost the same over the plan."}
+    return {"flip": at, "text": f"The verdict flips at {f.ratio(at)}: above it Trainium costs less over the plan, below it the GPU."}
+
+
+def _glance(o: dict[str, Any], steps: list[dict[str, Any]], words: str) -> dict[str, str]:
+    """The answer in three lines, for the summary that stays in view while the reader edits; `why`
+    is the deciding rule's own sentence, for a row of the scenarios index."""
+    d = o["total_difference"]
+    if d == 0:
+        saving = "Both sides cost the same over the plan"
+    else:
+        saving = f"{'Trainium' if d > 0 else 'The GPU'} costs {f.money(abs(d))} less over the plan"
+    decided = [s for s in steps if s["decides"]]
+    if not decided:
+        return {"saving": saving + ", ports included.", "reason": "", "why": ""}
+    last = decided[-1]
+    saving += ", ports included."
+    if last["rule"] == "feasibility":
+        # A side that cannot run has no cost worth setting against the other's.
+        saving = {"neither": "Neither side can run", "trainium": "The GPU option cannot run",
+                  "gpu": "Trainium cannot run"}.get(o["verdict"], "One side cannot run") + ", so cost is not compared."
+    # Under cost the saving line already says why; under any other rule the rule's sentence does.
+    detail = "" if last["rule"] == "cost" else f": {last['reason'].rstrip('.')}"
+    return {"saving": saving, "reason": f"Decided by {last['label'].lower()}{detail}; {words}.", "why": last["reason"]}
 
 
 def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[str, Any]:
@@ -250,7 +313,11 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
                 f"interruptions an instance-hour × {f.hours(x['lost_hours']['value'])} lost each") if x[f"{side}_spot"]
                 else "none: not on spot")
         sides.append({"label": "Extra hours for spot interruptions", **spot})
-    lead = " and the wait for capacity" if x.get("trainium_lead_days") else ""
+    lead = ""
+    if x.get("trainium_lead_days"):
+        # Whether the port waits for capacity or runs beside it is an assumption the reader can change.
+        lead = (" or the wait for capacity, whichever is longer (ported while waiting)" if x.get("port_during_lead")
+                else " and the wait for capacity, one after the other")
     gpu_days = o["gpu"]["ready_days"]
     sides.append({
         "label": "First run can start",
@@ -259,6 +326,13 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
         "gpu": _cell("gpu.ready_days", gpu_days, f"in {f.days(gpu_days)}" if gpu_days else "at once"),
     })
     sides.append(pair(f"Total over {_plural(n, 'run')}", "total", f.money))
+    # The verdict keeps the way each side is named to be bought; a cheaper way is said beside it.
+    if any(o[side].get("options") for side in ("trainium", "gpu")):
+        sides.append({"label": "Cheapest way to buy this plan's compute", **{
+            side: _cell(f"{side}.cheaper_by", o[side]["cheaper_by"],
+                        f"{o[side]['cheapest_option']}, {f.money(o[side]['cheaper_by'])} less than {x[side + '_option']}"
+                        if o[side]["cheaper_by"] > 0 else f"{x[side + '_option']}, as named")
+            for side in ("trainium", "gpu")}})
     return {
         "sides": sides,
         "rows": [
@@ -287,15 +361,12 @@ def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: 
     marks = [mark(x["runs"], f"plan: {_plural(x['runs'], 'run')}", 10)]
     crossing = curve["crossing"]
     if crossing is not None:
-        marks.append(mark(crossing, f"break-even: {_plural(crossing, 'run')}", 26))
-    sources: list[str] = []
-    for side in ("trainium", "gpu"):
-        if prices[side]["source"] not in sources:
-            sources.append(prices[side]["source"])
+        marks.append(mark(crossing, f"break-even: {f.FIRST_RUN if crossing <= 1 else _plural(crossing, 'run')}", 26))
     as_of = max(f.date(prices["trainium"]["as_of"]), f.date(prices["gpu"]["as_of"]))
-    source = "prices from " + " and ".join(sources)
+    source = source_line(prices)
     ports = o["ports"]
-    be = "never breaks even" if crossing is None else f"breaks even after {_plural(crossing, 'run')}"
+    be = ("never breaks even" if crossing is None else "pays the port back in the first run" if crossing <= 1
+          else f"breaks even after {_plural(crossing, 'run')}")
     summary = (f"Over {_plural(x['runs'], 'run')} the GPU side costs {f.money(o['gpu']['total'])} and the Trainium side "
                f"{f.money(o['trainium']['total'])}, including {_plural(ports, 'port')} at {f.money(o['port_cost'])}"
                f"{'' if ports == 1 else ' each'}. Trainium {be}.")
@@ -307,19 +378,35 @@ def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: 
     }
 
 
+def source_line(prices: dict[str, Any]) -> str:
+    """Where a workload's two prices come from, each source by its name and date (a chart copied
+    into a post has no sources page to decode a key on), each once."""
+    named: list[str] = []
+    for side in ("trainium", "gpu"):
+        p = prices[side]
+        text = f"{p.get('name') or p['source']} ({f.date(p['as_of'])})"
+        if text not in named:
+            named.append(text)
+    return "prices from " + " and ".join(named)
+
+
 def present(result: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any]) -> dict[str, Any]:
     """Everything a reader is told about one evaluated workload, as plain data."""
     x, o, rob, t = result["inputs"], result["outcome"], result["robustness"], result["thresholds"]
     verdict = o["verdict"]
     robustness = _robustness(rob, verdict)
+    steps = [_step(s, x["runs"]) for s in o["trace"]]
     return {
         "verdict": verdict,
         "verdict_label": VERDICT_LABELS[verdict],
         "lead": _lead(x, rob, t),
         "live": f"Verdict: {VERDICT_LABELS[verdict]}, {robustness['words']}.",
-        "trace": [_step(s, x["runs"]) for s in o["trace"]],
+        "trace": steps,
+        "glance": _glance(o, steps, robustness["words"]),
+        "guess": _guess(x, t, steps),
         "summary": _summary(x, o, t),
         "price_notes": _price_notes(o),
+        "price_marks": _price_marks(o, rob),
         "robustness": robustness,
         "thresholds": _thresholds(t),
         "chart": _chart(x, o, curve, prices),
@@ -335,19 +422,21 @@ def plain(value: Any) -> Any:
     return _plain(value)
 
 
-def price_refs(w: Any) -> dict[str, dict[str, str]]:
-    """The source and date of the price each side of a `WorkloadResult` was resolved at."""
-    return {side: {"source": p.source, "as_of": p.as_of.isoformat()} for side, p in w.prices.items()}
+def price_refs(w: Any, names: dict[str, str] | None = None) -> dict[str, dict[str, str]]:
+    """The source and date of the price each side of a `WorkloadResult` was resolved at, with the
+    source's name (`Source.name`, by key in `names`) where the caller has the catalog."""
+    return {side: {"source": p.source, "as_of": p.as_of.isoformat(), "name": (names or {}).get(p.source, p.source)}
+            for side, p in w.prices.items()}
 
 
-def present_workload(w: Any) -> dict[str, Any]:
-    """`present` for a `generator.results.WorkloadResult`."""
+def present_workload(w: Any, names: dict[str, str] | None = None) -> dict[str, Any]:
+    """`present` for a `generator.results.WorkloadResult`; `names` are the sources' names by key."""
     from generator.engine import cost_curve
 
     result = {"inputs": plain(w.inputs), "outcome": plain(w.outcome), "robustness": plain(w.robustness),
               "thresholds": plain(w.thresholds)}
     curve = plain(cost_curve(w.inputs, w.outcome))
-    return present(result, curve, price_refs(w))
+    return present(result, curve, price_refs(w, names))
 
 
 def scenario_state(states: list[str]) -> str:
@@ -367,7 +456,12 @@ def scenario_row(r: Any, shown: list[dict[str, Any]]) -> dict[str, Any]:
     saving = r.saving_per_run
     be_cells = [next(c for c in p["summary"]["rows"] if c["key"] == "break_even_runs") for p in shown]
     be_texts = [c["text"] for c in be_cells]
+    # Why, in the row itself: a GPU verdict beside a large Trainium saving needs its reason there.
+    reasons = [p["glance"]["why"] for p in shown]
+    if len(shown) > 1:
+        reasons = [f"{w.workload.name}: {why}" for w, why in zip(r.workloads, reasons, strict=True)]
     return {
+        "reason": " ".join(dict.fromkeys(reasons)),
         "state": state,
         "words": robust_words(state, flips),
         "saving": saving,

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.catalog import Catalog, Price
-from generator.datafiles import DATA_FILES
+from generator.datafiles import DATA_FILES, OPTIONAL_FILES
 from generator.problems import InputError, Loc, Problem
 from generator.validation import validate_doc
 from generator.yamlread import read
@@ -40,7 +40,7 @@ def future_problems(data_dir: Path, on: dt.date, shown_dir: str = "data") -> lis
     """Every `as_of` in data/ later than `on`: a source cannot show a date that has not come, and
     such a figure would never count as stale."""
     out = []
-    for name in DATA_FILES:
+    for name in [*DATA_FILES, *(n for n in OPTIONAL_FILES if (data_dir / n).exists())]:
         doc = read(data_dir / name, f"{shown_dir}/{name}")
         for loc, day in _dates(doc.data, ()):
             if day > on:

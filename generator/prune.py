@@ -22,7 +22,7 @@ def prune(root: Path, url: str | None = None) -> tuple[int, int]:
     settings = siteconfig.read(root)
     cache = Cache(cachefile.cache_dir(root, settings.cache_dir))
     url = settings.site_url if url is None else url
-    made = generate(root, cache, url, today(settings.today), Images(cache, render=False))
+    made = generate(root, cache, url, today(settings.today), Images(cache, render=False), site_name=settings.site_name)
     made.renderer.calculator_json  # noqa: B018 - compiles the calculator's chart, as its page does
     # The scenario pages' HTML and their files, keyed as a build with this mkdocs.yml keys them.
     try:

@@ -45,11 +45,12 @@ def _chart(d: dict) -> Chart:
     return Chart(**d)
 
 
-def key_parts(cache: Cache, project: Project, site_url: str, today: dt.date) -> dict[str, str]:
+def key_parts(cache: Cache, project: Project, site_url: str, today: dt.date, site_name: str = "") -> dict[str, str]:
     """Everything the pages are made from but the scenario itself, by name: the code and templates,
-    the library versions (`Cache.keys`), each data/ file as it was parsed, the site URL and the day."""
+    the library versions (`Cache.keys`), each data/ file as it was parsed, the site URL and name, and
+    the day."""
     scenarios = {r.path for r in project.results}
-    parts = {**cache.keys, "site_url": site_url, "day": today.isoformat()}
+    parts = {**cache.keys, "site_url": site_url, "site_name": site_name, "day": today.isoformat()}
     parts.update({f"data:{shown}": digest for shown, digest in sorted(project.digests.items()) if shown not in scenarios})
     return parts
 
@@ -68,11 +69,11 @@ def _parse(body: bytes) -> Rendered | None:
 
 
 class RenderedScenarios:
-    def __init__(self, cache: Cache, project: Project, site_url: str, today: dt.date):
+    def __init__(self, cache: Cache, project: Project, site_url: str, today: dt.date, site_name: str = ""):
         self.cache = cache
         self.directory = cache.folder("rendered")
         self.digests = project.digests
-        self.common = key_parts(cache, project, site_url, today)
+        self.common = key_parts(cache, project, site_url, today, site_name)
 
     def parts(self, r: ScenarioResult) -> dict[str, str]:
         """What one scenario's entry is keyed on, by name, so a test can leave each out in turn. The

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from generator.catalog import TERM_HOURS, Catalog
-from generator.engine import HOURS_PER_MONTH, Inputs, Span
+from generator.engine import HOURS_PER_MONTH, Inputs, Span, Way
 from generator.schema import Workload
 
 Loc = tuple[str | int, ...]
@@ -47,7 +47,9 @@ def check_references(workloads: tuple[Workload, ...], catalog: Catalog) -> Itera
                     hint = f"; priced there: {', '.join(known)}"
                 elif where:
                     hint = f"; {c.option} is priced in: {', '.join(sorted(where))}"
-                yield loc + ("option",), f"no {c.option} price for {c.instance} in {c.region} in data/prices.yaml{hint} (got '{c.option}')"
+                unpublished = [u for u in catalog.unpublished_for(c.instance) if u.option == c.option and u.region in (None, c.region)]
+                what = "no published" if unpublished else "no"
+                yield loc + ("option",), f"{what} {c.option} price for {c.instance} in {c.region} in data/prices.yaml{hint} (got '{c.option}')"
             elif not price.offered:
                 yield loc + ("option",), f"{c.instance} is not sold {c.option} in {c.region}: {price.note or 'not offered'} (got '{c.option}')"
         allowed = getattr(w, "regions", None)
@@ -94,13 +96,23 @@ def port_weeks(w: Workload, catalog: Catalog) -> Span:
         e = w.porting.weeks
         return Span(e.value, e.low, e.high)
     a = catalog.assumptions
-    base = a.porting_classes[w.architecture].weeks
-    lo, mid, hi = base.low, base.value, base.high
-    included = a.porting_classes[w.architecture].includes
-    for name in w.constraints:
-        c = a.constraints[name]
-        if c.weeks is not None and name not in included:
-            lo, mid, hi = lo + c.weeks.low, mid + c.weeks.value, hi + c.weeks.high
+    classes = list(a.porting_classes)
+    # Constraints are a set, and a class counts what it includes: a lighter class plus constraints
+    # never costs more than a heavier class (listed later in data/) that includes them. Each end of
+    # the range is the least of those readings.
+    ends = []
+    for end in ("low", "value", "high"):
+        best = None
+        for name in classes[classes.index(w.architecture):]:
+            pc = a.porting_classes[name]
+            total = getattr(pc.weeks, end)
+            for cname in w.constraints:
+                c = a.constraints[cname]
+                if c.weeks is not None and cname not in pc.includes:
+                    total = total + getattr(c.weeks, end)
+            best = total if best is None else min(best, total)
+        ends.append(best)
+    lo, mid, hi = ends
     m = a.neuron_experience[w.neuron_experience].value
     return Span(mid * m, lo * m, hi * m)
 
@@ -144,6 +156,12 @@ def held_hours(c) -> float:
     return 0.0 if c.held_months is None else c.held_months * HOURS_PER_MONTH
 
 
+def ways(catalog: Catalog, instance: str, region: str) -> tuple[Way, ...]:
+    """Every way data/ sells an instance in a region, in data/'s order."""
+    return tuple(Way(p.option, p.point, TERM_HOURS.get(p.option)) for p in catalog.prices
+                 if p.instance == instance and p.region == region and p.offered)
+
+
 def resolve(w: Workload, catalog: Catalog) -> Resolved:
     trn = bought(catalog, w.trainium.instance, w.trainium.region, w.trainium.option)
     gpu = bought(catalog, w.gpu.instance, w.gpu.region, w.gpu.option)
@@ -182,5 +200,10 @@ def resolve(w: Workload, catalog: Catalog) -> Resolved:
         plan_hours=None if w.plan_months is None else w.plan_months * HOURS_PER_MONTH,
         region_excluded=tuple(side for side in ("trainium", "gpu") if not offered(w, side, catalog)),
         allowed_regions=tuple(w.regions or ()),
+        port_during_lead=w.availability.port_during_lead,
+        trainium_option=w.trainium.option,
+        gpu_option=w.gpu.option,
+        trainium_ways=ways(catalog, w.trainium.instance, w.trainium.region),
+        gpu_ways=ways(catalog, w.gpu.instance, w.gpu.region),
     )
     return Resolved(x, trn, gpu)

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from generator.catalog import Option
 
-Lean = Literal["trainium", "gpu", "hybrid"]
+Lean = Literal["trainium", "gpu", "hybrid", "neither"]
 Architecture = Literal["mainstream", "moderate-custom", "heavy-custom-cuda", "novel"]
 ConstraintName = Literal[
     "custom-cuda-kernels", "dynamic-shapes", "tensorflow", "day-one-architectures", "multi-cloud",
@@ -112,6 +112,9 @@ class AvailabilitySpec(Model):
     needed_within_days: int | None = Field(None, ge=1, description="How soon the run must start; none if not urgent.")
     trainium_lead_days: float = Field(0.0, ge=0, allow_inf_nan=False, description="Days before Trainium capacity can be had.")
     gpu_lead_days: float = Field(0.0, ge=0, allow_inf_nan=False, description="Days before the GPU capacity can be had, e.g. a Capacity Block's start.")
+    port_during_lead: bool = Field(
+        False, description="The team ports while it waits for Trainium capacity; by default the port starts once capacity is there."
+    )
 
     @model_validator(mode="after")
     def _something_to_buy(self) -> AvailabilitySpec:
@@ -164,6 +167,14 @@ class Workload(Model):
     availability: AvailabilitySpec = AvailabilitySpec()
     constraints: list[ConstraintName] = []
     rationale: Rationale = Rationale()
+
+    @model_validator(mode="after")
+    def _constraints_are_a_set(self) -> Workload:
+        # A constraint named twice would count its weeks twice.
+        dupes = sorted({c for c in self.constraints if self.constraints.count(c) > 1})
+        if dupes:
+            raise ValueError(f"constraints must not repeat (repeated: {', '.join(dupes)})")
+        return self
 
 
 class Scenario(Model):

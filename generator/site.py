@@ -19,15 +19,16 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from generator import catalog_tables, embeds
+from generator import catalog_tables, changes, downloads, embeds, trn3, unfurl
 from generator.cachefile import Cache
 from generator.compiled import Compiled
+from generator.diff import DEFAULT_THRESHOLD
 from generator import charts as ch
 from generator.catalog import OPTION_LABELS, OPTIONS
 from generator.engine import RANGE_LABELS
 from generator import formatting as fmt
 from generator.freshness import Freshness
-from generator.images import PNG_SCALE, Images
+from generator.images import CARD_HEIGHT, CARD_WIDTH, PNG_SCALE, Images, Job
 from generator.loader import Project
 from generator.present import RULE_LABELS, VERDICT_LABELS, present_workload, scenario_row
 from generator.rendered import Rendered, RenderedScenarios
@@ -81,13 +82,16 @@ def front_matter(value: dict[str, str]) -> Markup:
     return Markup(_SURROGATE_PAIR.sub(one, script_json(value)))
 
 
-def linked_sources(text: str, pattern: re.Pattern[str] | None, keys: dict[str, str], root: str) -> Markup:
+def linked_sources(text: str, pattern: re.Pattern[str] | None, keys: dict[str, str], root: str,
+                   names: dict[str, str] | None = None) -> Markup:
     """Untrusted text made inert (md), with each mention of a source linked to its entry on the
-    sources page."""
+    sources page; with `names` (by key), the link reads as the source's name and date instead of
+    the key a contributor wrote ("seed 001"), which a stranger cannot decode."""
     out, last = [], 0
     for m in pattern.finditer(text) if pattern else ():
         key = keys[re.sub(r"[-\s]+", "", m[0]).lower()]
-        out += [md(text[last:m.start()]), Markup('<a href="{}sources/#{}">').format(root, key.lower()), md(m[0]), Markup("</a>")]
+        shown = md(names[key]) if names and key in names else md(m[0])
+        out += [md(text[last:m.start()]), Markup('<a href="{}sources/#{}">').format(root, key.lower()), shown, Markup("</a>")]
         last = m.end()
     out.append(md(text[last:]))
     return Markup("").join(out)
@@ -105,12 +109,16 @@ class Site:
     sources: dict[str, str] = field(default_factory=dict)  # docs-relative path -> YAML it comes from
     charts: list[ch.Chart] = field(default_factory=list)
     embeds: list[embeds.ChartFiles] = field(default_factory=list)  # the text files of embed/<id>/, per chart
+    unfurls: dict[str, unfurl.Unfurl] = field(default_factory=dict)  # docs-relative path -> its card, for pages with their own
+    site_card: Job | None = None  # the image of every other page's card (unfurl.SITE_CARD)
+    files: dict[str, str] = field(default_factory=dict)  # site path -> text: the data downloads and the Atom feed
 
 
 class Renderer:
     def __init__(self, project: Project, site_url: str = "", today: dt.date | None = None, cache: Cache | None = None,
-                 rendered: RenderedScenarios | None = None, images: Images | None = None):
+                 rendered: RenderedScenarios | None = None, images: Images | None = None, site_name: str = ""):
         self.project = project
+        self.site_name = site_name
         self.rendered = rendered
         self.images = images  # handed each chart as it is registered, so its images start rendering
         self.catalog = project.catalog
@@ -120,17 +128,22 @@ class Renderer:
         self._vega: dict[str, str] = cache.memo("vega") if cache is not None else {}  # charts compiled, by shape
         self._source_keys = {re.sub(r"[-\s]+", "", k).lower(): k for k in self.catalog.sources}
         self._source_pattern = source_pattern(self.catalog.sources)
+        # What a page, chart or embed calls each source: its name, never its key.
+        self.source_names = {k: s.name for k, s in self.catalog.sources.items()}
+        self._source_dated = {k: f"{s.name} ({s.as_of.isoformat() if s.as_of else 'undated'})" for k, s in self.catalog.sources.items()}
+        compiled = Compiled(cache) if cache is not None else None
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(TEMPLATES),
-            bytecode_cache=Compiled(cache) if cache is not None else None,
+            bytecode_cache=compiled,
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
         )
+        self.unfurl_env = unfurl.environment(compiled)  # the cards' tags, of pages and embed pages alike
         self.env.filters.update(
-            md=md, script_json=script_json, front_matter=front_matter, money=fmt.money, hourly=fmt.hourly,
+            md=md, script_json=script_json, front_matter=front_matter, money=fmt.money, hourly=fmt.hourly, hourly_exact=fmt.hourly_exact, break_even=fmt.break_even,
             runs=fmt.runs, ratio=fmt.ratio, pct=fmt.pct, weeks=fmt.weeks, count=fmt.count, num=fmt.num, hours=fmt.hours,
             days=fmt.days, date=fmt.date, sentence=sentence,
         )
@@ -144,12 +157,15 @@ class Renderer:
             VERDICT_LABELS=VERDICT_LABELS,
             price_rows=functools.partial(catalog_tables.price_rows, self.catalog),
             figure_sources=functools.partial(catalog_tables.figure_sources, self.catalog),
+            price_to_beat=functools.partial(trn3.price_to_beat, self.catalog),
             source_links=self.source_links,
+            source_name=lambda key: self.source_names.get(key, key),
             headline=self.headline,
             counts=self.counts,
             scenario_row=self.scenario_row,
             column_text=ch.column_text,
             reference_case=self.reference_case,
+            reference_shown=self.reference_shown,
             freshness=self.freshness,
             site_url=self.site_url,
             root_prefix=embeds.relative_root,
@@ -157,6 +173,10 @@ class Renderer:
             embed_names=embeds.file_names,
             export_width=embeds.EXPORT_WIDTH,
             png_scale=PNG_SCALE,
+            iframe_width=unfurl.IFRAME_WIDTH,
+            iframe_height=unfurl.IFRAME_HEIGHT,
+            card_width=CARD_WIDTH,
+            card_height=CARD_HEIGHT,
             iframe_snippet=self.iframe_snippet,
             image_snippet=self.image_snippet,
         )
@@ -167,7 +187,7 @@ class Renderer:
 
     # Context helpers for templates and for the hand-written pages that opt into figures.
     def source_links(self, text: str, root: str) -> Markup:
-        return linked_sources(text, self._source_pattern, self._source_keys, root)
+        return linked_sources(text, self._source_pattern, self._source_keys, root, self._source_dated)
 
     @functools.cached_property
     def reference(self) -> Reference:
@@ -178,6 +198,14 @@ class Renderer:
 
     def reference_case(self) -> dict[str, Any]:
         return self.reference.case()
+
+    @functools.cached_property
+    def _reference_shown(self) -> dict[str, Any]:
+        return present_workload(self.reference.result.workloads[0], self.source_names)
+
+    def reference_shown(self) -> dict[str, Any]:
+        """What the present layer says of the reference workload: the home page's price marks and flip."""
+        return self._reference_shown
 
     @functools.cached_property
     def calculator_json(self) -> Markup:
@@ -195,13 +223,11 @@ class Renderer:
     def scenario_row(self, r: ScenarioResult) -> dict[str, Any]:
         """What the scenarios index says about one scenario, in the words its page uses."""
         row = self._rows.get(r.id)
-        return row if row is not None else scenario_row(r, [present_workload(w) for w in r.workloads])
+        return row if row is not None else scenario_row(r, [present_workload(w, self.source_names) for w in r.workloads])
 
     # Snippets a blogger pastes. Built as text here and escaped again where the page shows them.
     def iframe_snippet(self, c: ch.Chart) -> str:
-        url = f"{self.site_url}embed/{c.id}/"
-        return (f'<iframe src="{html.escape(url)}" title="{html.escape(c.title)}" width="100%" height="460" '
-                f'style="border:0" loading="lazy"></iframe>')
+        return unfurl.iframe(f"{self.site_url}embed/{c.id}/", c.title, "100%", unfurl.IFRAME_HEIGHT)
 
     def image_snippet(self, c: ch.Chart) -> str:
         names = embeds.file_names(c.id)
@@ -215,7 +241,8 @@ class Renderer:
     def register(self, c: ch.Chart, page: str) -> ch.Chart:
         c = replace(c, page=page, vega=embeds.compile_vega(embeds.site_spec(c), self.cache, self._vega))
         self.charts.append(c)
-        self._add_embed(embeds.chart_files(c, self.env, self.site_url, self.cache, CHARTS_JS, self._vega))
+        self._add_embed(embeds.chart_files(c, self.env, self.site_url, self.cache, CHARTS_JS, self._vega,
+                                           site_name=self.site_name, unfurl_env=self.unfurl_env))
         return c
 
     def _add_embed(self, files: embeds.ChartFiles) -> None:
@@ -228,7 +255,7 @@ class Renderer:
 
     def scenario_page(self, r: ScenarioResult) -> str:
         page = f"scenarios/{r.id}.md"
-        shown = [present_workload(w) for w in r.workloads]
+        shown = [present_workload(w, self.source_names) for w in r.workloads]
         blocks = [self.chart_block(self.register(c, page)) for c in ch.scenario_charts(r, shown)]
         row = self._rows[r.id] = scenario_row(r, shown)
         return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, prices=[w.prices for w in r.workloads],
@@ -252,18 +279,33 @@ class Renderer:
     def render(self) -> Site:
         site = Site()
         for r in self.project.results:
-            site.pages[f"scenarios/{r.id}.md"] = self._cached_scenario_page(r)
-            site.sources[f"scenarios/{r.id}.md"] = r.path
+            first = len(self.charts)
+            path = f"scenarios/{r.id}.md"
+            site.pages[path] = self._cached_scenario_page(r)
+            site.sources[path] = r.path
+            shown = self.charts[first:first + 1]
+            card = f"embed/{shown[0].id}/{embeds.file_names(shown[0].id)['card']}" if shown else None
+            site.unfurls[path] = unfurl.scenario(r, embeds.page_url(path), shown[0] if shown else None, card)
         site.pages["scenarios/index.md"] = self.env.get_template("scenarios_index.md.j2").render()
         pp = self.chart_block(self.register(ch.price_performance(self.catalog), "prices.md"))
         site.pages["prices.md"] = self.env.get_template("prices.md.j2").render(pp_chart=pp, today=self.freshness.today)
         site.sources["prices.md"] = "data/prices.yaml"
+        moves = changes.shown_moves(self.catalog, self.project.results)
+        site.pages["changes.md"] = self.env.get_template("changes.md.j2").render(
+            moves=moves, regions=changes.regions_moves(self.catalog), threshold=DEFAULT_THRESHOLD,
+            feed_path=changes.FEED_PATH, CHANGE_WORDS=changes.CHANGE_WORDS, was_text=changes.was_text)
+        site.files[changes.FEED_PATH] = changes.atom(moves, self.catalog, self.site_url)
+        site.files.update(downloads.files(self.catalog))
         site.pages["sources.md"] = self.env.get_template("sources.md.j2").render()
         site.sources["sources.md"] = "data/sources.yaml"
         site.pages["reference/schema.md"] = self.env.get_template("schema.md.j2").render(schema=json_schema())
         # Hand-written pages place these; they are registered here so their embeds exist.
         self.home = {name: self.register(c, page) for name, (page, c) in self.home_charts().items()}
         site.pages["embed.md"] = self.env.get_template("embed_gallery.md.j2").render(embeds=self.embeds)
+        # The site's card draws the home page's decision map again, under the site's name and question.
+        decision_map = self.home["decision_map"]
+        site.site_card = Job(embeds.compile_vega(embeds.export_spec(decision_map, self.site_url), self.cache, self._vega),
+                             heading=unfurl.site_card_heading(self.site_name))
         site.charts = self.charts
         site.embeds = self.embeds
         return site
@@ -274,17 +316,19 @@ class Renderer:
         x = self.reference.inputs
         maps = self.reference.maps
         as_of = max(h["trn"].as_of, h["gpu"].as_of)
-        title = f"When does Trainium pay? trn2.48xlarge vs p5.48xlarge, on-demand, {x.gpu_hours:,.0f} GPU instance-hours a run"
-        source = (f"prices from {h['trn'].source}; mainstream port of {x.port_weeks.value:g} engineer-weeks "
+        bought = f"{OPTION_LABELS[h['trn'].option]} against {OPTION_LABELS[h['gpu'].option]}".lower()
+        title = f"When does Trainium pay? trn2.48xlarge vs p5.48xlarge, {bought}, {x.gpu_hours:,.0f} GPU instance-hours a run"
+        trn_src = self.catalog.sources[h["trn"].source]
+        source = (f"prices from {trn_src.name} ({fmt.date(h['trn'].as_of)}); mainstream port of {x.port_weeks.value:g} engineer-weeks "
                   f"at {fmt.money(x.engineer_week_usd)}")
         port_title = f"Porting effort against runs: trn2.48xlarge vs p5.48xlarge, {x.gpu_hours:,.0f} GPU instance-hours a run"
         ref = self.reference.result
         charts = {
             "decision_map": ("index.md", ch.decision_map(maps["relative_throughput"], x, "decision-map", title, source, as_of)),
             "port_map": ("axes/porting.md", ch.decision_map(maps["port_weeks"], x, "decision-map-porting", port_title, source, as_of)),
-            "breakdown": ("methodology.md", replace(ch.run_breakdown(ref, 0), id="reference-breakdown")),
+            "breakdown": ("methodology.md", replace(ch.run_breakdown(ref, 0, self.source_names), id="reference-breakdown")),
         }
-        sensitivity = ch.sensitivity(ref, 0)
+        sensitivity = ch.sensitivity(ref, 0, self.source_names)
         if sensitivity is not None:
             charts["sensitivity"] = ("methodology.md", replace(sensitivity, id="reference-sensitivity"))
         return charts

@@ -1,5 +1,5 @@
 """What the commands (`guide validate`, `guide cache prune`) need of mkdocs.yml without MkDocs: the site
-URL and the guide plugin's options, so a command judges prices on the day and uses the cache a build
+URL and name and the guide plugin's options, so a command judges prices on the day and uses the cache a build
 would."""
 
 from __future__ import annotations
@@ -25,10 +25,11 @@ class SiteConfig:
     cache_dir: str | None = None
     cache_max_mb: int | None = None
     today: str | None = None
+    site_name: str = ""
 
 
 def read(root: Path) -> SiteConfig:
-    """mkdocs.yml's site URL (ending in "/", as MkDocs reads it) and the options under `plugins: -
+    """mkdocs.yml's site URL (ending in "/", as MkDocs reads it), its site name and the options under `plugins: -
     guide:`; defaults where the file or an option is missing or unreadable."""
     try:
         doc = yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)
@@ -44,6 +45,7 @@ def read(root: Path) -> SiteConfig:
             options = item["guide"]
     return SiteConfig(
         site_url=url if isinstance(url, str) else "",
+        site_name=_text(doc.get("site_name")) or "",
         cache_dir=_text(options.get("cache_dir")),
         cache_max_mb=options.get("cache_max_mb") if isinstance(options.get("cache_max_mb"), int) else None,
         today=_text(options.get("today")),

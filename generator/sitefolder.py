@@ -3,7 +3,7 @@
 MkDocs empties the site folder before every build that is not dirty, then makes each page's folder
 again to write the page into it. At a thousand scenarios that is some 2,200 folders, and on a disk
 that has to find a fresh inode for each, making them cost a warm build more than anything else it
-adds to a plain build (half a millisecond a folder on the benchmark machine, see benchmarks/README.md).
+adds to a plain build (the cost of a folder is in benchmarks/README.md).
 
 So, before MkDocs empties the folder, the last build's folders move under a hidden name, which
 MkDocs leaves alone, and every file in them is removed, as MkDocs would have removed it. The embed

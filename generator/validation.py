@@ -106,6 +106,22 @@ def _duplicate_workloads(doc: Document) -> list[Problem]:
     return problems
 
 
+def _duplicate_constraints(doc: Document, loc: Loc) -> list[Problem]:
+    problems = []
+    workload = doc.data
+    for part in loc:
+        workload = workload[part]
+    first: dict[str, int] = {}
+    for j, name in enumerate(workload.get("constraints") or []):
+        if name in first:
+            line = doc.where(loc + ("constraints", first[name]))[0]
+            problems.append(doc.problem(loc + ("constraints", j),
+                                        f"constraints must not repeat (got '{name}' again; first at line {line})"))
+        else:
+            first[name] = j
+    return problems
+
+
 def validation_problems(doc: Document, model: type[BaseModel], err: ValidationError) -> list[Problem]:
     problems = []
     for e in err.errors(include_url=False):
@@ -126,6 +142,9 @@ def validation_problems(doc: Document, model: type[BaseModel], err: ValidationEr
         if msg.startswith("value error, "):
             msg = msg[len("value error, ") :]
         if msg.startswith("workload names must be unique") and (dupes := _duplicate_workloads(doc)):
+            problems.extend(dupes)
+            continue
+        if msg.startswith("constraints must not repeat") and (dupes := _duplicate_constraints(doc, loc)):
             problems.extend(dupes)
             continue
         msg = re.sub(r"^(list should have at least \d+ items?) after validation, not \d+$", r"\1", msg)

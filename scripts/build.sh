@@ -7,4 +7,4 @@ cd "$(dirname "$0")/.."
 
 make_venv
 "$VENV/bin/mkdocs" build --strict
-echo "built the site into site/; preview it with .venv/bin/mkdocs serve --dirty" >&2
+echo "built the site into site/; preview it with .venv/bin/mkdocs serve" >&2

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import vl_convert as vlc
 import yaml
-from conftest import copy_project, run_mkdocs_build
+from site_support import copy_project, run_mkdocs_build
 
 from generator import images
 from generator.schema import MODELINE
@@ -43,6 +43,7 @@ def beyond_bmp_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root / "site-out"
 
 
+@pytest.mark.slow
 def test_a_title_and_summary_beyond_the_basic_plane_render_as_written(beyond_bmp_site: Path):
     page = (beyond_bmp_site / "scenarios" / "one-off-run" / "index.html").read_text(encoding="utf-8")
     title = re.search(r"<title>(.*?)</title>", page, re.S)[1]
@@ -76,6 +77,7 @@ def _png(svg: str) -> bytes:
     return vlc.svg_to_png(svg, scale=images.PNG_SCALE)
 
 
+@pytest.mark.slow
 def test_the_chart_png_of_such_a_scenario_is_drawn_without_boxes(beyond_bmp_site: Path):
     """The SVG keeps the workload's name as written; the PNG is what the same SVG gives with the
     name's undrawable runs written as '…' by hand here, not the boxes the raw SVG would give."""

@@ -7,6 +7,7 @@ dark go to $GUIDE_SCREENSHOTS (or the test's tmp folder) for a person to look at
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from urllib.parse import urljoin
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from conftest import PAYLOADS, UNTRUSTED_ID, BuiltSite
+from site_support import PAYLOADS, UNTRUSTED_ID, BuiltSite
 
 LOCAL = "http://127.0.0.1"
 PAGES = {"home": "", "scenario": "scenarios/one-off-run/", "prices": "prices/", "scenarios-index": "scenarios/"}
@@ -364,8 +365,8 @@ def test_untrusted_text_stays_inert_in_the_browser(open_tab, serve, untrusted_si
     charts = tab.charts_drawn("light", expect=expected_charts(untrusted_site.site, f"scenarios/{UNTRUSTED_ID}/"))
     assert page.evaluate("() => typeof window.__pwned") == "undefined"
     assert page.locator('img[src="x"]').count() == 0
-    # The workload name is drawn as text in the chart titles, not run.
-    assert any(PAYLOADS["breakout"] in c["text"] for c in charts)
+    # The scenario's title is drawn as text in the chart titles, not run.
+    assert any(PAYLOADS["script"] in c["text"] for c in charts), [c["text"][:300] for c in charts]
     assert PAYLOADS["script"] in page.locator("h1").first.inner_text()
 
     # Search shows the hostile title as text too.
@@ -462,19 +463,14 @@ def test_the_embed_gallery_shows_images_in_the_readers_scheme(scheme: str, open_
     tab.recorder.assert_clean()
 
 
-@pytest.mark.parametrize("options", [PHONE, {}], ids=["phone", "desktop"])
-def test_a_gallery_image_wider_than_the_screen_says_it_scrolls(options: dict, open_tab, served_site: str):
-    tab = open_tab(served_site, **options)
+def test_on_a_desktop_every_gallery_image_fits_its_column(open_tab, served_site: str):
+    tab = open_tab(served_site)
     tab.goto("embed/")
-    boxes = tab.page.eval_on_selector_all("section.guide-gallery", """sections => sections.map(s => {
-      // The image shown against its box (a lazy image not yet loaded adds nothing to the box's scrollWidth).
-      const box = s.querySelector('.guide-gallery__image');
-      const img = [...box.querySelectorAll('img')].find(i => i.getClientRects().length);
-      return {scrolls: img.getBoundingClientRect().width > box.clientWidth, said: s.querySelector('.guide-gallery__narrow').getClientRects().length > 0};
+    boxes = tab.page.eval_on_selector_all("section.guide-gallery .guide-chart__view", """views => views.map(v => {
+      const img = [...v.querySelectorAll('img')].find(i => i.getClientRects().length);
+      return img.getBoundingClientRect().width <= v.clientWidth;
     })""")
-    assert boxes and all(b["said"] == b["scrolls"] for b in boxes), boxes
-    # A phone's column is narrower than any image may be drawn; a desktop's holds every image whole.
-    assert all(b["scrolls"] for b in boxes) == bool(options) and any(b["scrolls"] for b in boxes) == bool(options)
+    assert boxes and all(boxes), boxes
     tab.recorder.assert_clean()
 
 
@@ -493,3 +489,176 @@ def test_on_a_phone_the_verdict_column_of_does_the_verdict_hold_is_in_view(url: 
     # Px the column reaches past its table's box: none, before the reader scrolls the table.
     assert overhang and all(px <= 0 for px in overhang), overhang
     tab.recorder.assert_clean()
+
+
+# --- reading a decision on a phone --------------------------------------------------------------
+
+NARROW = [360, 390]
+
+
+def phone(width: int) -> dict:
+    return {"viewport": {"width": width, "height": 740}, "is_mobile": True, "has_touch": True}
+
+
+# The part of an element the viewport shows, as a share of its area; and where it sits.
+IN_VIEW = """(el) => {
+  const r = el.getBoundingClientRect();
+  const w = Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0));
+  const h = Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
+  return {share: r.width * r.height ? (w * h) / (r.width * r.height) : 0, top: r.top, bottom: r.bottom, left: r.left, right: r.right};
+}"""
+
+
+def calculator_ready(tab: Tab) -> None:
+    tab.goto("calculator/")
+    tab.page.wait_for_selector("#guide-calc[data-ready]")
+
+
+@pytest.mark.parametrize("width", NARROW)
+def test_on_a_phone_the_answer_stays_in_view_while_a_field_changes(width: int, open_tab, served_site: str):
+    tab = open_tab(served_site, **phone(width))
+    calculator_ready(tab)
+    page = tab.page
+    glance = page.locator("#calc-glance")
+    for selector, value in (("#calc-runs", "3"), ("#calc-rel", "0.5"), ("#calc-weeks", "20")):
+        before = glance.inner_text()
+        page.locator(selector).scroll_into_view_if_needed()
+        page.locator(selector).fill(value)
+        # The summary follows the inputs as they change...
+        page.wait_for_function("(t) => document.getElementById('calc-glance').innerText !== t", arg=before)
+        # ...and is on the screen, whole, below the selector being edited.
+        where = page.evaluate(IN_VIEW, glance.element_handle())
+        assert where["share"] == 1, (selector, where)
+        edited = page.evaluate(IN_VIEW, page.locator(selector).element_handle())
+        assert edited["share"] == 1 and edited["bottom"] <= where["top"], (selector, edited, where)
+    assert glance.locator("#calc-glance-verdict").inner_text() in ("Trainium", "GPU")
+    assert glance.locator("#calc-glance-saving").inner_text().endswith("less over the plan, ports included.")
+    assert glance.locator("#calc-glance-reason").inner_text().startswith("Decided by ")
+    tab.recorder.assert_clean()
+
+
+def test_on_a_wide_screen_the_answer_sits_beside_the_inputs(open_tab, served_site: str):
+    tab = open_tab(served_site)
+    calculator_ready(tab)
+    page = tab.page
+    page.locator("#calc-rel").scroll_into_view_if_needed()
+    page.locator("#calc-rel").fill("0.9")
+    page.wait_for_function("() => document.getElementById('calc-rel').value === '0.9'")
+    form = page.locator("#guide-calc form").bounding_box()
+    where = page.evaluate(IN_VIEW, page.locator("#calc-glance").element_handle())
+    assert where["share"] == 1 and where["left"] >= form["x"] + form["width"], (where, form)
+    tab.recorder.assert_clean()
+
+
+@pytest.mark.parametrize("width", NARROW)
+def test_relative_throughput_reads_as_a_guess_and_a_value_outside_its_range_is_taken(width: int, open_tab, served_site: str):
+    tab = open_tab(served_site, **phone(width))
+    calculator_ready(tab)
+    page = tab.page
+    guess = page.locator("#calc-guess")
+    assert "A guess, not a measurement." in guess.inner_text()
+    flip = page.locator("#calc-guess-flip")
+    assert flip.inner_text().startswith(("The verdict flips at ", "Both sides cost the same at ", "No value flips", "Where the verdict flips"))
+    page.locator("#calc-rel").fill("0.5")
+    page.wait_for_function("() => document.getElementById('calc-rel-low').value === '0.5'")
+    assert page.locator("#calc-rel-error").inner_text() == ""
+    assert page.get_attribute("#guide-calc", "data-state") == "ok"
+    assert "rl=0.5" in page.url
+    # An end the reader types stays as typed, and a value outside it is still an error to fix.
+    page.locator("#calc-rel-high").fill("0.4")
+    page.wait_for_function("() => document.getElementById('calc-rel-high').getAttribute('aria-invalid') === 'true'")
+    assert page.input_value("#calc-rel") == "0.5"
+    tab.recorder.assert_clean()
+
+
+def test_a_conflicted_price_carries_which_end_it_is_and_the_other_ends_verdict(open_tab, served_site: str):
+    tab = open_tab(served_site)
+    calculator_ready(tab)
+    page = tab.page
+    # The reference case buys trn2.48xlarge on demand, whose sources disagree.
+    mark = page.locator("#calc-prices [data-price-mark^='trainium:']")
+    assert mark.count() == 1
+    assert "of the sources' figures" in mark.inner_text() and " end: " in mark.inner_text()
+    exact = page.locator("#calc-prices span[title]").first.get_attribute("title")
+    assert exact.startswith("$") and exact.endswith("/h")
+    # Named by title and date, never by a key.
+    assert "VAN" not in page.inner_text("#calc-prices")
+    tab.recorder.assert_clean()
+
+
+# Every table cell the viewport does not show whole: the box that cuts it must say it scrolls.
+CLIPPED = """() => {
+  const out = [];
+  for (const cell of document.querySelectorAll('.md-content td, .md-content th')) {
+    if (!cell.getClientRects().length || cell.closest('details:not([open])')) continue;
+    const r = cell.getBoundingClientRect();
+    let box = cell.parentElement;
+    while (box && box !== document.body && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
+    // A header kept for screen readers only (a 1-px box) is not shown, so not cut off.
+    if (box && box !== document.body && box.getBoundingClientRect().width <= 1) continue;
+    const edge = box && box !== document.body ? box.getBoundingClientRect().right : document.documentElement.clientWidth;
+    if (r.right <= edge + 1) continue;
+    const sign = box && box.closest('[data-scrolls]');
+    const said = !!sign && getComputedStyle(sign, '::before').content !== 'none';
+    if (!said) out.push({text: cell.textContent.trim().slice(0, 40), right: Math.round(r.right), edge: Math.round(edge)});
+  }
+  return out;
+}"""
+KEY_CELLS = """() => [...document.querySelectorAll(
+  'td[data-label="Verdict"], td[data-label="Holds?"], td[data-label="Saving per run"], td[data-label="Break-even runs"], ' +
+  'td[data-label="GPU total minus Trainium total"], td[data-label="Trainium"], td[data-label="GPU"]')].map(c => {
+  const r = c.getBoundingClientRect();
+  return {label: c.dataset.label, left: r.left, right: r.right, text: c.textContent.trim().slice(0, 30)};
+}).filter(c => c.left < 0 || c.right > document.documentElement.clientWidth)"""
+TABLE_PAGES = ["scenarios/", "scenarios/one-off-run/", "scenarios/mainstream-pretraining/", "calculator/", "prices/", "sources/", "methodology/", ""]
+
+
+@pytest.mark.parametrize("width", NARROW)
+@pytest.mark.parametrize("url", TABLE_PAGES)
+def test_no_table_cell_is_cut_off_without_a_sign_and_key_columns_stay_in_view(url: str, width: int, open_tab, served_site: str):
+    tab = open_tab(served_site, **phone(width))
+    tab.goto(url)
+    page = tab.page
+    page.wait_for_function("() => !document.getElementById('guide-calc') || document.querySelector('#guide-calc[data-ready]')")
+    page.wait_for_function("() => [...document.querySelectorAll('.md-typeset__scrollwrap')].every(b => b.dataset.signReady)")
+    clipped = page.evaluate(CLIPPED)
+    assert not clipped, f"cells cut off without a sign on {url or 'home'} at {width} px: {clipped[:5]}"
+    cut = page.evaluate(KEY_CELLS)
+    assert not cut, f"verdict, holds or money out of view on {url or 'home'} at {width} px: {cut[:5]}"
+    tab.recorder.assert_clean()
+
+
+@pytest.mark.parametrize("width", NARROW)
+def test_gallery_charts_fit_a_phone_with_their_legends_in_view_and_name_their_scenario(width: int, open_tab, served_site: str, project):
+    tab = open_tab(served_site, **phone(width))
+    tab.goto("embed/")
+    page = tab.page
+    views = page.locator("section.guide-gallery .guide-chart__view")
+    assert views.count() > 0
+    for i in range(views.count()):
+        view = views.nth(i)
+        view.scroll_into_view_if_needed()
+        page.wait_for_function("(e) => e.dataset.drawn === 'true'", arg=view.element_handle())
+        drawn = view.evaluate("""(v) => {
+          const svg = v.querySelector('svg').getBoundingClientRect();
+          const legends = [...v.querySelectorAll('svg g.role-legend')].map(l => l.getBoundingClientRect());
+          return {svg: [svg.left, svg.right], legends: legends.map(r => [r.left, r.right]), width: innerWidth};
+        }""")
+        assert drawn["svg"][0] >= 0 and drawn["svg"][1] <= width, (i, drawn)
+        assert all(0 <= left and right <= width for left, right in drawn["legends"]), (i, drawn)
+    headings = dict(page.eval_on_selector_all("section.guide-gallery", "s => s.map(x => [x.id, x.querySelector('h2').textContent])"))
+    for r in project.results:
+        for n in range(len(r.workloads)):
+            assert r.scenario.title in headings[f"{r.id}-{n + 1}-cumulative"]
+    tab.recorder.assert_clean()
+
+
+def test_charts_and_captions_name_sources_by_title_never_by_key(built_site: BuiltSite, project):
+    import re
+
+    keys = [k for k in project.catalog.sources if k != "GUIDE"]
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, keys)) + r")(?![\w-])")
+    for spec in (built_site.site / "embed").glob("*/*.vl.json"):
+        title = json.loads(spec.read_text(encoding="utf-8"))["title"]
+        assert not pattern.search(" ".join(title["subtitle"])), (spec.name, title["subtitle"])
+        assert "prices" in " ".join(title["subtitle"]) or spec.parent.name.startswith("reference"), spec.name

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import build_into, copy_project, run_mkdocs_build, site_hashes, tree_hashes
+from site_support import build_into, copy_project, run_mkdocs_build, site_hashes, tree_hashes
 
 from generator import cachefile
 
@@ -46,6 +46,7 @@ def cut(path: Path, size: int) -> None:
         f.truncate(size)
 
 
+@pytest.mark.slow
 def test_the_build_after_any_damage_is_byte_identical_to_a_clean_build(root: Path, tmp_path: Path):
     cache = tmp_path / "cache"
     site = tmp_path / "one"
@@ -97,6 +98,7 @@ def test_the_build_after_any_damage_is_byte_identical_to_a_clean_build(root: Pat
     assert site_hashes(tmp_path / "three") == clean
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("place", ["docs", "scenarios", "data", "data/deeper", "under a file"])
 def test_a_cache_where_it_must_not_or_cannot_be_is_refused_in_one_line_before_anything_is_written(root: Path, tmp_path: Path, place: str):
     if place == "under a file":
@@ -122,6 +124,7 @@ def test_a_cache_where_it_must_not_or_cannot_be_is_refused_in_one_line_before_an
     assert len(cli.stderr.strip().splitlines()) == 1 and says in cli.stderr
 
 
+@pytest.mark.slow
 def test_prune_removes_what_the_current_tree_does_not_use(root: Path, tmp_path: Path):
     cache = tmp_path / "cache"
     build_into(root, tmp_path / "one", cache)
@@ -180,6 +183,7 @@ def test_after_a_build_the_cache_is_cut_to_its_bound_least_recently_used_first(t
     assert (removed, left) == (3, sorted([files[30].name, files[0.001].name]))
 
 
+@pytest.mark.slow
 def test_builds_sharing_one_cache_at_once_both_make_the_clean_site(root: Path, tmp_path: Path):
     cache = tmp_path / "shared"
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(cache)}
@@ -229,6 +233,7 @@ def _alive(pid: int) -> bool:
     return state != "Z"  # a zombie has exited; only its parent's bookkeeping is left
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
 def test_a_killed_build_leaves_no_image_worker_behind(root: Path, tmp_path: Path, sig: signal.Signals):
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(tmp_path / "cold")}  # cold: images must render
@@ -274,6 +279,7 @@ def _without_privileges() -> list[str]:
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid"), reason="needs POSIX file modes")
+@pytest.mark.slow
 def test_a_warm_cache_that_cannot_be_written_is_read_and_left_as_it_is(monkeypatch):
     monkeypatch.setenv("GUIDE_TODAY", "2026-11-21")
     with tempfile.TemporaryDirectory(prefix="guide-ro-") as tmp:

@@ -43,16 +43,20 @@ def test_price_performance_names_the_sources_of_the_figures_it_plots():
     chip = catalog.chips[inst.chip]
     # A chip's peak taken from a new source must show in the chart's own line of sources.
     catalog.chips[inst.chip] = chip.model_copy(update={"bf16_tflops": chip.bf16_tflops.model_copy(update={"source": "TEST-PEAK"})})
+    catalog.sources["TEST-PEAK"] = catalog.sources["NRN"].model_copy(update={"title": "A peak-rate table, version 2 (a test)"})
     chart = price_performance(catalog)
-    named = set(chart.source.split("(", 1)[1].rstrip(")").split(", "))
-    assert "TEST-PEAK" in named
+    # Each source by its name, never its key: a chart copied into a post has no sources page beside it.
+    assert chart.source.startswith("prices and chip figures from ")
+    named = set(chart.source.removeprefix("prices and chip figures from ").split(", "))
+    assert "A peak-rate table" in named and "TEST-PEAK" not in chart.source
     lines = chart.spec["title"]["subtitle"]
     assert " ".join(lines).startswith(f"Source: {chart.source}.")
     # A static image does not wrap: ten sources are set on several lines, none wider than the plot.
     assert len(lines) > 1 and max(map(len, lines)) <= 90
     plotted = {row["instance"] for row in chart.rows}
     assert "trn2.48xlarge" in plotted
-    assert {p.source for p in catalog.prices if p.instance in plotted and p.offered and p.region in ("us-east-1", "us-east-2")} <= named
+    keys = {p.source for p in catalog.prices if p.instance in plotted and p.offered and p.region in ("us-east-1", "us-east-2")}
+    assert {catalog.sources[k].name for k in keys} <= named and not keys & named
 
 
 def test_cost_chart_labels_sit_inside_the_plot_top_left_and_bottom_right():

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import REPO, BuiltSite
+from site_support import REPO, BuiltSite
 
 CHECKER = REPO / "scripts" / "check_links.py"
 

@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import BuiltSite, pretend_upgraded, run_mkdocs_build
+from site_support import BuiltSite, pretend_upgraded, run_mkdocs_build
 
 from generator import cachefile, converted, keys
 from generator.cachefile import Cache
@@ -86,6 +86,7 @@ def root(two_scenario_project: Path) -> Path:
     return two_scenario_project
 
 
+@pytest.mark.slow
 def test_a_warm_build_shows_the_stored_html_and_converts_a_changed_page_afresh(root: Path, tmp_path: Path):
     cache = tmp_path / "cache"
     first = run_mkdocs_build(root, tmp_path / "one", cache=cache)

@@ -18,7 +18,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from conftest import UNTRUSTED_ID, BuiltSite, copy_project, run_mkdocs_build
+from site_support import UNTRUSTED_ID, BuiltSite, copy_project, run_mkdocs_build
 import vl_convert as vlc
 
 from generator import embeds
@@ -88,13 +88,15 @@ def test_images_carry_title_source_and_date_at_the_stated_width(built_site: Buil
         folder = built_site.site / "embed" / cid
         names = file_names(cid)
         spec = json.loads((folder / names["json"]).read_text(encoding="utf-8"))
+        # A long title is set on several lines: each is a text element of the image.
         title = spec["title"]["text"]
+        assert isinstance(title, list) and all(len(line) <= 75 or " " not in line for line in title), (cid, title)
         as_of = re.search(r"as of (\d{4}-\d{2}-\d{2})", " ".join(spec["title"]["subtitle"])).group(1)
         for key in ("svg", "svg-dark"):
             root = ET.parse(folder / names[key]).getroot()
             assert root.get("width") == str(EXPORT_WIDTH), (cid, key)
             text = svg_text(folder / names[key])
-            assert title in text and "Source:" in text and as_of in text and "From the guide:" in text, (cid, key)
+            assert all(line in text for line in title) and "Source:" in text and as_of in text and "From the guide:" in text, (cid, key)
         for key in ("png", "png-dark"):
             assert png_width((folder / names[key]).read_bytes()) == EXPORT_WIDTH * PNG_SCALE, (cid, key)
         assert spec["width"] == EXPORT_WIDTH
@@ -132,6 +134,7 @@ def test_each_chart_on_the_site_offers_its_snippets(built_site: BuiltSite):
         assert f'data-embed="{cid}"' in gallery, cid
 
 
+@pytest.mark.slow
 def test_a_second_build_renders_no_image_and_a_broken_cache_only_costs_time(tmp_path: Path):
     root = copy_project(tmp_path / "project")
     shutil.rmtree(root / ".cache", ignore_errors=True)
@@ -156,6 +159,7 @@ def test_a_second_build_renders_no_image_and_a_broken_cache_only_costs_time(tmp_
     assert "embed images: 2 charts rendered" in third.stderr
 
 
+@pytest.mark.slow
 def test_only_a_change_to_the_image_code_renders_the_images_again(tmp_path: Path):
     root = copy_project(tmp_path / "project")
     for extra in (root / "scenarios").glob("*.yaml"):
@@ -317,6 +321,7 @@ def _render_texts(families: list[str], initializer=None) -> list[bytes]:
         return list(pool.map(_text_png, families))
 
 
+@pytest.mark.slow
 def test_image_workers_draw_with_the_bundled_font_whatever_the_machine_has():
     """The images must not depend on the build machine's fonts; see generator/fonts.conf."""
     listed = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True).stdout if shutil.which("fc-list") else ""

@@ -251,10 +251,29 @@ def test_port_weeks_from_class_experience_and_constraints(catalog):
     # The heavy-custom-cuda class already counts its custom kernels: the constraint adds nothing more.
     assert port_weeks(heavy, catalog) == Span(8, 4, 12)
     moderate = workload(architecture="moderate-custom", constraints=["custom-cuda-kernels"], neuron_experience="some")
-    assert port_weeks(moderate, catalog) == Span((5 + 6) * 1.25, (3 + 4) * 1.25, (8 + 12) * 1.25)
+    # As a list 5 + 6 weeks; the heavy class that includes custom kernels takes 8 (4-12), so no more.
+    assert port_weeks(moderate, catalog) == Span(8 * 1.25, 4 * 1.25, 12 * 1.25)
     # A team's own estimate is the whole port: no class default, no experience multiplier.
     own = workload(porting={"weeks": {"value": 2, "low": 1.5, "high": 3}}, neuron_experience="none")
     assert port_weeks(own, catalog) == Span(2, 1.5, 3)
+
+
+def test_a_class_plus_constraints_never_exceeds_a_heavier_class_that_includes_them(catalog):
+    import itertools
+
+    a = catalog.assumptions
+    classes = list(a.porting_classes)
+    adding = [n for n, c in a.constraints.items() if c.weeks is not None]
+    subsets = [list(s) for k in range(len(adding) + 1) for s in itertools.combinations(adding, k)]
+    for i, light in enumerate(classes):
+        for constraints in subsets:
+            w = port_weeks(workload(architecture=light, constraints=constraints, neuron_experience="experienced"), catalog)
+            for heavy in classes[i + 1:]:
+                h = port_weeks(workload(architecture=heavy, constraints=constraints, neuron_experience="experienced"), catalog)
+                assert w.low <= h.low and w.value <= h.value and w.high <= h.high
+                if set(constraints) <= set(a.porting_classes[heavy].includes):
+                    weeks = a.porting_classes[heavy].weeks
+                    assert w.low <= weeks.low and w.value <= weeks.value and w.high <= weeks.high
 
 
 def test_resolve_prices_options_and_overrides(catalog):
@@ -411,8 +430,8 @@ def test_prices_and_spot_inputs_are_ranged_only_where_they_apply():
 
 def test_trace_of_a_cost_decision():
     o = evaluate(BASE)
-    assert rules(o) == [("hard-constraint", None), ("availability", None), ("cost", "trainium"), ("capacity", None)]
-    cost = o.trace[2]
+    assert rules(o) == [("feasibility", None), ("cost", "trainium"), ("capacity", None)]
+    cost = o.trace[1]
     assert cost.numbers["gpu_total"] == approx(40000)
     assert cost.numbers["trainium_total"] == approx(28000)
     assert cost.numbers["difference"] == approx(12000)
@@ -425,9 +444,10 @@ def test_trace_of_a_cost_decision():
 
 def test_hard_constraint_rules_trainium_out_whatever_it_costs():
     o = evaluate(replace(BASE, excluded_by=("tensorflow", "multi-cloud"), gpu_price=point(400.0)))
-    assert o.verdict == "gpu"
-    assert rules(o) == [("hard-constraint", "gpu")]
-    assert o.trace[0].numbers == {"constraints": "tensorflow, multi-cloud"}
+    assert o.verdict == "gpu" and o.decided_by == "feasibility"
+    assert rules(o) == [("feasibility", "gpu")]
+    assert o.trace[0].numbers == {"trainium_reasons": "a hard constraint rules it out (tensorflow, multi-cloud)"}
+    assert not o.trainium.feasible and o.gpu.feasible
     # The arithmetic is still reported beside the verdict.
     assert o.saving_per_run == approx(400 * 100 - 1600)
 
@@ -435,17 +455,22 @@ def test_hard_constraint_rules_trainium_out_whatever_it_costs():
 def test_availability_unavailable_side_is_out():
     no_trn = evaluate(replace(BASE, trainium_availability="unavailable"))
     assert no_trn.verdict == "gpu"
-    assert rules(no_trn) == [("hard-constraint", None), ("availability", "gpu")]
+    assert rules(no_trn) == [("feasibility", "gpu")]
     # Even a dearer Trainium wins when the GPU cannot be had.
     no_gpu = evaluate(replace(BASE, gpu_availability="unavailable", trainium_price=point(100.0)))
     assert no_gpu.total_difference == approx(40000 - (12000 + 10 * 100 * 80))
     assert no_gpu.verdict == "trainium"
-    assert rules(no_gpu) == [("hard-constraint", None), ("availability", "trainium")]
+    assert rules(no_gpu) == [("feasibility", "trainium")]
 
 
-def test_hard_constraint_is_checked_before_availability():
-    o = evaluate(replace(BASE, excluded_by=("day-one-architectures",), gpu_availability="unavailable"))
-    assert rules(o) == [("hard-constraint", "gpu")]
+def test_when_no_side_can_run_the_verdict_is_neither_with_every_reason():
+    # Order does not decide: a constraint on Trainium and an unavailable GPU rule both out.
+    o = evaluate(replace(BASE, excluded_by=("day-one-architectures",), gpu_availability="unavailable",
+                         trainium_availability="unavailable"))
+    assert o.verdict == "neither" and rules(o) == [("feasibility", "neither")]
+    assert o.trainium.reasons == ("a hard constraint rules it out (day-one-architectures)",
+                                  "it cannot be had in the region and window needed")
+    assert o.gpu.reasons == ("it cannot be had in the region and window needed",)
 
 
 # Close calls: Trainium at $30/h and throughput 1.0 costs 3,000 a run; over 10 runs 12,000 + 30,000
@@ -458,7 +483,7 @@ def test_capacity_close_call_goes_to_trainium_when_gpus_are_constrained_and_need
     o = evaluate(x)
     assert o.trainium.total == approx(12000 + 10 * 30 * 100) and o.gpu.total == approx(40000)
     assert o.verdict == "trainium"
-    assert rules(o) == [("hard-constraint", None), ("availability", None), ("deadline", None), ("cost", "gpu"), ("capacity", "trainium")]
+    assert rules(o) == [("feasibility", None), ("deadline", None), ("cost", "gpu"), ("capacity", "trainium")]
     cap = o.trace[-1]
     assert cap.numbers["ratio"] == approx(42000 / 40000)
     assert cap.numbers["margin"] == 0.10 and cap.numbers["needed_within_days"] == 14
@@ -493,7 +518,7 @@ def test_capacity_close_call_goes_to_the_gpu_when_trainium_is_constrained_and_ne
     o = evaluate(x)
     assert o.trainium.total == approx(12000 + 10 * 28.5 * 100) and o.gpu.total == approx(10 * 42 * 100)
     assert o.verdict == "gpu"
-    assert rules(o) == [("hard-constraint", None), ("availability", None), ("deadline", None), ("cost", "trainium"), ("capacity", "gpu")]
+    assert rules(o) == [("feasibility", None), ("deadline", None), ("cost", "trainium"), ("capacity", "gpu")]
     assert o.trace[-1].numbers["ratio"] == approx(42000 / 40500)
     # Far outside the margin the cost verdict stands: Trainium 28,000 vs GPU 40,000 (43 % dearer).
     far = evaluate(replace(BASE, trainium_availability="constrained", needed_within_days=7))

@@ -81,7 +81,8 @@ def test_pages_and_charts_show_the_prices_resolve_found_after_the_catalog_change
         assert "CHANGED" not in page and "2001-02-03" not in page
         for w in r.workloads:
             for side, bought in w.prices.items():
-                assert f'data-key="{side}_price" data-value="{bought.point}">{fmt.hourly(bought.point)}<' in page
+                assert (f'data-key="{side}_price" data-value="{bought.point}" title="{fmt.hourly_exact(bought.point)}">'
+                        f'{fmt.hourly(bought.point)}<') in page
                 assert f", as of {bought.as_of}." in page
     drawn = [c for c in site.charts if c.kind != "price-performance"]
     assert len(drawn) >= len(project.results) + 3
@@ -94,7 +95,8 @@ def test_pages_and_charts_show_the_prices_resolve_found_after_the_catalog_change
     assert headline["ratio"] == ref.trainium_price.point / ref.gpu_price.point
     home = {c.id: c for c in drawn}
     assert home["decision-map"].as_of == ref.prices_as_of
-    assert ref.trainium_price.source in home["decision-map"].source
+    named = project.catalog.sources[ref.trainium_price.source].name
+    assert f"{named} ({ref.trainium_price.as_of.isoformat()})" in home["decision-map"].source
 
 
 def _block_the_engine(monkeypatch):

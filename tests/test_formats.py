@@ -26,10 +26,23 @@ GOLDEN = [
     ("hourly", [55.04], "$55.04/h"),
     ("hourly", [35.76], "$35.76/h"),
     ("hourly", [38.5], "$38.50/h"),
-    ("hourly", [85.964], "$85.964/h"),
-    ("hourly", [1.34425], "$1.3442/h"),  # the double sits below the tie
+    ("hourly", [85.964], "$85.96/h"),  # to the cent; the exact rate goes in a tooltip
+    ("hourly", [27.7191], "$27.72/h"),
+    ("hourly", [1.34375], "$1.34/h"),  # an exact tie, to even
     ("hourly", [3], "$3.00/h"),
     ("hourly", [None], "none"),
+    ("hourly_exact", [85.964], "$85.964/h"),
+    ("hourly_exact", [21.957642], "$21.957642/h"),
+    ("hourly_exact", [1.34375], "$1.34375/h"),
+    ("hourly_exact", [55.04], "$55.04/h"),
+    ("hourly_exact", [3], "$3.00/h"),
+    ("hourly_exact", [None], "none"),
+    # Edge cases in words: a port paid back within the first run, and lines that never cross.
+    ("break_even", [0.0808], "in the first run"),
+    ("break_even", [1], "in the first run"),
+    ("break_even", [1.13], "1.1"),
+    ("break_even", [7.35], "7.3"),
+    ("break_even", [None], "no crossing"),
     ("runs", [10], "10"),
     ("runs", [1000000], "1,000,000"),
     ("runs", [29.44], "29.4"),
@@ -79,7 +92,9 @@ import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 const f = await import(pathToFileURL(process.argv[1]).href);
 const cases = JSON.parse(readFileSync(0, "utf8"));
-process.stdout.write(JSON.stringify(cases.map(([name, args]) => f[name](...args))));
+// Python's snake_case names are camelCase here (hourly_exact: hourlyExact).
+const fn = (name) => f[name.replace(/_([a-z])/g, (_, c) => c.toUpperCase())];
+process.stdout.write(JSON.stringify(cases.map(([name, args]) => fn(name)(...args))));
 """
 
 
@@ -108,7 +123,7 @@ def test_a_date_object_reads_as_its_iso_form():
 def test_rounding_agrees_on_many_values_including_exact_ties():
     # Exact binary ties (k/8, k/16) are where JavaScript's toFixed and Python part ways.
     values = [k / 16 for k in range(-40, 200)] + [k * 0.001 + 0.0005 for k in range(0, 400)] + [2.675, 1.005, 0.045, 1e-7, 123456.785]
-    cases = [[name, [v]] for v in values for name in ("money", "hourly", "runs", "ratio", "pct", "weeks", "days", "rate")]
+    cases = [[name, [v]] for v in values for name in ("money", "hourly", "hourly_exact", "break_even", "runs", "ratio", "pct", "weeks", "days", "rate")]
     got = _node(cases)
     expected = [getattr(formatting, name)(*args) for name, args in cases]
     wrong = [(c, js, py) for c, js, py in zip(cases, got, expected, strict=True) if js != py]

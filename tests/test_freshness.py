@@ -1,5 +1,5 @@
-"""Stale prices: measured from one "today" (fixed here), warned about on the pages that use them,
-and refused by `guide validate --strict` at their as_of field. Every date in these tests is fixed."""
+"""Stale prices: measured from one "today" (fixed here), noted on the pages that use them and once
+by `guide validate`, and refused by `guide validate --strict` at their as_of field. Every date in these tests is fixed."""
 
 from __future__ import annotations
 
@@ -80,16 +80,22 @@ def test_validate_strict_refuses_each_stale_price_at_its_as_of(tmp_path: Path, p
         assert p["message"].endswith(f"(got {price.as_of})")
 
 
-def test_validate_without_strict_and_strict_before_the_limit_pass(tmp_path: Path):
+def test_validate_without_strict_passes_and_sums_the_stale_prices_up_once(tmp_path: Path, project):
+    from generator.freshness import stale_summary
+
     root = copy_inputs(tmp_path)
     plain = guide("validate", cwd=root, env=_env(BUILD_DAY.isoformat()))
-    # A longer limit than the oldest price's age (358 days on BUILD_DAY): --strict passes.
+    assert (plain.returncode, plain.stderr) == (0, "")
+    ok, note = plain.stdout.splitlines()
+    assert ok.startswith("ok: data/ and ")
+    assert note == f"note: {stale_summary(project.catalog, on=BUILD_DAY)}"
+    # A longer limit than the oldest price's age (358 days on BUILD_DAY): no price is stale, so there is
+    # no note at all, and --strict passes.
     path = root / "data" / "assumptions.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("  value: 180\n", "  value: 400\n"), encoding="utf-8")
-    early = guide("validate", "--strict", cwd=root, env=_env(BUILD_DAY.isoformat()))
-    for r in (plain, early):
-        assert (r.returncode, r.stderr) == (0, "")
-        assert r.stdout.startswith("ok: data/ and ")
+    for args in ((), ("--strict",)):
+        fresh = guide("validate", *args, cwd=root, env=_env(BUILD_DAY.isoformat()))
+        assert (fresh.returncode, fresh.stderr, fresh.stdout.splitlines()) == (0, "", [ok]), args
 
 
 def test_a_bad_fixed_date_is_a_usage_error(tmp_path: Path):
@@ -125,7 +131,7 @@ def test_no_note_while_prices_are_fresh(project):
     assert "guide-stale" not in r.render().pages["prices.md"]
 
 
-def test_the_build_summary_counts_the_stale_prices_and_names_the_oldest(project):
+def test_the_summary_counts_the_stale_prices_and_names_the_oldest(project):
     from generator.freshness import stale_summary
 
     assert stale_summary(project.catalog, on=EARLY_DAY) is None

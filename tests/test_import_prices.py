@@ -15,6 +15,8 @@ from core_support import DATA, copy_inputs, tree_hashes
 from generator.import_prices import OfferError, parse_offer
 from generator.loader import load_catalog, read
 
+pytestmark = pytest.mark.slow  # runs the guide command a few dozen times
+
 FIXTURES = Path(__file__).parent / "fixtures" / "aws-price-list"
 OFFER = FIXTURES / "ec2-offer.json"
 GET_PRODUCTS = FIXTURES / "get-products.json"
@@ -237,3 +239,16 @@ def test_an_unwritable_data_folder_is_a_clear_error(tmp_path: Path, monkeypatch)
     with pytest.raises(OSError, match="No space left on device"):
         import_prices.run(data, OFFER.read_text(encoding="utf-8"), on=dt.date(2026, 11, 23))
     assert tree_hashes(data) == snapshot
+
+
+def test_each_changed_price_is_recorded_as_a_move_in_the_history(tmp_path: Path):
+    root, data, before, old, r = _import(tmp_path, OFFER)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert "data/history.yaml: recorded 3 price move(s)" in r.stdout.splitlines()
+    moves = {(m.instance, m.region): m for m in load_catalog(data).history.prices}
+    # The unchanged trn1.32xlarge price is re-dated, not moved.
+    assert set(moves) == {k for k, (was, now) in OFFER_CHANGES.items() if was != now}
+    p5 = moves[("p5.48xlarge", "us-east-1")]
+    assert (p5.date, p5.option, p5.change, p5.source) == (dt.date(2026, 11, 1), "on-demand", "changed", "AWS-PRICE-LIST-2026-11")
+    assert (p5.before.usd_per_hour, p5.before.source, p5.before.as_of) == (55.04, "VAN-2026-01", dt.date(2026, 1, 21))
+    assert (p5.after.usd_per_hour, p5.after.as_of) == (49.536, dt.date(2026, 11, 1))

@@ -66,6 +66,7 @@ def test_a_change_elsewhere_still_gets_its_located_problem(root: Path, tmp_path:
     assert located and all(p.line > 1 for p in located), [str(p) for p in e.value.problems]
 
 
+@pytest.mark.slow
 def test_many_files_are_parsed_in_several_processes_with_the_same_results_and_problems(root: Path, monkeypatch):
     if (os.cpu_count() or 1) < 2:
         pytest.skip("one core: everything is parsed in one process")

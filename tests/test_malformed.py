@@ -71,6 +71,7 @@ def test_there_are_enough_cases_and_every_case_has_its_expected_lines():
         assert any(expected_file(c) == golden for c in SCENARIO_CASES + DATA_CASES), f"{golden.name} has no case ({stem})"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", SCENARIO_CASES + DATA_CASES, ids=case_id)
 def test_malformed_file_gets_its_exact_messages(case: Path, results):
     run = results[case_id(case)]

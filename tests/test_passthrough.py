@@ -9,13 +9,15 @@ from pathlib import Path
 
 import markdown
 import pytest
-from conftest import PAYLOADS, UNTRUSTED_ID, BuiltSite
+from site_support import PAYLOADS, UNTRUSTED_ID, BuiltSite
 from mkdocs.config import load_config
 
 from generator import passthrough
 from generator.build import generate
 from generator.cachefile import Cache
 from generator.images import Images
+
+pytestmark = pytest.mark.slow  # renders the project and converts its pages
 
 SCENARIO_PAGE = "scenarios/case-continuous-pretraining-trn1n.md"  # the first of two_scenario_project's
 MARKED = ("scenarios/index.md", "embed.md", SCENARIO_PAGE)

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import copy_project
+from site_support import copy_project
 
 from generator import siteconfig
 
@@ -43,6 +43,7 @@ def _stale_note_day(site: Path) -> set[str]:
     return {part.split('"', 1)[0] for page in pages for part in page.split('data-today="')[1:]}
 
 
+@pytest.mark.slow
 def test_options_in_mkdocs_yml_decide_the_cache_folder_and_the_day(project: Path, tmp_path: Path):
     proc = _build(project, tmp_path / "site")
     assert proc.returncode == 0, proc.stderr
@@ -50,6 +51,7 @@ def test_options_in_mkdocs_yml_decide_the_cache_folder_and_the_day(project: Path
     assert _stale_note_day(tmp_path / "site") == {"2026-11-21"}
 
 
+@pytest.mark.slow
 def test_environment_variables_override_the_options(project: Path, tmp_path: Path):
     other = tmp_path / "other-cache"
     proc = _build(project, tmp_path / "site", GUIDE_CACHE_DIR=str(other), GUIDE_TODAY="2026-11-22")
@@ -58,6 +60,7 @@ def test_environment_variables_override_the_options(project: Path, tmp_path: Pat
     assert _stale_note_day(tmp_path / "site") == {"2026-11-22"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("options", "message"), [
     ("      cache_max_mb: lots\n", "cache_max_mb"),
     ("      today: someday\n", "today must be a date written YYYY-MM-DD (got 'someday')"),

@@ -115,18 +115,68 @@ def test_units_on_every_sensitivity_value():
     assert values == {
         ("relative_throughput", "low"): "0.80×", ("relative_throughput", "high"): "1.20×",
         ("port_weeks", "low"): "1 engineer-week", ("port_weeks", "high"): "3 engineer-weeks",
-        ("trainium_price", "low"): "$35.76/h", ("trainium_price", "high"): "$85.964/h",
+        ("trainium_price", "low"): "$35.76/h", ("trainium_price", "high"): "$85.96/h",
         ("interruption_rate", "low"): "0.0001 per instance-hour", ("interruption_rate", "high"): "0.002 per instance-hour",
         ("lost_hours", "low"): "0.5 hours", ("lost_hours", "high"): "4.0 hours",
     }
 
 
-def test_a_quick_break_even_keeps_its_digits_in_the_table_and_the_chart():
-    # 600 dollars of porting repaid by a 9,640-dollar saving a run: 0.062 runs.
+def test_a_port_repaid_within_the_first_run_says_so_in_the_table_and_the_chart():
+    # 600 dollars of porting repaid by a 9,640-dollar saving a run: 0.062 runs, which no reader counts.
     (shown,) = _both([_case(_inputs(port_weeks=Span(0.1, 0.1, 0.1)))])
     row = next(c for c in shown["summary"]["rows"] if c["key"] == "break_even_runs")
-    assert row["text"] == "0.062"
-    assert [m["label"] for m in shown["chart"]["marks"]] == ["plan: 10 runs", "break-even: 0.062 runs"]
+    assert row["text"] == "in the first run"
+    assert row["value"] == pytest.approx(600 / 9640, rel=1e-3)  # the figure itself stays in the data
+    assert [m["label"] for m in shown["chart"]["marks"]] == ["plan: 10 runs", "break-even: in the first run"]
+    assert shown["chart"]["summary"].endswith("Trainium pays the port back in the first run.")
+
+
+# Golden wordings for the edge cases, the same in both engines (_both holds them equal).
+def test_no_crossing_is_said_in_words_where_a_threshold_has_no_value():
+    # Trainium dearer per run at every throughput in its range is not enough: a price so high that
+    # no throughput makes the sides equal leaves the thresholds without a value.
+    x = _inputs(trainium_price=Span(500.0, 500.0, 500.0))
+    (shown,) = _both([_case(x)])
+    parts = {p["key"]: p["text"] for p in shown["thresholds"]["parts"]}
+    assert parts["threshold.runs"] == "no crossing"
+    row = next(c for c in shown["summary"]["rows"] if c["key"] == "break_even_runs")
+    assert row["text"] == "no crossing: Trainium never saves per run"
+    assert shown["glance"] == {"saving": "The GPU costs $2,236,800 less over the plan, ports included.",
+                               "reason": "Decided by cost over the plan; robust.",
+                               "why": "Trainium does not cost less per run, so no number of runs repays the port."}
+
+
+def test_the_flip_of_relative_throughput_and_the_glance_read_the_same_in_both_engines():
+    (shown,) = _both([_case(_inputs())])
+    at = shown["thresholds"]["parts"][0]
+    assert at["key"] == "threshold.relative_throughput"
+    assert shown["guess"] == {"flip": at["value"], "text": f"The verdict flips at {at['text']}: above it Trainium costs less "
+                                                           "over the plan, below it the GPU."}
+    assert shown["glance"]["saving"] == "Trainium costs $84,400 less over the plan, ports included."
+    assert shown["glance"]["reason"] == "Decided by cost over the plan; robust."
+
+
+def test_a_price_at_one_end_of_its_range_carries_which_end_and_the_other_ends_verdict():
+    x = _inputs(trainium_price=Span(35.76, 35.76, 85.964))
+    o = evaluate(x)
+    assert o.trainium.price_basis == "low"
+    (shown,) = _both([_case(x)])
+    other = next(e for e in shown["robustness"]["ends"] if e["input"] == "trainium_price" and e["end"] == "high")
+    assert shown["price_marks"] == {"trainium": {"basis": "low", "text": "the lowest of the sources' figures, $35.76/h to $85.96/h; "
+                                                                        f"at the high end: {other['verdict_label']}"}}
+
+
+def test_a_verdict_decided_before_cost_has_no_flip_and_says_what_decided_it():
+    x = _inputs(trainium_availability="unavailable")
+    (shown,) = _both([_case(x)])
+    assert shown["guess"]["flip"] is None
+    assert shown["guess"]["text"] == "No value flips the verdict, which is decided by feasibility, not by cost."
+    assert shown["glance"]["reason"] == ("Decided by feasibility: Trainium cannot run: it cannot be had in the region and window needed; "
+                                         "robust.")
+    assert shown["glance"]["saving"] == "Trainium cannot run, so cost is not compared."
+    (neither,) = _both([_case(_inputs(trainium_availability="unavailable", gpu_availability="unavailable"))])
+    assert neither["verdict"] == "neither"
+    assert neither["glance"]["saving"] == "Neither side can run, so cost is not compared."
 
 
 def test_recurring_ports_that_never_repay_draw_no_break_even():
@@ -138,7 +188,7 @@ def test_recurring_ports_that_never_repay_draw_no_break_even():
     assert [m["label"] for m in shown["chart"]["marks"]] == ["plan: 10 runs"]
     assert shown["chart"]["summary"].endswith("Trainium never breaks even.")
     assert shown["chart"]["interp"] == "step-after"
-    assert shown["chart"]["subtitle"] == "Source: prices from VAN and SKY. Figures as of 2025-12-01."
+    assert shown["chart"]["subtitle"] == "Source: prices from VAN (2025-11-30) and SKY (2025-12-01). Figures as of 2025-12-01."
 
 
 @pytest.mark.parametrize("runs", [301, 401, 1000])
@@ -160,20 +210,24 @@ def test_an_engine_with_deadlines_terms_and_regions_is_told_in_full():
     o["gpu"].update(committed_terms=0, utilisation=None, ready_days=0.0)
     o["break_even_runs"] = None
     case["result"]["thresholds"]["runs"] = 7.5
-    o["trace"][0] = {"rule": "hard-constraint", "verdict": "gpu", "text": "No allowed region offers Trainium.", "numbers": {"regions": "eu-west-2"}}
-    o["trace"].insert(3, {"rule": "deadline", "verdict": "gpu", "text": "Only the GPU can start in time.",
-                          "numbers": {"needed_within_days": 14, "trainium_ready_days": 21.0, "gpu_ready_days": 0.0}})
+    o["trace"][0] = {"rule": "feasibility", "verdict": "gpu", "text": "Trainium cannot run: no allowed region offers it (eu-west-2).",
+                     "numbers": {"trainium_reasons": "no allowed region offers it (eu-west-2)"}}
+    o["trace"].insert(3, {"rule": "deadline", "verdict": "gpu", "text": "Neither side can start by the deadline; the GPU option starts soonest.",
+                          "numbers": {"needed_within_days": 14, "trainium_ready_days": 21.0, "gpu_ready_days": 15.0,
+                                      "trainium_late_days": 7.0, "gpu_late_days": 1.0}})
     (shown,) = _both([case], curves=False)  # the outcome is edited by hand, so no engine drew this curve
     trace = {s["rule"]: s for s in shown["trace"]}
-    assert trace["hard-constraint"]["text"] == "No allowed region offers Trainium. (eu-west-2)"
+    assert trace["feasibility"]["text"] == "Trainium cannot run: no allowed region offers it (eu-west-2)."
+    assert trace["feasibility"]["label"] == "Feasibility"
     assert trace["deadline"]["label"] == "Deadline"
-    assert trace["deadline"]["text"] == "Only the GPU can start in time. Needed within 14 days; Trainium can start in 21 days, the GPU in 0 days."
+    assert trace["deadline"]["text"] == ("Neither side can start by the deadline; the GPU option starts soonest. Needed within 14 days; "
+                                         "Trainium can start in 21 days, the GPU in 15 days. Trainium 7 days late, the GPU 1 day late.")
     rows = {r["label"]: r for r in shown["summary"]["sides"]}
     assert rows["Commitment terms bought"]["trainium"] == {"key": "trainium.committed_terms", "value": 2, "text": "2, paid whether used or not"}
     assert rows["Commitment terms bought"]["gpu"]["text"] == "none: paid by the hour used"
     assert rows["Share of the reserved hours the plan uses"]["trainium"]["text"] == "25 %"
     assert rows["Share of the reserved hours the plan uses"]["gpu"] == {"key": None, "value": None, "text": "no commitment"}
-    assert rows["First run can start"]["trainium"]["text"] == "in 21 days, after the port and the wait for capacity"
+    assert rows["First run can start"]["trainium"]["text"] == "in 21 days, after the port and the wait for capacity, one after the other"
     assert rows["First run can start"]["gpu"]["text"] == "at once"
     assert shown["summary"]["sides"][-1]["label"] == "Total over 10 runs"
     be = next(c for c in shown["summary"]["rows"] if c["key"] == "break_even_runs")

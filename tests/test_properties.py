@@ -14,7 +14,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from generator.engine import Inputs, Span, evaluate, thresholds
+from generator.engine import Inputs, Span, cost_parity, evaluate, thresholds
+
+pytestmark = pytest.mark.slow  # hypothesis: hundreds of engine runs a property
 
 # No example database: the suite writes nothing into the working tree; a failure prints its example.
 SETTINGS = settings(max_examples=100, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
@@ -102,7 +104,7 @@ def inputs(draw, runs_per_architecture=ARCHITECTURE_CHANGES, leaning: str | None
     # Trainium's price near the one at which both plans cost the same (the engine's own threshold,
     # itself tested below), so close calls come up often. There is none when the port alone outweighs
     # the GPU plan; the case is kept as drawn.
-    parity = thresholds(x).trainium_price if mode != "any" or leaning else None
+    parity = cost_parity(x).trainium_price if mode != "any" or leaning else None
     if parity is not None:
         factor = draw(CHEAPER if leaning == "trainium" else DEARER if leaning == "gpu" else NEAR if mode == "near" else CLOSE)
         x = replace(x, trainium_price=at_value(x.trainium_price, parity * factor))
@@ -173,20 +175,20 @@ def test_changing_architecture_more_often_never_turns_gpu_into_trainium(x: Input
 def test_the_trace_follows_the_rules_in_order_and_ends_on_the_verdict(x: Inputs):
     o = evaluate(x)
     names = [s.rule for s in o.trace]
-    order = ["hard-constraint", "availability"] + (["deadline"] if x.needed_within_days is not None else []) + ["cost", "capacity"]
+    order = ["feasibility"] + (["deadline"] if x.needed_within_days is not None else []) + ["cost", "capacity"]
     assert names == order[: len(names)]
     deciding = [s for s in o.trace if s.verdict is not None]
-    assert deciding[-1].verdict == o.verdict
-    if x.excluded_by:
-        assert o.verdict == "gpu" and names == ["hard-constraint"]
-    elif "unavailable" in (x.trainium_availability, x.gpu_availability):
-        assert names == ["hard-constraint", "availability"]
-        assert o.verdict == ("gpu" if x.trainium_availability == "unavailable" else "trainium")
+    assert deciding[-1].verdict == o.verdict and deciding[-1].rule == o.decided_by
+    if x.excluded_by or "unavailable" in (x.trainium_availability, x.gpu_availability):
+        assert names == ["feasibility"]
+        trn_out = bool(x.excluded_by) or x.trainium_availability == "unavailable"
+        gpu_out = x.gpu_availability == "unavailable"
+        assert o.verdict == ("neither" if trn_out and gpu_out else "gpu" if trn_out else "trainium")
     elif names[-1] == "deadline":
-        # Only one side can start in time, and it is the verdict.
+        # One side can start in time and is the verdict; or neither can, and the sooner one is.
         assert x.needed_within_days is not None
         winner, loser = (o.trainium, o.gpu) if o.verdict == "trainium" else (o.gpu, o.trainium)
-        assert winner.ready_days <= x.needed_within_days < loser.ready_days
+        assert winner.ready_days < loser.ready_days and x.needed_within_days < loser.ready_days
     else:
         assert len(names) == len(order)
         cost_verdict = o.trace[names.index("cost")].verdict
@@ -205,7 +207,7 @@ def test_the_trace_follows_the_rules_in_order_and_ends_on_the_verdict(x: Inputs)
 @SETTINGS
 @given(x=ANY, which=st.sampled_from(["relative_throughput", "port_weeks", "trainium_price"]))
 def test_thresholds_are_where_the_plans_cost_the_same(x: Inputs, which: str):
-    t = thresholds(x)
+    t = cost_parity(x)
     v = getattr(t, which)
     assume(v is not None)
     assert v > 0
@@ -214,9 +216,34 @@ def test_thresholds_are_where_the_plans_cost_the_same(x: Inputs, which: str):
 
 
 @SETTINGS
+@given(x=ANY, which=st.sampled_from(["relative_throughput", "port_weeks", "trainium_price"]))
+def test_a_shown_threshold_flips_the_verdict_when_crossed(x: Inputs, which: str):
+    v = getattr(thresholds(x), which)
+    if v is None:
+        # Not shown: the verdict is the same just either side of where the plans cost the same.
+        p = getattr(cost_parity(x), which)
+        assume(p is not None)
+        sides = {evaluate(replace(x, **{which: at_value(getattr(x, which), p * k)})).verdict for k in (0.999, 1.001)}
+        assert len(sides) == 1
+    else:
+        sides = {evaluate(replace(x, **{which: at_value(getattr(x, which), v * k)})).verdict for k in (0.999, 1.001)}
+        assert len(sides) == 2
+
+
+@SETTINGS
+@given(x=ANY)
+def test_an_infeasible_side_never_wins(x: Inputs):
+    o = evaluate(x)
+    for side in ("trainium", "gpu"):
+        if not getattr(o, side).feasible:
+            assert o.verdict != side
+    assert (o.verdict == "neither") == (not o.trainium.feasible and not o.gpu.feasible)
+
+
+@SETTINGS
 @given(x=STABLE)
 def test_the_runs_threshold_is_where_trainium_starts_to_pay(x: Inputs):
-    t = thresholds(x)
+    t = cost_parity(x)
     assume(t.runs is not None and t.runs > 1)
     # One run short of the threshold Trainium is not yet cheaper; one run past it, it is.
     short, past = math.ceil(t.runs) - 1, math.floor(t.runs) + 1
@@ -232,4 +259,4 @@ def test_the_runs_threshold_is_where_trainium_starts_to_pay(x: Inputs):
 def test_no_runs_threshold_when_trainium_saves_nothing_a_run(x: Inputs):
     o = evaluate(x)
     assume(o.saving_per_run <= 0)
-    assert thresholds(x, o).runs is None
+    assert cost_parity(x, o).runs is None and thresholds(x, o).runs is None

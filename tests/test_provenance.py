@@ -6,8 +6,11 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
 from contrib_support import guide, problems
 from core_support import copy_inputs
+
+pytestmark = pytest.mark.slow  # runs the guide command in git repositories
 
 DAY = {"GUIDE_TODAY": "2026-11-23"}
 GIT_ID = ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]

@@ -8,13 +8,15 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import pretend_upgraded
+from site_support import pretend_upgraded
 
 from generator import keys
 from generator.cachefile import Cache
 from generator.loader import load_project
 from generator.rendered import RenderedScenarios
 from generator.site import Renderer
+
+pytestmark = pytest.mark.slow  # renders the frozen project again and again
 
 REPO = Path(__file__).resolve().parents[1]
 FROZEN = REPO / "tests" / "fixtures" / "project"  # behaviour tests read the frozen data/ and scenarios/
@@ -129,6 +131,8 @@ CHANGES = {
     "templates": ("code", _change_template),
     "library version": ("libraries", _change_library),
     "site URL": ("site_url", lambda root, mp: {"url": "https://example.com/elsewhere/"}),
+    # Embed pages and oEmbed files name the site.
+    "site name": ("site_name", lambda root, mp: {"name": "Another guide"}),
     "date": ("day", lambda root, mp: {"day": DAY + dt.timedelta(days=1)}),
 }
 
@@ -136,11 +140,12 @@ CHANGES = {
 def check_entry_moves(root: Path, tmp_path: Path, monkeypatch, change) -> None:
     project = load_project(root)
     scenario = next(r for r in project.results if r.path == f"scenarios/{first_scenario(root).name}")
-    before = RenderedScenarios(Cache(tmp_path), project, URL, DAY).entry(scenario)
+    before = RenderedScenarios(Cache(tmp_path), project, URL, DAY, "Trainium or GPU?").entry(scenario)
     args = change(root, monkeypatch)
     project = load_project(root)
     scenario = next(r for r in project.results if r.id == scenario.id)
-    after = RenderedScenarios(Cache(tmp_path), project, args.get("url", URL), args.get("day", DAY)).entry(scenario)
+    after = RenderedScenarios(Cache(tmp_path), project, args.get("url", URL), args.get("day", DAY),
+                              args.get("name", "Trainium or GPU?")).entry(scenario)
     assert after != before, "a changed input left the entry where it was: a stale page would be served"
 
 

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import copy_project, run_mkdocs_build, site_hashes
+import pytest
+
+from site_support import copy_project, run_mkdocs_build, site_hashes
+
+pytestmark = pytest.mark.slow  # builds the site twice
 
 
 

@@ -6,73 +6,20 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
-import socket
-import subprocess
-import sys
-import threading
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import build_into, run_mkdocs_build, site_hashes
+from site_support import READY, Served, build_into, run_mkdocs_build, site_hashes
 
-READY = re.compile(r"Serving on (http://\S+)")
+pytestmark = pytest.mark.slow  # runs mkdocs serve and builds
 
 
 @pytest.fixture
 def root(two_scenario_project: Path) -> Path:
     return two_scenario_project
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Served:
-    """`mkdocs serve` in a subprocess; its log is collected line by line."""
-
-    def __init__(self, root: Path, cache: Path, *args: str):
-        self.lines: list[str] = []
-        self.changed = threading.Condition()
-        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(cache)}
-        self.proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{free_port()}", *args],
-                                     cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stderr is not None
-        for line in self.proc.stderr:
-            with self.changed:
-                self.lines.append(line)
-                self.changed.notify_all()
-        with self.changed:
-            self.changed.notify_all()
-
-    def wait_for(self, pattern: re.Pattern[str], timeout: float = 300) -> re.Match[str]:
-        """The first log line matching pattern, waiting for it to be written."""
-        found: list[re.Match[str]] = []
-
-        def seen() -> bool:
-            found[:] = [m for m in map(pattern.search, self.lines) if m][:1]
-            return bool(found) or self.proc.poll() is not None
-
-        with self.changed:
-            self.changed.wait_for(seen, timeout)
-        assert found, "".join(self.lines)
-        return found[0]
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
 
 
 def test_serve_after_a_build_renders_no_chart_image_again(root: Path, tmp_path: Path):

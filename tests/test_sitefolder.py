@@ -7,7 +7,9 @@ import os
 import subprocess
 from pathlib import Path
 
-from conftest import build_into, run_mkdocs_build, site_hashes
+import pytest
+
+from site_support import build_into, run_mkdocs_build, site_hashes
 from mkdocs.utils import clean_directory
 
 from generator import embeds, sitefolder
@@ -87,6 +89,7 @@ def test_the_last_builds_folders_are_kept_emptied_and_what_this_build_leaves_emp
     assert chart.read_text(encoding="utf-8") == "chart a"
 
 
+@pytest.mark.slow
 def test_a_build_into_an_earlier_builds_folder_makes_the_site_a_build_into_an_empty_one_makes(two_scenario_project: Path, tmp_path: Path):
     root, cache, site = two_scenario_project, tmp_path / "cache", tmp_path / "site"
     first = sorted((root / "scenarios").glob("*.yaml"))[0]
@@ -116,6 +119,7 @@ def test_a_build_into_an_earlier_builds_folder_makes_the_site_a_build_into_an_em
     assert again.returncode == fresh.returncode == 0
 
 
+@pytest.mark.slow
 def test_a_build_that_fails_leaves_no_hidden_folder_in_the_site(two_scenario_project: Path, tmp_path: Path):
     root, cache, site = two_scenario_project, tmp_path / "cache", tmp_path / "site"
     build_into(root, site, cache)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import build_into, site_hashes
+from site_support import build_into, site_hashes
 
 from generator import cachefile, themed
 
@@ -31,6 +31,7 @@ def _scenario_ids(root: Path) -> list[str]:
     return [p.stem for p in sorted((root / "scenarios").glob("*.yaml"))]
 
 
+@pytest.mark.slow
 def test_a_warm_build_writes_the_stored_files_and_the_site_and_search_index_are_those_of_a_cold_build(root: Path, tmp_path: Path):
     cache = tmp_path / "cache"
     cold = build_into(root, tmp_path / "one", cache)
@@ -62,6 +63,7 @@ def test_a_warm_build_writes_the_stored_files_and_the_site_and_search_index_are_
         assert docs and all(d["text"].endswith(" searchmark") for d in docs)
 
 
+@pytest.mark.slow
 def test_the_files_a_strict_build_stored_serve_a_plain_build(root: Path, tmp_path: Path):
     # The README builds with --strict, a contributor often without: only warnings differ.
     cache = tmp_path / "cache"
@@ -74,6 +76,7 @@ def test_the_files_a_strict_build_stored_serve_a_plain_build(root: Path, tmp_pat
     assert site_hashes(tmp_path / "two") == site_hashes(tmp_path / "one")
 
 
+@pytest.mark.slow
 def test_a_new_title_in_the_navigation_renders_every_stored_page_again(root: Path, tmp_path: Path):
     cache = tmp_path / "cache"
     build_into(root, tmp_path / "one", cache)
@@ -99,6 +102,7 @@ def on_page_context(context, page, config, nav):
 '''
 
 
+@pytest.mark.slow
 def test_with_another_plugin_every_page_is_rendered(root: Path, tmp_path: Path, monkeypatch):
     # A hook of the site's own that changes what every page shows, by something no key names.
     (root / "stamp_hook.py").write_text(STAMP_HOOK, encoding="utf-8")

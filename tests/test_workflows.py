@@ -33,7 +33,7 @@ def test_actionlint_passes():
     actionlint = shutil.which("actionlint")
     assert actionlint, "actionlint is missing: pip install -e '.[test]' installs it"
     files = sorted(WORKFLOWS.glob("*.yml"))
-    assert [p.name for p in files] == ["pages.yml", "pull-request.yml"]
+    assert [p.name for p in files] == ["pages.yml", "pull-request.yml", "refresh-prices.yml"]
     # Files named explicitly: actionlint then needs no .git to find them (a copy of the tree works too).
     r = subprocess.run([actionlint, "-color=false", *map(str, files)], cwd=REPO, capture_output=True, text=True,
                        timeout=120, check=False)
@@ -69,6 +69,31 @@ def test_main_builds_and_deploys_to_pages():
     assert _uses(deploy) == ["actions/deploy-pages"] and deploy["needs"] == "build"
     assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
     assert deploy["environment"]["name"] == "github-pages"
+
+
+def test_prices_are_refreshed_weekly_through_an_oidc_role_into_one_pull_request_described_by_guide_diff():
+    wf = _load(WORKFLOWS / "refresh-prices.yml")
+    assert "workflow_dispatch" in wf["on"]
+    (cron,) = [entry["cron"] for entry in wf["on"]["schedule"]]
+    minute, hour, day, month, weekday = cron.split()
+    assert (day, month) == ("*", "*") and weekday.isdigit()  # once a week
+    assert wf["permissions"] == {"contents": "read"}
+    job = wf["jobs"]["refresh"]
+    assert job["permissions"]["id-token"] == "write" and job["permissions"]["pull-requests"] == "write"
+    steps = job["steps"]
+    creds = next(s for s in steps if s.get("uses", "").startswith("aws-actions/configure-aws-credentials@"))
+    # The role comes from a repository variable; no key of any kind is named in the workflow.
+    assert creds["with"]["role-to-assume"] == "${{ vars.AWS_PRICES_ROLE_ARN }}"
+    text = (WORKFLOWS / "refresh-prices.yml").read_text(encoding="utf-8")
+    assert "aws-access-key-id" not in text and "aws-secret-access-key" not in text and "secrets." not in text
+    order = [s.get("uses", "").split("@")[0] or s.get("run", "") for s in steps]
+    refresh = next(i for i, s in enumerate(order) if s.startswith("guide refresh-prices"))
+    diff = next(i for i, s in enumerate(order) if "guide diff" in s)
+    assert order.index("aws-actions/configure-aws-credentials") < refresh < diff < order.index("peter-evans/create-pull-request")
+    assert "guide diff HEAD > guide-diff.md" in _runs(job)
+    opened = [s for s in steps if s.get("uses", "").startswith("peter-evans/create-pull-request@")][0]["with"]
+    # One fixed branch: a later run updates the pull request already open instead of opening another.
+    assert opened["branch"] == "refresh-prices" and opened["body-path"] == "guide-diff.md" and opened["add-paths"] == "data/"
 
 
 def test_pre_commit_checks_scenarios_against_the_committed_schema_lints_and_validates():

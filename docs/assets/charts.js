@@ -78,11 +78,25 @@
     return Object.assign({}, spec, { title: fitted });
   }
 
+  // Text marks (the labels drawn on the plot) carry their light colour in the spec itself, where a
+  // theme cannot reach; on the dark background they take the colour the dark images give them.
+  const DARK_NOTE = "#bbb";
+  function darkNotes(node) {
+    if (Array.isArray(node)) return node.map(darkNotes);
+    if (!node || typeof node !== "object") return node;
+    const out = {};
+    for (const [key, value] of Object.entries(node)) out[key] = darkNotes(value);
+    if (node.type === "text" && out.encode && out.encode.update && out.encode.update.fill) {
+      out.encode = Object.assign({}, out.encode, { update: Object.assign({}, out.encode.update, { fill: { value: DARK_NOTE } }) });
+    }
+    return out;
+  }
+
   // Draws a compiled Vega `spec` into `el`, replacing what it held. Returns { view, finalize() }.
   async function draw(el, spec, theme) {
     const vega = await loadRuntime();
     theme = THEMES[theme] ? theme : "light";
-    spec = fitTitle(spec, el.clientWidth);
+    spec = fitTitle(theme === "dark" ? Object.assign({}, spec, { marks: darkNotes(spec.marks) }) : spec, el.clientWidth);
     const view = new vega.View(vega.parse(spec, THEMES[theme]), { renderer: "svg", hover: true });
     const tooltip = tooltipFor(vega, theme);
     if (tooltip) view.tooltip(tooltip);

@@ -13,16 +13,35 @@
     return document.body.getAttribute("data-md-color-scheme") === "slate" ? "dark" : "light";
   }
 
-  function specFor(el) {
+  // A chart's compiled spec: in the page (a <template>), or for the embed gallery, whose charts are
+  // drawn live only on narrow screens, in the chart's embed folder (data-spec), fetched once.
+  const fetched = new Map(); // spec URL -> promise of the parsed spec
+  async function specFor(el) {
     const id = el.getAttribute("data-chart");
     const node = Array.from(document.querySelectorAll("template.guide-chart__spec"))
       .find((s) => s.getAttribute("data-chart") === id);
-    return node ? JSON.parse(node.content.textContent) : null;
+    if (node) return JSON.parse(node.content.textContent);
+    const url = el.getAttribute("data-spec");
+    if (!url) return null;
+    if (!fetched.has(url)) {
+      fetched.set(url, fetch(url).then((r) => {
+        if (!r.ok) throw new Error(`could not load ${url}: ${r.status}`);
+        return r.json();
+      }).catch((err) => { fetched.delete(url); throw err; }));
+    }
+    return fetched.get(url);
   }
 
   async function upgrade(el) {
-    const spec = specFor(el);
-    if (!spec || !window.GuideCharts) return;
+    if (!window.GuideCharts) return;
+    let spec;
+    try {
+      spec = await specFor(el);
+    } catch (err) {
+      el.setAttribute("data-error", String(err));
+      throw err;
+    }
+    if (!spec) return;
     const theme = scheme();
     try {
       await window.GuideCharts.loadRuntime();
@@ -152,6 +171,42 @@
     });
   }
 
+  // A table wider than its box says so: data-scrolls on Material's scroll box puts a line above it,
+  // data-hidden a fade on the side that is out of view (guide.css). Kept true as the box is scrolled
+  // or resized (a phone turned, a font loaded).
+  // Material's box or, as Material styles it, the table inside: whichever of them scrolls.
+  function scroller(box) {
+    const table = box.querySelector(":scope > .md-typeset__table > table");
+    return table && table.scrollWidth - table.clientWidth > 1 ? table : box;
+  }
+
+  function scrollSign(box) {
+    const el = scroller(box);
+    const over = el.scrollWidth - el.clientWidth > 1;
+    const left = over && el.scrollLeft > 1;
+    const right = over && el.scrollLeft + el.clientWidth < el.scrollWidth - 1;
+    const hidden = left && right ? "both" : left ? "left" : right ? "right" : null;
+    if (over !== box.hasAttribute("data-scrolls")) box.toggleAttribute("data-scrolls", over);
+    if (box.getAttribute("data-hidden") !== hidden) {
+      if (hidden) box.setAttribute("data-hidden", hidden);
+      else box.removeAttribute("data-hidden");
+    }
+  }
+  const resized = "ResizeObserver" in window ? new ResizeObserver((entries) => entries.forEach((e) => scrollSign(e.target))) : null;
+
+  function scrollSigns() {
+    if (resized) resized.disconnect();
+    document.querySelectorAll(".md-typeset__scrollwrap").forEach((box) => {
+      if (!box.getAttribute("data-sign-ready")) {
+        box.setAttribute("data-sign-ready", "true");
+        // Scroll events do not bubble: the box and its table each report their own.
+        box.addEventListener("scroll", () => scrollSign(box), { passive: true, capture: true });
+      }
+      scrollSign(box);
+      if (resized) resized.observe(box);
+    });
+  }
+
   new MutationObserver(retheme).observe(document.body, {
     attributes: true,
     attributeFilter: ["data-md-color-scheme"],
@@ -166,11 +221,55 @@
     if (progress && !progress.hasAttribute("aria-label")) progress.setAttribute("aria-label", "Loading the page");
   }
 
+  // A block that scrolls sideways (a wide table, a long formula) takes keyboard focus and has a
+  // name, so a keyboard user can scroll it too; one that fits the screen is no extra tab stop.
+  // Material wraps tables in .md-typeset__scrollwrap; formulas are .guide-math.
+  const scrollers = new ResizeObserver((entries) => entries.forEach((e) => keyboardScroll(e.target)));
+
+  // Named by what it is and the heading it sits under, numbered when a section holds several, so
+  // each region's name is its own.
+  const HEADINGS = "h1, h2, h3, h4";
+  function scrollName(el) {
+    const kind = el.classList.contains("guide-math") ? "Formula" : "Table";
+    const all = Array.from(document.querySelectorAll(HEADINGS + ", .md-typeset__scrollwrap, .guide-math"));
+    let heading = null;
+    let nth = 1;
+    for (const node of all.slice(0, all.indexOf(el)).reverse()) {
+      if (node.matches(HEADINGS)) { heading = node; break; }
+      if (node.classList.contains("guide-math") === (kind === "Formula")) nth += 1;
+    }
+    const under = heading ? ` under “${heading.textContent.replace(/¶$/, "").trim()}”` : "";
+    return `${kind}${nth > 1 ? " " + nth : ""}${under}, scrolls sideways`;
+  }
+
+  function keyboardScroll(el) {
+    const scrolls = el.scrollWidth > el.clientWidth + 1;
+    if (scrolls && !el.hasAttribute("tabindex")) {
+      el.setAttribute("tabindex", "0");
+      el.setAttribute("role", "region");
+      el.setAttribute("aria-label", scrollName(el));
+      el.setAttribute("data-guide-scroll", "");
+    } else if (!scrolls && el.hasAttribute("data-guide-scroll")) {
+      ["tabindex", "role", "aria-label", "data-guide-scroll"].forEach((a) => el.removeAttribute(a));
+    }
+  }
+
+  function scrollables() {
+    scrollers.disconnect();
+    document.querySelectorAll(".md-typeset__scrollwrap, .guide-math").forEach((el) => {
+      keyboardScroll(el);
+      scrollers.observe(el);
+    });
+  }
+
   const start = () => {
     nameLandmarks();
+    scrollables();
     drawAll();
     copyButtons();
     document.querySelectorAll("table[data-sortable]").forEach(sortable);
+    // Material wraps tables in their scroll boxes in its own subscription, which may run after this one.
+    requestAnimationFrame(scrollSigns);
   };
   if (window.document$) window.document$.subscribe(start);
   else document.addEventListener("DOMContentLoaded", start);

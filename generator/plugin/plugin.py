@@ -24,11 +24,11 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from generator import cachefile, converted, embeds, passthrough, sitefolder, themed
+from generator import cachefile, converted, embeds, passthrough, sitefolder, themed, unfurl
 from generator.cachefile import Cache
 from generator.compiled import Compiled
 from generator.converted import ConvertedPages
-from generator.freshness import stale_summary, today
+from generator.freshness import today
 from generator.images import Images
 from generator.plugin.config import GuideConfig
 from generator.plugin.files import GeneratedFile, StoredPage, always_modified, toc_tokens
@@ -37,14 +37,10 @@ from generator.site import Renderer
 from generator.themed import Themed, ThemedPages
 
 log = logging.getLogger("mkdocs.plugins.guide")
-# Stale prices are WARNING lines in the build log, but on a logger outside "mkdocs", whose warnings
-# are the only ones `mkdocs build --strict` counts. On purpose: a price goes stale with the calendar,
-# not with a change, so counting it would fail every build of an unchanged commit once a date passes
-# (the deploy of main and every pull request alike). The pages say so in a visible note, and the gate
-# is `guide validate --strict`. See "Stale prices" in CONTRIBUTING.md.
-stale_log = logging.getLogger("guide.stale")
 
 BOUND_EVERY_SECONDS = 60
+# Templates the plugin adds to the theme's (main.html: each page's unfurl tags in its <head>).
+THEME = Path(__file__).parent / "theme"
 
 
 @dataclass
@@ -92,6 +88,9 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.stored_files: dict[str, tuple[Themed, dict]] = {}  # page path -> stored file, and the page's front matter
         self.to_theme: dict[str, _Pending] = {}  # page path -> what its file is stored with once rendered
         self.files_stored = 0  # pages whose file came from the cache this build
+        self.published = ""  # the site URL the generated files carry (_published_url)
+        self.unfurls: dict[str, unfurl.Unfurl] = {}  # page path -> its card, where the generator made one
+        self.unfurl_tags: dict[str, str] = {}  # page path -> its unfurl tags, once made
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -107,6 +106,9 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             raise Abort(str(e)) from None
         if self.cache is None or self.cache.directory != directory:
             self.cache = Cache(directory)
+        # After a custom_dir, whose templates override the theme's and these alike.
+        if str(THEME) not in config.theme.dirs:
+            config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(THEME))
         return config
 
     def _published_url(self, config: MkDocsConfig) -> str:
@@ -121,18 +123,6 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         with open(config.config_file_path, "rb") as f:
             url = yaml_load(f).get("site_url") or ""
         return url if not url or url.endswith("/") else url + "/"
-
-    def _warn_stale(self, project) -> None:
-        mkdocs_log = logging.getLogger("mkdocs")
-        # Printed by MkDocs' own console handler, so the lines look like the rest of the log (and -q hides them).
-        for handler in mkdocs_log.handlers:
-            if handler.name == "MkDocsStreamHandler" and handler not in stale_log.handlers:
-                stale_log.addHandler(handler)
-                stale_log.propagate = False
-        stale_log.setLevel(mkdocs_log.getEffectiveLevel())
-        summary = stale_summary(project.catalog, on=self.day)
-        if summary:
-            stale_log.warning("Stale prices: %s", summary)
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         if self.dirty:
@@ -154,12 +144,13 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self._cancel_images()  # a superseded `mkdocs serve` build's renders, before this build starts its own
         self._new_build()
         images = self.images = Images(cache)
+        self.published = self._published_url(config)
         try:
-            made = generate(root, cache, self._published_url(config), self.day, images, self._warn_stale)
+            made = generate(root, cache, self.published, self.day, images, site_name=config.site_name)
         except InputError as e:
             lines = "\n".join(str(p) for p in e.problems)
             raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
-        self.renderer, self.linked = made.renderer, made.linked
+        self.renderer, self.linked, self.unfurls = made.renderer, made.linked, made.site.unfurls
         if not self.dirty:
             # MkDocs has emptied the site folder by now, and the last build's folders come back. What is
             # in the cache already, and not in them yet, is linked while the pages are built; the images
@@ -249,13 +240,29 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             page = f.page
             if page is None or (self.dirty and not f.is_modified()):
                 continue
-            check = themed.check(site, page_parts(page, page.content))
+            check = themed.check(site, (page_parts(page, page.content), self._unfurl_tags(page, config)))
             stored = self.themed.get(entry, check, page.canonical_url)
             if stored is None:
                 self.to_theme[path] = _Pending(entry, check)
             else:
                 self.stored_files[path] = (stored, page.meta)
                 page.meta = {**page.meta, "template": themed.TEMPLATE}
+
+    def _unfurl_tags(self, page: Page, config: MkDocsConfig) -> str:
+        """The page's Open Graph and Twitter card tags: the generator's card for a page it made one
+        for (a scenario's), the site card with the page's title and description for any other."""
+        path = page.file.src_uri
+        tags = self.unfurl_tags.get(path)
+        if tags is None:
+            card = self.unfurls.get(path)
+            if card is None:
+                # As Material titles and describes the page.
+                title = page.meta.get("title") or (config.site_name if page.is_homepage else page.title) or config.site_name
+                description = page.meta.get("description") or config.site_description or ""
+                card = unfurl.page(str(title), str(description), page.url, homepage=page.is_homepage)
+            assert self.renderer is not None, "on_files runs before the pages"
+            tags = self.unfurl_tags[path] = unfurl.tags(self.renderer.unfurl_env, card, self.published, config.site_name)
+        return tags
 
     def _pages_only_ours(self, config: MkDocsConfig) -> bool:
         """Whether Material's search and this plugin are the only plugins: another one may put on a page
@@ -296,6 +303,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
     @event_priority(100)  # before the search plugin indexes the page
     def _before_search(self, context, *, page: Page, config: MkDocsConfig, nav):
         path = page.file.src_uri
+        context["guide_unfurl"] = self._unfurl_tags(page, config)
         stored = self.stored_files.get(path)
         if stored is not None:
             found, page.meta = stored

@@ -27,8 +27,16 @@ export const HOURS_PER_MONTH = 730.0;
 const DAYS_PER_WEEK = 7.0;
 const CROSSING_SCAN_RUNS = 10000;
 const CURVE_MAX_HORIZON = 400;
+const SIDE_LABELS = { trainium: "Trainium", gpu: "The GPU option" };
+const SOONEST = { trainium: "Trainium starts soonest.", gpu: "the GPU option starts soonest." };
+// A threshold is shown only if the verdict differs this little either side of it.
+const THRESHOLD_PROBE = 1e-6;
+// The rules whose verdict the plan's costs decide; thresholds over runs mean something only there.
+const COST_RULES = ["cost", "capacity"];
 
 const span = (value, low, high) => ({ value, low, high });
+// Ways that are paid by the hour and not interrupted: what a plan buys beyond a held reservation.
+const HOURLY_OPTIONS = ["on-demand", "capacity-block"];
 const isRange = (s) => s.low !== s.high;
 const isNone = (v) => v === null || v === undefined;
 
@@ -49,22 +57,49 @@ export function priceBasis(s) {
   return "inside";
 }
 
-// Compute cost of n runs on one side and the commitment terms bought: a commitment is paid for
-// every hour of its term, used or not; hours still held on one are sunk.
-export function computeCost(n, x, side, costPerRun, wallClock) {
-  const term = x[side + "_term_hours"];
-  if (isNone(term)) return [n * costPerRun, 0];
-  let spanHours = n * wallClock;
+// Calendar hours n runs span: back to back, or spread over the plan's months.
+export function planSpan(n, x, wall) {
+  let spanHours = n * wall;
   if (!isNone(x.plan_hours)) spanHours = Math.max(spanHours, n * x.plan_hours / x.runs);
-  const uncovered = Math.max(0.0, spanHours - x[side + "_held_hours"]);
+  return spanHours;
+}
+
+// Compute cost of n runs of `hours` instance-hours on one side, bought the named way, and the
+// commitment terms bought. A commitment is paid for every hour of its term; hours still held on one
+// are sunk, and what the plan needs beyond them is bought the cheapest way, more terms or by the hour.
+export function computeCost(n, x, side, hours, wall) {
+  const term = x[side + "_term_hours"];
+  const price = x[side + "_price"].value;
+  if (isNone(term)) return [n * (price * hours), 0];
+  const spanHours = planSpan(n, x, wall);
+  const held = x[side + "_held_hours"];
+  const uncovered = Math.max(0.0, spanHours - held);
   const terms = Math.ceil(uncovered / term);
-  return [x[side + "_count"] * terms * term * x[side + "_price"].value, terms];
+  const committed = x[side + "_count"] * terms * term * price;
+  const hourly = (x[side + "_ways"] || []).filter((w) => HOURLY_OPTIONS.includes(w.option)).map((w) => w.usd_per_hour);
+  if (held > 0 && uncovered > 0 && hourly.length) {
+    // The runs spread evenly over the span: those past the held hours need this share of the hours.
+    const byHour = n * hours * (uncovered / spanHours) * Math.min(...hourly);
+    if (byHour < committed) return [byHour, 0];
+  }
+  return [committed, terms];
+}
+
+// Compute cost of n runs bought one way with nothing held; null when that way cannot finish.
+export function wayCost(n, x, side, baseHours, way) {
+  const count = x[side + "_count"];
+  const factor = spotFactor(way.option === "spot", count, x.interruption_rate.value, x.lost_hours.value);
+  if (factor === Infinity) return null;
+  const hours = baseHours * factor;
+  if (isNone(way.term_hours)) return n * (way.usd_per_hour * hours);
+  const spanHours = planSpan(n, x, hours / count);
+  return count * Math.ceil(spanHours / way.term_hours) * way.term_hours * way.usd_per_hour;
 }
 
 export function planTotals(x, n, o) {
   if (n === 0) return [0.0, 0.0];
-  const [gpu] = computeCost(n, x, "gpu", o.gpu.cost_per_run, o.gpu.wall_clock_hours);
-  const [trn] = computeCost(n, x, "trainium", o.trainium.cost_per_run, o.trainium.wall_clock_hours);
+  const [gpu] = computeCost(n, x, "gpu", o.gpu.hours_per_run, o.gpu.wall_clock_hours);
+  const [trn] = computeCost(n, x, "trainium", o.trainium.hours_per_run, o.trainium.wall_clock_hours);
   return [gpu, portsNeeded(Math.ceil(n), x.runs_per_architecture) * o.port_cost + trn];
 }
 
@@ -72,39 +107,76 @@ function side(x, name, hours, readyDays) {
   const count = x[name + "_count"];
   const factor = spotFactor(x[name + "_spot"], count, x.interruption_rate.value, x.lost_hours.value);
   const price = x[name + "_price"];
+  const baseHours = hours;
   hours = hours * factor;
   const cost = price.value * hours;
   const wall = hours / count;
-  const [compute, terms] = computeCost(x.runs, x, name, cost, wall);
+  const [compute, terms] = computeCost(x.runs, x, name, hours, wall);
   const term = x[name + "_term_hours"];
   let utilisation = null;
   if (!isNone(term)) {
     const covered = terms * term + x[name + "_held_hours"];
     utilisation = covered > 0 ? x.runs * hours / (count * covered) : null;
   }
+  const reasons = infeasibility(x, name);
+  const late = isNone(x.needed_within_days) ? null : Math.max(0.0, readyDays - x.needed_within_days);
+  // The named way is what the verdict uses; the others are priced beside it. A held reservation is
+  // already the named way's, so only plans that hold nothing compare whole ways.
+  const options = [];
+  if (x[name + "_held_hours"] === 0) {
+    for (const way of x[name + "_ways"] || []) {
+      const total = wayCost(x.runs, x, name, baseHours, way);
+      if (total !== null) options.push([way.option, total]);
+    }
+  }
+  let cheapest = x[name + "_option"] || "", cheaperBy = 0.0;
+  for (const [option, total] of options) {
+    if (compute - total > cheaperBy) { cheapest = option; cheaperBy = compute - total; }
+  }
   return {
     hours_per_run: hours, usd_per_hour: price.value, cost_per_run: cost, wall_clock_hours: wall, total: compute,
     spot_overhead: factor - 1, compute_total: compute, committed_terms: terms, utilisation, ready_days: readyDays,
     price_low: price.low, price_high: price.high, price_basis: priceBasis(price),
+    feasible: reasons.length === 0, reasons, late_days: late,
+    cheapest_option: cheapest, cheaper_by: cheaperBy, options,
   };
+}
+
+// Every reason one side cannot run at all, whatever it costs.
+export function infeasibility(x, name) {
+  const reasons = [];
+  if (name === "trainium" && x.excluded_by.length) reasons.push("a hard constraint rules it out (" + x.excluded_by.join(", ") + ")");
+  if (x.region_excluded.includes(name)) reasons.push("it is not offered in any region the workload may use (" + x.allowed_regions.join(", ") + ")");
+  if (x[name + "_availability"] === "unavailable") reasons.push("it cannot be had in the region and window needed");
+  return reasons;
+}
+
+// Days before Trainium's first run: capacity lead time and the port one after the other, or side
+// by side when the team ports while it waits for capacity.
+export function readyDays(leadDays, portDays, overlap) {
+  return overlap ? Math.max(leadDays, portDays) : leadDays + portDays;
 }
 
 export function evaluate(x) {
   const portCost = x.port_weeks.value * x.engineer_week_usd + x.port_extra_usd;
   const portDays = x.port_weeks.value / x.port_engineers.value * DAYS_PER_WEEK;
   const gpu = side(x, "gpu", x.gpu_hours, x.gpu_lead_days);
-  const trn = side(x, "trainium", x.gpu_hours / x.relative_throughput.value, x.trainium_lead_days + portDays);
-  const saving = gpu.cost_per_run - trn.cost_per_run;
+  const trn = side(x, "trainium", x.gpu_hours / x.relative_throughput.value,
+    readyDays(x.trainium_lead_days, portDays, x.port_during_lead));
+  const committed = !isNone(x.gpu_term_hours) || !isNone(x.trainium_term_hours);
+  // Under a commitment an hour costs what the plan pays for it, held hours nothing: per run, the
+  // saving is the plans' compute difference shared over the runs.
+  const saving = committed ? (gpu.compute_total - trn.compute_total) / x.runs : gpu.cost_per_run - trn.cost_per_run;
   const ports = portsNeeded(x.runs, x.runs_per_architecture);
   const gpuTotal = gpu.compute_total;
   const trnTotal = ports * portCost + trn.compute_total;
   trn.total = trnTotal;
   const difference = gpuTotal - trnTotal;
-  const committed = !isNone(x.gpu_term_hours) || !isNone(x.trainium_term_hours);
   let breakEven = saving > 0 && !committed ? portCost / saving : null;
   if (breakEven !== null && !isNone(x.runs_per_architecture) && breakEven >= x.runs_per_architecture) breakEven = null;
   const trace = [];
   const verdict = decide(x, trace, gpu, trn, difference, saving, portCost, ports, breakEven, committed);
+  const decidedBy = [...trace].reverse().find((s) => s.verdict !== null).rule;
   return {
     trainium: trn,
     gpu,
@@ -117,6 +189,7 @@ export function evaluate(x) {
     total_difference: difference,
     verdict,
     trace,
+    decided_by: decidedBy,
   };
 }
 
@@ -126,34 +199,31 @@ function step(rule, verdict, text, numbers) {
 
 function decide(x, trace, gpu, trn, difference, saving, portCost, ports, breakEven, committed) {
   const gpuTotal = gpu.total, trnTotal = trn.total;
-  if (x.excluded_by.length) {
-    trace.push(step("hard-constraint", "gpu", "A hard constraint rules Trainium out.", { constraints: x.excluded_by.join(", ") }));
-    return "gpu";
+  const sides = { trainium: trn, gpu };
+  const why = { trainium: trn.reasons.join("; "), gpu: gpu.reasons.join("; ") };
+  const feasible = ["trainium", "gpu"].filter((name) => sides[name].feasible);
+  if (feasible.length === 0) {
+    trace.push(step("feasibility", "neither",
+      `Neither side can run. Trainium: ${why.trainium}. The GPU option: ${why.gpu}.`,
+      { trainium_reasons: why.trainium, gpu_reasons: why.gpu }));
+    return "neither";
   }
-  if (x.region_excluded.includes("trainium")) {
-    trace.push(step("hard-constraint", "gpu", "Trainium is not offered in any region the workload may use.", { regions: x.allowed_regions.join(", ") }));
-    return "gpu";
+  if (feasible.length === 1) {
+    const out = feasible[0] === "trainium" ? "gpu" : "trainium";
+    trace.push(step("feasibility", feasible[0], `${SIDE_LABELS[out]} cannot run: ${why[out]}.`, { [out + "_reasons"]: why[out] }));
+    return feasible[0];
   }
-  if (x.region_excluded.includes("gpu")) {
-    trace.push(step("hard-constraint", "trainium", "The GPU option is not offered in any region the workload may use.", { regions: x.allowed_regions.join(", ") }));
-    return "trainium";
-  }
-  trace.push(step("hard-constraint", null, "No hard constraint rules Trainium out."));
+  trace.push(step("feasibility", null, "Both sides can run: no constraint, region or availability rules either out."));
 
-  if (x.trainium_availability === "unavailable") {
-    trace.push(step("availability", "gpu", "Trainium cannot be had in the region and window needed."));
-    return "gpu";
-  }
-  if (x.gpu_availability === "unavailable") {
-    trace.push(step("availability", "trainium", "The GPU option cannot be had in the region and window needed."));
-    return "trainium";
-  }
-  trace.push(step("availability", null, "Both options can be had."));
-
+  let onTime = true;
   if (!isNone(x.needed_within_days)) {
-    const when = { needed_within_days: x.needed_within_days, trainium_ready_days: trn.ready_days, gpu_ready_days: gpu.ready_days };
+    const when = {
+      needed_within_days: x.needed_within_days, trainium_ready_days: trn.ready_days, gpu_ready_days: gpu.ready_days,
+      trainium_late_days: trn.late_days, gpu_late_days: gpu.late_days,
+    };
     const trnOk = trn.ready_days <= x.needed_within_days;
     const gpuOk = gpu.ready_days <= x.needed_within_days;
+    onTime = trnOk && gpuOk;
     if (gpuOk && !trnOk) {
       trace.push(step("deadline", "gpu", "Trainium cannot start by the deadline: the port and any lead time take longer.", when));
       return "gpu";
@@ -162,7 +232,12 @@ function decide(x, trace, gpu, trn, difference, saving, portCost, ports, breakEv
       trace.push(step("deadline", "trainium", "The GPU option cannot start by the deadline; Trainium can.", when));
       return "trainium";
     }
-    const text = trnOk ? "Both sides can start by the deadline." : "Neither side can start by the deadline, so it does not decide.";
+    if (!trnOk && trn.ready_days !== gpu.ready_days) {
+      const soonest = trn.ready_days < gpu.ready_days ? "trainium" : "gpu";
+      trace.push(step("deadline", soonest, "Neither side can start by the deadline; " + SOONEST[soonest], when));
+      return soonest;
+    }
+    const text = trnOk ? "Both sides can start by the deadline." : "Neither side can start by the deadline, and both start on the same day.";
     trace.push(step("deadline", null, text, when));
   }
 
@@ -180,7 +255,8 @@ function decide(x, trace, gpu, trn, difference, saving, portCost, ports, breakEv
   else text = "Over the plan, the per-run saving does not repay the port cost.";
   trace.push(step("cost", verdict, text, numbers));
 
-  const urgent = !isNone(x.needed_within_days) && x.needed_within_days <= x.soon_days;
+  // Capacity tips a close call only between sides that can both start in time.
+  const urgent = !isNone(x.needed_within_days) && x.needed_within_days <= x.soon_days && onTime;
   const margin = x.close_call_margin;
   if (urgent && verdict === "gpu" && x.gpu_availability === "constrained" && x.trainium_availability === "available") {
     if (trnTotal <= gpuTotal * (1 + margin)) {
@@ -275,13 +351,27 @@ export function thresholds(x, o) {
   }
   const perPort = (gpuTotal - o.trainium.compute_total) / o.ports - x.port_extra_usd;
   const weeks = perPort > 0 ? perPort / x.engineer_week_usd : null;
-  return { relative_throughput: rel, runs: crossing(x, o), port_weeks: weeks, trainium_price: price };
+  // Feasibility and start dates do not move with the plan's length: only a cost verdict can turn on it.
+  const runs = COST_RULES.includes(o.decided_by) ? crossing(x, o) : null;
+  return {
+    relative_throughput: flipping(x, "relative_throughput", rel), runs,
+    port_weeks: flipping(x, "port_weeks", weeks), trainium_price: flipping(x, "trainium_price", price),
+  };
+}
+
+// The threshold, if the verdict just below it differs from the verdict just above it; else null.
+function flipping(x, name, value) {
+  if (value === null) return null;
+  const s = x[name];
+  const below = evaluate({ ...x, [name]: span(value * (1 - THRESHOLD_PROBE), s.low, s.high) });
+  const above = evaluate({ ...x, [name]: span(value * (1 + THRESHOLD_PROBE), s.low, s.high) });
+  return below.verdict !== above.verdict ? value : null;
 }
 
 // The cumulative cost of each side against runs, as the chart draws it: past the crossing when
 // there is one, and always to the plan's runs.
 export function costCurve(x, o) {
-  const cross = crossing(x, o);
+  const cross = COST_RULES.includes(o.decided_by) ? crossing(x, o) : null;
   let horizon = Math.max(x.runs, 2);
   if (cross !== null) horizon = Math.max(horizon, Math.floor(cross * 1.5) + 1);
   horizon = Math.max(Math.min(horizon, CURVE_MAX_HORIZON), x.runs);
@@ -350,13 +440,23 @@ export function portWeeks(w, data) {
   const porting = w.porting || {};
   if (porting.weeks) return span(porting.weeks.value, porting.weeks.low, porting.weeks.high);
   const a = data.assumptions;
-  const base = a.porting_classes[w.architecture].weeks;
-  let lo = base.low, mid = base.value, hi = base.high;
-  const included = a.porting_classes[w.architecture].includes || [];
-  for (const name of w.constraints || []) {
-    const c = a.constraints[name];
-    if (c.weeks && !included.includes(name)) { lo = lo + c.weeks.low; mid = mid + c.weeks.value; hi = hi + c.weeks.high; }
-  }
+  const classes = Object.keys(a.porting_classes);
+  // Constraints are a set, and a class counts what it includes: a lighter class plus constraints
+  // never costs more than a heavier class that includes them. Each end is the least reading.
+  const [lo, mid, hi] = ["low", "value", "high"].map((end) => {
+    let best = null;
+    for (const name of classes.slice(classes.indexOf(w.architecture))) {
+      const pc = a.porting_classes[name];
+      const included = pc.includes || [];
+      let total = pc.weeks[end];
+      for (const cname of w.constraints || []) {
+        const c = a.constraints[cname];
+        if (c.weeks && !included.includes(cname)) total = total + c.weeks[end];
+      }
+      best = best === null ? total : Math.min(best, total);
+    }
+    return best;
+  });
   const m = a.neuron_experience[w.neuron_experience || "none"];
   return span(mid * m, lo * m, hi * m);
 }
@@ -366,6 +466,12 @@ function priceSpan(data, c) {
   const lo = p.low === null ? p.usd_per_hour : p.low;
   const hi = p.high === null ? p.usd_per_hour : p.high;
   return span(p.usd_per_hour, lo, hi);
+}
+
+// Every way the catalog sells an instance in a region, in the catalog's order.
+export function ways(data, instance, region) {
+  return data.prices.filter((p) => p.instance === instance && p.region === region && p.offered)
+    .map((p) => ({ option: p.option, usd_per_hour: p.usd_per_hour, term_hours: termHours(data, p.option) }));
 }
 
 const heldHours = (c) => (isNone(c.held_months) ? 0.0 : c.held_months * HOURS_PER_MONTH);
@@ -412,6 +518,11 @@ export function resolve(w, data) {
     plan_hours: isNone(w.plan_months) ? null : w.plan_months * HOURS_PER_MONTH,
     region_excluded: ["trainium", "gpu"].filter((side) => !offered(w, side, data)),
     allowed_regions: w.regions || [],
+    port_during_lead: availability.port_during_lead === true,
+    trainium_option: w.trainium.option || "on-demand",
+    gpu_option: w.gpu.option || "on-demand",
+    trainium_ways: ways(data, w.trainium.instance, w.trainium.region),
+    gpu_ways: ways(data, w.gpu.instance, w.gpu.region),
   };
 }
 

@@ -3,6 +3,9 @@
 // first NumberFormat a page makes loads locale data, tens of milliseconds before the first answer.
 
 export const NONE = "none";
+// Edge cases in words, as generator/formatting.py says them.
+export const FIRST_RUN = "in the first run";
+export const NO_CROSSING = "no crossing";
 
 const missing = (x) => x === null || x === undefined || typeof x !== "number" || !Number.isFinite(x);
 
@@ -40,7 +43,16 @@ export function money(x) {
 }
 
 export function hourly(x) {
-  return missing(x) ? NONE : signedDollars(trim(fixed(x, 4), 2)) + "/h";
+  return missing(x) ? NONE : signedDollars(fixed(x, 2)) + "/h";
+}
+
+export function hourlyExact(x) {
+  return missing(x) ? NONE : signedDollars(trim(fixed(x, 6), 2)) + "/h";
+}
+
+export function breakEven(x) {
+  if (missing(x)) return NO_CROSSING;
+  return x <= 1 ? FIRST_RUN : runs(x);
 }
 
 export function runs(x) {

@@ -7,13 +7,12 @@ import * as f from "./format.mjs";
 import { RANGE_LABELS } from "./engine.mjs";
 
 export const RULE_LABELS = {
-  "hard-constraint": "Hard constraints",
-  availability: "Availability",
+  feasibility: "Feasibility",
   cost: "Cost over the plan",
   deadline: "Deadline",
   capacity: "Capacity and urgency",
 };
-export const VERDICT_LABELS = { trainium: "Trainium", gpu: "GPU", hybrid: "Hybrid" };
+export const VERDICT_LABELS = { trainium: "Trainium", gpu: "GPU", hybrid: "Hybrid", neither: "Neither" };
 const ROBUST_WORDS = {
   robust: "robust",
   joint: "changes only when several inputs are at their worst at once",
@@ -59,17 +58,22 @@ function step(s, runs) {
       `(${plural(n.ports, "port")} at ${f.money(n.port_cost)} plus ${plural(planRuns, "run")}).`;
   } else if (s.rule === "capacity" && s.verdict && "ratio" in n) {
     text += ` The other side's plan costs ${f.ratio(n.ratio)} as much; the margin is ${f.pct(n.margin)}.`;
-  } else if (s.rule === "hard-constraint" && s.verdict && (n.constraints || n.regions)) {
-    text += ` (${n.constraints || n.regions})`;
   } else if (s.rule === "deadline" && "trainium_ready_days" in n) {
     text += ` Needed within ${f.days(n.needed_within_days)}; Trainium can start in ` +
       `${f.days(n.trainium_ready_days)}, the GPU in ${f.days(n.gpu_ready_days)}.`;
+    if (n.trainium_late_days && n.gpu_late_days) {
+      text += ` Trainium ${f.days(n.trainium_late_days)} late, the GPU ${f.days(n.gpu_late_days)} late.`;
+    }
   }
   const decides = s.verdict;
+  // The rule's own sentence without the figures: short enough for a row of the scenarios index and
+  // the calculator's summary.
+  const reason = s.text;
   return {
     rule: s.rule,
     label: ruleLabel(s.rule),
     text,
+    reason,
     decides,
     decides_text: decides ? `Decides: ${VERDICT_LABELS[decides]}.` : "",
   };
@@ -118,8 +122,8 @@ function thresholdsOf(t) {
   const items = names.map((name) => {
     const v = t[name];
     let text;
-    if (v === null || v === undefined) text = "no value makes them equal";
-    else if (name === "runs") text = f.runs(v);
+    if (v === null || v === undefined) text = f.NO_CROSSING;
+    else if (name === "runs") text = f.breakEven(v);
     else text = rangeValue(name, v);
     return { key: `threshold.${name}`, label: THRESHOLD_LABELS[name] ?? generic(name), value: v ?? null, text };
   });
@@ -144,10 +148,10 @@ function breakEvenValue(x, o, t) {
 
 function breakEven(x, o, t) {
   const be = o.break_even_runs;
-  if (be !== null) return f.runs(be);
+  if (be !== null) return f.breakEven(be);
   if (committed(x)) {
     const first = t.runs ?? null;
-    if (first === null) return "none: Trainium's plan never costs less, and a commitment is paid by the term";
+    if (first === null) return `${f.NO_CROSSING}: Trainium's plan never costs less, and a commitment is paid by the term`;
     return `${f.runs(first)} (plan): the first run at which Trainium's plan costs less; ` +
       "a commitment is paid by the term, so no single run repays the port";
   }
@@ -155,7 +159,7 @@ function breakEven(x, o, t) {
     return `never: one port needs ${f.runs(o.port_cost / o.saving_per_run)} runs to repay, ` +
       `and each architecture lasts ${plural(x.runs_per_architecture, "run")}`;
   }
-  return "none: Trainium never saves per run";
+  return `${f.NO_CROSSING}: Trainium never saves per run`;
 }
 
 // When a side's price is one end of the range its sources give and cost decided, say so by the verdict.
@@ -175,6 +179,69 @@ function priceNotes(o) {
       `Both ends are evaluated under "Does the verdict hold?".` });
   }
   return notes;
+}
+
+// Beside a price that is one end of (or inside) the range its sources give: which end, and the
+// verdict at the other end, from the robustness ends the engine evaluated.
+function priceMarks(o, rob) {
+  const marks = {};
+  for (const side of ["trainium", "gpu"]) {
+    const sd = o[side];
+    const basis = sd.price_basis;
+    if (!["low", "high", "inside"].includes(basis)) continue;
+    const at = {};
+    for (const e of rob.ends) if (e.input === `${side}_price`) at[e.end] = VERDICT_LABELS[e.verdict];
+    const span = `${f.hourly(sd.price_low)} to ${f.hourly(sd.price_high)}`;
+    let text, others;
+    if (basis === "inside") {
+      text = `inside the sources' range, ${span}`;
+      others = ["low", "high"].filter((end) => end in at).map((end) => `at the ${end} end: ${at[end]}`);
+    } else {
+      text = `the ${basis === "low" ? "lowest" : "highest"} of the sources' figures, ${span}`;
+      const other = basis === "low" ? "high" : "low";
+      others = other in at ? [`at the ${other} end: ${at[other]}`] : [];
+    }
+    marks[side] = { basis, text: [text, ...others].join("; ") };
+  }
+  return marks;
+}
+
+// What to say beside relative throughput, the input no public benchmark measures: where the
+// verdict flips, when cost over the plan decides it.
+function guessOf(x, t, steps) {
+  const at = t.relative_throughput ?? null;
+  const decided = steps.filter((s) => s.decides);
+  const rule = decided.length ? decided[decided.length - 1].rule : null;
+  if (rule === "capacity" && at !== null) {
+    return { flip: at, text: `Both sides cost the same at ${f.ratio(at)}; near it, capacity and urgency decide the verdict.` };
+  }
+  if (rule !== "cost" && rule !== "capacity") {
+    const label = decided.length ? decided[decided.length - 1].label.toLowerCase() : "the rules";
+    return { flip: null, text: `No value flips the verdict, which is decided by ${label}, not by cost.` };
+  }
+  if (at === null) {
+    return { flip: null, text: `Where the verdict flips: ${f.NO_CROSSING}; no value makes the two sides cost the same over the plan.` };
+  }
+  return { flip: at, text: `The verdict flips at ${f.ratio(at)}: above it Trainium costs less over the plan, below it the GPU.` };
+}
+
+// The answer in three lines, for the summary that stays in view while the reader edits.
+function glanceOf(o, steps, words) {
+  const d = o.total_difference;
+  const saving = d === 0 ? "Both sides cost the same over the plan"
+    : `${d > 0 ? "Trainium" : "The GPU"} costs ${f.money(Math.abs(d))} less over the plan`;
+  const decided = steps.filter((s) => s.decides);
+  if (!decided.length) return { saving: saving + ", ports included.", reason: "", why: "" };
+  const last = decided[decided.length - 1];
+  let line = saving + ", ports included.";
+  if (last.rule === "feasibility") {
+    // A side that cannot run has no cost worth setting against the other's.
+    const who = { neither: "Neither side can run", trainium: "The GPU option cannot run", gpu: "Trainium cannot run" };
+    line = (who[o.verdict] ?? "One side cannot run") + ", so cost is not compared.";
+  }
+  // Under cost the saving line already says why; under any other rule the rule's sentence does.
+  const detail = last.rule === "cost" ? "" : `: ${last.reason.replace(/\.+$/, "")}`;
+  return { saving: line, reason: `Decided by ${last.label.toLowerCase()}${detail}; ${words}.`, why: last.reason };
 }
 
 function summaryOf(x, o, t) {
@@ -212,7 +279,11 @@ function summaryOf(x, o, t) {
     }
     sides.push({ label: "Extra hours for spot interruptions", ...spot });
   }
-  const lead = x.trainium_lead_days ? " and the wait for capacity" : "";
+  let lead = "";
+  if (x.trainium_lead_days) {
+    lead = x.port_during_lead ? " or the wait for capacity, whichever is longer (ported while waiting)"
+      : " and the wait for capacity, one after the other";
+  }
   const gpuDays = o.gpu.ready_days;
   sides.push({
     label: "First run can start",
@@ -220,6 +291,17 @@ function summaryOf(x, o, t) {
     gpu: cell("gpu.ready_days", gpuDays, gpuDays ? `in ${f.days(gpuDays)}` : "at once"),
   });
   sides.push(pair(`Total over ${plural(x.runs, "run")}`, "total", f.money));
+  // The verdict keeps the way each side is named to be bought; a cheaper way is said beside it.
+  if (["trainium", "gpu"].some((side) => (o[side].options || []).length)) {
+    const row = { label: "Cheapest way to buy this plan's compute" };
+    for (const side of ["trainium", "gpu"]) {
+      const sd = o[side];
+      row[side] = cell(`${side}.cheaper_by`, sd.cheaper_by, sd.cheaper_by > 0
+        ? `${sd.cheapest_option}, ${f.money(sd.cheaper_by)} less than ${x[side + "_option"]}`
+        : `${x[side + "_option"]}, as named`);
+    }
+    sides.push(row);
+  }
   return {
     sides,
     rows: [
@@ -244,13 +326,14 @@ function chartOf(x, o, curve, prices) {
   const mark = (runs, label, row) => ({ runs, label, row, end: runs > 0.6 * horizon ? "right" : "left" });
   const marks = [mark(x.runs, `plan: ${plural(x.runs, "run")}`, 10)];
   const crossing = curve.crossing;
-  if (crossing !== null && crossing !== undefined) marks.push(mark(crossing, `break-even: ${plural(crossing, "run")}`, 26));
-  const sources = [];
-  for (const side of ["trainium", "gpu"]) if (!sources.includes(prices[side].source)) sources.push(prices[side].source);
+  if (crossing !== null && crossing !== undefined) {
+    marks.push(mark(crossing, `break-even: ${crossing <= 1 ? f.FIRST_RUN : plural(crossing, "run")}`, 26));
+  }
   const asOf = [f.date(prices.trainium.as_of), f.date(prices.gpu.as_of)].sort().pop();
-  const source = "prices from " + sources.join(" and ");
+  const source = sourceLine(prices);
   const ports = o.ports;
-  const be = crossing === null || crossing === undefined ? "never breaks even" : `breaks even after ${plural(crossing, "run")}`;
+  const be = crossing === null || crossing === undefined ? "never breaks even"
+    : crossing <= 1 ? "pays the port back in the first run" : `breaks even after ${plural(crossing, "run")}`;
   const summary = `Over ${plural(x.runs, "run")} the GPU side costs ${f.money(o.gpu.total)} and the Trainium side ` +
     `${f.money(o.trainium.total)}, including ${plural(ports, "port")} at ${f.money(o.port_cost)}` +
     `${ports === 1 ? "" : " each"}. Trainium ${be}.`;
@@ -262,18 +345,34 @@ function chartOf(x, o, curve, prices) {
   };
 }
 
+// Where a workload's two prices come from, each source by its name and date (a chart copied into a
+// post has no sources page to decode a key on), each once.
+export function sourceLine(prices) {
+  const named = [];
+  for (const side of ["trainium", "gpu"]) {
+    const p = prices[side];
+    const text = `${p.name || p.source} (${f.date(p.as_of)})`;
+    if (!named.includes(text)) named.push(text);
+  }
+  return "prices from " + named.join(" and ");
+}
+
 export function present(result, curve, prices) {
   const { inputs: x, outcome: o, robustness: rob, thresholds: t } = result;
   const verdict = o.verdict;
   const robustness = robustnessOf(rob, verdict);
+  const steps = o.trace.map((s) => step(s, x.runs));
   return {
     verdict,
     verdict_label: VERDICT_LABELS[verdict],
     lead: leadOf(x, rob, t),
     live: `Verdict: ${VERDICT_LABELS[verdict]}, ${robustness.words}.`,
-    trace: o.trace.map((s) => step(s, x.runs)),
+    trace: steps,
+    glance: glanceOf(o, steps, robustness.words),
+    guess: guessOf(x, t, steps),
     summary: summaryOf(x, o, t),
     price_notes: priceNotes(o),
+    price_marks: priceMarks(o, rob),
     robustness,
     thresholds: thresholdsOf(t),
     chart: chartOf(x, o, curve, prices),

@@ -5,7 +5,7 @@
 // page is shown and teardown() when the reader leaves it.
 import { evaluateWorkload, checkReferences, findPrice, costCurve } from "./engine.mjs";
 import { present } from "./present.mjs";
-import { hourly, weeks } from "./format.mjs";
+import { hourly, hourlyExact, weeks } from "./format.mjs";
 
 // Every form field by its URL parameter. The values are the reference workload's (data/reference.yaml,
 // baked into the page), filled in by setup(): the calculator starts where the home page's example is.
@@ -118,6 +118,16 @@ function number(id, { integer = false, min = null, above = null, max = null, opt
   return [v, 0];
 }
 
+// A value typed outside its own range takes the range with it: the end it passed moves to it, so a
+// reader trying 0.5 sees its answer rather than an error. Ends the reader typed are left as typed.
+// Returns the range as it now stands.
+function follow(ids, [value, low, high]) {
+  if (lastEdited !== ids[0] || low > high) return [low, high];
+  if (value < low) { $(ids[1]).value = $(ids[0]).value; return [value, high]; }
+  if (value > high) { $(ids[2]).value = $(ids[0]).value; return [low, value]; }
+  return [low, high];
+}
+
 // A value outside its own range: the message goes under the field the reader changed last of the
 // three (the value when it was none of them), saying which way to move what.
 function rangeError(ids, [value, low, high], what, show) {
@@ -153,9 +163,10 @@ function workloadFromForm() {
   const runs = take("calc-runs", { integer: true, min: 1, max: 1000000 });
   const rpa = take("calc-rpa", { integer: true, min: 1, optional: true });
   const rel = take("calc-rel", { above: 0 });
-  const relLow = take("calc-rel-low", { above: 0 });
-  const relHigh = take("calc-rel-high", { above: 0 });
+  let relLow = take("calc-rel-low", { above: 0 });
+  let relHigh = take("calc-rel-high", { above: 0 });
   if (rel !== null && relLow !== null && relHigh !== null) {
+    [relLow, relHigh] = follow(["calc-rel", "calc-rel-low", "calc-rel-high"], [rel, relLow, relHigh]);
     bad += rangeError(["calc-rel", "calc-rel-low", "calc-rel-high"], [rel, relLow, relHigh], "relative throughput", (v) => String(v));
   }
   const weeksValue = take("calc-weeks", { above: 0, optional: true });
@@ -164,8 +175,11 @@ function workloadFromForm() {
     const weeks = weeksValue;
     // An empty end means the estimate itself; only a typed end is parsed (and can be wrong).
     const end = (id) => ($(id).value.trim() === "" ? (setError(id, ""), weeks) : take(id, { above: 0 }));
-    const wl = end("calc-weeks-low");
-    const wh = end("calc-weeks-high");
+    let wl = end("calc-weeks-low");
+    let wh = end("calc-weeks-high");
+    if (wl !== null && wh !== null && $("calc-weeks-low").value.trim() !== "" && $("calc-weeks-high").value.trim() !== "") {
+      [wl, wh] = follow(["calc-weeks", "calc-weeks-low", "calc-weeks-high"], [weeks, wl, wh]);
+    }
     if (wl !== null && wh !== null) {
       bad += rangeError(["calc-weeks", "calc-weeks-low", "calc-weeks-high"], [weeks, wl, wh], "port effort", (v) => String(v));
     }
@@ -221,7 +235,11 @@ function workloadFromForm() {
   return { workload: w };
 }
 
-const cell = (c) => (c.key ? `<td data-key="${esc(c.key)}" data-value="${esc(c.value ?? "none")}">${esc(c.text)}</td>` : `<td>${esc(c.text)}</td>`);
+// data-label names a cell's column where a narrow screen stacks each row (guide.css).
+const cell = (c, label = "") => {
+  const named = label ? ` data-label="${esc(label)}"` : "";
+  return c.key ? `<td${named} data-key="${esc(c.key)}" data-value="${esc(c.value ?? "none")}">${esc(c.text)}</td>` : `<td${named}>${esc(c.text)}</td>`;
+};
 
 // Places what present.mjs says; every string is escaped here, whatever its origin.
 function render(shown) {
@@ -230,11 +248,11 @@ function render(shown) {
   const badge = rob.state === "robust" ? "robust" : "flips";
   const trace = shown.trace.map((s) => `<li data-rule="${esc(s.rule)}"${s.decides ? ` data-decides="${esc(s.decides)}"` : ""}>` +
     `<strong>${esc(s.label)}.</strong> ${esc(s.text)}${s.decides ? ` <em>${esc(s.decides_text)}</em>` : ""}</li>`).join("");
-  const sides = shown.summary.sides.map((r) => `<tr><td>${esc(r.label)}</td>${cell(r.trainium)}${cell(r.gpu)}</tr>`).join("");
+  const sides = shown.summary.sides.map((r) => `<tr><td>${esc(r.label)}</td>${cell(r.trainium, "Trainium")}${cell(r.gpu, "GPU")}</tr>`).join("");
   const rows = shown.summary.rows.map((c) => `<tr><td>${esc(c.label)}</td>${cell(c)}</tr>`).join("");
-  const ends = rob.ends.map((e) => `<tr><td>${esc(e.label)}</td><td>${esc(e.end)}</td><td>${esc(e.value_text)}</td>` +
-    `<td>${esc(e.verdict_label)}</td><td>${esc(e.difference_text)}</td></tr>`).join("");
-  const parts = t.parts.map((it) => `${esc(it.label)} <span data-key="${esc(it.key)}" data-value="${esc(it.value ?? "none")}">${esc(it.text)}</span>`).join("; ");
+  const ends = rob.ends.map((e) => `<tr><td>${esc(e.label)}</td><td data-label="End">${esc(e.end)}</td><td data-label="Value">${esc(e.value_text)}</td>` +
+    `<td data-label="Verdict">${esc(e.verdict_label)}</td><td data-label="GPU total minus Trainium total">${esc(e.difference_text)}</td></tr>`).join("");
+  const parts = t.parts.map((it) => `${esc(it.label)}: <span data-key="${esc(it.key)}" data-value="${esc(it.value ?? "none")}">${esc(it.text)}</span>`).join("; ");
   $("calc-output").innerHTML = `
 <div class="guide-verdict guide-verdict--${esc(shown.verdict)}" data-verdict="${esc(shown.verdict)}">
 ${shown.lead ? `<p class="guide-verdict__lead">${esc(shown.lead)}</p>` : ""}
@@ -242,17 +260,33 @@ ${shown.lead ? `<p class="guide-verdict__lead">${esc(shown.lead)}</p>` : ""}
 <ol class="guide-trace">${trace}</ol>
 ${shown.price_notes.map((n) => `<p class="guide-price-basis" data-price-basis="${esc(n.side)}:${esc(n.basis)}">${esc(n.text)}</p>`).join("")}
 </div>
-<table>
-<thead><tr><th></th><th>Trainium</th><th>GPU</th></tr></thead>
+<table data-table="numbers">
+<thead><tr><th>Figure</th><th>Trainium</th><th>GPU</th></tr></thead>
 <tbody>${sides}</tbody></table>
-<table><tbody>${rows}</tbody></table>
+<table data-table="numbers"><tbody>${rows}</tbody></table>
 <h3>Does the verdict hold?</h3>
 <p data-robust="${esc(rob.state)}">${esc(rob.sentence)}</p>
-${ends ? `<table><thead><tr><th>Input</th><th>End</th><th>Value</th><th>Verdict</th><th>GPU total minus Trainium total</th></tr></thead><tbody>${ends}</tbody></table>` : ""}
+${ends ? `<table data-table="ranges"><thead><tr><th>Input</th><th>End</th><th>Value</th><th>Verdict</th><th>GPU total minus Trainium total</th></tr></thead><tbody>${ends}</tbody></table>` : ""}
 <p>${esc(t.intro)} ${parts}.</p>`;
+  glance(shown);
   // Only this short line is live: the whole answer re-read on every keystroke would drown the form.
   const live = $("calc-live");
   if (live && live.textContent !== shown.live) live.textContent = shown.live;
+}
+
+// The answer at a glance, kept in view beside the form (a wide screen) or pinned under it (a phone),
+// and the flip point beside relative throughput. Text is set only when it changed: a field edit
+// that leaves the verdict alone moves nothing on the screen.
+function glance(shown) {
+  const set = (id, text) => { const el = $(id); if (el && el.textContent !== text) el.textContent = text; };
+  const box = $("calc-glance");
+  if (!box) return;
+  box.hidden = false;
+  box.setAttribute("data-verdict", shown.verdict);
+  set("calc-glance-verdict", shown.verdict_label);
+  set("calc-glance-saving", shown.glance.saving);
+  set("calc-glance-reason", shown.glance.reason);
+  set("calc-guess-flip", shown.guess.text);
 }
 
 // The chart draws once it comes near the screen (it sits below the form), so the runtime never
@@ -314,6 +348,7 @@ async function drawLatest() {
 }
 
 let current = null; // { workload, result, shown } of the last good recompute
+let pricesShown = ""; // the price line as last placed, so an edit that leaves it alone does not re-announce it
 
 // What checkReferences finds, under the field it concerns and in a reader's words.
 const REFERENCE_FIELDS = {
@@ -367,13 +402,23 @@ function recompute() {
   const result = evaluateWorkload(workload, data);
   const tp = findPrice(data, workload.trainium.instance, workload.trainium.region, workload.trainium.option);
   const gp = findPrice(data, workload.gpu.instance, workload.gpu.region, workload.gpu.option);
-  const refs = { trainium: { source: tp.source, as_of: tp.as_of }, gpu: { source: gp.source, as_of: gp.as_of } };
+  const ref = (p) => ({ source: p.source, as_of: p.as_of, name: data.sources[p.source]?.name ?? p.source });
+  const refs = { trainium: ref(tp), gpu: ref(gp) };
   const shown = present(result, costCurve(result.inputs, result.outcome), refs);
   render(shown);
   $("calc-stale").hidden = true;
   $("calc-output").removeAttribute("data-stale");
-  const priceText = (p) => `${hourly(p.usd_per_hour)} (${p.source}, ${p.as_of}${p.low !== null ? `; range ${hourly(p.low)} to ${hourly(p.high)}` : ""})`;
-  $("calc-prices").textContent = `Trainium ${priceText(tp)}; GPU ${priceText(gp)}.`;
+  // Each price to the cent with the rate as its source gives it on hover, its source by title and
+  // date, and where its sources disagree, which end it is and the verdict at the other end.
+  const priceHtml = (side, p) => {
+    const src = data.sources[p.source];
+    const mark = shown.price_marks[side];
+    return `<span title="${esc(hourlyExact(p.usd_per_hour))}">${esc(hourly(p.usd_per_hour))}</span>` +
+      (mark ? ` <span class="guide-price-mark" data-price-mark="${esc(side)}:${esc(mark.basis)}">(${esc(mark.text)})</span>` : "") +
+      `, from ${esc(src ? src.name : p.source)}, ${esc(p.as_of)}`;
+  };
+  const pricesHtml = `Trainium ${priceHtml("trainium", tp)}. GPU ${priceHtml("gpu", gp)}.`;
+  if (pricesShown !== pricesHtml) { $("calc-prices").innerHTML = pricesHtml; pricesShown = pricesHtml; }
   current = { workload, result, shown };
   root.setAttribute("data-state", "ok");
   root.setAttribute("data-recompute-ms", String(performance.now() - started));
@@ -533,6 +578,7 @@ export function teardown() {
   Object.assign(chart, { el: null, near: false, spec: null, dirty: false, stopNear: null });
   visit = null;
   current = null;
+  pricesShown = "";
   lastEdited = null;
 }
 
