@@ -162,11 +162,12 @@ def timed_build(project: Path, cache: Path, site: Path, pythonpath: Path | None 
 
 def baseline_project(ours: Path, dest: Path) -> None:
     """Our hand-written pages plus, as plain files, the Markdown the generator makes for each scenario."""
+    from generator.cachefile import Cache
     from generator.loader import load_project
     from generator.site import Renderer
 
     project = load_project(ours)
-    pages = Renderer(project, site_url="https://example.org/", cache_dir=dest / "unused-cache").render().pages
+    pages = Renderer(project, site_url="https://example.org/", cache=Cache(dest / "unused-cache")).render().pages
     shutil.copytree(ours / "docs", dest / "docs")
     for path, markdown in pages.items():
         if path.startswith("scenarios/") and path != "scenarios/index.md":

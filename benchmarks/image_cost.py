@@ -43,13 +43,14 @@ def main() -> None:
 
     from generator import embeds, images
     from generator.build import generate
+    from generator.cachefile import Cache
 
     images._only_bundled_fonts()
     import vl_convert as vlc
 
     with tempfile.TemporaryDirectory() as tmp:
-        found = images.Images(Path(tmp) / "embeds", render=False)
-        made = generate(ROOT, Path(tmp), "https://example.test/guide/", dt.date.today(), found)
+        cache = Cache(Path(tmp))
+        made = generate(ROOT, cache, "https://example.test/guide/", dt.date.today(), images.Images(cache, render=False))
     specs = [json.loads(files.job.spec) for files in made.site.embeds]
     vlc.vega_to_svg(specs[0], allowed_base_urls=[])  # the first run loads Vega
     steps: dict[str, list[float]] = {"svg (Vega run)": [], "dark svg": [], "png": [], "dark png": [], "card png": []}

@@ -4,18 +4,18 @@ The chart runtime comes from vl-convert, which carries Vega's sources inside the
 site serves it itself, so a reader behind a firewall still sees every chart. Charts are compiled
 from Vega-Lite to Vega at build time, so the browser needs neither Vega-Lite nor Vega-Embed; the
 bundle holds only the Vega packages that parse and draw a compiled spec, and vega-tooltip.
-Building it takes a second or two, so it is cached by vl-convert version and recipe.
+Building it takes a second or two, so it is cached by the recipe and `Cache.keys` (vl-convert's
+version among them).
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-from pathlib import Path
 
 import vl_convert as vlc
 
-from generator.cachefile import read_checked, store
+from generator.cachefile import Cache
 
 BUNDLE_PATH = "assets/vendor/vega.js"
 log = logging.getLogger("mkdocs.plugins.guide")
@@ -65,7 +65,7 @@ def full_snippet(vega_version: str) -> str:
     return f'import * as V from "{CDN}vega@{vega_version}/+esm";\nwindow.vega = V;\n'
 
 
-def vega_bundle(cache_dir: Path) -> str:
+def vega_bundle(cache: Cache) -> str:
     vega_version = vlc.get_vega_version()
     versions = PACKAGES.get(vega_version)
     if versions:
@@ -74,15 +74,15 @@ def vega_bundle(cache_dir: Path) -> str:
         log.warning("guide: no slim Vega runtime recipe for Vega %s (vl-convert %s): shipping all of Vega. "
                     "Add its package versions to PACKAGES in generator/assets.py.", vega_version, vlc.__version__)
         snippet = full_snippet(vega_version)
-    key = hashlib.sha256(f"{vlc.__version__}\n{snippet}".encode()).hexdigest()[:16]
-    cache = cache_dir / f"vega-runtime-{vega_version}-{key}.js"
-    body = read_checked(cache)  # a truncated runtime would break every live chart
+    key = hashlib.sha256(f"{cache.made_with}\n{snippet}".encode()).hexdigest()[:16]
+    path = cache.folder("assets") / f"vega-runtime-{vega_version}-{key}.js"
+    body = cache.read_checked(path)  # a truncated runtime would break every live chart
     if body is not None:
         return body.decode("utf-8")
     text = vlc.javascript_bundle(snippet=snippet)
-    store(cache, text)  # a read-only cache only costs the seconds it takes to bundle it again
+    cache.store(path, text)  # a read-only cache only costs the seconds it takes to bundle it again
     return text
 
 
-def site_assets(cache_dir: Path) -> dict[str, str]:
-    return {BUNDLE_PATH: vega_bundle(cache_dir)}
+def site_assets(cache: Cache) -> dict[str, str]:
+    return {BUNDLE_PATH: vega_bundle(cache)}

@@ -8,12 +8,15 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import assets, cachefile, compiled, embeds, unfurl
+from generator import assets, embeds, unfurl
+from generator.cachefile import Cache
+from generator.converted import ConvertedPages, applies
 from generator.images import Images
 from generator.known import KnownScenarios
 from generator.loader import Project, load_project
-from generator.rendered import RenderedScenarios, library_versions
+from generator.rendered import RenderedScenarios
 from generator.site import Renderer, Site
+from generator.themed import ThemedPages
 
 
 @dataclass
@@ -26,14 +29,14 @@ class Generated:
     linked: dict[str, Path]  # embed files to link from the cache, by site path
 
 
-def generate(root: Path, cache: Path, site_url: str, day: dt.date, images: Images, *, site_name: str = "") -> Generated:
-    """Raises InputError for invalid input. site_name is what cards and oEmbed files name the site."""
-    cachefile.begin_build(cache)
-    project = load_project(root, known=KnownScenarios(cache / "scenarios"))
-    rendered = RenderedScenarios(cache / "pages", project, site_url, day, site_name)
-    # Before anything is rendered; the generator's code is hashed once, for the pages' keys.
-    compiled.COMPILED.keep_in(cache / "templates", rendered.common["code"] + library_versions(compiled.LIBRARIES))
-    renderer = Renderer(project, site_url=site_url, today=day, cache_dir=cache / "embeds", rendered=rendered, images=images,
+def generate(root: Path, cache: Cache, site_url: str, day: dt.date, images: Images, *, site_name: str = "") -> Generated:
+    """Raises InputError for invalid input. site_name is what cards and oEmbed files name the site.
+    Starts the cache's record of this build (`Cache.begin_build`): what it marks used is what this
+    build read or wrote there."""
+    cache.begin_build()
+    project = load_project(root, known=KnownScenarios(cache))
+    rendered = RenderedScenarios(cache, project, site_url, day, site_name)
+    renderer = Renderer(project, site_url=site_url, today=day, cache=cache, rendered=rendered, images=images,
                         site_name=site_name)
     site = renderer.render()
     texts, linked = embeds.build(site.embeds, images)
@@ -41,3 +44,18 @@ def generate(root: Path, cache: Path, site_url: str, day: dt.date, images: Image
         linked[unfurl.SITE_CARD] = images.add(site.site_card)["card"]
     texts.update(site.files)
     return Generated(project, renderer, site, assets.site_assets(cache), texts, linked)
+
+
+def page_stores(cache: Cache, config_bytes: bytes, site_url: str, pages: dict[str, str]
+                ) -> tuple[ConvertedPages, ThemedPages, dict[str, tuple[Path, Path]]]:
+    """The stores of the generated pages' HTML and files, and, for each page they keep
+    (`converted.applies`), its two entries: where a build finds and puts them, and what `guide cache
+    prune` keeps. config_bytes: mkdocs.yml as MkDocs read it."""
+    html = ConvertedPages(cache, config_bytes)
+    files = ThemedPages(cache, site_url)
+    entries = {}
+    for path, markdown in pages.items():
+        if applies(path):
+            parts = html.parts(path, markdown)
+            entries[path] = (html.entry_at(parts), files.entry(parts))
+    return html, files, entries

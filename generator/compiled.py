@@ -21,10 +21,7 @@ from pathlib import Path
 import jinja2
 from jinja2.bccache import Bucket
 
-from generator import cachefile
-
-# Distributions with filters in the theme's environment, besides the generator's own.
-LIBRARIES = ("mkdocs", "mkdocs-material", "jinja2", "markupsafe")
+from generator.cachefile import Cache
 # What an environment's compiled code depends on besides the template's source.
 _SETTINGS = (
     "block_start_string", "block_end_string", "variable_start_string", "variable_end_string",
@@ -52,20 +49,19 @@ def settings_key(env: jinja2.Environment) -> str:
 
 
 class Compiled(jinja2.BytecodeCache):
-    def __init__(self) -> None:
-        self.code: dict[str, bytes] = {}
-        self.directory: Path | None = None  # in memory only until keep_in
+    """Ours and the theme's, by template file: in the cache's memo for the rest of the process, and
+    on disk in a folder of its own for each state of the code and libraries (`Cache.keys`): Jinja
+    calls a filter given only constants while it compiles, and keeps the result."""
 
-    def keep_in(self, directory: Path, made_with: str) -> None:
-        """Where compiled templates are stored for later processes, in a folder of its own for each
-        `made_with`: the code and library versions the filters come from. Jinja calls a filter
-        given only constants while it compiles, and keeps the result."""
-        self.directory = directory / hashlib.sha256(made_with.encode()).hexdigest()[:16]
+    def __init__(self, cache: Cache) -> None:
+        self.cache = cache
+        self.code: dict[str, bytes] = cache.memo("compiled")
+        self.directory = cache.folder("compiled") / hashlib.sha256(cache.made_with.encode()).hexdigest()[:16]
 
     def stored(self) -> set[Path]:
         """The files compiled for the present state, Material's included, whether or not this
         process compiled them: what `guide cache prune`, which renders no theme page, keeps."""
-        return set(self.directory.glob("*.bc")) if self.directory is not None else set()
+        return set(self.directory.glob("*.bc"))
 
     def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None, source: str) -> Bucket:
         key = f"{self.get_cache_key(name, filename)}-{settings_key(environment)}"
@@ -75,16 +71,12 @@ class Compiled(jinja2.BytecodeCache):
 
     def load_bytecode(self, bucket: Bucket) -> None:
         code = self.code.get(bucket.key)
-        if code is None and self.directory is not None:
-            code = cachefile.read_checked(self.directory / f"{bucket.key}.bc")
+        if code is None:
+            code = self.cache.read_checked(self.directory / f"{bucket.key}.bc")
         if code is not None:
             bucket.bytecode_from_string(code)  # a stale or foreign header leaves the bucket empty
 
     def dump_bytecode(self, bucket: Bucket) -> None:
         code = bucket.bytecode_to_string()
         self.code[bucket.key] = code
-        if self.directory is not None:
-            cachefile.store(self.directory / f"{bucket.key}.bc", code)
-
-
-COMPILED = Compiled()  # ours and the theme's, by template file
+        self.cache.store(self.directory / f"{bucket.key}.bc", code)

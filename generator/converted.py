@@ -5,7 +5,7 @@ At a thousand scenarios, Python-Markdown on the generated pages (large raw-HTML 
 md_in_html) was the largest part of a warm build. What a page converts to depends on its Markdown,
 where it sits in the site, mkdocs.yml (its Markdown extensions and their settings, and
 `use_directory_urls`), the generator's code (the math fences live in it) and the versions of the
-libraries that convert; an entry is found by a hash of all of these, each named (`ConvertedPages.parts`).
+libraries (`Cache.keys`); an entry is found by a hash of all of these, each named (`ConvertedPages.parts`).
 Scenario pages hold no Markdown links to other pages, so what else is in the site does not change
 them. The cache only saves time: a damaged entry reads as missing and the page is converted afresh.
 
@@ -21,11 +21,7 @@ from pathlib import Path
 
 import orjson
 
-from generator.cachefile import entry_path, read_remembered, store_json
-from generator.rendered import code_digest, library_versions
-
-# Distributions whose releases can change what a page's Markdown converts to.
-LIBRARIES = ("mkdocs", "markdown", "pymdown-extensions")
+from generator.cachefile import Cache, entry_path
 
 # Blocks of a scenario page the search index leaves out: tables of figures and the chart figures
 # (their data tables, embed snippets and compiled specs). What a reader searches a scenario by
@@ -76,11 +72,11 @@ def _parse(body: bytes) -> Converted | None:
 
 
 class ConvertedPages:
-    def __init__(self, directory: Path, config_bytes: bytes):
-        self.directory = directory
+    def __init__(self, cache: Cache, config_bytes: bytes):
+        self.cache = cache
+        self.directory = cache.folder("converted")
         self.config_bytes = config_bytes
-        self._common = {"code": code_digest(), "libraries": library_versions(LIBRARIES),
-                        "mkdocs.yml": hashlib.sha256(config_bytes).hexdigest()}
+        self._common = {**cache.keys, "mkdocs.yml": hashlib.sha256(config_bytes).hexdigest()}
 
     def parts(self, path: str, markdown: str) -> dict[str, str]:
         """Everything a page's HTML is made from, by name, so a test can change each in turn."""
@@ -94,9 +90,9 @@ class ConvertedPages:
         return entry_path(self.directory, parts)
 
     def get(self, entry: Path) -> Converted | None:
-        return read_remembered(entry, _parse)
+        return self.cache.read_remembered(entry, _parse)
 
     def put(self, entry: Path, page: Converted) -> None:
         # Front matter that does not travel as JSON is not stored: the page is converted every time.
-        store_json(entry, {"meta": page.meta, "content": page.content, "toc": page.toc, "title": page.title,
+        self.cache.store_json(entry, {"meta": page.meta, "content": page.content, "toc": page.toc, "title": page.title,
                            "anchors": sorted(page.anchors)})

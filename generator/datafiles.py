@@ -37,18 +37,11 @@ def load_catalog(data_dir: Path, shown_dir: str = "data") -> cat.Catalog:
     return read_catalog(data_dir, shown_dir)[0]
 
 
-# The last catalog read in this process, by the bytes it was read from: `mkdocs serve` loads the
-# project again on every save, and parsing data/ with positions takes about a second.
-_last: dict[tuple, tuple[cat.Catalog, dict[str, str]]] = {}
-
-
-def forget_catalog() -> None:
-    _last.clear()
-
-
 def read_catalog(data_dir: Path, shown_dir: str = "data", known: KnownScenarios | None = None) -> tuple[cat.Catalog, dict[str, str]]:
     """The catalog, and the sha256 of the bytes each file was parsed from, by its shown path. With
-    `known`, data/ as it validated in an earlier build from the same bytes is taken from there."""
+    `known`, data/ as it validated in an earlier build from the same bytes is taken from there, and
+    the catalog last read in this process from the same bytes is kept in its memo (`mkdocs serve`
+    loads the project again on every save, and parsing data/ with positions takes about a second)."""
     raws: dict[str, bytes | None] = {}
     for name in {**DATA_FILES, **OPTIONAL_FILES}:
         try:
@@ -56,7 +49,8 @@ def read_catalog(data_dir: Path, shown_dir: str = "data", known: KnownScenarios 
         except OSError:
             raws[name] = None  # reported where it is parsed
     key = (str(data_dir), shown_dir, tuple((n, None if r is None else hashlib.sha256(r).hexdigest()) for n, r in raws.items()))
-    read = _last.get(key)
+    last: dict[tuple, tuple[cat.Catalog, dict[str, str]]] = known.memo("catalog") if known is not None else {}
+    read = last.get(key)
     if read is None and known is not None:
         # A catalog is only stored once every file parsed: its digests are those of the key.
         catalog = known.catalog(repr(key[1:]))
@@ -66,8 +60,8 @@ def read_catalog(data_dir: Path, shown_dir: str = "data", known: KnownScenarios 
         read = _read_catalog(data_dir, shown_dir, raws)
         if known is not None:
             known.put_catalog(repr(key[1:]), read[0])
-    _last.clear()
-    _last[key] = read
+    last.clear()
+    last[key] = read
     return read[0], dict(read[1])
 
 

@@ -28,8 +28,8 @@ import jinja2
 import vl_convert as vlc
 from markupsafe import Markup
 
-from generator import cachefile, unfurl
-from generator.cachefile import read_checked, store, write_atomically
+from generator import unfurl
+from generator.cachefile import Cache
 from generator.charts import Chart
 from generator.images import Images, Job
 
@@ -87,7 +87,6 @@ def site_spec(chart: Chart) -> dict[str, Any]:
 # Stand-ins for what varies between charts of one shape (see _skeleton); private-use characters
 # never occur in a real title.
 _MARK = "\ue000"
-_compiled: dict[str, str] = {}  # skeleton key -> compiled skeleton as JSON text, for this process
 
 
 def _dummy(value: Any) -> Any:
@@ -147,19 +146,22 @@ def _with_data_stand_ins(node: Any, names: set[str]) -> Any:
 _STAND_IN = re.compile(r'"\\ue000[^"\\]*\\ue000"')
 
 
-def compile_vega(vl_spec: dict[str, Any], cache_dir: Path | None) -> JSONText:
+def compile_vega(vl_spec: dict[str, Any], cache: Cache | None, memo: dict[str, str] | None = None) -> JSONText:
     """Vega-Lite to Vega, as JSON text. Compiling takes tens of milliseconds, so each shape of chart
-    is compiled once, kept in memory and on disk, and each chart's rows and titles are written into
-    the compiled text where its stand-ins are."""
+    is compiled once, kept in memo (the cache's, by default) and on disk, and each chart's rows and
+    titles are written into the compiled text where its stand-ins are."""
     skeleton, fills = _skeleton(vl_spec)
     text = _dump(skeleton)
-    key = hashlib.sha256(f"{vlc.__version__}\0vega\0{text}".encode("utf-8")).hexdigest()
-    template = _compiled.get(key)
+    memo = memo if memo is not None else cache.memo("vega") if cache is not None else {}
+    template = memo.get(text)
     if template is None:
-        path = cache_dir / f"{key}.vg.json" if cache_dir else None
+        path = None
+        if cache is not None:
+            key = hashlib.sha256(f"{cache.made_with}\0vega\0{text}".encode("utf-8")).hexdigest()
+            path = cache.folder("vega") / f"{key}.vg.json"
         compiled = None
         if path is not None:
-            body = read_checked(path)
+            body = cache.read_checked(path)
             try:
                 compiled = json.loads(body) if body is not None else None
             except ValueError:
@@ -167,8 +169,8 @@ def compile_vega(vl_spec: dict[str, Any], cache_dir: Path | None) -> JSONText:
         if compiled is None:
             compiled = vlc.vegalite_to_vega(skeleton)
             if path is not None:
-                store(path, _dump(compiled))
-        template = _compiled[key] = _dump(_with_data_stand_ins(compiled, set(skeleton.get("datasets", {}))))
+                cache.store(path, _dump(compiled))
+        template = memo[text] = _dump(_with_data_stand_ins(compiled, set(skeleton.get("datasets", {}))))
     values = {_dump(token): _dump(value) for token, value in fills.items()}
     values.update({_dump(f"{_MARK}data:{name}{_MARK}"): _dump(rows) for name, rows in vl_spec.get("datasets", {}).items()})
     # One pass, so text written in is never searched again.
@@ -185,7 +187,8 @@ def csv_text(chart: Chart) -> str:
     return out.getvalue()
 
 
-def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, charts_js: str, site_name: str = "") -> str:
+def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, charts_js: str, site_name: str,
+               unfurl_env: jinja2.Environment) -> str:
     names = file_names(chart.id)
     folder = f"embed/{chart.id}/"
     return env.get_template("embed.html.j2").render(
@@ -196,7 +199,7 @@ def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, charts_js: 
         calc_url=urljoin(site_url, f"calculator/?from={chart.preset}") if chart.preset else None,
         charts_js=posixpath.relpath(charts_js, f"embed/{chart.id}"),
         width=EXPORT_WIDTH,
-        unfurl_tags=Markup(unfurl.tags(unfurl.embed(chart, folder, names["card"]), site_url, site_name)),
+        unfurl_tags=Markup(unfurl.tags(unfurl_env, unfurl.embed(chart, folder, names["card"]), site_url, site_name)),
         oembed_url=urljoin(site_url, folder + unfurl.OEMBED) if site_url else None,
     )
 
@@ -211,8 +214,9 @@ class ChartFiles:
     gallery: str
 
 
-def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache_dir: Path | None, charts_js: str,
-                site_name: str = "") -> ChartFiles:
+def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache | None, charts_js: str,
+                memo: dict[str, str] | None = None, *, site_name: str = "",
+                unfurl_env: jinja2.Environment) -> ChartFiles:
     export = export_spec(c, site_url)
     base = f"embed/{c.id}/"
     names = file_names(c.id)
@@ -221,28 +225,28 @@ def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache_dir: Pat
         base + names["json"]: _dump(export) + "\n",
         base + names["csv"]: csv_text(c),
         base + names["vega"]: str(c.vega) + "\n",
-        base + "index.html": embed_page(env, c, site_url, charts_js, site_name),
+        base + "index.html": embed_page(env, c, site_url, charts_js, site_name, unfurl_env),
     }
     if site_url:
         texts[base + unfurl.OEMBED] = unfurl.oembed(c, base, names["card"], site_url, site_name)
     gallery = env.get_template("partials/gallery_section.html.j2").render(c=c)
-    return ChartFiles(c.id, texts, Job(compile_vega(export, cache_dir)), gallery)
+    return ChartFiles(c.id, texts, Job(compile_vega(export, cache, memo)), gallery)
 
 
-def _stored(cache_dir: Path, path: str, text: str) -> Path:
+def _stored(cache: Cache, path: str, text: str) -> Path:
     """The text in the cache under the hash of its bytes, written unless a file of exactly those
     bytes is there already."""
     data = text.encode("utf-8")
     digest = hashlib.sha256(data).hexdigest()
-    stored = cache_dir / "texts" / (digest + posixpath.splitext(path)[1])
+    stored = cache.folder("texts") / (digest + posixpath.splitext(path)[1])
     try:
-        whole = cachefile.linkable(stored, len(data), digest)
+        whole = cache.linkable(stored, len(data), digest)
     except OSError:
         whole = False
     if whole:
-        cachefile.mark_used(stored)
+        cache.mark_used(stored)
     else:
-        write_atomically(stored, data)
+        cache.write(stored, data)
     return stored
 
 
@@ -257,7 +261,7 @@ def build(charts: Iterable[ChartFiles], images: Images) -> tuple[dict[str, str],
     for c in charts:
         for path, text in c.texts.items():
             try:
-                linked[path] = _stored(images.cache_dir, path, text)
+                linked[path] = _stored(images.cache, path, text)
             except OSError:
                 texts[path] = text  # a read-only cache: MkDocs writes the file
         names = file_names(c.chart_id)

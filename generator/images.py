@@ -23,8 +23,7 @@ from pathlib import Path
 
 import vl_convert as vlc
 
-from generator import cachefile
-from generator.cachefile import read_remembered, write_atomically, write_checked
+from generator.cachefile import Cache, checked, writable, write_atomically
 from generator.pool import process_pool
 
 PNG_SCALE = 2  # PNGs are this many times the SVG's width (embeds.EXPORT_WIDTH)
@@ -93,7 +92,10 @@ def card_svg(svg: str, heading: tuple[str, ...] = ()) -> str:
             + svg[m.end():-len("</svg>")] + "</g></svg>")
 
 
-# Everything besides the spec that decides an image's bytes: part of every image's cache key.
+# Everything besides the spec that decides an image's bytes: part of every image's cache key. Not
+# `Cache.keys`, the recipe every other store uses: rendering the images is most of a cold build (at
+# least 38 s of wall for 1,072 charts on two cores, benchmarks/README.md), and a change to how embed
+# pages, links or pages are made does not change an image.
 _RENDERING = (vlc.__version__, str(PNG_SCALE), FONTS_CONF.read_text("utf-8"), Path(__file__).read_text("utf-8"))
 
 
@@ -189,7 +191,7 @@ def _render(job: Job, cache_dir: Path) -> None:
     for image, data in images.items():
         write_atomically(_cached(cache_dir, job.key, image), data)
     sums = {image: [len(data), hashlib.sha256(data).hexdigest()] for image, data in images.items()}
-    write_checked(_sums(cache_dir, job.key), json.dumps(sums, sort_keys=True))
+    write_atomically(_sums(cache_dir, job.key), checked(json.dumps(sums, sort_keys=True)))
 
 
 def png_width(data: bytes) -> int:
@@ -211,8 +213,9 @@ class Images:
 
     render=False only finds where each image is (for `guide cache prune`)."""
 
-    def __init__(self, cache_dir: Path, *, render: bool = True):
-        self.cache_dir = cache_dir
+    def __init__(self, cache: Cache, *, render: bool = True):
+        self.cache = cache
+        self.cache_dir = cache.folder("images")
         self.render = render
         self.paths: dict[str, dict[str, Path]] = {}
         self.pending: set[Path] = set()  # image files a worker is still to write
@@ -228,12 +231,12 @@ class Images:
         if paths is not None:
             return paths
         paths = {image: _cached(self.cache_dir, key, image) for image in job.images}
-        if _whole(self.cache_dir, key, paths) or not self.render:
+        if _whole(self.cache, self.cache_dir, key, paths) or not self.render:
             self.cached += 1
             self.paths[key] = paths
             return paths
         self.rendered += 1
-        target = self.cache_dir if cachefile.writable(self.cache_dir) else self._scratch_dir()
+        target = self.cache_dir if writable(self.cache_dir) else self._scratch_dir()
         paths = self.paths[key] = {image: _cached(target, key, image) for image in job.images}
         self.pending.update(paths.values())
         if self._pool is None:
@@ -274,19 +277,19 @@ def _parse_sums(body: bytes) -> dict | None:
     return sums if isinstance(sums, dict) else None
 
 
-def _whole(cache_dir: Path, key: str, paths: dict[str, Path]) -> bool:
+def _whole(cache: Cache, cache_dir: Path, key: str, paths: dict[str, Path]) -> bool:
     """Whether every image of a chart is in the cache with the size and hash it was rendered with."""
     # The images of one key are the same bytes whenever they are rendered, and so is their record.
-    sums = read_remembered(_sums(cache_dir, key), _parse_sums)
+    sums = cache.read_remembered(_sums(cache_dir, key), _parse_sums)
     if sums is None:
         return False
     try:
         for image, path in paths.items():
             size, sha256 = sums[image]
-            if not cachefile.linkable(path, size, sha256):
+            if not cache.linkable(path, size, sha256):
                 return False
     except (OSError, ValueError, KeyError, TypeError):
         return False
     for path in paths.values():
-        cachefile.mark_used(path)
+        cache.mark_used(path)
     return True

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 from pydantic import ValidationError
 
 from generator import catalog as cat
-from generator.datafiles import forget_catalog, load_catalog, read_catalog
+from generator.datafiles import load_catalog, read_catalog
 from generator.known import KnownScenarios
 from generator.limits import limit_problems
 from generator.pool import map_shared
@@ -79,12 +79,6 @@ def _read_bytes(path: Path, shown: str) -> bytes:
         raise InputError([Problem(shown, 1, 1, "(file)", f"cannot be read: {e.strerror} (got {shown})")]) from None
 
 
-# Scenarios evaluated in this process, for the data/ they were evaluated against: `mkdocs serve`
-# loads the project again on every save, and evaluating a thousand unchanged scenarios (ranges,
-# thresholds) takes seconds. Keyed by the bytes of the file and of every data/ file.
-_evaluated: dict[str, dict[tuple[str, str, bool], ScenarioResult]] = {}
-
-
 def _evaluate_known(raw: bytes, path: Path, shown: str, catalog: cat.Catalog, check_expect: bool,
                     known: KnownScenarios) -> ScenarioResult | None:
     if not SCENARIO_ID.match(path.stem) or path.suffix != ".yaml":
@@ -100,18 +94,19 @@ def _evaluate_known(raw: bytes, path: Path, shown: str, catalog: cat.Catalog, ch
     return result
 
 
-def forget() -> None:
-    """Drop what this process remembers of earlier loads (data/ and evaluations): the next load
-    starts as a new process would."""
-    _evaluated.clear()
-    forget_catalog()
+def _evaluated(known: KnownScenarios) -> dict[str, dict[tuple[str, str, bool], ScenarioResult]]:
+    """Scenarios evaluated in this process, for the data/ they were evaluated against: `mkdocs serve`
+    loads the project again on every save, and evaluating a thousand unchanged scenarios (ranges,
+    thresholds) takes seconds. Keyed by the bytes of the file and of every data/ file."""
+    return known.memo("evaluated")
 
 
-def _remember(data_key: str, key: tuple[str, str, bool], result: ScenarioResult) -> None:
-    if data_key not in _evaluated:
-        _evaluated.clear()  # evaluations against other data/ are not needed again
-        _evaluated[data_key] = {}
-    _evaluated[data_key][key] = result
+def _remember(known: KnownScenarios, data_key: str, key: tuple[str, str, bool], result: ScenarioResult) -> None:
+    evaluated = _evaluated(known)
+    if data_key not in evaluated:
+        evaluated.clear()  # evaluations against other data/ are not needed again
+        evaluated[data_key] = {}
+    evaluated[data_key][key] = result
 
 
 def load_scenario(path: Path, shown: str, catalog: cat.Catalog, *, check_expect: bool = True,
@@ -257,11 +252,11 @@ def load_project(
         result = None
         if known is not None:
             key = (shown, digests[shown], check_expect)
-            result = _evaluated.get(data_key, {}).get(key) if data_key else None
+            result = _evaluated(known).get(data_key, {}).get(key) if data_key else None
             if result is None:
                 result = _evaluate_known(raw, path, shown, catalog, check_expect, known)
                 if result is not None and data_key:
-                    _remember(data_key, key, result)
+                    _remember(known, data_key, key, result)
         slots.append(result)
         if result is None:
             todo.append((raw, path, shown))
@@ -269,7 +264,7 @@ def load_project(
     if known is not None and data_key:
         for (_, _, shown), one in zip(todo, parsed, strict=True):
             if not isinstance(one, list):
-                _remember(data_key, (shown, digests[shown], check_expect), one)
+                _remember(known, data_key, (shown, digests[shown], check_expect), one)
     loaded = iter(parsed)
     results = []
     for slot in slots:

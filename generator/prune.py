@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator import cachefile, compiled, converted, siteconfig, themed
-from generator.build import generate
+from generator import cachefile, siteconfig
+from generator.build import generate, page_stores
+from generator.cachefile import Cache
+from generator.compiled import Compiled
 from generator.freshness import today
 from generator.images import Images
 
@@ -18,21 +20,19 @@ from generator.images import Images
 def prune(root: Path, url: str | None = None) -> tuple[int, int]:
     """Files and bytes removed. Raises CacheDirError and InputError."""
     settings = siteconfig.read(root)
-    cache = cachefile.cache_dir(root, settings.cache_dir)
+    cache = Cache(cachefile.cache_dir(root, settings.cache_dir))
     url = settings.site_url if url is None else url
-    made = generate(root, cache, url, today(settings.today), Images(cache / "embeds", render=False),
-                    site_name=settings.site_name)
+    made = generate(root, cache, url, today(settings.today), Images(cache, render=False), site_name=settings.site_name)
     made.renderer.calculator_json  # noqa: B018 - compiles the calculator's chart, as its page does
     # The scenario pages' HTML and their files, keyed as a build with this mkdocs.yml keys them.
     try:
-        pages = converted.ConvertedPages(cache / "html", (root / "mkdocs.yml").read_bytes())
+        config_bytes = (root / "mkdocs.yml").read_bytes()
     except OSError:
-        pages = None
-    files = themed.ThemedPages(cache / "themed", url)
-    for path, markdown in made.site.pages.items() if pages else ():
-        if converted.applies(path):
-            parts = pages.parts(path, markdown)
-            cachefile.mark_used(pages.entry_at(parts))
-            cachefile.mark_used(files.entry(parts))
-    templates = {str(p.absolute()) for p in compiled.COMPILED.stored()}
-    return cachefile.prune(cache, cachefile.used() | templates)
+        config_bytes = None
+    if config_bytes is not None:
+        for entries in page_stores(cache, config_bytes, url, made.site.pages)[2].values():
+            for entry in entries:
+                cache.mark_used(entry)
+    for template in Compiled(cache).stored():
+        cache.mark_used(template)
+    return cache.prune()

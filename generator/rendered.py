@@ -12,23 +12,18 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import hashlib
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
 import orjson
 
-from generator.cachefile import entry_path, read_remembered, store_json
+from generator.cachefile import Cache, entry_path
 from generator.charts import Chart
 from generator.embeds import ChartFiles, JSONText
 from generator.images import Job
 from generator.loader import Project
 from generator.results import ScenarioResult
 
-PACKAGE = Path(__file__).parent
-# Distributions whose releases can change a page or a chart for the same input.
-LIBRARIES = ("altair", "jinja2", "markupsafe", "pydantic", "vl-convert-python")
 
 
 @dataclass(frozen=True)
@@ -50,27 +45,12 @@ def _chart(d: dict) -> Chart:
     return Chart(**d)
 
 
-def code_digest(package: Path | None = None) -> str:
-    """sha256 of the generator's code and templates: every file of the package."""
-    package = package or PACKAGE
-    h = hashlib.sha256()
-    for path in sorted(p for p in package.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-        h.update(f"{path.relative_to(package).as_posix()}\0".encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()
-
-
-def library_versions(names: tuple[str, ...] = LIBRARIES) -> str:
-    """The installed versions of these distributions, as one key part."""
-    return "\0".join(f"{name} {metadata.version(name)}" for name in names)
-
-
-def key_parts(project: Project, site_url: str, today: dt.date, site_name: str = "") -> dict[str, str]:
+def key_parts(cache: Cache, project: Project, site_url: str, today: dt.date, site_name: str = "") -> dict[str, str]:
     """Everything the pages are made from but the scenario itself, by name: the code and templates,
-    the library versions, each data/ file as it was parsed, the site URL and name, and the day."""
+    the library versions (`Cache.keys`), each data/ file as it was parsed, the site URL and name, and
+    the day."""
     scenarios = {r.path for r in project.results}
-    parts = {"code": code_digest(), "libraries": library_versions(), "site_url": site_url, "site_name": site_name,
-             "day": today.isoformat()}
+    parts = {**cache.keys, "site_url": site_url, "site_name": site_name, "day": today.isoformat()}
     parts.update({f"data:{shown}": digest for shown, digest in sorted(project.digests.items()) if shown not in scenarios})
     return parts
 
@@ -89,10 +69,11 @@ def _parse(body: bytes) -> Rendered | None:
 
 
 class RenderedScenarios:
-    def __init__(self, directory: Path, project: Project, site_url: str, today: dt.date, site_name: str = ""):
-        self.directory = directory
+    def __init__(self, cache: Cache, project: Project, site_url: str, today: dt.date, site_name: str = ""):
+        self.cache = cache
+        self.directory = cache.folder("rendered")
         self.digests = project.digests
-        self.common = key_parts(project, site_url, today, site_name)
+        self.common = key_parts(cache, project, site_url, today, site_name)
 
     def parts(self, r: ScenarioResult) -> dict[str, str]:
         """What one scenario's entry is keyed on, by name, so a test can leave each out in turn. The
@@ -107,11 +88,11 @@ class RenderedScenarios:
         return entry_path(self.directory, self.parts(r))
 
     def get(self, path: Path) -> Rendered | None:
-        return read_remembered(path, _parse)
+        return self.cache.read_remembered(path, _parse)
 
     def put(self, path: Path, rendered: Rendered) -> None:
         # A chart that does not travel as JSON is not stored: its scenario is rendered every time.
-        store_json(path, {
+        self.cache.store_json(path, {
             "page": rendered.page,
             "charts": [_chart_json(c) for c in rendered.charts],
             "files": [{"chart_id": f.chart_id, "texts": f.texts, "job": f.job.spec, "gallery": f.gallery} for f in rendered.files],

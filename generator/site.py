@@ -20,8 +20,9 @@ import jinja2
 from markupsafe import Markup
 
 from generator import catalog_tables, changes, downloads, embeds, trn3, unfurl
+from generator.cachefile import Cache
+from generator.compiled import Compiled
 from generator.diff import DEFAULT_THRESHOLD
-from generator.compiled import COMPILED
 from generator import charts as ch
 from generator.catalog import OPTION_LABELS, OPTIONS
 from generator.engine import RANGE_LABELS
@@ -114,7 +115,7 @@ class Site:
 
 
 class Renderer:
-    def __init__(self, project: Project, site_url: str = "", today: dt.date | None = None, cache_dir: Path | None = None,
+    def __init__(self, project: Project, site_url: str = "", today: dt.date | None = None, cache: Cache | None = None,
                  rendered: RenderedScenarios | None = None, images: Images | None = None, site_name: str = ""):
         self.project = project
         self.site_name = site_name
@@ -123,21 +124,24 @@ class Renderer:
         self.catalog = project.catalog
         self.freshness = Freshness.of(self.catalog, today)
         self.site_url = site_url if not site_url or site_url.endswith("/") else site_url + "/"
-        self.cache_dir = cache_dir
+        self.cache = cache
+        self._vega: dict[str, str] = cache.memo("vega") if cache is not None else {}  # charts compiled, by shape
         self._source_keys = {re.sub(r"[-\s]+", "", k).lower(): k for k in self.catalog.sources}
         self._source_pattern = source_pattern(self.catalog.sources)
         # What a page, chart or embed calls each source: its name, never its key.
         self.source_names = {k: s.name for k, s in self.catalog.sources.items()}
         self._source_dated = {k: f"{s.name} ({s.as_of.isoformat() if s.as_of else 'undated'})" for k, s in self.catalog.sources.items()}
+        compiled = Compiled(cache) if cache is not None else None
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(TEMPLATES),
-            bytecode_cache=COMPILED,
+            bytecode_cache=compiled,
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
         )
+        self.unfurl_env = unfurl.environment(compiled)  # the cards' tags, of pages and embed pages alike
         self.env.filters.update(
             md=md, script_json=script_json, front_matter=front_matter, money=fmt.money, hourly=fmt.hourly, hourly_exact=fmt.hourly_exact, break_even=fmt.break_even,
             runs=fmt.runs, ratio=fmt.ratio, pct=fmt.pct, weeks=fmt.weeks, count=fmt.count, num=fmt.num, hours=fmt.hours,
@@ -208,7 +212,7 @@ class Renderer:
         """What the calculator page bakes in; built once per build, not once per page."""
         from generator.calculator import calculator_data, presets, workload_json
 
-        chart = json.loads(embeds.compile_vega(ch.calculator_template(), self.cache_dir))
+        chart = json.loads(embeds.compile_vega(ch.calculator_template(), self.cache, self._vega))
         return script_json({"data": calculator_data(self.catalog), "presets": presets(self.project.results),
                             "reference": workload_json(self.project.reference.workload), "chart": chart})
 
@@ -235,9 +239,10 @@ class Renderer:
 
     # Pages.
     def register(self, c: ch.Chart, page: str) -> ch.Chart:
-        c = replace(c, page=page, vega=embeds.compile_vega(embeds.site_spec(c), self.cache_dir))
+        c = replace(c, page=page, vega=embeds.compile_vega(embeds.site_spec(c), self.cache, self._vega))
         self.charts.append(c)
-        self._add_embed(embeds.chart_files(c, self.env, self.site_url, self.cache_dir, CHARTS_JS, self.site_name))
+        self._add_embed(embeds.chart_files(c, self.env, self.site_url, self.cache, CHARTS_JS, self._vega,
+                                           site_name=self.site_name, unfurl_env=self.unfurl_env))
         return c
 
     def _add_embed(self, files: embeds.ChartFiles) -> None:
@@ -299,7 +304,7 @@ class Renderer:
         site.pages["embed.md"] = self.env.get_template("embed_gallery.md.j2").render(embeds=self.embeds)
         # The site's card draws the home page's decision map again, under the site's name and question.
         decision_map = self.home["decision_map"]
-        site.site_card = Job(embeds.compile_vega(embeds.export_spec(decision_map, self.site_url), self.cache_dir),
+        site.site_card = Job(embeds.compile_vega(embeds.export_spec(decision_map, self.site_url), self.cache, self._vega),
                              heading=unfurl.site_card_heading(self.site_name))
         site.charts = self.charts
         site.embeds = self.embeds

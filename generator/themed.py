@@ -28,16 +28,12 @@ from urllib.parse import urlsplit
 
 import orjson
 
-from generator.cachefile import entry_path, read_checked, store_json
-from generator.rendered import library_versions
+from generator.cachefile import Cache, entry_path
 
 # The template a page whose file is stored is rendered with: the stored file, as it is.
 TEMPLATE = "guide-stored-page.html"
 TEMPLATE_SOURCE = "{{ guide_stored_page }}"
 CONTEXT_KEY = "guide_stored_page"
-
-# Distributions whose releases can change what the theme makes of a page.
-LIBRARIES = ("mkdocs", "mkdocs-material", "jinja2")
 
 
 # Not a character a URL or an HTML page holds.
@@ -75,9 +71,10 @@ def check(site: str, page: object) -> str:
     return hashlib.sha256(f"{site}\0{page!r}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def site_inputs(parts: object) -> str:
-    """What every page's file depends on, hashed once a build."""
-    return hashlib.sha256(f"{library_versions(LIBRARIES)}\0{parts!r}".encode("utf-8", "surrogatepass")).hexdigest()
+def site_inputs(keys: dict[str, str], parts: object) -> str:
+    """What every page's file depends on, hashed once a build: the code and library versions
+    (`Cache.keys`) and the site's parts."""
+    return hashlib.sha256(f"{sorted(keys.items())!r}\0{parts!r}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -99,8 +96,9 @@ def _parse(body: bytes) -> Themed | None:
 
 
 class ThemedPages:
-    def __init__(self, directory: Path, site_url: str):
-        self.directory = directory
+    def __init__(self, cache: Cache, site_url: str):
+        self.cache = cache
+        self.directory = cache.folder("themed")
         self.site_url = site_url
 
     def entry(self, converted_parts: dict[str, str]) -> Path:
@@ -112,7 +110,7 @@ class ThemedPages:
         """The stored file with canonical, the page's canonical URL in this build, in its link."""
         # Not kept in the process like other entries: a thousand files of about 45 KB each are
         # read once a build and would double the memory of a build that holds them.
-        body = read_checked(entry)
+        body = self.cache.read_checked(entry)
         themed = None if body is None else _parse(body)
         if themed is None or themed.check != check:
             return None
@@ -122,4 +120,4 @@ class ThemedPages:
         # Search fields that do not travel as JSON are not stored: the page is rendered every time.
         output = without_address(themed.output, canonical)
         if output is not None:
-            store_json(entry, {"check": themed.check, "output": output, "search": themed.search})
+            self.cache.store_json(entry, {"check": themed.check, "output": output, "search": themed.search})

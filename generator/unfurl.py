@@ -27,8 +27,13 @@ OEMBED = "oembed.json"  # in each embed/<id>/ folder
 # The iframe every embed snippet gives, and the size the oEmbed file states for it.
 IFRAME_WIDTH, IFRAME_HEIGHT = 640, 460
 
-_env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined,
-                          trim_blocks=True, lstrip_blocks=True)
+
+def environment(bytecode_cache: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
+    """Where `tags` finds its template. Made by whoever renders (the site's Renderer, which the plugin
+    keeps for the build), not at module level: a build's templates and their compiled code belong to
+    its cache (`compiled.Compiled`)."""
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined,
+                              trim_blocks=True, lstrip_blocks=True, bytecode_cache=bytecode_cache)
 
 
 @dataclass(frozen=True)
@@ -43,11 +48,12 @@ class Unfurl:
     type: str = "article"
 
 
-def tags(u: Unfurl, site_url: str, site_name: str) -> str:
-    """The page's <meta> tags, for its <head>. No site URL, no absolute URL: no tags."""
+def tags(env: jinja2.Environment, u: Unfurl, site_url: str, site_name: str) -> str:
+    """The page's <meta> tags, for its <head> (env: from `environment`). No site URL, no absolute
+    URL: no tags."""
     if not site_url:
         return ""
-    return _env.get_template("partials/unfurl.html.j2").render(
+    return env.get_template("partials/unfurl.html.j2").render(
         u=u, url=urljoin(site_url, u.path), image=urljoin(site_url, u.image), site_name=site_name,
         width=CARD_WIDTH, height=CARD_HEIGHT)
 

@@ -34,15 +34,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
-@pytest.fixture(autouse=True)
-def _a_new_process():
-    """Each test starts as a new process would: nothing remembered from another test's loads."""
-    from generator import cachefile, loader
-
-    cachefile.forget()
-    loader.forget()
-
-
 # --- building -----------------------------------------------------------------------------------
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pickle
 import re
 import shutil
 import signal
@@ -57,7 +58,7 @@ def test_the_build_after_any_damage_is_byte_identical_to_a_clean_build(root: Pat
         if path.is_file():
             _aged(path, 3600)
     build_into(root, tmp_path / "warm", cache)
-    assert json.loads(cachefile.read_checked(cache / cachefile.DIGESTS) or b"{}"), "the warm build recorded no digest"
+    assert json.loads(cachefile.unchecked((cache / cachefile.DIGESTS).read_bytes()) or b"{}"), "the warm build recorded no digest"
     embeds = cache / "embeds"
     pngs = sorted(p for p in embeds.glob("*.png"))
     svgs = sorted(p for p in embeds.glob("*.svg") if ".dark." not in p.name)
@@ -169,17 +170,17 @@ def test_after_a_build_the_cache_is_cut_to_its_bound_least_recently_used_first(t
         path.write_bytes(b"x" * 1024 * 1024)
         os.utime(path, (now - age_days * 86400, now - age_days * 86400))
         files[age_days] = path
-    cachefile.begin_build()
-    cachefile.mark_used(files[30])  # the oldest, but this build used it
+    build = cachefile.Cache(cache)
+    build.begin_build()
+    build.mark_used(files[30])  # the oldest, but this build used it
     os.utime(files[30], (now - 30 * 86400, now - 30 * 86400))
     monkeypatch.setenv("GUIDE_CACHE_MAX_MB", "2.5")
-    removed = cachefile.keep_bounded(cache, now=now)
+    removed = build.keep_bounded(now=now)
     left = sorted(p.name for p in cache.rglob("*.png"))
     # 5 MB against a bound of 2.5 MB: the files this build did not use go, least recently used first,
     # until the cache is under the bound; the one used a minute ago stays (a build beside this one
     # may be about to link it).
     assert (removed, left) == (3, sorted([files[30].name, files[0.001].name]))
-    cachefile.begin_build()
 
 
 @pytest.mark.slow
@@ -328,25 +329,26 @@ def _written_an_hour_ago(cache: Path, name: str, data: bytes) -> Path:
 def test_a_digest_recorded_by_an_earlier_build_is_trusted_while_its_file_is_unchanged(tmp_path: Path, monkeypatch):
     cache = tmp_path / "cache"
     image = _written_an_hour_ago(cache, "chart.png", b"the rendered image")
-    cachefile.begin_build(cache)
-    assert cachefile.digest(image) == (18, hashlib.sha256(b"the rendered image").hexdigest())
-    cachefile.mark_used(image)
-    cachefile.save_digests()
+    first = cachefile.Cache(cache)
+    first.begin_build()
+    assert first.digest(image) == (18, hashlib.sha256(b"the rendered image").hexdigest())
+    first.mark_used(image)
+    first.save_digests()
     assert (cache / cachefile.DIGESTS).exists()
 
     # The next build, a new process: the file is not read again while it is as it was recorded.
-    cachefile.forget()
-    cachefile.begin_build(cache)
+    later = cachefile.Cache(cache)
+    later.begin_build()
     opened: list[Path] = []
     real_open = Path.open
     monkeypatch.setattr(Path, "open", lambda self, *a, **k: opened.append(self) or real_open(self, *a, **k))
-    assert cachefile.digest(image) == (18, hashlib.sha256(b"the rendered image").hexdigest())
+    assert later.digest(image) == (18, hashlib.sha256(b"the rendered image").hexdigest())
     assert opened == []
 
     # Changed in place (the same size, as through a hard link in a built site): hashed again.
     with real_open(image, "r+b") as f:
         f.write(b"THE")
-    assert cachefile.digest(image) == (18, hashlib.sha256(b"THE rendered image").hexdigest())
+    assert later.digest(image) == (18, hashlib.sha256(b"THE rendered image").hexdigest())
     assert opened == [image]
 
 
@@ -357,12 +359,13 @@ def test_a_digest_taken_just_after_its_file_was_written_is_not_recorded(tmp_path
     old = _written_an_hour_ago(cache, "old.svg", b"<svg></svg>")
     fresh = cache / "embeds" / "fresh.svg"
     fresh.write_bytes(b"<svg/>")
-    cachefile.begin_build(cache)
+    build = cachefile.Cache(cache)
+    build.begin_build()
     for path in (fresh, old):
-        cachefile.digest(path)
-        cachefile.mark_used(path)
-    cachefile.save_digests()
-    body = cachefile.read_checked(cache / cachefile.DIGESTS)
+        build.digest(path)
+        build.mark_used(path)
+    build.save_digests()
+    body = cachefile.unchecked((cache / cachefile.DIGESTS).read_bytes())
     assert body is not None and sorted(json.loads(body)) == ["embeds/old.svg"]
 
 
@@ -373,5 +376,20 @@ def test_a_damaged_digests_file_is_ignored(tmp_path: Path, monkeypatch):
     wrong = {"embeds/chart.svg": [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_size, "0" * 64]}
     # Written without its header's size and hash, as a damaged or foreign file would be.
     (cache / cachefile.DIGESTS).write_text(json.dumps(wrong), encoding="utf-8")
-    cachefile.begin_build(cache)
-    assert cachefile.digest(image) == (st.st_size, hashlib.sha256(b"<svg>right</svg>").hexdigest())
+    build = cachefile.Cache(cache)
+    build.begin_build()
+    assert build.digest(image) == (st.st_size, hashlib.sha256(b"<svg>right</svg>").hexdigest())
+
+
+def test_two_caches_in_one_process_share_nothing_and_a_workers_copy_knows_the_folder_only(tmp_path: Path):
+    one, other = cachefile.Cache(tmp_path / "one"), cachefile.Cache(tmp_path / "other")
+    for cache in (one, other):
+        cache.begin_build()
+    entry = one.folder("rendered") / "entry.json"
+    one.store(entry, "made once")
+    one.memo("vega")["shape"] = "compiled"
+    assert (one.wrote(), one.used()) == (True, frozenset({str(entry.absolute())}))
+    assert (other.wrote(), other.used(), other.memo("vega")) == (False, frozenset(), {})
+    copy = pickle.loads(pickle.dumps(one))
+    assert (copy.directory, copy.used(), copy.memo("vega")) == (one.directory, frozenset(), {})
+    assert copy.read_checked(entry) == b"made once"

@@ -8,13 +8,19 @@ from pathlib import Path
 import jinja2
 import pytest
 
+from generator.cachefile import Cache
 from generator.compiled import Compiled
 
 
+def _cache(folder: Path, made_with: str = "code 1") -> Cache:
+    # A new Cache is what a new process starts with: nothing in memory, the same folder.
+    cache = Cache(folder)
+    cache.keys = {"code": made_with, "libraries": "jinja2 1"}
+    return cache
+
+
 def _env(templates: Path, cache: Path, made_with: str = "code 1", **settings) -> jinja2.Environment:
-    # A new Compiled is what a new process starts with: nothing in memory, the same folder.
-    compiled = Compiled()
-    compiled.keep_in(cache, made_with)
+    compiled = Compiled(_cache(cache, made_with))
     return jinja2.Environment(loader=jinja2.FileSystemLoader(templates), bytecode_cache=compiled, **settings)
 
 
@@ -67,7 +73,7 @@ def test_a_changed_template_or_a_damaged_entry_is_compiled_again(templates: Path
     assert len(list(cache.rglob("*.bc"))) == 2
     # The part's source changes; the page's entry is damaged, its source left as it was.
     (templates / "part.html").write_text("<b>{{ text }}</b>", encoding="utf-8")
-    key = Compiled().get_cache_key("page.html", str(templates / "page.html"))
+    key = Compiled(_cache(cache)).get_cache_key("page.html", str(templates / "page.html"))
     [page_entry] = cache.rglob(f"{key}-*.bc")
     raw = bytearray(page_entry.read_bytes())
     raw[-5] ^= 0xFF

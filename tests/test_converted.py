@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from site_support import BuiltSite, pretend_upgraded, run_mkdocs_build
 
-from generator import cachefile, converted
-from generator import rendered as rendered_module
+from generator import cachefile, converted, keys
+from generator.cachefile import Cache
 from generator.loader import load_project
 
 REPO = Path(__file__).resolve().parents[1]
@@ -25,7 +25,7 @@ def _change_code(monkeypatch, tmp_path: Path) -> dict:
     package = tmp_path / "generator"
     shutil.copytree(REPO / "generator", package, ignore=shutil.ignore_patterns("__pycache__"))
     (package / "mathml.py").write_text((package / "mathml.py").read_text() + "\n# edited\n")
-    monkeypatch.setattr(rendered_module, "PACKAGE", package)
+    monkeypatch.setattr(keys, "PACKAGE", package)
     return {}
 
 
@@ -44,9 +44,9 @@ CHANGES = {
 
 
 def check_entry_moves(tmp_path: Path, monkeypatch, change) -> None:
-    before = converted.ConvertedPages(tmp_path, CONFIG).entry(PAGE, MARKDOWN)
+    before = converted.ConvertedPages(Cache(tmp_path), CONFIG).entry(PAGE, MARKDOWN)
     args = change(monkeypatch, tmp_path)
-    after = converted.ConvertedPages(tmp_path, args.get("config", CONFIG)).entry(args.get("path", PAGE), args.get("markdown", MARKDOWN))
+    after = converted.ConvertedPages(Cache(tmp_path), args.get("config", CONFIG)).entry(args.get("path", PAGE), args.get("markdown", MARKDOWN))
     assert after != before, "a changed input left the entry where it was: stale HTML would be served"
 
 
@@ -95,9 +95,9 @@ def test_a_warm_build_shows_the_stored_html_and_converts_a_changed_page_afresh(r
     assert len(entries) == 3  # the two scenario pages and the embed gallery
     # Rewrite each entry, whole and checked, with a mark in its HTML: a warm build must show it.
     for entry in entries:
-        stored = json.loads(cachefile.read_checked(entry))
+        stored = json.loads(cachefile.unchecked(entry.read_bytes()))
         stored["content"] = stored["content"].replace("</h1>", "</h1><p>STORED-MARK</p>", 1)
-        cachefile.write_checked(entry, json.dumps(stored))
+        cachefile.write_atomically(entry, cachefile.checked(json.dumps(stored)))
     second = run_mkdocs_build(root, tmp_path / "two", cache=cache)
     assert second.returncode == 0, second.stderr
     ids = [p.stem for p in sorted((root / "scenarios").glob("*.yaml"))]

@@ -22,6 +22,7 @@ from site_support import UNTRUSTED_ID, BuiltSite, copy_project, run_mkdocs_build
 import vl_convert as vlc
 
 from generator import embeds
+from generator.cachefile import Cache
 from generator.embeds import EXPORT_WIDTH, file_names
 from generator.images import PNG_SCALE, _only_bundled_fonts, png_width
 from generator.site import Renderer
@@ -68,9 +69,10 @@ def test_a_web_server_may_read_every_embed_file_as_it_reads_the_pages(built_site
 
 
 def test_a_text_an_older_build_stored_for_its_owner_alone_is_stored_again(tmp_path: Path):
-    first = embeds._stored(tmp_path, "embed/x/x.csv", "a,b\n1,2\n")
+    cache = Cache(tmp_path)
+    first = embeds._stored(cache, "embed/x/x.csv", "a,b\n1,2\n")
     first.chmod(0o600)
-    again = embeds._stored(tmp_path, "embed/x/x.csv", "a,b\n1,2\n")
+    again = embeds._stored(cache, "embed/x/x.csv", "a,b\n1,2\n")
     assert again == first and again.read_text(encoding="utf-8") == "a,b\n1,2\n"
     assert stat.S_IMODE(again.stat().st_mode) == 0o666 & ~_umask()
 
@@ -275,7 +277,7 @@ def test_compiling_each_shape_once_gives_what_compiling_each_chart_gives(project
     exactly what vl-convert makes of the chart itself, for every chart of the site."""
     renderer = Renderer(project, site_url="https://example.org/")
     renderer.render()
-    assert len(renderer.charts) > len(embeds._compiled) > 1
+    assert len(renderer.charts) > len(renderer._vega) > 1
     for c in renderer.charts:
         for spec in (embeds.site_spec(c), embeds.export_spec(c, renderer.site_url)):
             assert json.loads(embeds.compile_vega(spec, None)) == vlc.vegalite_to_vega(spec), c.id

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator import datafiles, loader
+from generator.cachefile import Cache
 from generator.known import KnownScenarios
 
 
@@ -30,7 +31,7 @@ def counted(monkeypatch, module, name: str) -> list[int]:
 
 
 def test_unchanged_data_and_scenarios_are_not_parsed_or_evaluated_again(root: Path, tmp_path: Path, monkeypatch):
-    known = KnownScenarios(tmp_path / "known")
+    known = KnownScenarios(Cache(tmp_path / "known"))
     first = loader.load_project(root, known=known)
     parsed = counted(monkeypatch, datafiles, "_read_catalog")
     evaluated = counted(monkeypatch, loader, "_evaluate_known")
@@ -40,7 +41,7 @@ def test_unchanged_data_and_scenarios_are_not_parsed_or_evaluated_again(root: Pa
 
 
 def test_a_changed_price_is_read_and_every_scenario_evaluated_against_it(root: Path, tmp_path: Path, monkeypatch):
-    known = KnownScenarios(tmp_path / "known")
+    known = KnownScenarios(Cache(tmp_path / "known"))
     first = loader.load_project(root, known=known)
     prices = root / "data" / "prices.yaml"
     text = prices.read_text(encoding="utf-8")
@@ -55,7 +56,7 @@ def test_a_changed_price_is_read_and_every_scenario_evaluated_against_it(root: P
 
 
 def test_a_saved_scenario_alone_is_evaluated_again(root: Path, tmp_path: Path, monkeypatch):
-    known = KnownScenarios(tmp_path / "known")
+    known = KnownScenarios(Cache(tmp_path / "known"))
     first = loader.load_project(root, known=known)
     path = sorted((root / "scenarios").glob("*.yaml"))[0]
     path.write_text(path.read_text(encoding="utf-8").replace('title: "', 'title: "Saved: ', 1), encoding="utf-8")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from generator import datafiles, loader
+from generator.cachefile import Cache
 from generator.loader import InputError, KnownScenarios, load_project
 
 REPO = Path(__file__).resolve().parents[1]
@@ -22,9 +23,9 @@ def root(frozen_inputs: Path) -> Path:
 
 def test_a_second_load_uses_the_remembered_scenarios_and_gives_the_same_results(root: Path, tmp_path: Path, monkeypatch):
     full = load_project(root)
-    known = KnownScenarios(tmp_path / "cache")
+    known = KnownScenarios(Cache(tmp_path / "cache"))
     first = load_project(root, known=known)
-    remembered = sorted(p for p in (tmp_path / "cache").glob("*.json") if not p.name.startswith("catalog-"))
+    remembered = sorted(p for p in known.directory.glob("*.json") if not p.name.startswith("catalog-"))
     assert len(remembered) == len(first.results)
     parsed: list[str] = []
     real = loader._parse_scenario
@@ -35,23 +36,23 @@ def test_a_second_load_uses_the_remembered_scenarios_and_gives_the_same_results(
     # An entry altered by hand is not trusted: that file alone is parsed again, and loads as its text says.
     entry = remembered[0]
     entry.write_bytes(entry.read_bytes().replace(b'"title":"', b'"title":"(cached) ', 1))
-    loader.forget()  # as the next build, a new process, finds the cache
+    known = KnownScenarios(Cache(tmp_path / "cache"))  # as the next build, a new process, finds the cache
     third = load_project(root, known=known)
     assert len(parsed) == 1
     assert third.results == full.results
 
 
 def test_a_broken_entry_only_costs_time(root: Path, tmp_path: Path):
-    known = KnownScenarios(tmp_path / "cache")
+    known = KnownScenarios(Cache(tmp_path / "cache"))
     first = load_project(root, known=known)
-    for entry in (tmp_path / "cache").glob("*.json"):
+    for entry in known.directory.glob("*.json"):
         entry.write_text("{not json", encoding="utf-8")
-    loader.forget()  # as the next build, a new process, finds the cache
+    known = KnownScenarios(Cache(tmp_path / "cache"))  # as the next build, a new process, finds the cache
     assert load_project(root, known=known).results == first.results
 
 
 def test_a_change_elsewhere_still_gets_its_located_problem(root: Path, tmp_path: Path):
-    known = KnownScenarios(tmp_path / "cache")
+    known = KnownScenarios(Cache(tmp_path / "cache"))
     load_project(root, known=known)
     # The scenario file is unchanged and remembered, but the price it names is gone from data/.
     prices = root / "data" / "prices.yaml"
@@ -91,12 +92,12 @@ def test_many_files_are_parsed_in_several_processes_with_the_same_results_and_pr
 
 
 def test_data_that_validated_before_is_not_parsed_again_until_a_byte_changes(root: Path, tmp_path: Path, monkeypatch):
-    known = KnownScenarios(tmp_path / "cache")
+    known = KnownScenarios(Cache(tmp_path / "cache"))
     first = load_project(root, known=known)
     parsed: list[str] = []
     real = datafiles._read_catalog
     monkeypatch.setattr(datafiles, "_read_catalog", lambda *a: parsed.append("data") or real(*a))
-    loader.forget()  # as the next build, a new process, finds the cache
+    known = KnownScenarios(Cache(tmp_path / "cache"))  # as the next build, a new process, finds the cache
     second = load_project(root, known=known)
     assert parsed == []
     assert second.catalog == first.catalog and second.digests == first.digests and second.results == first.results
@@ -107,15 +108,15 @@ def test_data_that_validated_before_is_not_parsed_again_until_a_byte_changes(roo
     text = sources.read_text(encoding="utf-8")
     assert text.count(source.title) == 1
     sources.write_text(text.replace(source.title, source.title + " (edited)"), encoding="utf-8")
-    loader.forget()
+    known = KnownScenarios(Cache(tmp_path / "cache"))  # a new process
     third = load_project(root, known=known)
     assert parsed == ["data"]
     assert third.catalog.sources[key].title == source.title + " (edited)"
     assert third.catalog.model_copy(update={"sources": first.catalog.sources}) == first.catalog
 
     # A damaged entry only costs time.
-    for entry in (tmp_path / "cache").glob("catalog-*.json"):
+    for entry in known.directory.glob("catalog-*.json"):
         entry.write_text("{not json", encoding="utf-8")
-    loader.forget()
+    known = KnownScenarios(Cache(tmp_path / "cache"))  # a new process
     assert load_project(root, known=known).catalog == third.catalog
     assert parsed == ["data", "data"]

@@ -14,6 +14,7 @@ from mkdocs.config import load_config
 
 from generator import passthrough
 from generator.build import generate
+from generator.cachefile import Cache
 from generator.images import Images
 
 pytestmark = pytest.mark.slow  # renders the project and converts its pages
@@ -43,8 +44,8 @@ def _body(page: str) -> str:
 
 @pytest.fixture
 def pages(two_scenario_project: Path, tmp_path: Path) -> dict[str, str]:
-    images = Images(tmp_path / "cache" / "embeds", render=False)
-    made = generate(two_scenario_project, tmp_path / "cache", "https://example.test/guide/", dt.date(2026, 11, 21), images)
+    cache = Cache(tmp_path / "cache")
+    made = generate(two_scenario_project, cache, "https://example.test/guide/", dt.date(2026, 11, 21), Images(cache, render=False))
     return {page: _body(made.site.pages[page]) for page in MARKED}
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from site_support import pretend_upgraded
 
-from generator import cachefile
-from generator import rendered as rendered_module
+from generator import keys
+from generator.cachefile import Cache
 from generator.loader import load_project
 from generator.rendered import RenderedScenarios
 from generator.site import Renderer
@@ -32,9 +32,11 @@ def root(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def render(root: Path, cache: Path, url: str = URL, day: dt.date = DAY, project=None):
+def render(root: Path, cache: Path | Cache, url: str = URL, day: dt.date = DAY, project=None):
+    """Render with the cache: a folder, as a new process finds it, or the Cache of a process that
+    rendered before."""
     project = project or load_project(root)
-    rendered = RenderedScenarios(cache, project, url, day)
+    rendered = RenderedScenarios(cache if isinstance(cache, Cache) else Cache(cache), project, url, day)
     return Renderer(project, site_url=url, today=day, rendered=rendered).render()
 
 
@@ -49,9 +51,9 @@ def retitle(path: Path, prefix: str) -> None:
 
 
 def test_a_second_render_from_the_cache_gives_the_same_pages_charts_and_embed_files(root: Path, tmp_path: Path, monkeypatch):
-    cache = tmp_path / "cache"
+    cache = Cache(tmp_path / "cache")
     first = render(root, cache)
-    entries = sorted(cache.glob("*.json"))
+    entries = sorted(cache.folder("rendered").glob("*.json"))
     assert len(entries) == len(list((root / "scenarios").glob("*.yaml")))
     rendered_pages: list[str] = []
     real = Renderer.scenario_page
@@ -63,8 +65,7 @@ def test_a_second_render_from_the_cache_gives_the_same_pages_charts_and_embed_fi
     assert second.embeds == first.embeds
     # An entry edited by hand is not served: that page alone is rendered again, as it should be.
     entries[0].write_bytes(entries[0].read_bytes().replace(b"## Workload 1", b"## (edited) Workload 1", 1))
-    cachefile.forget()  # as the next build, a new process, finds the cache
-    third = render(root, cache)
+    third = render(root, cache.directory)  # as the next build, a new process, finds the cache
     assert len(rendered_pages) == 1
     assert third.pages == first.pages
 
@@ -104,7 +105,7 @@ def _package_copy(root: Path, monkeypatch, edit) -> None:
     package = root / "package"
     shutil.copytree(REPO / "generator", package, ignore=shutil.ignore_patterns("__pycache__"))
     edit(package)
-    monkeypatch.setattr(rendered_module, "PACKAGE", package)
+    monkeypatch.setattr(keys, "PACKAGE", package)
 
 
 def _change_code(root: Path, monkeypatch) -> dict:
@@ -139,12 +140,12 @@ CHANGES = {
 def check_entry_moves(root: Path, tmp_path: Path, monkeypatch, change) -> None:
     project = load_project(root)
     scenario = next(r for r in project.results if r.path == f"scenarios/{first_scenario(root).name}")
-    before = RenderedScenarios(tmp_path, project, URL, DAY, "Trainium or GPU?").entry(scenario)
+    before = RenderedScenarios(Cache(tmp_path), project, URL, DAY, "Trainium or GPU?").entry(scenario)
     args = change(root, monkeypatch)
     project = load_project(root)
     scenario = next(r for r in project.results if r.id == scenario.id)
-    after = RenderedScenarios(tmp_path, project, args.get("url", URL), args.get("day", DAY),
-                               args.get("name", "Trainium or GPU?")).entry(scenario)
+    after = RenderedScenarios(Cache(tmp_path), project, args.get("url", URL), args.get("day", DAY),
+                              args.get("name", "Trainium or GPU?")).entry(scenario)
     assert after != before, "a changed input left the entry where it was: a stale page would be served"
 
 
@@ -196,7 +197,7 @@ def test_a_change_to_what_a_page_is_made_from_renders_it_again(root: Path, tmp_p
 def test_a_damaged_entry_is_rendered_again(root: Path, tmp_path: Path, damage: str):
     cache = tmp_path / "cache"
     first = render(root, cache)
-    for entry in sorted(cache.glob("*.json")):
+    for entry in sorted((cache / "pages").glob("*.json")):
         raw = entry.read_bytes()
         damaged = {
             "empty": b"",
@@ -207,5 +208,4 @@ def test_a_damaged_entry_is_rendered_again(root: Path, tmp_path: Path, damage: s
         }[damage]
         assert damaged != raw
         entry.write_bytes(damaged)
-    cachefile.forget()  # as the next build, a new process, finds the cache
-    assert render(root, cache).pages == first.pages
+    assert render(root, cache).pages == first.pages  # as the next build, a new process, finds the cache

@@ -47,11 +47,11 @@ def test_a_warm_build_writes_the_stored_files_and_the_site_and_search_index_are_
     # What a stored file says is what the page shows: a mark put into each (whole and checked) must
     # appear in the next build, and the stored search entries are what the index holds.
     for entry in entries:
-        stored = json.loads(cachefile.read_checked(entry))
+        stored = json.loads(cachefile.unchecked(entry.read_bytes()))
         stored["output"] = stored["output"].replace("</h1>", "</h1><p>FILE-MARK</p>", 1)
         for e in stored["search"]:
             e["text"] += " searchmark"
-        cachefile.write_checked(entry, json.dumps(stored))
+        cachefile.write_atomically(entry, cachefile.checked(json.dumps(stored)))
     third = build_into(root, tmp_path / "three", cache)
     assert _from_cache(third) == 3
     for i in _scenario_ids(root):

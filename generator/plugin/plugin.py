@@ -25,7 +25,8 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from generator import cachefile, converted, embeds, passthrough, sitefolder, themed, unfurl
-from generator.compiled import COMPILED
+from generator.cachefile import Cache
+from generator.compiled import Compiled
 from generator.converted import ConvertedPages
 from generator.freshness import today
 from generator.images import Images
@@ -59,7 +60,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
     def __init__(self) -> None:
         # What a `mkdocs serve` process keeps from one build to the next.
-        self.cache: Path | None = None  # the build cache, checked in on_config
+        self.cache: Cache | None = None  # the build cache (its place checked in on_config), and what this process knows of it
         self.day = None  # the date prices are judged against, read in on_config
         self.serving = False  # under `mkdocs serve`
         self.dirty = False  # `mkdocs serve --dirty`: only what changed is built again
@@ -99,10 +100,12 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         # Checked here, before MkDocs writes anything, so a misplaced cache or a bad date stops the
         # build in one line.
         try:
-            self.cache = cachefile.cache_dir(_root(config), self.config.cache_dir)
+            directory = cachefile.cache_dir(_root(config), self.config.cache_dir)
             self.day = today(None if self.config.today is None else str(self.config.today))
         except (cachefile.CacheDirError, ValueError) as e:
             raise Abort(str(e)) from None
+        if self.cache is None or self.cache.directory != directory:
+            self.cache = Cache(directory)
         # After a custom_dir, whose templates override the theme's and these alike.
         if str(THEME) not in config.theme.dirs:
             config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(THEME))
@@ -132,7 +135,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         # Runs on every (re)build, so a changed scenario or price is picked up by `mkdocs serve`.
-        from generator.build import generate
+        from generator.build import generate, page_stores
         from generator.loader import InputError
 
         root = _root(config)
@@ -140,7 +143,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         assert cache is not None, "on_config runs before on_files"
         self._cancel_images()  # a superseded `mkdocs serve` build's renders, before this build starts its own
         self._new_build()
-        images = self.images = Images(cache / "embeds")
+        images = self.images = Images(cache)
         self.published = self._published_url(config)
         try:
             made = generate(root, cache, self.published, self.day, images, site_name=config.site_name)
@@ -159,8 +162,10 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             except OSError as e:
                 raise _site_folder_failed(e) from None
             self.linking = embeds.link_meanwhile(Path(config.site_dir), ready)
-        self.converted = pages = ConvertedPages(cache / "html", Path(config.config_file_path).read_bytes())
-        self.themed = ThemedPages(cache / "themed", config.site_url or "") if self._pages_only_ours(config) else None
+        pages, files_stored, entries = page_stores(cache, Path(config.config_file_path).read_bytes(), config.site_url or "",
+                                                   made.site.pages)
+        self.converted = pages
+        self.themed = files_stored if self._pages_only_ours(config) else None
         generated: list[GeneratedFile] = []
         for path, markdown in sorted(made.site.pages.items()):
             f = GeneratedFile.generated(config, path, content=markdown)
@@ -169,16 +174,15 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             if source:
                 # Edit links on generated pages open the YAML the page is made from.
                 f.edit_uri = f"../{source}"
-            if converted.applies(path):
-                parts = pages.parts(path, markdown)
-                entry = pages.entry_at(parts)
+            if path in entries:
+                entry, file_entry = entries[path]
                 stored = pages.get(entry)
                 if stored is not None:
                     StoredPage(f, config, markdown, stored)
                 else:
                     self.to_store[path] = entry
                 if self.themed is not None:
-                    self.theme_entries[path] = (f, self.themed.entry(parts))
+                    self.theme_entries[path] = (f, file_entry)
             files.append(f)
         for path, content in {**made.assets, **made.texts}.items():
             f = GeneratedFile.generated(config, path, content=content)
@@ -218,7 +222,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         return nav
 
     def on_env(self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
-        env.bytecode_cache = COMPILED
+        assert self.cache is not None, "on_config runs before on_env"
+        env.bytecode_cache = Compiled(self.cache)
         if self.themed is not None and self.theme_entries:
             env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({themed.TEMPLATE: themed.TEMPLATE_SOURCE}), env.loader])
             self._find_stored_files(config)
@@ -229,8 +234,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         every page is converted (their titles, which the navigation shows, are known by then); a page
         found is rendered with a template that writes its stored file, which MkDocs picks by the page's
         front matter before any plugin sees the page, so the front matter says so until then."""
-        assert self.themed is not None
-        site = themed.site_inputs(site_parts(config, self.nav))
+        assert self.themed is not None and self.cache is not None
+        site = themed.site_inputs(self.cache.keys, site_parts(config, self.nav))
         for path, (f, entry) in self.theme_entries.items():
             page = f.page
             if page is None or (self.dirty and not f.is_modified()):
@@ -255,7 +260,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
                 title = page.meta.get("title") or (config.site_name if page.is_homepage else page.title) or config.site_name
                 description = page.meta.get("description") or config.site_description or ""
                 card = unfurl.page(str(title), str(description), page.url, homepage=page.is_homepage)
-            tags = self.unfurl_tags[path] = unfurl.tags(card, self.published, config.site_name)
+            assert self.renderer is not None, "on_files runs before the pages"
+            tags = self.unfurl_tags[path] = unfurl.tags(self.renderer.unfurl_env, card, self.published, config.site_name)
         return tags
 
     def _pages_only_ours(self, config: MkDocsConfig) -> bool:
@@ -373,7 +379,9 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             except OSError as e:
                 raise _site_folder_failed(e) from None
         images.close()
-        cachefile.save_digests()
+        cache = self.cache
+        assert cache is not None, "on_config runs before on_post_build"
+        cache.save_digests()
         if self.building is not None:
             (self.built, self.inputs), self.building = self.building, None
         log.info("guide: embed images: %d charts rendered, %d from the cache", images.rendered, images.cached)
@@ -382,10 +390,10 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         # building a changed page. A build that added nothing to the cache cannot have taken it over its
         # bound, so it does not look; while serving, a build looks at most once a minute, so a save
         # waits for it once in a while, not every time.
-        grew = cachefile.wrote() or images.rendered > 0
-        if self.cache is not None and grew and (not self.serving or time.monotonic() - self.bounded_at >= BOUND_EVERY_SECONDS):
+        grew = cache.wrote() or images.rendered > 0
+        if grew and (not self.serving or time.monotonic() - self.bounded_at >= BOUND_EVERY_SECONDS):
             self.bounded_at = time.monotonic()
-            removed = cachefile.keep_bounded(self.cache, max_mb=self.config.cache_max_mb)
+            removed = cache.keep_bounded(max_mb=self.config.cache_max_mb)
             if removed:
                 log.info("guide: cache over its bound: removed %d files this build did not use", removed)
 

@@ -12,7 +12,6 @@ from mkdocs.structure.pages import Page
 
 from generator import themed
 from generator.plugin.files import toc_tokens
-from generator.rendered import code_digest
 
 # Settings that change no page's file (what is only warned about or refused: `--strict`, validation),
 # or whose effect a page's own parts already carry (Markdown's settings: its HTML), or that hold
@@ -42,7 +41,6 @@ def site_parts(config: MkDocsConfig, nav) -> tuple:
     theme = config.theme
     search = config.plugins.get("material/search")
     return (
-        code_digest(),
         sorted((k, repr(v)) for k, v in config.items() if k not in _NOT_IN_PAGES),
         themed.site_path(config.site_url or ""),
         theme.name, sorted((k, repr(v)) for k, v in theme.items()), sorted(theme.static_templates),
