@@ -326,7 +326,9 @@ def test_prices_page_shows_every_instance_and_the_trn2_range(built_site: BuiltSi
     # The instances table shows the same range next to the on-demand price.
     (cell,) = [td for td in table.find_all("td") if td.attrs.get("data-key") == "on_demand" and td.parent.attrs.get("data-instance") == "trn2.48xlarge"]
     assert close(float(cell.attrs["data-value"]), p.point)
-    assert f"range {hourly(p.low)} to {hourly(p.high)}" in cell.norm_text()
+    # The frozen price is the low end of its range, and the cell says which end it shows.
+    assert p.point == p.low
+    assert f"(the lowest figure of a range, {hourly(p.low)} to {hourly(p.high)})" in cell.norm_text()
 
 
 # --- nothing from another host ------------------------------------------------------------------
