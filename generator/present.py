@@ -154,7 +154,8 @@ def _robustness(rob: dict[str, Any], verdict: str) -> dict[str, Any]:
 
 def _thresholds(t: dict[str, Any]) -> dict[str, Any]:
     items = []
-    names = [n for n in THRESHOLD_LABELS if n in t] + [n for n in t if n not in THRESHOLD_LABELS]
+    # The break-even statement is told in the summary's break-even row, not as a value here.
+    names = [n for n in THRESHOLD_LABELS if n in t] + [n for n in t if n not in THRESHOLD_LABELS and n != "break_even"]
     for name in names:
         v = t[name]
         if v is None:
@@ -188,16 +189,31 @@ def _break_even_value(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -
     return t.get("runs") if _committed(x) else None
 
 
+def _plan_lengths(b: dict[str, Any] | None) -> str:
+    """The break-even statement over plan lengths, when it says more than one number."""
+    if not b:
+        return ""
+    if b.get("checked_to") is not None:
+        return f" (plan lengths checked up to {_plural(b['checked_to'], 'run')})"
+    if b["kind"] == "between":
+        return f"; Trainium costs less only for plans of {f.runs(b['first'])} to {_plural(b['last'], 'run')}"
+    if b["kind"] == "from" and b["first_for_good"] != b["first"]:
+        return f"; Trainium costs less for every plan of {_plural(b['first_for_good'], 'run')} or more"
+    return ""
+
+
 def _break_even(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> str:
     be = o["break_even_runs"]
     if be is not None:
+        if x.get("runs_per_architecture") is not None:
+            return f"{f.break_even(be)}: Trainium costs less for every plan this long or longer"
         return f.break_even(be)
     if _committed(x):
         first = t.get("runs")
         if first is None:
             return f"{f.NO_CROSSING}: Trainium's plan never costs less, and a commitment is paid by the term"
         return (f"{f.runs(first)} (plan): the first run at which Trainium's plan costs less; "
-                "a commitment is paid by the term, so no single run repays the port")
+                "a commitment is paid by the term, so no single run repays the port" + _plan_lengths(t.get("break_even")))
     if o["saving_per_run"] > 0:
         return (f"never: one port needs {f.runs(o['port_cost'] / o['saving_per_run'])} runs to repay, "
                 f"and each architecture lasts {_plural(x['runs_per_architecture'], 'run')}")
