@@ -13,6 +13,7 @@ label made from their name and their figures in plain numbers.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from generator import formatting as f
@@ -282,7 +283,9 @@ def _glance(o: dict[str, Any], steps: list[dict[str, Any]], words: str) -> dict[
     """The answer in three lines, for the summary that stays in view while the reader edits; `why`
     is the deciding rule's own sentence, for a row of the scenarios index."""
     d = o["total_difference"]
-    if d == 0:
+    if d is None or not math.isfinite(d):
+        saving = "A side that cannot run has no cost over the plan"
+    elif d == 0:
         saving = "Both sides cost the same over the plan"
     else:
         saving = f"{'Trainium' if d > 0 else 'The GPU'} costs {f.money(abs(d))} less over the plan"

@@ -245,7 +245,8 @@ function guessOf(x, t, steps) {
 // The answer in three lines, for the summary that stays in view while the reader edits.
 function glanceOf(o, steps, words) {
   const d = o.total_difference;
-  const saving = d === 0 ? "Both sides cost the same over the plan"
+  const saving = !Number.isFinite(d) ? "A side that cannot run has no cost over the plan"
+    : d === 0 ? "Both sides cost the same over the plan"
     : `${d > 0 ? "Trainium" : "The GPU"} costs ${f.money(Math.abs(d))} less over the plan`;
   const decided = steps.filter((s) => s.decides);
   if (!decided.length) return { saving: saving + ", ports included.", reason: "", why: "" };
