@@ -296,7 +296,8 @@ def _side(x: Inputs, side: str, hours: float, ready_days: float) -> Side:
             if total is not None:
                 options.append((way.option, total))
     cheapest, cheaper_by = getattr(x, side + "_option"), 0.0
-    for option, total in options:
+    # A named way that cannot finish (spot at a load of 1) has no cost to compare.
+    for option, total in options if math.isfinite(compute) else []:
         if compute - total > cheaper_by:
             cheapest, cheaper_by = option, compute - total
     return Side(hours, price.value, cost, wall, compute, factor - 1, compute, terms, utilisation, ready_days,

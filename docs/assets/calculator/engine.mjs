@@ -155,7 +155,8 @@ function side(x, name, hours, readyDays) {
     }
   }
   let cheapest = x[name + "_option"] || "", cheaperBy = 0.0;
-  for (const [option, total] of options) {
+  // A named way that cannot finish (spot at a load of 1) has no cost to compare.
+  for (const [option, total] of Number.isFinite(compute) ? options : []) {
     if (compute - total > cheaperBy) { cheapest = option; cheaperBy = compute - total; }
   }
   return {
