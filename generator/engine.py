@@ -337,6 +337,8 @@ def evaluate(x: Inputs) -> Outcome:
     # Under a commitment an hour costs what the plan pays for it, held hours nothing: per run, the
     # saving is the plans' compute difference shared over the runs.
     saving = (gpu.compute_total - trn.compute_total) / x.runs if committed else gpu.cost_per_run - trn.cost_per_run
+    if not (math.isfinite(trn.cost_per_run) and math.isfinite(gpu.cost_per_run)):
+        saving = 0.0  # a side that cannot finish on spot has no cost to save against
     ports = ports_needed(x.runs, x.runs_per_architecture)
     gpu_total = gpu.compute_total
     trn_total = ports * port_cost + trn.compute_total

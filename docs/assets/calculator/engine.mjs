@@ -196,7 +196,8 @@ export function evaluate(x) {
   const committed = !isNone(x.gpu_term_hours) || !isNone(x.trainium_term_hours);
   // Under a commitment an hour costs what the plan pays for it, held hours nothing: per run, the
   // saving is the plans' compute difference shared over the runs.
-  const saving = committed ? (gpu.compute_total - trn.compute_total) / x.runs : gpu.cost_per_run - trn.cost_per_run;
+  let saving = committed ? (gpu.compute_total - trn.compute_total) / x.runs : gpu.cost_per_run - trn.cost_per_run;
+  if (!(Number.isFinite(trn.cost_per_run) && Number.isFinite(gpu.cost_per_run))) saving = 0.0; // a side that cannot finish on spot has no cost to save against
   const ports = portsNeeded(x.runs, x.runs_per_architecture);
   const gpuTotal = gpu.compute_total;
   const trnTotal = ports * portCost + trn.compute_total;
