@@ -41,8 +41,11 @@ RANGE_LABELS = {
 }
 HOURS_PER_MONTH = 730.0  # 8,760 hours a year over 12 months
 DAYS_PER_WEEK = 7.0
-# Plans with a commitment have step-shaped totals; their crossing is searched run by run up to here.
-CROSSING_SCAN_RUNS = 10_000
+# The most runs a scenario may plan (generator.schema): break-even statements cover plans up to it.
+MAX_PLAN_RUNS = 1_000_000
+# Under a commitment, plan lengths are checked one by one up to where the sign can no longer change,
+# but no further than this (or the plan's own runs) when that point lies beyond it.
+CHECKED_RUNS = 10_000
 CURVE_MAX_HORIZON = 400
 
 
@@ -166,16 +169,43 @@ class Outcome:
     decided_by: str = "cost"  # the rule of the step that gave the verdict
 
 
+def recurring_break_even(s: float, port: float, k: int) -> float | None:
+    """The least N such that every plan of N runs or more costs less on Trainium, when each run
+    saves s and a port costing `port` is paid every k runs; None when no plan length does.
+    After m whole architectures and r runs (1..k) of the next, Trainium is ahead by
+    m (k s - port) + r s - port: each architecture nets c = k s - port, and the worst point of
+    each is its first run."""
+    c = k * s - port
+    if s <= 0 or c <= 0:
+        return None
+    if s > port:
+        return 1.0
+    m = math.floor((port - s) / c) + 1  # the first architecture ahead from its first run
+    r = math.floor((port - (m - 1) * c) / s) + 1  # where the one before it gets ahead for good
+    return float((m - 1) * k + r)
+
+
 def ports_needed(runs: int, runs_per_architecture: int | None) -> int:
     if runs_per_architecture is None:
         return 1
     return -(-runs // runs_per_architecture)
 
 
+def spot_load(count: int, rate: float, lost: float) -> float:
+    """Hours of progress a synchronous job on spot loses per hour of wall-clock time: it restarts
+    whole when any of its instances is interrupted, so count x interruptions per instance-hour x
+    hours lost each."""
+    return count * rate * lost
+
+
 def spot_factor(spot: bool, count: int, rate: float, lost: float) -> float:
-    """A synchronous job restarts whole when any of its instances is interrupted, so the hours lost
-    grow with the number of instances: count x interruptions per instance-hour x hours lost each."""
-    return 1 + count * rate * lost if spot else 1.0
+    """Wall-clock time over work on spot. Interruptions strike the hours spent redoing lost work as
+    well as new work: each hour of wall-clock time keeps only 1 - load hours of progress, so a run
+    takes work / (1 - load). At a load of 1 or more it cannot be expected to finish (infinite)."""
+    if not spot:
+        return 1.0
+    load = spot_load(count, rate, lost)
+    return 1 / (1 - load) if load < 1 else math.inf
 
 
 def price_basis(s: Span) -> str:
@@ -266,7 +296,8 @@ def _side(x: Inputs, side: str, hours: float, ready_days: float) -> Side:
             if total is not None:
                 options.append((way.option, total))
     cheapest, cheaper_by = getattr(x, side + "_option"), 0.0
-    for option, total in options:
+    # A named way that cannot finish (spot at a load of 1) has no cost to compare.
+    for option, total in options if math.isfinite(compute) else []:
         if compute - total > cheaper_by:
             cheapest, cheaper_by = option, compute - total
     return Side(hours, price.value, cost, wall, compute, factor - 1, compute, terms, utilisation, ready_days,
@@ -282,6 +313,11 @@ def infeasibility(x: Inputs, side: str) -> tuple[str, ...]:
         reasons.append("it is not offered in any region the workload may use (" + ", ".join(x.allowed_regions) + ")")
     if getattr(x, side + "_availability") == "unavailable":
         reasons.append("it cannot be had in the region and window needed")
+    if getattr(x, side + "_spot"):
+        load = spot_load(getattr(x, side + "_count"), x.interruption_rate.value, x.lost_hours.value)
+        if load >= 1:
+            reasons.append("on spot at this scale a run cannot be expected to finish: interruptions cost as many hours "
+                           "of progress as it runs, or more")
     return tuple(reasons)
 
 
@@ -301,15 +337,19 @@ def evaluate(x: Inputs) -> Outcome:
     # Under a commitment an hour costs what the plan pays for it, held hours nothing: per run, the
     # saving is the plans' compute difference shared over the runs.
     saving = (gpu.compute_total - trn.compute_total) / x.runs if committed else gpu.cost_per_run - trn.cost_per_run
+    if not (math.isfinite(trn.cost_per_run) and math.isfinite(gpu.cost_per_run)):
+        saving = 0.0  # a side that cannot finish on spot has no cost to save against
     ports = ports_needed(x.runs, x.runs_per_architecture)
     gpu_total = gpu.compute_total
     trn_total = ports * port_cost + trn.compute_total
     trn = replace(trn, total=trn_total)
     difference = gpu_total - trn_total
-    break_even = port_cost / saving if saving > 0 and not committed else None
-    if break_even is not None and x.runs_per_architecture is not None and break_even >= x.runs_per_architecture:
-        # Each architecture is retired before its port is repaid: no plan length makes Trainium cheaper.
-        break_even = None
+    feasible = trn.feasible and gpu.feasible
+    break_even = port_cost / saving if saving > 0 and not committed and feasible else None
+    if break_even is not None and x.runs_per_architecture is not None:
+        # With a port every k runs the cumulative difference is a saw-tooth: the break-even is the
+        # plan length from which every longer plan is cheaper on Trainium.
+        break_even = recurring_break_even(saving, port_cost, x.runs_per_architecture)
 
     trace: list[Step] = []
     verdict = _decide(x, trace, gpu, trn, difference, saving, port_cost, ports, break_even, committed)
@@ -491,19 +531,78 @@ def robustness(x: Inputs, base: Outcome | None = None) -> Robustness:
     return Robustness(holds, tuple(flips), tuple(ends), corners[0], corners[1], joint)
 
 
-def crossing(x: Inputs, o: Outcome) -> float | None:
-    """The number of runs at which the cumulative cost lines really cross: where Trainium's plan
-    first costs less than the GPU's. None when they never do. Without a commitment the lines are
-    straight (or saw-toothed by recurring ports) and the crossing is exact; with one, totals step at
-    each new term and the first whole run at which Trainium costs less is searched for."""
+@dataclass(frozen=True)
+class BreakEven:
+    """For which plan lengths (the plan's pace held) Trainium costs less: kind "from" (every plan of
+    `first_for_good` runs or more), "between" (only plans of `first` to `last` runs) or "never"."""
+
+    kind: str
+    first: float | None  # the shortest plan that costs less on Trainium
+    last: float | None  # "between": the longest such plan
+    first_for_good: float | None  # "from": every plan this long or longer costs less
+    checked_to: float | None = None  # None: proved for every plan length; else checked up to this many runs
+
+
+def _trend(x: Inputs, o: Outcome, side: str) -> tuple[float, float]:
+    """A side's cost per run in the long run, and how far its plan total can stray from that line."""
+    sd: Side = getattr(o, side)
+    term = getattr(x, side + "_term_hours")
+    if term is None:
+        return sd.cost_per_run, 0.0
+    count, price = getattr(x, side + "_count"), getattr(x, side + "_price").value
+    w = plan_span(1, x, sd.wall_clock_hours)
+    slope = count * price * w
+    far = slope
+    hourly = [v.usd_per_hour for v in getattr(x, side + "_ways") if v.option in HOURLY_OPTIONS]
+    held = getattr(x, side + "_held_hours")
+    if held > 0 and hourly:
+        slope = min(slope, sd.hours_per_run * min(hourly))
+        far = max(far, sd.hours_per_run * min(hourly))
+    return slope, count * term * price + far * held / w
+
+
+def break_even(x: Inputs, o: Outcome) -> BreakEven:
+    """Solved, not searched to a limit. Without a commitment the totals are lines (saw-toothed by
+    recurring ports) and the answer is closed-form. With one, each total stays within a bounded
+    distance of its long-run line, so past the run where the lines' gap exceeds those distances the
+    sign can no longer change; the runs before it are checked one by one."""
+    if not (o.trainium.feasible and o.gpu.feasible):
+        return BreakEven("never", None, None, None)
     if x.gpu_term_hours is None and x.trainium_term_hours is None:
-        return o.break_even_runs
-    limit = min(max(x.runs, CURVE_MAX_HORIZON), CROSSING_SCAN_RUNS)
+        s, k = o.saving_per_run, x.runs_per_architecture
+        if o.break_even_runs is None:
+            return BreakEven("never", None, None, None)
+        first = float(math.floor(o.port_cost / s) + 1)
+        return BreakEven("from", first, None, first if k is None else o.break_even_runs)
+    gpu_slope, gpu_far = _trend(x, o, "gpu")
+    trn_slope, trn_far = _trend(x, o, "trainium")
+    k = x.runs_per_architecture
+    sigma = gpu_slope - trn_slope - (0.0 if k is None else o.port_cost / k)
+    bound = gpu_far + trn_far + 2 * o.port_cost
+    proved = MAX_PLAN_RUNS if sigma == 0 else min(MAX_PLAN_RUNS, math.floor(bound / abs(sigma)) + 2)
+    limit = min(proved, max(x.runs, CHECKED_RUNS))
+    checked = None if limit == proved else float(limit)
+    first = last = behind = None
     for n in range(1, limit + 1):
         gpu, trn = plan_totals(x, n, o)
         if trn < gpu:
-            return float(n)
-    return None
+            first = n if first is None else first
+            last = n
+        else:
+            behind = n
+    if first is None:
+        return BreakEven("never", None, None, None, checked)
+    if sigma > 0 or last == limit:
+        return BreakEven("from", float(first), None, float(1 if behind is None else behind + 1), checked)
+    return BreakEven("between", float(first), float(last), None, checked)
+
+
+def crossing(x: Inputs, o: Outcome) -> float | None:
+    """The first plan length at which Trainium's plan costs less than the GPU's (under recurring
+    ports, from which every longer plan does); None when none does."""
+    if x.gpu_term_hours is None and x.trainium_term_hours is None:
+        return o.break_even_runs
+    return break_even(x, o).first
 
 
 @dataclass(frozen=True)
@@ -515,12 +614,15 @@ class Thresholds:
     runs: float | None
     port_weeks: float | None
     trainium_price: float | None
+    break_even: BreakEven | None = None  # for which plan lengths Trainium costs less; None: cost does not decide
 
 
 def cost_parity(x: Inputs, o: Outcome | None = None) -> Thresholds:
     """Where both plans cost the same, one input moved and the others held, whether or not cost is
     what decides the verdict; `thresholds` keeps only those that turn the verdict."""
     o = o or evaluate(x)
+    if not (o.trainium.feasible and o.gpu.feasible):
+        return Thresholds(None, None, None, None)
     trn_factor = 1 + o.trainium.spot_overhead
     gpu_total = o.gpu.total
     fixed = o.ports * o.port_cost
@@ -536,7 +638,7 @@ def cost_parity(x: Inputs, o: Outcome | None = None) -> Thresholds:
         price = headroom / reserved if headroom > 0 and reserved > 0 else None
     per_port = (gpu_total - o.trainium.compute_total) / o.ports - x.port_extra_usd
     weeks = per_port / x.engineer_week_usd if per_port > 0 else None
-    return Thresholds(rel, crossing(x, o), weeks, price)
+    return Thresholds(rel, crossing(x, o), weeks, price, break_even(x, o))
 
 
 def thresholds(x: Inputs, o: Outcome | None = None) -> Thresholds:
@@ -546,8 +648,10 @@ def thresholds(x: Inputs, o: Outcome | None = None) -> Thresholds:
     p = cost_parity(x, o)
     # Feasibility and start dates do not move with the plan's length: only a cost verdict can turn on it.
     runs = p.runs if o.decided_by in COST_RULES else None
+    plan_lengths = p.break_even if o.decided_by in COST_RULES else None
     return Thresholds(_flipping(x, "relative_throughput", p.relative_throughput), runs,
-                      _flipping(x, "port_weeks", p.port_weeks), _flipping(x, "trainium_price", p.trainium_price))
+                      _flipping(x, "port_weeks", p.port_weeks), _flipping(x, "trainium_price", p.trainium_price),
+                      plan_lengths)
 
 
 def _flipping(x: Inputs, name: str, value: float | None) -> float | None:

@@ -13,6 +13,7 @@ label made from their name and their figures in plain numbers.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from generator import formatting as f
@@ -152,7 +153,8 @@ def _robustness(rob: dict[str, Any], verdict: str) -> dict[str, Any]:
 
 def _thresholds(t: dict[str, Any]) -> dict[str, Any]:
     items = []
-    names = [n for n in THRESHOLD_LABELS if n in t] + [n for n in t if n not in THRESHOLD_LABELS]
+    # The break-even statement is told in the summary's break-even row, not as a value here.
+    names = [n for n in THRESHOLD_LABELS if n in t] + [n for n in t if n not in THRESHOLD_LABELS and n != "break_even"]
     for name in names:
         v = t[name]
         if v is None:
@@ -186,16 +188,31 @@ def _break_even_value(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -
     return t.get("runs") if _committed(x) else None
 
 
+def _plan_lengths(b: dict[str, Any] | None) -> str:
+    """The break-even statement over plan lengths, when it says more than one number."""
+    if not b:
+        return ""
+    if b.get("checked_to") is not None:
+        return f" (plan lengths checked up to {_plural(b['checked_to'], 'run')})"
+    if b["kind"] == "between":
+        return f"; Trainium costs less only for plans of {f.runs(b['first'])} to {_plural(b['last'], 'run')}"
+    if b["kind"] == "from" and b["first_for_good"] != b["first"]:
+        return f"; Trainium costs less for every plan of {_plural(b['first_for_good'], 'run')} or more"
+    return ""
+
+
 def _break_even(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> str:
     be = o["break_even_runs"]
     if be is not None:
+        if x.get("runs_per_architecture") is not None:
+            return f"{f.break_even(be)}: Trainium costs less for every plan this long or longer"
         return f.break_even(be)
     if _committed(x):
         first = t.get("runs")
         if first is None:
             return f"{f.NO_CROSSING}: Trainium's plan never costs less, and a commitment is paid by the term"
         return (f"{f.runs(first)} (plan): the first run at which Trainium's plan costs less; "
-                "a commitment is paid by the term, so no single run repays the port")
+                "a commitment is paid by the term, so no single run repays the port" + _plan_lengths(t.get("break_even")))
     if o["saving_per_run"] > 0:
         return (f"never: one port needs {f.runs(o['port_cost'] / o['saving_per_run'])} runs to repay, "
                 f"and each architecture lasts {_plural(x['runs_per_architecture'], 'run')}")
@@ -264,7 +281,9 @@ def _glance(o: dict[str, Any], steps: list[dict[str, Any]], words: str) -> dict[
     """The answer in three lines, for the summary that stays in view while the reader edits; `why`
     is the deciding rule's own sentence, for a row of the scenarios index."""
     d = o["total_difference"]
-    if d == 0:
+    if d is None or not math.isfinite(d):
+        saving = "A side that cannot run has no cost over the plan"
+    elif d == 0:
         saving = "Both sides cost the same over the plan"
     else:
         saving = f"{'Trainium' if d > 0 else 'The GPU'} costs {f.money(abs(d))} less over the plan"

@@ -100,19 +100,19 @@ def test_base_example_every_number():
 
 def test_spot_overhead_adds_hours_on_the_spot_side_only():
     gpu_spot = evaluate(replace(BASE, gpu_spot=True))
-    assert gpu_spot.gpu.hours_per_run == approx(100 * (1 + 0.10))
-    assert gpu_spot.gpu.cost_per_run == approx(40 * 100 * 1.10)
-    assert gpu_spot.gpu.wall_clock_hours == approx(100 * 1.10 / 8)
+    assert gpu_spot.gpu.hours_per_run == approx(100 / (1 - 0.10))
+    assert gpu_spot.gpu.cost_per_run == approx(40 * 100 / (1 - 0.10))
+    assert gpu_spot.gpu.wall_clock_hours == approx(100 / (1 - 0.10) / 8)
     assert gpu_spot.trainium.hours_per_run == approx(100 / 1.25)
 
     trn_spot = evaluate(replace(BASE, trainium_spot=True))
-    assert trn_spot.trainium.hours_per_run == approx(100 / 1.25 * 1.10)
-    assert trn_spot.trainium.cost_per_run == approx(20 * 100 / 1.25 * 1.10)
+    assert trn_spot.trainium.hours_per_run == approx(100 / 1.25 / (1 - 0.10))
+    assert trn_spot.trainium.cost_per_run == approx(20 * 100 / 1.25 / (1 - 0.10))
     assert trn_spot.gpu.hours_per_run == approx(100)
 
-    # 8 x 0.025 x 1 = 20 % on both sides.
+    # 8 x 0.025 x 1 = 0.2 hours lost an hour on both sides: 1 / (1 - 0.2) = 1.25 times the hours.
     both = evaluate(replace(BASE, trainium_spot=True, gpu_spot=True, interruption_rate=Span(0.025, 0.00625, 0.025)))
-    assert both.saving_per_run == approx(40 * 100 * 1.2 - 20 * 80 * 1.2)
+    assert both.saving_per_run == approx(40 * 100 * 1.25 - 20 * 80 * 1.25)
 
 
 def test_port_cost_includes_extra_one_off_cost():
@@ -326,20 +326,38 @@ def test_each_threshold_is_where_both_plans_cost_the_same(name):
     assert o.total_difference == pytest.approx(0, abs=1e-6)
 
 
+def test_spot_counts_interruptions_of_redone_work_and_is_infeasible_at_a_load_of_one():
+    # 8 instances x 0.0125 x 1 h = 0.1 hours lost each hour: first order would say 1.1 times the
+    # hours; with redone hours interrupted too it is 1 / (1 - 0.1) = 1.111.
+    o = evaluate(replace(BASE, gpu_spot=True))
+    assert o.gpu.spot_overhead == approx(1 / 0.9 - 1)
+    # At 0.125 interruptions an instance-hour the load is 8 x 0.125 x 1 = 1: no end in expectation.
+    out = evaluate(replace(BASE, gpu_spot=True, interruption_rate=Span(0.125, 0.00625, 0.125), trainium_price=point(400.0)))
+    assert not out.gpu.feasible and out.gpu.reasons[0].startswith("on spot at this scale")
+    assert out.verdict == "trainium" and out.decided_by == "feasibility"
+    assert thresholds(replace(BASE, gpu_spot=True, interruption_rate=Span(0.125, 0.00625, 0.125))).relative_throughput is None
+    # Just under a load of 1 the run is very long but finite and priced.
+    near = evaluate(replace(BASE, gpu_spot=True, interruption_rate=Span(0.12, 0.00625, 0.125)))
+    assert near.gpu.feasible and near.gpu.hours_per_run == approx(100 / (1 - 0.96))
+
+
 def test_thresholds_with_spot_extra_cost_and_several_ports():
     x = replace(BASE, trainium_spot=True, port_extra_usd=3000.0, runs=12, runs_per_architecture=6)
-    # 2 ports of 2 * 6,000 + 3,000 = 15,000; Trainium runs 80 * 1.1 = 88 h at $20 = $1,760.
+    # 2 ports of 2 * 6,000 + 3,000 = 15,000; Trainium runs 80 / (1 - 0.1) = 88.9 h at $20 = $1,777.78.
     t = thresholds(x)
-    assert t.relative_throughput == approx(20 * 12 * 100 * 1.1 / (12 * 4000 - 2 * 15000))
-    assert t.trainium_price == approx((12 * 4000 - 2 * 15000) * 1.25 / (12 * 100 * 1.1))
-    assert t.port_weeks == approx(((12 * 4000 - 12 * 20 * 88) / 2 - 3000) / 6000)
-    # Break-even 15,000 / (4,000 - 1,760) = 6.7 runs is more than the 6 runs an architecture lasts.
+    assert t.relative_throughput == approx(20 * 12 * 100 / 0.9 / (12 * 4000 - 2 * 15000))
+    assert t.trainium_price == approx((12 * 4000 - 2 * 15000) * 1.25 / (12 * 100 / 0.9))
+    assert t.port_weeks == approx(((12 * 4000 - 12 * 20 * 80 / 0.9) / 2 - 3000) / 6000)
+    # Break-even 15,000 / (4,000 - 1,777.78) = 6.75 runs is more than the 6 runs an architecture lasts.
     assert t.runs is None
 
 
 def test_runs_threshold_when_each_architecture_repays_its_port():
     t = thresholds(replace(BASE, runs_per_architecture=6))
-    assert t.runs == approx(12000 / 2400)  # 5 runs <= 6 runs per architecture
+    # One port is repaid in 12,000 / 2,400 = 5 runs, but the next port comes at run 7: only from
+    # run 26 (after 4 architectures netting 2,400 each) is every longer plan cheaper on Trainium.
+    assert t.runs == 26
+    assert t.break_even is not None and (t.break_even.kind, t.break_even.first, t.break_even.first_for_good) == ("from", 6, 26)
 
 
 def test_no_throughput_or_price_threshold_when_the_port_alone_outweighs_the_gpu_plan():
@@ -409,18 +427,18 @@ def test_prices_and_spot_inputs_are_ranged_only_where_they_apply():
     # lost_hours is a point in BASE; the interruption rate is a range.
     assert inputs == {"relative_throughput", "port_weeks", "trainium_price", "gpu_price", "interruption_rate"}
     ends = {(e.input, e.end): e for e in r.ends}
-    # GPU on spot at its low price: 10 * 20 * 100 * 1.1 = 22,000 against 28,000 -> GPU.
-    assert ends[("gpu_price", "low")].total_difference == approx(10 * 20 * 100 * 1.1 - 28000)
+    # GPU on spot at its low price: 10 * 20 * 100 / (1 - 0.1) = 22,222 against 28,000 -> GPU.
+    assert ends[("gpu_price", "low")].total_difference == approx(10 * 20 * 100 / 0.9 - 28000)
     assert ends[("gpu_price", "low")].verdict == "gpu"
-    # Trainium at $45: 12,000 + 10 * 45 * 80 = 48,000 against 10 * 40 * 110 = 44,000 -> GPU.
-    assert ends[("trainium_price", "high")].total_difference == approx(10 * 40 * 110 - (12000 + 10 * 45 * 80))
-    # Interruptions at 0.025 an instance-hour: 8 * 0.025 * 1 = 20 %, GPU 10 * 40 * 120 = 48,000.
-    assert ends[("interruption_rate", "high")].total_difference == approx(10 * 40 * 100 * 1.2 - 28000)
+    # Trainium at $45: 12,000 + 10 * 45 * 80 = 48,000 against 10 * 40 * 100 / 0.9 = 44,444 -> GPU.
+    assert ends[("trainium_price", "high")].total_difference == approx(10 * 40 * 100 / 0.9 - (12000 + 10 * 45 * 80))
+    # Interruptions at 0.025 an instance-hour: 8 * 0.025 * 1 = 0.2 lost an hour, GPU 10 * 40 * 100 / 0.8 = 50,000.
+    assert ends[("interruption_rate", "high")].total_difference == approx(10 * 40 * 100 / 0.8 - 28000)
     assert set(r.flips_on) == {"trainium_price", "gpu_price"}
     # Worst case: throughput 1.0, 3 weeks, Trainium $45, GPU $20, and interruptions at their LOW end,
-    # 5 %: only the GPU side is on spot, so fewer interruptions are what hurts Trainium.
-    assert r.worst_case.total_difference == approx(10 * 20 * 100 * 1.05 - (3 * 6000 + 10 * 45 * 100))
-    assert r.best_case.total_difference == approx(10 * 60 * 100 * 1.2 - (1 * 6000 + 10 * 15 * 100 / 1.5))
+    # 0.05 lost an hour: only the GPU side is on spot, so fewer interruptions are what hurts Trainium.
+    assert r.worst_case.total_difference == approx(10 * 20 * 100 / 0.95 - (3 * 6000 + 10 * 45 * 100))
+    assert r.best_case.total_difference == approx(10 * 60 * 100 / 0.8 - (1 * 6000 + 10 * 15 * 100 / 1.5))
     # Without a spot side, the spot ranges do not count.
     assert "interruption_rate" not in {e.input for e in robustness(replace(x, gpu_spot=False)).ends}
 

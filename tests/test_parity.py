@@ -108,8 +108,8 @@ def generate(rng: random.Random, catalog) -> dict[str, Any]:
         "architecture": rng.choice(["mainstream", "moderate-custom", "heavy-custom-cuda", "novel"]),
         "run_size": run_size,
         "runs": runs,
-        "trainium": {"instance": trn.instance, "region": trn.region, "option": trn.option, "count": rng.choice([1, 3, 64])},
-        "gpu": {"instance": gpu.instance, "region": gpu.region, "option": gpu.option, "count": rng.choice([1, 8, 1000])},
+        "trainium": {"instance": trn.instance, "region": trn.region, "option": trn.option, "count": rng.choice([1, 3, 64, 700])},
+        "gpu": {"instance": gpu.instance, "region": gpu.region, "option": gpu.option, "count": rng.choice([1, 8, 1000, 2000])},
         "relative_throughput": {"value": value, "low": low, "high": high},
         "neuron_experience": rng.choice(["none", "some", "experienced"]),
         "constraints": rng.sample(
@@ -231,6 +231,10 @@ def test_there_are_enough_cases_and_they_cover_every_rule(cases):
     assert any(r["outcome"]["decided_by"] == "deadline" and r["outcome"]["trainium"]["late_days"] and r["outcome"]["gpu"]["late_days"]
                for r in py)
     assert any(r["inputs"]["port_during_lead"] for r in py)
+    # Spot at a scale where a run cannot be expected to finish, at the stated values and at a corner.
+    assert any(not r["outcome"][side]["feasible"] and r["inputs"][side + "_spot"] for r in py for side in ("trainium", "gpu"))
+    assert any(r["outcome"]["gpu"]["feasible"] and r["inputs"]["gpu_spot"] and not r["robustness"]["holds"]
+               and r["inputs"]["gpu_count"] == 1000 for r in py)
     # Another way to buy is cheaper than the named one; and a held reservation is outlived by the hour.
     assert any(r["outcome"]["gpu"]["cheaper_by"] > 0 for r in py) and any(r["outcome"]["trainium"]["cheaper_by"] > 0 for r in py)
     assert any(r["inputs"]["trainium_held_hours"] > 0 and r["outcome"]["trainium"]["committed_terms"] == 0

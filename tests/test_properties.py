@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from generator.engine import Inputs, Span, cost_parity, evaluate, thresholds
+from generator.engine import Inputs, Span, Way, break_even, cost_parity, evaluate, plan_totals, thresholds
 
 pytestmark = pytest.mark.slow  # hypothesis: hundreds of engine runs a property
 
@@ -179,10 +179,13 @@ def test_the_trace_follows_the_rules_in_order_and_ends_on_the_verdict(x: Inputs)
     assert names == order[: len(names)]
     deciding = [s for s in o.trace if s.verdict is not None]
     assert deciding[-1].verdict == o.verdict and deciding[-1].rule == o.decided_by
-    if x.excluded_by or "unavailable" in (x.trainium_availability, x.gpu_availability):
+    # A constraint or unavailability rules a side out, and so does spot where a run cannot finish.
+    trn_out = bool(x.excluded_by) or x.trainium_availability == "unavailable"
+    gpu_out = x.gpu_availability == "unavailable"
+    assert trn_out <= (not o.trainium.feasible) and gpu_out <= (not o.gpu.feasible)
+    if not (o.trainium.feasible and o.gpu.feasible):
         assert names == ["feasibility"]
-        trn_out = bool(x.excluded_by) or x.trainium_availability == "unavailable"
-        gpu_out = x.gpu_availability == "unavailable"
+        trn_out, gpu_out = not o.trainium.feasible, not o.gpu.feasible
         assert o.verdict == ("neither" if trn_out and gpu_out else "gpu" if trn_out else "trainium")
     elif names[-1] == "deadline":
         # One side can start in time and is the verdict; or neither can, and the sooner one is.
@@ -260,3 +263,53 @@ def test_no_runs_threshold_when_trainium_saves_nothing_a_run(x: Inputs):
     o = evaluate(x)
     assume(o.saving_per_run <= 0)
     assert cost_parity(x, o).runs is None and thresholds(x, o).runs is None
+
+
+TERMS = st.sampled_from([None, None, 8760.0, 26280.0])
+# Half the draws lean to Trainium, so that plans it repays (and saw-tooths of recurring ports) come up.
+ANY_OR_LEANING = st.one_of(ANY, TRAINIUM_LEANING)
+HELD = st.sampled_from([0.0, 0.0, 4380.0, 8760.0])
+
+
+@st.composite
+def plans(draw) -> Inputs:
+    """Cost decides (no constraint, both available, no deadline), with commitments and held hours on
+    either side, bought by the hour beyond them, and the plan's runs back to back."""
+    x = draw(ANY_OR_LEANING)
+    x = replace(x, excluded_by=(), trainium_availability="available", gpu_availability="available", needed_within_days=None)
+    changes: dict = {}
+    for side in ("trainium", "gpu"):
+        term = draw(TERMS)
+        if term is not None:
+            price = getattr(x, side + "_price").value
+            changes |= {side + "_term_hours": term, side + "_spot": False, side + "_held_hours": draw(HELD),
+                        side + "_ways": (Way("on-demand", price * draw(FACTOR)), Way("commit", price, term))}
+    return replace(x, **changes)
+
+
+@settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(x=plans())
+def test_the_break_even_statement_agrees_with_the_verdict_for_plans_of_1_to_10000_runs(x: Inputs):
+    o = evaluate(x)
+    assume(o.trainium.feasible and o.gpu.feasible)
+    b = break_even(x, o)
+    assume(b.checked_to is None)  # proved for every plan length, not only checked to a limit
+    ahead = [None] + [plan_totals(x, n, o)[1] < plan_totals(x, n, o)[0] for n in range(1, 10_001)]
+    if b.kind == "never":
+        assert not any(ahead[1:])
+        return
+    assert b.first is not None and b.first == int(b.first)
+    first = int(b.first)
+    # The shortest plan that costs less on Trainium is the first one ahead.
+    assert not any(ahead[1:first]) and (first > 10_000 or ahead[first])
+    if b.kind == "from":
+        assert b.first_for_good is not None
+        good = int(b.first_for_good)
+        assert all(ahead[good:]) and (good == 1 or good > 10_001 or not ahead[good - 1])
+    else:
+        assert b.kind == "between" and b.last is not None
+        last = int(b.last)
+        assert last > 10_000 or (ahead[last] and not any(ahead[last + 1:]))
+    # The plan's own verdict is the one the statement gives at its length.
+    n = min(x.runs, 10_000)
+    assert (evaluate(replace(x, runs=n)).verdict == "trainium") == ahead[n]

@@ -25,7 +25,11 @@ export const RANGE_LABELS = {
 
 export const HOURS_PER_MONTH = 730.0;
 const DAYS_PER_WEEK = 7.0;
-const CROSSING_SCAN_RUNS = 10000;
+// The most runs a scenario may plan: break-even statements cover plans up to it.
+const MAX_PLAN_RUNS = 1000000;
+// Under a commitment, plan lengths are checked one by one up to where the sign can no longer change,
+// but no further than this (or the plan's own runs) when that point lies beyond it.
+const CHECKED_RUNS = 10000;
 const CURVE_MAX_HORIZON = 400;
 const SIDE_LABELS = { trainium: "Trainium", gpu: "The GPU option" };
 const SOONEST = { trainium: "Trainium starts soonest.", gpu: "the GPU option starts soonest." };
@@ -40,14 +44,35 @@ const HOURLY_OPTIONS = ["on-demand", "capacity-block"];
 const isRange = (s) => s.low !== s.high;
 const isNone = (v) => v === null || v === undefined;
 
+// The least N such that every plan of N runs or more costs less on Trainium, when each run saves s
+// and a port is paid every k runs; null when no plan length does. After m whole architectures and r
+// runs of the next, Trainium is ahead by m (k s - port) + r s - port.
+export function recurringBreakEven(s, port, k) {
+  const c = k * s - port;
+  if (s <= 0 || c <= 0) return null;
+  if (s > port) return 1.0;
+  const m = Math.floor((port - s) / c) + 1;
+  const r = Math.floor((port - (m - 1) * c) / s) + 1;
+  return (m - 1) * k + r;
+}
+
 export function portsNeeded(runs, runsPerArchitecture) {
   if (isNone(runsPerArchitecture)) return 1;
   return Math.ceil(runs / runsPerArchitecture);
 }
 
-// A synchronous job restarts whole when any of its instances is interrupted.
+// Hours of progress a synchronous job on spot loses per hour of wall-clock time: it restarts whole
+// when any of its instances is interrupted.
+export function spotLoad(count, rate, lost) {
+  return count * rate * lost;
+}
+
+// Wall-clock time over work on spot: interruptions strike redone work too, so each hour keeps only
+// 1 - load hours of progress. At a load of 1 or more a run cannot be expected to finish (Infinity).
 export function spotFactor(spot, count, rate, lost) {
-  return spot ? 1 + count * rate * lost : 1.0;
+  if (!spot) return 1.0;
+  const load = spotLoad(count, rate, lost);
+  return load < 1 ? 1 / (1 - load) : Infinity;
 }
 
 export function priceBasis(s) {
@@ -130,7 +155,8 @@ function side(x, name, hours, readyDays) {
     }
   }
   let cheapest = x[name + "_option"] || "", cheaperBy = 0.0;
-  for (const [option, total] of options) {
+  // A named way that cannot finish (spot at a load of 1) has no cost to compare.
+  for (const [option, total] of Number.isFinite(compute) ? options : []) {
     if (compute - total > cheaperBy) { cheapest = option; cheaperBy = compute - total; }
   }
   return {
@@ -148,6 +174,10 @@ export function infeasibility(x, name) {
   if (name === "trainium" && x.excluded_by.length) reasons.push("a hard constraint rules it out (" + x.excluded_by.join(", ") + ")");
   if (x.region_excluded.includes(name)) reasons.push("it is not offered in any region the workload may use (" + x.allowed_regions.join(", ") + ")");
   if (x[name + "_availability"] === "unavailable") reasons.push("it cannot be had in the region and window needed");
+  if (x[name + "_spot"] && spotLoad(x[name + "_count"], x.interruption_rate.value, x.lost_hours.value) >= 1) {
+    reasons.push("on spot at this scale a run cannot be expected to finish: interruptions cost as many hours " +
+      "of progress as it runs, or more");
+  }
   return reasons;
 }
 
@@ -166,14 +196,18 @@ export function evaluate(x) {
   const committed = !isNone(x.gpu_term_hours) || !isNone(x.trainium_term_hours);
   // Under a commitment an hour costs what the plan pays for it, held hours nothing: per run, the
   // saving is the plans' compute difference shared over the runs.
-  const saving = committed ? (gpu.compute_total - trn.compute_total) / x.runs : gpu.cost_per_run - trn.cost_per_run;
+  let saving = committed ? (gpu.compute_total - trn.compute_total) / x.runs : gpu.cost_per_run - trn.cost_per_run;
+  if (!(Number.isFinite(trn.cost_per_run) && Number.isFinite(gpu.cost_per_run))) saving = 0.0; // a side that cannot finish on spot has no cost to save against
   const ports = portsNeeded(x.runs, x.runs_per_architecture);
   const gpuTotal = gpu.compute_total;
   const trnTotal = ports * portCost + trn.compute_total;
   trn.total = trnTotal;
   const difference = gpuTotal - trnTotal;
-  let breakEven = saving > 0 && !committed ? portCost / saving : null;
-  if (breakEven !== null && !isNone(x.runs_per_architecture) && breakEven >= x.runs_per_architecture) breakEven = null;
+  const feasible = trn.feasible && gpu.feasible;
+  let breakEven = saving > 0 && !committed && feasible ? portCost / saving : null;
+  // With a port every k runs the cumulative difference is a saw-tooth: the break-even is the plan
+  // length from which every longer plan is cheaper on Trainium.
+  if (breakEven !== null && !isNone(x.runs_per_architecture)) breakEven = recurringBreakEven(saving, portCost, x.runs_per_architecture);
   const trace = [];
   const verdict = decide(x, trace, gpu, trn, difference, saving, portCost, ports, breakEven, committed);
   const decidedBy = [...trace].reverse().find((s) => s.verdict !== null).rule;
@@ -322,19 +356,67 @@ export function robustness(x, base) {
   return { holds, flips_on: flips, ends, worst_case: corners[0], best_case: corners[1], joint_flip: joint };
 }
 
-// Where the cumulative cost lines really cross (Trainium first cheaper), or null if never.
-export function crossing(x, o) {
-  if (isNone(x.gpu_term_hours) && isNone(x.trainium_term_hours)) return o.break_even_runs;
-  const limit = Math.min(Math.max(x.runs, CURVE_MAX_HORIZON), CROSSING_SCAN_RUNS);
+// A side's cost per run in the long run, and how far its plan total can stray from that line.
+function trend(x, o, side) {
+  const sd = o[side];
+  const term = x[side + "_term_hours"];
+  if (isNone(term)) return [sd.cost_per_run, 0.0];
+  const count = x[side + "_count"], price = x[side + "_price"].value;
+  const w = planSpan(1, x, sd.wall_clock_hours);
+  let slope = count * price * w;
+  let far = slope;
+  const hourly = (x[side + "_ways"] || []).filter((v) => HOURLY_OPTIONS.includes(v.option)).map((v) => v.usd_per_hour);
+  const held = x[side + "_held_hours"];
+  if (held > 0 && hourly.length) {
+    slope = Math.min(slope, sd.hours_per_run * Math.min(...hourly));
+    far = Math.max(far, sd.hours_per_run * Math.min(...hourly));
+  }
+  return [slope, count * term * price + far * held / w];
+}
+
+// For which plan lengths Trainium costs less: solved, not searched to a limit (see engine.py).
+export function breakEven(x, o) {
+  const never = { kind: "never", first: null, last: null, first_for_good: null, checked_to: null };
+  if (!(o.trainium.feasible && o.gpu.feasible)) return never;
+  if (isNone(x.gpu_term_hours) && isNone(x.trainium_term_hours)) {
+    const s = o.saving_per_run, k = x.runs_per_architecture;
+    if (o.break_even_runs === null) return never;
+    const first = Math.floor(o.port_cost / s) + 1;
+    return { kind: "from", first, last: null, first_for_good: isNone(k) ? first : o.break_even_runs, checked_to: null };
+  }
+  const [gpuSlope, gpuFar] = trend(x, o, "gpu");
+  const [trnSlope, trnFar] = trend(x, o, "trainium");
+  const k = x.runs_per_architecture;
+  const sigma = gpuSlope - trnSlope - (isNone(k) ? 0.0 : o.port_cost / k);
+  const bound = gpuFar + trnFar + 2 * o.port_cost;
+  const proved = sigma === 0 ? MAX_PLAN_RUNS : Math.min(MAX_PLAN_RUNS, Math.floor(bound / Math.abs(sigma)) + 2);
+  const limit = Math.min(proved, Math.max(x.runs, CHECKED_RUNS));
+  const checked = limit === proved ? null : limit;
+  let first = null, last = null, behind = null;
   for (let n = 1; n <= limit; n++) {
     const [gpu, trn] = planTotals(x, n, o);
-    if (trn < gpu) return n;
+    if (trn < gpu) {
+      if (first === null) first = n;
+      last = n;
+    } else {
+      behind = n;
+    }
   }
-  return null;
+  if (first === null) return { ...never, checked_to: checked };
+  if (sigma > 0 || last === limit) return { kind: "from", first, last: null, first_for_good: behind === null ? 1 : behind + 1, checked_to: checked };
+  return { kind: "between", first, last, first_for_good: null, checked_to: checked };
+}
+
+// The first plan length at which Trainium's plan costs less (under recurring ports, from which every
+// longer plan does); null when none does.
+export function crossing(x, o) {
+  if (isNone(x.gpu_term_hours) && isNone(x.trainium_term_hours)) return o.break_even_runs;
+  return breakEven(x, o).first;
 }
 
 export function thresholds(x, o) {
   o = o || evaluate(x);
+  if (!(o.trainium.feasible && o.gpu.feasible)) return { relative_throughput: null, runs: null, port_weeks: null, trainium_price: null, break_even: null };
   const trnFactor = 1 + o.trainium.spot_overhead;
   const gpuTotal = o.gpu.total;
   const fixed = o.ports * o.port_cost;
@@ -352,10 +434,12 @@ export function thresholds(x, o) {
   const perPort = (gpuTotal - o.trainium.compute_total) / o.ports - x.port_extra_usd;
   const weeks = perPort > 0 ? perPort / x.engineer_week_usd : null;
   // Feasibility and start dates do not move with the plan's length: only a cost verdict can turn on it.
-  const runs = COST_RULES.includes(o.decided_by) ? crossing(x, o) : null;
+  const costDecides = COST_RULES.includes(o.decided_by);
+  const runs = costDecides ? crossing(x, o) : null;
   return {
     relative_throughput: flipping(x, "relative_throughput", rel), runs,
     port_weeks: flipping(x, "port_weeks", weeks), trainium_price: flipping(x, "trainium_price", price),
+    break_even: costDecides ? breakEven(x, o) : null,
   };
 }
 

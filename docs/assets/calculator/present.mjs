@@ -118,7 +118,9 @@ function robustnessOf(rob, verdict) {
 }
 
 function thresholdsOf(t) {
-  const names = Object.keys(THRESHOLD_LABELS).filter((n) => n in t).concat(Object.keys(t).filter((n) => !(n in THRESHOLD_LABELS)));
+  // The break-even statement is told in the summary's break-even row, not as a value here.
+  const names = Object.keys(THRESHOLD_LABELS).filter((n) => n in t)
+    .concat(Object.keys(t).filter((n) => !(n in THRESHOLD_LABELS) && n !== "break_even"));
   const items = names.map((name) => {
     const v = t[name];
     let text;
@@ -146,14 +148,26 @@ function breakEvenValue(x, o, t) {
   return committed(x) ? (t.runs ?? null) : null;
 }
 
+// The break-even statement over plan lengths, when it says more than one number.
+function planLengths(b) {
+  if (!b) return "";
+  if (b.checked_to !== null && b.checked_to !== undefined) return ` (plan lengths checked up to ${plural(b.checked_to, "run")})`;
+  if (b.kind === "between") return `; Trainium costs less only for plans of ${f.runs(b.first)} to ${plural(b.last, "run")}`;
+  if (b.kind === "from" && b.first_for_good !== b.first) return `; Trainium costs less for every plan of ${plural(b.first_for_good, "run")} or more`;
+  return "";
+}
+
 function breakEven(x, o, t) {
   const be = o.break_even_runs;
-  if (be !== null) return f.breakEven(be);
+  if (be !== null) {
+    if (x.runs_per_architecture !== null && x.runs_per_architecture !== undefined) return `${f.breakEven(be)}: Trainium costs less for every plan this long or longer`;
+    return f.breakEven(be);
+  }
   if (committed(x)) {
     const first = t.runs ?? null;
     if (first === null) return `${f.NO_CROSSING}: Trainium's plan never costs less, and a commitment is paid by the term`;
     return `${f.runs(first)} (plan): the first run at which Trainium's plan costs less; ` +
-      "a commitment is paid by the term, so no single run repays the port";
+      "a commitment is paid by the term, so no single run repays the port" + planLengths(t.break_even);
   }
   if (o.saving_per_run > 0) {
     return `never: one port needs ${f.runs(o.port_cost / o.saving_per_run)} runs to repay, ` +
@@ -228,7 +242,8 @@ function guessOf(x, t, steps) {
 // The answer in three lines, for the summary that stays in view while the reader edits.
 function glanceOf(o, steps, words) {
   const d = o.total_difference;
-  const saving = d === 0 ? "Both sides cost the same over the plan"
+  const saving = !Number.isFinite(d) ? "A side that cannot run has no cost over the plan"
+    : d === 0 ? "Both sides cost the same over the plan"
     : `${d > 0 ? "Trainium" : "The GPU"} costs ${f.money(Math.abs(d))} less over the plan`;
   const decided = steps.filter((s) => s.decides);
   if (!decided.length) return { saving: saving + ", ports included.", reason: "", why: "" };
