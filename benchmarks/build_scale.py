@@ -86,7 +86,7 @@ def synthesize(scenarios: Path, n: int, seed: int = 7) -> None:
 
 def settle_expectations(root: Path, paths: list[Path]) -> None:
     """Moved numbers can move the verdict: set each file's `expect` to what the engine now says."""
-    from generator.loader import load_project
+    from generator.inputs.loader import load_project
 
     y = _yaml()
     results = load_project(root, [str(p) for p in paths], check_expect=False).results
@@ -162,9 +162,9 @@ def timed_build(project: Path, cache: Path, site: Path, pythonpath: Path | None 
 
 def baseline_project(ours: Path, dest: Path) -> None:
     """Our hand-written pages plus, as plain files, the Markdown the generator makes for each scenario."""
-    from generator.cachefile import Cache
-    from generator.loader import load_project
-    from generator.site import Renderer
+    from generator.store.cachefile import Cache
+    from generator.inputs.loader import load_project
+    from generator.rendering.site import Renderer
 
     project = load_project(ours)
     pages = Renderer(project, site_url="https://example.org/", cache=Cache(dest / "unused-cache")).render().pages
@@ -249,7 +249,8 @@ def measure(n: int, work: Path, repeat: int, same_md: bool = True) -> None:
     for name in COPIED:
         src = ROOT / name
         (shutil.copytree if src.is_dir() else shutil.copy2)(src, ours / name)
-    shutil.rmtree(ours / "generator" / "__pycache__", ignore_errors=True)
+    for cached in list((ours / "generator").rglob("__pycache__")):
+        shutil.rmtree(cached, ignore_errors=True)
     synthesize(ours / "scenarios", n)
     floor = work / f"prose-{n}"
     floor.mkdir()

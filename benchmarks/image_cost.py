@@ -41,9 +41,10 @@ def main() -> None:
     parser.add_argument("--cores", type=int, default=2)
     args = parser.parse_args()
 
-    from generator import embeds, images
-    from generator.build import generate
-    from generator.cachefile import Cache
+    from generator.rendering import embeds
+    from generator.rendering import images
+    from generator.rendering.build import generate
+    from generator.store.cachefile import Cache
 
     images._only_bundled_fonts()
     import vl_convert as vlc

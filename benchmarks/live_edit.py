@@ -78,7 +78,8 @@ def main() -> None:
         for name in COPIED:
             src = ROOT / name
             (shutil.copytree if src.is_dir() else shutil.copy2)(src, project / name)
-        shutil.rmtree(project / "generator" / "__pycache__", ignore_errors=True)
+        for cached in list((project / "generator").rglob("__pycache__")):
+            shutil.rmtree(cached, ignore_errors=True)
         if args.n:
             synthesize(project / "scenarios", args.n)
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(Path(tmp) / "cache")}

@@ -64,7 +64,7 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
 @pytest.fixture(scope="session")
 def project(built_site: BuiltSite):
     """The engine's own view of the copy the site was built from."""
-    from generator.loader import load_project
+    from generator.inputs.loader import load_project
 
     return load_project(built_site.root)
 

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from generator.loader import PLACEHOLDER
+from generator.inputs.loader import PLACEHOLDER
 
 PROBLEM = re.compile(r"^(?P<path>\S+):(?P<line>\d+):(?P<col>\d+): (?P<field>\S+): (?P<message>.+)$")
 PLACEHOLDER_MESSAGE = f"placeholder from guide new-scenario; write your value here (got '{PLACEHOLDER}')"

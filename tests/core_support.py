@@ -74,7 +74,7 @@ def run_js_on_inputs(cases: list) -> list[dict]:
     """Each engine.Inputs through the JavaScript engine; the results as plain JSON, one per case."""
     import json
 
-    from generator.results import _plain
+    from generator.model.results import _plain
 
     out = subprocess.run(
         ["node", "--input-type=module", "-e", INPUTS_RUNNER, str(ENGINE_MJS)],

@@ -156,7 +156,7 @@ def untrusted_scenario() -> dict:
 def write_untrusted_scenario(root: Path) -> Path:
     import yaml
 
-    from generator.schema import MODELINE
+    from generator.model.schema import MODELINE
 
     text = MODELINE + "\n" + yaml.safe_dump(untrusted_scenario(), sort_keys=False, allow_unicode=True, width=1000)
     path = root / "scenarios" / f"{UNTRUSTED_ID}.yaml"

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from site_support import build_into, copy_project, run_mkdocs_build, site_hashes, tree_hashes
 
-from generator import cachefile
+from generator.store import cachefile
 
 REPO = Path(__file__).resolve().parents[1]
 KEEP = {"case-continuous-pretraining-trn1n.yaml", "case-series-a-startup.yaml"}

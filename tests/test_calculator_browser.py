@@ -242,7 +242,7 @@ def test_the_chart_waits_until_it_nears_the_screen_then_follows_the_numbers(calc
 
 
 def test_dollar_figures_read_as_the_scenario_pages_write_them(calc: Calc, project):
-    from generator.formatting import money as usd
+    from generator.model.formatting import money as usd
 
     calc.open()
     for r in project.results:
@@ -423,9 +423,9 @@ def test_the_calculator_reads_as_the_scenario_page_does(calc: Calc, project):
     assert checked == sum(len(r.workloads) for r in project.results)
     assert leads, "no shipped scenario leads with its throughput threshold; this test lost that case"
 def test_the_new_model_inputs_reach_the_engine_from_the_form(calc: Calc, project):
-    from generator.engine import evaluate
-    from generator.resolve import resolve
-    from generator.schema import Workload
+    from generator.model.engine import evaluate
+    from generator.model.resolve import resolve
+    from generator.model.schema import Workload
 
     # A held Trainium reservation over an 18-month plan, one engineer on the port, a deadline with a
     # GPU lead time, and an allowed-regions list: every new input, through the URL and the form.

@@ -8,9 +8,9 @@ from dataclasses import replace
 
 import pytest
 
-from generator import results
-from generator.charts import decision_map
-from generator.engine import Span, evaluate
+from generator.model import results
+from generator.rendering.charts import decision_map
+from generator.model.engine import Span, evaluate
 from test_engine import BASE
 
 
@@ -35,8 +35,8 @@ def test_the_marker_sits_on_the_cases_own_cell(axis: str, runs: int, value: floa
 
 def test_price_performance_names_the_sources_of_the_figures_it_plots():
     from core_support import FROZEN
-    from generator.charts import price_performance
-    from generator.datafiles import load_catalog
+    from generator.rendering.charts import price_performance
+    from generator.inputs.datafiles import load_catalog
 
     catalog = load_catalog(FROZEN / "data")
     inst = catalog.instances["trn2.48xlarge"]
@@ -64,7 +64,7 @@ def test_cost_chart_labels_sit_inside_the_plot_top_left_and_bottom_right():
 
     import vl_convert as vlc
 
-    from generator.charts import cumulative_spec
+    from generator.rendering.charts import cumulative_spec
 
     rows = [{"runs": r, "side": s, "cost": c * r} for r in range(11) for s, c in (("GPU", 10), ("Trainium", 8))]
     marks = [{"runs": 10, "label": "plan: 10 runs", "row": 10, "end": "right"},

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from core_support import FROZEN, SCENARIOS, copy_inputs, run_guide, tree_hashes
-from generator.engine import Inputs, Outcome, Robustness, Side, Step, Thresholds
-from generator.loader import load_project
-from generator.resolve import Bought
-from generator.schema import json_schema_text
+from generator.model.engine import Inputs, Outcome, Robustness, Side, Step, Thresholds
+from generator.inputs.loader import load_project
+from generator.model.resolve import Bought
+from generator.model.schema import json_schema_text
 
 SCENARIO_IDS = sorted(p.stem for p in SCENARIOS.glob("*.yaml"))
 
@@ -112,7 +112,7 @@ def test_usage_errors_exit_2(args, says, tmp_path: Path):
 
 def test_the_console_script_is_guide():
     (ep,) = [e for e in entry_points(group="console_scripts") if e.name == "guide"]
-    assert ep.value == "generator.cli:main"
+    assert ep.value == "generator.commands.cli:main"
 
 
 def test_schema_prints_the_scenario_schema(runs, tmp_path: Path):

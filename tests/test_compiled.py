@@ -8,8 +8,8 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from generator.cachefile import Cache
-from generator.compiled import Compiled
+from generator.store.cachefile import Cache
+from generator.store.template_cache import Compiled
 
 
 def _cache(folder: Path, made_with: str = "code 1") -> Cache:

@@ -12,9 +12,11 @@ from pathlib import Path
 import pytest
 from site_support import BuiltSite, pretend_upgraded, run_mkdocs_build
 
-from generator import cachefile, converted, keys
-from generator.cachefile import Cache
-from generator.loader import load_project
+from generator.store import cachefile
+from generator.store import html_cache
+from generator.store import keys
+from generator.store.cachefile import Cache
+from generator.inputs.loader import load_project
 
 REPO = Path(__file__).resolve().parents[1]
 CONFIG = b"site_url: https://example.org/guide/\nmarkdown_extensions:\n  - md_in_html\n"
@@ -24,7 +26,7 @@ PAGE, MARKDOWN = "scenarios/one.md", "# One\n\n<p>text</p>\n"
 def _change_code(monkeypatch, tmp_path: Path) -> dict:
     package = tmp_path / "generator"
     shutil.copytree(REPO / "generator", package, ignore=shutil.ignore_patterns("__pycache__"))
-    (package / "mathml.py").write_text((package / "mathml.py").read_text() + "\n# edited\n")
+    (package / "rendering" / "mathml.py").write_text((package / "rendering" / "mathml.py").read_text() + "\n# edited\n")
     monkeypatch.setattr(keys, "PACKAGE", package)
     return {}
 
@@ -44,9 +46,9 @@ CHANGES = {
 
 
 def check_entry_moves(tmp_path: Path, monkeypatch, change) -> None:
-    before = converted.ConvertedPages(Cache(tmp_path), CONFIG).entry(PAGE, MARKDOWN)
+    before = html_cache.ConvertedPages(Cache(tmp_path), CONFIG).entry(PAGE, MARKDOWN)
     args = change(monkeypatch, tmp_path)
-    after = converted.ConvertedPages(Cache(tmp_path), args.get("config", CONFIG)).entry(args.get("path", PAGE), args.get("markdown", MARKDOWN))
+    after = html_cache.ConvertedPages(Cache(tmp_path), args.get("config", CONFIG)).entry(args.get("path", PAGE), args.get("markdown", MARKDOWN))
     assert after != before, "a changed input left the entry where it was: stale HTML would be served"
 
 
@@ -58,7 +60,7 @@ def test_a_change_to_any_input_moves_the_entry(tmp_path: Path, monkeypatch, name
 @pytest.mark.parametrize("name", CHANGES)
 def test_the_key_test_fails_when_that_input_is_left_out_of_the_key(tmp_path: Path, monkeypatch, name: str):
     part, change = CHANGES[name]
-    real = converted.ConvertedPages.parts
+    real = html_cache.ConvertedPages.parts
 
     def without(self, path, markdown):
         parts = real(self, path, markdown)
@@ -66,7 +68,7 @@ def test_the_key_test_fails_when_that_input_is_left_out_of_the_key(tmp_path: Pat
         del parts[part]
         return parts
 
-    monkeypatch.setattr(converted.ConvertedPages, "parts", without)
+    monkeypatch.setattr(html_cache.ConvertedPages, "parts", without)
     with pytest.raises(AssertionError, match="stale HTML"):
         check_entry_moves(tmp_path, monkeypatch, change)
 
@@ -75,9 +77,9 @@ def test_search_reads_a_scenario_page_without_its_tables_and_charts_and_any_page
     html = ('<h1 id="t">Title</h1><p>Summary.</p><table data-table="inputs"><tr><td>1</td></tr></table>'
             '<figure class="guide-chart"><table><tr><td>2</td></tr></table><figcaption>Cap</figcaption></figure><p>After.</p>'
             '<details class="guide-embed" data-search-exclude><summary>Embed</summary><p>snippet</p></details><p>End.</p>')
-    assert converted.searched("scenarios/one.md", html) == '<h1 id="t">Title</h1><p>Summary.</p><p>After.</p><p>End.</p>'
-    assert converted.searched("scenarios/index.md", html) == converted.searched("scenarios/one.md", html)
-    gallery = converted.searched("embed.md", html)
+    assert html_cache.searched("scenarios/one.md", html) == '<h1 id="t">Title</h1><p>Summary.</p><p>After.</p><p>End.</p>'
+    assert html_cache.searched("scenarios/index.md", html) == html_cache.searched("scenarios/one.md", html)
+    gallery = html_cache.searched("embed.md", html)
     assert "snippet" not in gallery and "<table" in gallery and "Cap" in gallery
 
 

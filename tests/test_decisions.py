@@ -15,10 +15,10 @@ import pytest
 import yaml
 from core_support import DATA, run_js_on_workloads
 
-from generator.calculator import calculator_data
-from generator.loader import load_catalog
-from generator.results import _plain, evaluate_workload
-from generator.schema import Workload
+from generator.rendering.calculator import calculator_data
+from generator.inputs.loader import load_catalog
+from generator.model.results import _plain, evaluate_workload
+from generator.model.schema import Workload
 
 CASES = yaml.safe_load((Path(__file__).parent / "fixtures" / "decisions" / "issue-27.yaml").read_text())["cases"]
 STEPS_DONE: set[int] = {1, 2, 3, 4, 5}

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from core_support import SCENARIOS, copy_inputs
-from generator.diff import cell, compare, markdown, relative_change
-from generator.loader import load_project
+from generator.rendering.diff import cell, compare, markdown, relative_change
+from generator.inputs.loader import load_project
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
 

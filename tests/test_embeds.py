@@ -21,11 +21,11 @@ import pytest
 from site_support import UNTRUSTED_ID, BuiltSite, copy_project, run_mkdocs_build
 import vl_convert as vlc
 
-from generator import embeds
-from generator.cachefile import Cache
-from generator.embeds import EXPORT_WIDTH, file_names
-from generator.images import PNG_SCALE, _only_bundled_fonts, png_width
-from generator.site import Renderer
+from generator.rendering import embeds
+from generator.store.cachefile import Cache
+from generator.rendering.embeds import EXPORT_WIDTH, file_names
+from generator.rendering.images import PNG_SCALE, _only_bundled_fonts, png_width
+from generator.rendering.site import Renderer
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -170,11 +170,11 @@ def test_only_a_change_to_the_image_code_renders_the_images_again(tmp_path: Path
     assert first.returncode == 0, first.stderr
     charts = sum(map(int, re.search(r"embed images: (\d+) charts rendered, (\d+) from the cache", first.stderr).groups()))
     # How embed pages are made and linked is not how images are drawn.
-    with open(root / "generator" / "embeds.py", "a", encoding="utf-8") as f:
+    with open(root / "generator" / "rendering" / "embeds.py", "a", encoding="utf-8") as f:
         f.write("\n# a change to embed pages or links\n")
     second = run_mkdocs_build(root, tmp_path / "two", cache=cache)
     assert f"embed images: 0 charts rendered, {charts} from the cache" in second.stderr, second.stderr
-    with open(root / "generator" / "images.py", "a", encoding="utf-8") as f:
+    with open(root / "generator" / "rendering" / "images.py", "a", encoding="utf-8") as f:
         f.write("\n# a change to how images are drawn\n")
     third = run_mkdocs_build(root, tmp_path / "three", cache=cache)
     assert f"embed images: {charts} charts rendered, 0 from the cache" in third.stderr, third.stderr
@@ -323,7 +323,7 @@ def _render_texts(families: list[str], initializer=None) -> list[bytes]:
 
 @pytest.mark.slow
 def test_image_workers_draw_with_the_bundled_font_whatever_the_machine_has():
-    """The images must not depend on the build machine's fonts; see generator/fonts.conf."""
+    """The images must not depend on the build machine's fonts; see generator/rendering/fonts.conf."""
     listed = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True).stdout if shutil.which("fc-list") else ""
     machine = sorted({f.split(",")[0].strip() for f in listed.splitlines()} - {""})
     machine = [f for f in machine if not f.startswith("Liberation")]

@@ -17,9 +17,9 @@ from dataclasses import replace
 import pytest
 
 from core_support import DATA
-from generator.engine import Inputs, Span, evaluate, ports_needed, robustness, thresholds
-from generator.resolve import gpu_instance_hours, port_weeks, resolve
-from generator.schema import Workload
+from generator.model.engine import Inputs, Span, evaluate, ports_needed, robustness, thresholds
+from generator.model.resolve import gpu_instance_hours, port_weeks, resolve
+from generator.model.schema import Workload
 
 
 def point(v: float) -> Span:
@@ -194,7 +194,7 @@ def workload(**changes) -> Workload:
 
 @pytest.fixture(scope="module")
 def catalog():
-    from generator.loader import load_catalog
+    from generator.inputs.loader import load_catalog
 
     c = load_catalog(DATA)
     # The figures the hand computations below use; if data/ changes them, update the tests.

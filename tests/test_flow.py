@@ -12,14 +12,14 @@ from dataclasses import replace
 import pytest
 
 from core_support import FROZEN
-from generator import engine
-from generator import formatting as fmt
-from generator import results
-from generator import charts as ch
-from generator.catalog import Catalog
-from generator.loader import load_project
-from generator.results import to_dict
-from generator.site import Renderer
+from generator.model import engine
+from generator.model import formatting as fmt
+from generator.model import results
+from generator.rendering import charts as ch
+from generator.model.catalog import Catalog
+from generator.inputs.loader import load_project
+from generator.model.results import to_dict
+from generator.rendering.site import Renderer
 from test_engine import BASE
 
 DAY = dt.date(2026, 11, 23)

@@ -1,4 +1,4 @@
-"""One format for each kind of number, the same in Python (generator/formatting.py) and in the
+"""One format for each kind of number, the same in Python (generator/model/formatting.py) and in the
 calculator (docs/assets/calculator/format.mjs, run here through Node): golden strings for both."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import formatting
+from generator.model import formatting
 
 FORMAT = Path(__file__).resolve().parent.parent / "docs" / "assets" / "calculator" / "format.mjs"
 

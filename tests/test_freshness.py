@@ -10,10 +10,10 @@ import pytest
 
 from contrib_support import guide, problems
 from core_support import FROZEN, copy_inputs
-from generator.catalog import Price
-from generator.freshness import DEFAULT_STALE_DAYS, TODAY_ENV, Freshness, stale_problems, today
-from generator.loader import load_catalog, load_project
-from generator.site import Renderer
+from generator.model.catalog import Price
+from generator.inputs.freshness import DEFAULT_STALE_DAYS, TODAY_ENV, Freshness, stale_problems, today
+from generator.inputs.loader import load_catalog, load_project
+from generator.rendering.site import Renderer
 
 BUILD_DAY = dt.date(2026, 11, 23)  # the day the fixture was frozen: every on-demand price in it is older than 180 days
 EARLY_DAY = dt.date(2026, 1, 1)  # when none was stale yet
@@ -81,7 +81,7 @@ def test_validate_strict_refuses_each_stale_price_at_its_as_of(tmp_path: Path, p
 
 
 def test_validate_without_strict_passes_and_sums_the_stale_prices_up_once(tmp_path: Path, project):
-    from generator.freshness import stale_summary
+    from generator.inputs.freshness import stale_summary
 
     root = copy_inputs(tmp_path)
     plain = guide("validate", cwd=root, env=_env(BUILD_DAY.isoformat()))
@@ -132,7 +132,7 @@ def test_no_note_while_prices_are_fresh(project):
 
 
 def test_the_summary_counts_the_stale_prices_and_names_the_oldest(project):
-    from generator.freshness import stale_summary
+    from generator.inputs.freshness import stale_summary
 
     assert stale_summary(project.catalog, on=EARLY_DAY) is None
     fresh = Freshness.of(project.catalog, BUILD_DAY)

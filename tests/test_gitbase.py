@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import gitbase
+from generator.commands import gitbase
 
 
 def _tar(*members: tuple[str, bytes | None, bytes]) -> tarfile.TarFile:

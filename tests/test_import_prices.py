@@ -12,8 +12,8 @@ import pytest
 
 from contrib_support import guide
 from core_support import DATA, copy_inputs, tree_hashes
-from generator.import_prices import OfferError, parse_offer
-from generator.loader import load_catalog, read
+from generator.commands.import_prices import OfferError, parse_offer
+from generator.inputs.loader import load_catalog, read
 
 pytestmark = pytest.mark.slow  # runs the guide command a few dozen times
 
@@ -201,7 +201,7 @@ def test_a_date_after_today_is_refused_and_nothing_is_written(tmp_path: Path):
 
 
 def test_a_write_that_fails_half_way_leaves_both_files_as_they_were(tmp_path: Path, monkeypatch):
-    from generator import import_prices
+    from generator.commands import import_prices
 
     root = copy_inputs(tmp_path / "project", scenarios=False)
     data = root / "data"
@@ -223,7 +223,7 @@ def test_a_write_that_fails_half_way_leaves_both_files_as_they_were(tmp_path: Pa
 
 
 def test_an_unwritable_data_folder_is_a_clear_error(tmp_path: Path, monkeypatch):
-    from generator import import_prices
+    from generator.commands import import_prices
 
     root = copy_inputs(tmp_path / "project", scenarios=False)
     data = root / "data"

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from generator import datafiles, loader
-from generator.cachefile import Cache
-from generator.known import KnownScenarios
+from generator.inputs import datafiles
+from generator.inputs import loader
+from generator.store.cachefile import Cache
+from generator.store.validation_cache import KnownScenarios
 
 
 @pytest.fixture

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from generator import datafiles, loader
-from generator.cachefile import Cache
-from generator.loader import InputError, KnownScenarios, load_project
+from generator.inputs import datafiles
+from generator.inputs import loader
+from generator.store.cachefile import Cache
+from generator.inputs.loader import InputError, KnownScenarios, load_project
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -20,12 +20,12 @@ from dataclasses import replace
 import pytest
 
 from core_support import run_js_on_inputs, run_js_on_workloads
-from generator.calculator import calculator_data
-from generator.catalog import Assumptions, Catalog
-from generator.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
-from generator.resolve import check_references, port_weeks, resolve
-from generator.results import _plain
-from generator.schema import Workload
+from generator.rendering.calculator import calculator_data
+from generator.model.catalog import Assumptions, Catalog
+from generator.model.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
+from generator.model.resolve import check_references, port_weeks, resolve
+from generator.model.results import _plain
+from generator.model.schema import Workload
 
 
 def point(v: float) -> Span:
@@ -488,9 +488,9 @@ def test_commitment_plan_months_and_held_reservation_through_resolve(catalog):
 
 
 def _chart(catalog: Catalog, **changes):
-    from generator.charts import cumulative_cost
-    from generator.results import evaluate_scenario
-    from generator.schema import Scenario
+    from generator.rendering.charts import cumulative_cost
+    from generator.model.results import evaluate_scenario
+    from generator.model.schema import Scenario
 
     s = Scenario.model_validate({"title": "t", "summary": "s", "expect": "gpu", "sources": ["test"],
                                  "workloads": [workload(**changes).model_dump(mode="json", exclude_none=True)]})
@@ -527,7 +527,7 @@ def test_the_chart_reaches_the_plans_runs_and_never_rounds_a_crossing_to_zero(ca
 def test_a_convertible_rate_is_labelled_and_only_on_a_commitment():
     from pydantic import ValidationError
 
-    from generator.catalog import Price
+    from generator.model.catalog import Price
 
     base = {"instance": "gpu.x", "region": "us-east-1", "usd_per_hour": 43.0, "source": "FIX", "as_of": D}
     assert Price.model_validate({**base, "option": "commit-1y", "reservation": "convertible"}).reservation == "convertible"

@@ -10,8 +10,8 @@ import pytest
 
 from contrib_support import ANSWERS, PLACEHOLDER_MESSAGE, fill, placeholder_positions, problems
 from core_support import SCENARIOS, copy_inputs, run_guide, tree_hashes
-from generator.scaffold import scenario_text
-from generator.schema import MODELINE
+from generator.commands.scaffold import scenario_text
+from generator.model.schema import MODELINE
 
 
 @pytest.fixture()

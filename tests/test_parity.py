@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 from core_support import run_js_on_inputs
 
-from generator.calculator import calculator_data, workload_json
-from generator.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
-from generator.loader import load_catalog
-from generator.present import present, price_refs
-from generator.results import _plain, evaluate_workload
-from generator.schema import Workload
+from generator.rendering.calculator import calculator_data, workload_json
+from generator.model.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
+from generator.inputs.loader import load_catalog
+from generator.model.present import present, price_refs
+from generator.model.results import _plain, evaluate_workload
+from generator.model.schema import Workload
 
 _EDGE_BASE = Inputs(
     gpu_hours=100.0, relative_throughput=Span(1.25, 1.0, 1.5), trainium_price=Span(20.0, 20.0, 20.0),

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from site_support import copy_project
 
-from generator import siteconfig
+from generator.commands import siteconfig
 
 
 def _with_options(root: Path, options: str) -> None:
@@ -82,7 +82,7 @@ def test_the_commands_read_the_site_url_and_the_options_without_mkdocs(tmp_path:
     (tmp_path / "mkdocs.yml").write_text(
         "site_url: https://example.org/guide\n"
         "markdown_extensions:\n  - pymdownx.superfences:\n      custom_fences:\n"
-        "        - name: math\n          format: !!python/name:generator.mathml.fence\n"
+        "        - name: math\n          format: !!python/name:generator.rendering.mathml.fence\n"
         "plugins:\n  - search\n  - guide:\n      cache_dir: elsewhere\n      cache_max_mb: 64\n      today: 2030-02-03\n",
         encoding="utf-8")
     assert siteconfig.read(tmp_path) == siteconfig.SiteConfig("https://example.org/guide/", "elsewhere", 64, "2030-02-03")

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
-from generator.present import plain, present
+from generator.model.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
+from generator.model.present import plain, present
 
 PRESENT = Path(__file__).resolve().parent.parent / "docs" / "assets" / "calculator" / "present.mjs"
 ENGINE = PRESENT.parent / "engine.mjs"
@@ -201,7 +201,7 @@ def test_the_cost_curve_reaches_the_plan(runs):
 
 
 def test_an_engine_with_deadlines_terms_and_regions_is_told_in_full():
-    # The shape an engine with calendar time and commitment terms reports (generator/engine.py on
+    # The shape an engine with calendar time and commitment terms reports (generator/model/engine.py on
     # the model branch): extra trace rules and numbers, and per-side terms and ready days.
     case = _case(_inputs(runs_per_architecture=2, port_weeks=Span(20.0, 20.0, 20.0)))
     x, o = case["result"]["inputs"], case["result"]["outcome"]

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from generator.engine import Inputs, Span, Way, break_even, cost_parity, evaluate, plan_totals, thresholds
+from generator.model.engine import Inputs, Span, Way, break_even, cost_parity, evaluate, plan_totals, thresholds
 
 pytestmark = pytest.mark.slow  # hypothesis: hundreds of engine runs a property
 

@@ -56,7 +56,7 @@ def test_an_as_of_later_than_today_is_refused_where_it_is(tmp_path: Path):
 
 
 def _index(prices: Path) -> int:
-    from generator.loader import load_catalog
+    from generator.inputs.loader import load_catalog
 
     keys = [(p.instance, p.region, p.option) for p in load_catalog(prices.parent).prices]
     return keys.index(("p5.48xlarge", "us-east-1", "on-demand"))

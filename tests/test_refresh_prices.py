@@ -16,8 +16,11 @@ from botocore.awsrequest import AWSResponse
 
 from contrib_support import guide
 from core_support import REPO, copy_inputs, tree_hashes
-from generator import aws_prices, cli, diff, refresh
-from generator.loader import load_catalog, load_project
+from generator.commands import aws_prices
+from generator.commands import cli
+from generator.rendering import diff
+from generator.commands import refresh
+from generator.inputs.loader import load_catalog, load_project
 from refresh_support import CALLED_AT, RECORDING, Stubbed, calls, client, cut_after, edit
 
 DAY = CALLED_AT.date()

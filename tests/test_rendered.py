@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from site_support import pretend_upgraded
 
-from generator import keys
-from generator.cachefile import Cache
-from generator.loader import load_project
-from generator.rendered import RenderedScenarios
-from generator.site import Renderer
+from generator.store import keys
+from generator.store.cachefile import Cache
+from generator.inputs.loader import load_project
+from generator.rendering.scenario_cache import RenderedScenarios
+from generator.rendering.site import Renderer
 
 pytestmark = pytest.mark.slow  # renders the frozen project again and again
 
@@ -109,7 +109,7 @@ def _package_copy(root: Path, monkeypatch, edit) -> None:
 
 
 def _change_code(root: Path, monkeypatch) -> dict:
-    _package_copy(root, monkeypatch, lambda p: (p / "charts.py").write_text((p / "charts.py").read_text() + "\n# edited\n"))
+    _package_copy(root, monkeypatch, lambda p: (p / "rendering" / "charts.py").write_text((p / "rendering" / "charts.py").read_text() + "\n# edited\n"))
     return {}
 
 

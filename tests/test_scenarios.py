@@ -10,9 +10,9 @@ import pytest
 from ruamel.yaml import YAML
 
 from core_support import DATA, SCENARIOS
-from generator.loader import InputError, load_catalog, load_scenario
-from generator.results import evaluate_scenario
-from generator.schema import Scenario
+from generator.inputs.loader import InputError, load_catalog, load_scenario
+from generator.model.results import evaluate_scenario
+from generator.model.schema import Scenario
 
 FILES = sorted(SCENARIOS.glob("*.yaml"))
 WRONG = {"trainium": "gpu", "gpu": "trainium", "hybrid": "trainium"}
@@ -62,7 +62,7 @@ def test_a_wrong_expectation_fails_with_both_verdicts_and_the_deciding_numbers(p
     assert problem.message.endswith(f" (got '{wrong}')")
 
     # The numbers in the message are the ones the engine computed for the original file.
-    from generator.formatting import money, runs
+    from generator.model.formatting import money, runs
 
     original = evaluate_scenario(path.stem, path.name, Scenario.model_validate(YAML(typ="safe", pure=True).load(text)), catalog)
     for w in original.workloads:

@@ -9,8 +9,8 @@ import pytest
 from ruamel.yaml import YAML
 
 from core_support import LIVE_DATA, LIVE_SCENARIOS, REPO
-from generator.loader import REFERENCE, load_catalog
-from generator.schema import MODELINE, SCHEMA_URL, Scenario, Workload, json_schema_text
+from generator.inputs.loader import REFERENCE, load_catalog
+from generator.model.schema import MODELINE, SCHEMA_URL, Scenario, Workload, json_schema_text
 
 SCHEMA_FILE = REPO / "schemas" / "scenario.schema.json"
 
@@ -129,7 +129,7 @@ def _models(model, seen=None):
 def test_every_number_field_defaults_to_a_value_of_its_own_type():
     # A float field whose default is an int holds 0 when the default is taken and 0.0 when the same
     # value is read back from a cache, and the two can print differently on a page.
-    from generator import catalog
+    from generator.model import catalog
 
     wrong = []
     for model in [*_models(Scenario), *_models(catalog.Catalog)]:

@@ -132,8 +132,8 @@ def test_every_scenario_has_a_page(built_site: BuiltSite, project):
 
 
 def test_index_lists_every_scenario_with_the_engines_verdict(built_site: BuiltSite, project):
-    from generator.engine import RANGE_LABELS
-    from generator.site import VERDICT_LABELS
+    from generator.model.engine import RANGE_LABELS
+    from generator.rendering.site import VERDICT_LABELS
 
     doc = page(built_site.site, "scenarios/")
     rows = {tr.attrs["data-scenario"]: tr for tr in doc.find_all("tr") if "data-scenario" in tr.attrs}
@@ -252,8 +252,8 @@ def _next_element(n: Node) -> Node:
 
 
 def test_robustness_is_told_as_the_engine_found_it(built_site: BuiltSite, project):
-    from generator.engine import RANGE_LABELS
-    from generator.site import VERDICT_LABELS
+    from generator.model.engine import RANGE_LABELS
+    from generator.rendering.site import VERDICT_LABELS
 
     seen_joint_flip = False
     for r in project.results:
@@ -292,7 +292,7 @@ def test_a_chip_figure_sources_disagree_on_is_marked_and_both_figures_shown(buil
 
 
 def test_prices_page_shows_every_instance_and_the_trn2_range(built_site: BuiltSite, project):
-    from generator.formatting import hourly
+    from generator.model.formatting import hourly
 
     catalog = project.catalog
     doc = page(built_site.site, "prices/")
@@ -568,7 +568,7 @@ def test_untrusted_text_is_shown_as_text_and_never_becomes_markup(untrusted_site
 def test_md_filter_leaves_no_markup_characters(text):
     import html
 
-    from generator.site import md
+    from generator.rendering.site import md
 
     out = str(md(text))
     assert not re.search(r"[<>\"'`*_\[\]{}$\\]", out.replace("&#", "")), out
@@ -578,7 +578,7 @@ def test_md_filter_leaves_no_markup_characters(text):
 
 @pytest.mark.parametrize("text", [PAYLOADS["breakout"], "<!--", "]]>", "&amp;", "\u2028"])
 def test_script_json_cannot_close_its_script_tag(text):
-    from generator.site import script_json
+    from generator.rendering.site import script_json
 
     out = str(script_json({"title": text}))
     assert "<" not in out and ">" not in out and "&" not in out
@@ -586,7 +586,7 @@ def test_script_json_cannot_close_its_script_tag(text):
 
 
 def test_scenario_pages_lead_with_the_throughput_threshold_when_it_turns_the_verdict(built_site: BuiltSite, project):
-    from generator.formatting import ratio
+    from generator.model.formatting import ratio
 
     led = 0
     for r in project.results:

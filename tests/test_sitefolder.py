@@ -12,7 +12,8 @@ import pytest
 from site_support import build_into, run_mkdocs_build, site_hashes
 from mkdocs.utils import clean_directory
 
-from generator import embeds, sitefolder
+from generator.rendering import embeds
+from generator.plugin import sitefolder
 
 
 def _tree(site: Path) -> dict[str, str | None]:

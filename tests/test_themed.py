@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from site_support import build_into, site_hashes
 
-from generator import cachefile, themed
+from generator.store import cachefile
+from generator.store import page_file_cache
 
 
 @pytest.fixture
@@ -120,12 +121,12 @@ def test_with_another_plugin_every_page_is_rendered(root: Path, tmp_path: Path, 
 
 def test_a_stored_file_holds_a_mark_for_its_canonical_address_and_takes_the_one_a_build_gives():
     page = '<head><link rel="canonical" href="https://example.test/guide/a/"></head><body>https://example.test/guide/a/</body>'
-    stored = themed.without_address(page, "https://example.test/guide/a/")
+    stored = page_file_cache.without_address(page, "https://example.test/guide/a/")
     assert "https://example.test/guide/a/\"" not in stored and "<body>https://example.test/guide/a/</body>" in stored
-    assert themed.with_address(stored, "http://127.0.0.1:8000/guide/a/") == page.replace(
+    assert page_file_cache.with_address(stored, "http://127.0.0.1:8000/guide/a/") == page.replace(
         'href="https://example.test/guide/a/"', 'href="http://127.0.0.1:8000/guide/a/"')
     # A file whose link the theme did not write as expected is not stored at all.
     link = '<link rel="canonical" href="https://example.test/guide/a/">'
-    assert themed.without_address(page.replace("<head>", "<head>" + link), "https://example.test/guide/a/") is None
-    assert themed.without_address("<head></head>", "https://example.test/guide/a/") is None
-    assert themed.without_address("<head></head>", None) == "<head></head>"
+    assert page_file_cache.without_address(page.replace("<head>", "<head>" + link), "https://example.test/guide/a/") is None
+    assert page_file_cache.without_address("<head></head>", "https://example.test/guide/a/") is None
+    assert page_file_cache.without_address("<head></head>", None) == "<head></head>"

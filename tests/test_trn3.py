@@ -1,4 +1,4 @@
-"""The price a Trn3 UltraServer would have to beat (generator/trn3.py), on the frozen project: golden
+"""The price a Trn3 UltraServer would have to beat (generator/model/trn3.py), on the frozen project: golden
 figures for every shipped workload, the engine's verdict on either side of each price, and the two
 places the site shows them (each scenario page and the Trainium3 page)."""
 
@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from core_support import FROZEN, REPO
-from generator.engine import evaluate
-from generator.loader import Project, load_project
-from generator.site import Renderer, render_markdown_page
-from generator.trn3 import _trn3_inputs, price_to_beat
+from generator.model.engine import evaluate
+from generator.inputs.loader import Project, load_project
+from generator.rendering.site import Renderer, render_markdown_page
+from generator.model.trn3 import _trn3_inputs, price_to_beat
 
 GOLDEN = Path(__file__).parent / "fixtures" / "trn3" / "price_to_beat.json"
 DAY = dt.date(2026, 11, 23)

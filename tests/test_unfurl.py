@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from site_support import REPO, BuiltSite, build_copy, copy_project
 
-from generator import formatting as fmt
-from generator.images import png_size
-from generator.present import VERDICT_LABELS
+from generator.model import formatting as fmt
+from generator.rendering.images import png_size
+from generator.model.present import VERDICT_LABELS
 
 FIXTURE = REPO / "tests" / "fixtures" / "unfurl" / "zz-quoted-title.yaml"
 HOSTILE_ID = "zz-quoted-title"
@@ -150,7 +150,7 @@ def test_a_scenario_page_shows_its_verdict_chart_and_sentence(sites: Sites, proj
 
 @pytest.fixture(scope="session")
 def project_of_sites(sites: Sites):
-    from generator.loader import load_project
+    from generator.inputs.loader import load_project
 
     return load_project(sites.first.root)
 
@@ -276,8 +276,8 @@ def test_another_site_url_changes_every_absolute_url_and_nothing_else(sites: Sit
                               "over the plan, porting included, at prices as of 2026-01-21."),
 ])
 def test_the_verdict_in_one_sentence(frozen_project, scenario: str, sentence: str):
-    from generator.present import rule_label
-    from generator.unfurl import verdict_sentence
+    from generator.model.present import rule_label
+    from generator.rendering.unfurl import verdict_sentence
 
     r = next(r for r in frozen_project.results if r.id == scenario)
     decided = [s.rule for s in r.workloads[0].outcome.trace if s.verdict is not None]
@@ -288,6 +288,6 @@ def test_the_verdict_in_one_sentence(frozen_project, scenario: str, sentence: st
 def frozen_project():
     from core_support import FROZEN
 
-    from generator.loader import load_project
+    from generator.inputs.loader import load_project
 
     return load_project(FROZEN)

@@ -10,7 +10,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink, get_toc
 
-from generator.converted import Converted
+from generator.store.html_cache import Converted
 
 
 class GeneratedFile(File):

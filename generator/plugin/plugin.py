@@ -24,17 +24,19 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from generator import cachefile, converted, embeds, passthrough, sitefolder, themed, unfurl
-from generator.cachefile import Cache
-from generator.compiled import Compiled
-from generator.converted import ConvertedPages
-from generator.freshness import today
-from generator.images import Images
+from generator.inputs.freshness import today
+from generator.plugin import sitefolder
 from generator.plugin.config import GuideConfig
 from generator.plugin.files import GeneratedFile, StoredPage, always_modified, toc_tokens
 from generator.plugin.theme_inputs import page_parts, site_parts
-from generator.site import Renderer
-from generator.themed import Themed, ThemedPages
+from generator.rendering import embeds, passthrough, unfurl
+from generator.rendering.images import Images
+from generator.rendering.site import Renderer
+from generator.store import cachefile, html_cache, page_file_cache
+from generator.store.cachefile import Cache
+from generator.store.html_cache import ConvertedPages
+from generator.store.page_file_cache import Themed, ThemedPages
+from generator.store.template_cache import Compiled
 
 log = logging.getLogger("mkdocs.plugins.guide")
 
@@ -135,8 +137,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         # Runs on every (re)build, so a changed scenario or price is picked up by `mkdocs serve`.
-        from generator.build import generate, page_stores
-        from generator.loader import InputError
+        from generator.inputs.loader import InputError
+        from generator.rendering.build import generate, page_stores
 
         root = _root(config)
         cache = self.cache
@@ -225,7 +227,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         assert self.cache is not None, "on_config runs before on_env"
         env.bytecode_cache = Compiled(self.cache)
         if self.themed is not None and self.theme_entries:
-            env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({themed.TEMPLATE: themed.TEMPLATE_SOURCE}), env.loader])
+            env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({page_file_cache.TEMPLATE: page_file_cache.TEMPLATE_SOURCE}), env.loader])
             self._find_stored_files(config)
         return env
 
@@ -235,18 +237,18 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         found is rendered with a template that writes its stored file, which MkDocs picks by the page's
         front matter before any plugin sees the page, so the front matter says so until then."""
         assert self.themed is not None and self.cache is not None
-        site = themed.site_inputs(self.cache.keys, site_parts(config, self.nav))
+        site = page_file_cache.site_inputs(self.cache.keys, site_parts(config, self.nav))
         for path, (f, entry) in self.theme_entries.items():
             page = f.page
             if page is None or (self.dirty and not f.is_modified()):
                 continue
-            check = themed.check(site, (page_parts(page, page.content), self._unfurl_tags(page, config)))
+            check = page_file_cache.check(site, (page_parts(page, page.content), self._unfurl_tags(page, config)))
             stored = self.themed.get(entry, check, page.canonical_url)
             if stored is None:
                 self.to_theme[path] = _Pending(entry, check)
             else:
                 self.stored_files[path] = (stored, page.meta)
-                page.meta = {**page.meta, "template": themed.TEMPLATE}
+                page.meta = {**page.meta, "template": page_file_cache.TEMPLATE}
 
     def _unfurl_tags(self, page: Page, config: MkDocsConfig) -> str:
         """The page's Open Graph and Twitter card tags: the generator's card for a page it made one
@@ -278,7 +280,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             return markdown  # its HTML is stored: Markdown does not run on it
         # Hand-written pages opt into figures from data/ with `figures: true` in their front matter.
         if page.meta.get("figures"):
-            from generator.site import render_markdown_page
+            from generator.rendering.site import render_markdown_page
 
             assert self.renderer is not None, "on_files runs before any page"
             markdown = render_markdown_page(self.renderer, markdown)
@@ -296,7 +298,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             page.present_anchor_ids = (page.present_anchor_ids or set()) | passthrough.anchors(blocks)
         entry = self.to_store.pop(path, None)
         if entry is not None and self.converted is not None:
-            self.converted.put(entry, converted.Converted(page.meta, html, toc_tokens(list(page.toc)),
+            self.converted.put(entry, html_cache.Converted(page.meta, html, toc_tokens(list(page.toc)),
                                                           page._title_from_render, sorted(page.present_anchor_ids or ())))
         return html
 
@@ -307,15 +309,15 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         stored = self.stored_files.get(path)
         if stored is not None:
             found, page.meta = stored
-            context[themed.CONTEXT_KEY] = found.output
+            context[page_file_cache.CONTEXT_KEY] = found.output
             self.full[path] = page.content or ""
             page.content = ""  # nothing for the search plugin to parse: the page's stored entries join its index next
             return context
         if page.file.generated_by:
             # The search plugin indexes the page while it holds only what a reader searches it by
-            # (converted.searched); the whole HTML is put back before the theme renders the page.
+            # (html_cache.searched); the whole HTML is put back before the theme renders the page.
             self.full[path] = page.content or ""
-            page.content = converted.searched(path, page.content or "")
+            page.content = html_cache.searched(path, page.content or "")
         if path in self.to_theme:
             index = _search_index(config)
             self.to_theme[path].indexed_from = None if index is None else len(index.entries)
@@ -345,7 +347,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         pending = self.to_theme.pop(page.file.src_uri, None)
         if pending is not None and self.themed is not None:
-            self.themed.put(pending.entry, themed.Themed(pending.check, output, pending.search), page.canonical_url)
+            self.themed.put(pending.entry, page_file_cache.Themed(pending.check, output, pending.search), page.canonical_url)
         return output
 
     @event_priority(50)  # before the search plugin writes its index

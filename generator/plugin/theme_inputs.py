@@ -10,8 +10,8 @@ from pathlib import Path
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.pages import Page
 
-from generator import themed
 from generator.plugin.files import toc_tokens
+from generator.store import page_file_cache
 
 # Settings that change no page's file (what is only warned about or refused: `--strict`, validation),
 # or whose effect a page's own parts already carry (Markdown's settings: its HTML), or that hold
@@ -42,7 +42,7 @@ def site_parts(config: MkDocsConfig, nav) -> tuple:
     search = config.plugins.get("material/search")
     return (
         sorted((k, repr(v)) for k, v in config.items() if k not in _NOT_IN_PAGES),
-        themed.site_path(config.site_url or ""),
+        page_file_cache.site_path(config.site_url or ""),
         theme.name, sorted((k, repr(v)) for k, v in theme.items()), sorted(theme.static_templates),
         _theme_dirs_outside_packages(config),
         None if search is None else sorted((k, repr(v)) for k, v in search.config.items()),

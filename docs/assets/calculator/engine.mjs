@@ -1,5 +1,5 @@
-// The calculator's engine: the same arithmetic and rules as generator/engine.py and
-// generator/resolve.py, operation for operation, so both give the same numbers to the last bits.
+// The calculator's engine: the same arithmetic and rules as generator/model/engine.py and
+// generator/model/resolve.py, operation for operation, so both give the same numbers to the last bits.
 // The parity test (tests/test_parity.py) runs this very file in Node against the Python engine.
 // No DOM here: the page wiring lives in calculator.js.
 

@@ -1,9 +1,9 @@
-// How numbers read in the calculator: the same functions as generator/formatting.py, giving the
+// How numbers read in the calculator: the same functions as generator/model/formatting.py, giving the
 // same strings (tests/test_formats.py holds both to one set of golden strings). Not Intl: the
 // first NumberFormat a page makes loads locale data, tens of milliseconds before the first answer.
 
 export const NONE = "none";
-// Edge cases in words, as generator/formatting.py says them.
+// Edge cases in words, as generator/model/formatting.py says them.
 export const FIRST_RUN = "in the first run";
 export const NO_CROSSING = "no crossing";
 

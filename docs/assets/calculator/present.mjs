@@ -1,5 +1,5 @@
 // What a reader is told about one evaluated workload: every sentence, label and formatted figure.
-// The same function as generator/present.py, giving the same strings (tests/test_parity.py). It
+// The same function as generator/model/present.py, giving the same strings (tests/test_parity.py). It
 // takes the workload as evaluateWorkload returns it, the engine's cost curve and the two prices'
 // source and date, and returns plain data; wiring.mjs only escapes and places it.
 // Rules, inputs and thresholds this layer does not know get a generic label from their name.

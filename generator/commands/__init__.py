@@ -1,0 +1,1 @@
+"""The `guide` command line and what its subcommands do."""

@@ -1,0 +1,271 @@
+"""The `guide` command. Exit 0 ok, 1 invalid input (or a file that exists), 2 usage, 3 a verdict
+changed (`guide diff --fail-on-verdict-change`). Each command's work lives in its own module."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from generator.commands import gitbase, import_prices, scaffold, siteconfig
+from generator.inputs import freshness, provenance
+from generator.inputs.loader import InputError, Problem, load_project
+from generator.model import present
+from generator.model.results import to_dict
+from generator.model.schema import json_schema_text
+from generator.rendering import diff
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="guide", description="Trainium or GPU: validate and evaluate scenarios.")
+    p.add_argument("--root", default=".", help="project folder holding scenarios/ and data/ (default: .)")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    v = sub.add_parser("validate", help="check scenarios/ and data/ (or the given files) and report every problem")
+    v.add_argument("paths", nargs="*", metavar="PATH")
+    v.add_argument("--strict", action="store_true",
+                   help="also refuse prices older than stale_days (data/assumptions.yaml, default 180)")
+
+    e = sub.add_parser("evaluate", help="evaluate scenarios and print verdicts with every computed number")
+    e.add_argument("paths", nargs="*", metavar="PATH")
+    e.add_argument("--format", choices=("table", "json"), default="table")
+
+    s = sub.add_parser("schema", help="print the scenario JSON Schema")
+    s.add_argument("--output", metavar="FILE", help="write it to FILE instead of standard output")
+
+    n = sub.add_parser("new-scenario", help="write scenarios/NAME.yaml to fill in (never replaces a file)")
+    n.add_argument("name", metavar="NAME", type=_scenario_name, help="lower-case letters, digits and dashes")
+
+    d = sub.add_parser("diff", help="Markdown report of what changed against BASE: verdicts, savings, prices")
+    d.add_argument("base", nargs="?", metavar="BASE", help="a git commit or branch (default: the merge base with main)")
+    d.add_argument("--threshold", type=_percent, default=diff.DEFAULT_THRESHOLD, metavar="PERCENT",
+                   help="report savings and break-even runs that move by more than this (default: 5)")
+    d.add_argument("--fail-on-verdict-change", action="store_true", help="exit 3 when any verdict changed")
+
+    i = sub.add_parser("import-prices", help="update on-demand prices in data/prices.yaml from an AWS Price List file")
+    i.add_argument("file", metavar="FILE", help="EC2 offer file or `aws pricing get-products` output (- for stdin)")
+    i.add_argument("--as-of", type=_date, metavar="YYYY-MM-DD", help="date of the prices (default: the file's publicationDate)")
+    i.add_argument("--source", metavar="KEY", help="source key to cite (default: AWS-PRICE-LIST-YYYY-MM)")
+    i.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
+
+    rp = sub.add_parser("refresh-prices", help="update data/ from AWS's pricing, Spot, Capacity Block and offerings APIs (boto3)")
+    rp.add_argument("--pricing-region", choices=("us-east-1", "eu-central-1", "ap-south-1"), default="us-east-1",
+                    help="endpoint of the Price List Query API (default: us-east-1)")
+    rp.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
+
+    c = sub.add_parser("cache", help="manage the build cache (.cache/ or GUIDE_CACHE_DIR)")
+    c_sub = c.add_subparsers(dest="cache_command", required=True)
+    pr = c_sub.add_parser("prune", help="remove every cached file the current tree does not use")
+    pr.add_argument("--site-url", metavar="URL", help="the site URL builds use (default: site_url in mkdocs.yml)")
+    return p
+
+
+def _scenario_name(text: str) -> str:
+    try:
+        return scaffold.check_name(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _percent(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"a percentage of 0 or more (got {text!r})")
+    return value
+
+
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a date written YYYY-MM-DD (got {text!r})") from None
+
+
+def _problems(problems: list[Problem], heading: str | None = None) -> int:
+    if heading:
+        print(heading, file=sys.stderr)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    print(f"{len(problems)} problem(s) found.", file=sys.stderr)
+    return 1
+
+
+def _table(results) -> str:
+    rows = [("scenario", "verdict", "expect", "saving/run $", "break-even runs", "robustness")]
+    for r in results:
+        # In the words and figures the scenarios index shows.
+        row = present.scenario_row(r, [present.present_workload(w) for w in r.workloads])
+        rows.append((r.id, r.verdict, r.scenario.expect, f"{r.saving_per_run:,.0f}", ", ".join(row["break_even"]), row["state"]))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows)
+
+
+def _new_scenario(root: Path, name: str) -> int:
+    try:
+        path = scaffold.write_new_scenario(root, name)
+    except scaffold.ScenarioExists as e:
+        print(f"guide new-scenario: {e.args[0]} already exists; pick another NAME or edit that file", file=sys.stderr)
+        return 1
+    shown = f"scenarios/{path.name}"
+    print(f"wrote {shown}: replace every {scaffold.PLACEHOLDER} in it, then run `guide validate {shown}`")
+    return 0
+
+
+def _diff(root: Path, args: argparse.Namespace) -> int:
+    try:
+        commit, label = gitbase.resolve(root, args.base)
+        with tempfile.TemporaryDirectory(prefix="guide-diff-") as tmp:
+            base_root = gitbase.materialise(root, commit, Path(tmp))
+            try:
+                base = load_project(base_root, check_expect=False)
+            except InputError as e:
+                return _problems(e.problems, f"at {label} ({commit[:12]}), the base side:")
+    except gitbase.BaseNotFound as e:
+        print(f"guide diff: {e}", file=sys.stderr)
+        return 2
+    try:
+        head = load_project(root, check_expect=False)
+    except InputError as e:
+        return _problems(e.problems, "in the working tree:")
+    report = diff.compare(base, head, args.threshold)
+    sys.stdout.write(diff.markdown(report, label, commit))
+    return 3 if args.fail_on_verdict_change and report.verdicts else 0
+
+
+def _import_prices(root: Path, args: argparse.Namespace) -> int:
+    name = "standard input" if args.file == "-" else args.file
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    except OSError as e:
+        print(f"{name}: cannot read it ({e.strerror})", file=sys.stderr)
+        return 1
+    try:
+        plan, written = import_prices.run(root / "data", text, args.as_of, args.source, args.dry_run)
+    except import_prices.OfferError as e:
+        print(f"{name}: {e}", file=sys.stderr)
+        return 1
+    except ValueError as e:  # GUIDE_TODAY is not a date
+        print(f"guide import-prices: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"data/: cannot write the updated files, both left as they were ({e.strerror}: {e.filename})", file=sys.stderr)
+        return 1
+    except InputError as e:
+        return _problems(e.problems)
+    print("\n".join(import_prices.report_lines(plan, written, "data", args.dry_run)))
+    return 0
+
+
+def _refresh_prices(root: Path, args: argparse.Namespace, client=None) -> int:
+    """`client` is a (service, region) -> boto3 client factory; None: the default credential chain."""
+    from generator.commands import aws_prices, refresh
+
+    try:
+        if client is None:
+            client = aws_prices.session_clients(args.pricing_region)
+        out = refresh.run(root / "data", client, dt.datetime.now(dt.timezone.utc), args.pricing_region, args.dry_run)
+    except ImportError:
+        print("guide refresh-prices: boto3 is not installed; run `pip install -e '.[aws]'` and try again", file=sys.stderr)
+        return 1
+    except aws_prices.AwsError as e:
+        print(f"guide refresh-prices: {e}; data/ was left as it was.", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"data/: cannot write the refreshed files, all left as they were ({e.strerror}: {e.filename})", file=sys.stderr)
+        return 1
+    except InputError as e:
+        return _problems(e.problems, "guide refresh-prices: data/ would not validate, so nothing was written:")
+    print("\n".join(refresh.report_lines(out, "data", args.dry_run)))
+    return 0
+
+
+def _cache(root: Path, args: argparse.Namespace) -> int:
+    from generator.commands.prune import prune
+    from generator.store.cachefile import CacheDirError
+
+    try:
+        count, size = prune(root, args.site_url)
+    except CacheDirError as e:
+        print(e, file=sys.stderr)
+        return 2
+    except ValueError as e:  # the date prices are judged against is not a date
+        print(f"guide cache prune: {e}", file=sys.stderr)
+        return 2
+    except InputError as e:
+        return _problems(e.problems)
+    print(f"removed {count} file(s), {size / 1e6:,.1f} MB, that the current tree does not use")
+    return 0
+
+
+def main(argv: list[str] | None = None, aws_client=None) -> int:
+    """The command, with standard output closed early (`guide ... | head`) ending quietly.
+    `aws_client` stands in for boto3's clients (tests hand in stubbed ones)."""
+    try:
+        code = _main(argv, aws_client)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python flushes stdout once more at exit; point it at nothing so that raises no second time.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    return code
+
+
+def _main(argv: list[str] | None = None, aws_client=None) -> int:
+    args = _parser().parse_args(argv)
+    root = Path(args.root)
+    if args.command == "schema":
+        text = json_schema_text()
+        if args.output:
+            Path(args.output).write_text(text, encoding="utf-8")
+        else:
+            sys.stdout.write(text)
+        return 0
+    if args.command == "new-scenario":
+        return _new_scenario(root, args.name)
+    if args.command == "diff":
+        return _diff(root, args)
+    if args.command == "import-prices":
+        return _import_prices(root, args)
+    if args.command == "refresh-prices":
+        return _refresh_prices(root, args, aws_client)
+    if args.command == "cache":
+        return _cache(root, args)
+    try:
+        project = load_project(root, args.paths)
+    except InputError as e:
+        return _problems(e.problems)
+    if args.command == "validate":
+        try:
+            on = freshness.today(siteconfig.read(root).today)
+        except ValueError as e:
+            print(f"guide validate: {e}", file=sys.stderr)
+            return 2
+        found = provenance.future_problems(root / "data", on)
+        committed = provenance.committed_prices(root)
+        if committed is not None:
+            found += provenance.unsourced_change_problems(project.catalog, committed, root / "data")
+        if args.strict:
+            found += freshness.stale_problems(project.catalog, root / "data", on=on)
+        if found:
+            return _problems(sorted(found))
+        print(f"ok: data/ and {len(project.results)} scenario(s) are valid.")
+        # The one place the stale prices are summed up: builds and `mkdocs serve` stay quiet about
+        # them (the pages carry the note), since a price goes stale with the calendar, not with an edit.
+        stale = freshness.stale_summary(project.catalog, on=on)
+        if stale:
+            print(f"note: {stale}")
+        return 0
+    if args.format == "json":
+        json.dump([to_dict(r) for r in project.results], sys.stdout, indent=2, default=str)
+        sys.stdout.write("\n")
+    else:
+        print(_table(project.results))
+    return 0

@@ -1,0 +1,1 @@
+"""Reading input: YAML with positions, validation into located problems, data/ and scenarios/ loading."""

@@ -1,0 +1,337 @@
+"""Typed models of the sourced figures in data/: sources, chips, instances, prices, assumptions.
+
+Every number a reader sees traces back to one of these models, so each carries its `source` and
+`as_of`; the models refuse a figure without them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Side = Literal["trainium", "gpu"]
+Option = Literal["on-demand", "spot", "commit-1y", "commit-3y", "capacity-block"]
+OPTIONS: tuple[str, ...] = ("on-demand", "spot", "commit-1y", "commit-3y", "capacity-block")
+OPTION_LABELS = {
+    "on-demand": "On-demand",
+    "spot": "Spot",
+    "commit-1y": "1-year commitment",
+    "commit-3y": "3-year commitment",
+    "capacity-block": "Capacity Block",
+}
+# Hours in a commitment's term: a reservation or Savings Plan is paid for every one of them.
+TERM_HOURS: dict[str, float] = {"commit-1y": 8760.0, "commit-3y": 26280.0}
+SourceKind = Literal["primary", "aggregator", "secondary", "vendor-positioning", "assumption"]
+
+Positive = Field(gt=0, allow_inf_nan=False)
+
+
+class Strict(BaseModel):
+    # strict: YAML 1.2 gives us real types; never coerce "12" to 12 or "no" to False.
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Source(Strict):
+    title: str = Field(min_length=1)
+    url: str | None = None
+    kind: SourceKind
+    # The date the source itself shows; null when it shows none and none could be established
+    # (the title then says so). Never the day someone read it.
+    as_of: dt.date | None
+
+    @property
+    def name(self) -> str:
+        """What a chart, an embed or a caption calls the source: its title up to the first clause
+        (titles go on to say which file, version or date), so a stranger reads it without the key."""
+        return re.split(r", |; |: | \(|\. ", self.title, maxsplit=1)[0].strip() or self.title
+
+
+class Cited(Strict):
+    """A figure's provenance."""
+
+    source: str = Field(min_length=1)
+    as_of: dt.date
+    note: str | None = None
+
+
+class AltFigure(Cited):
+    value: float = Positive
+
+
+class Figure(Cited):
+    value: float = Positive
+    alternatives: list[AltFigure] = []
+
+
+class RangeFigure(Cited):
+    """A representative figure with the range it is believed to lie in."""
+
+    value: float = Positive
+    low: float = Positive
+    high: float = Positive
+
+    @model_validator(mode="after")
+    def _ordered(self) -> RangeFigure:
+        if not self.low <= self.value <= self.high:
+            raise ValueError(f"needs low <= value <= high (got {self.low}, {self.value}, {self.high})")
+        return self
+
+
+class AltSpecFigure(AltFigure):
+    as_of: dt.date | None  # type: ignore[assignment]
+
+
+class SpecFigure(Figure):
+    """A chip's published specification. A vendor's product page often shows no date, and a part's
+    peak rate does not age the way a price does, so such a figure may be undated (null) when, and
+    only when, its source shows no date either (checked in generator/inputs/datafiles.py)."""
+
+    as_of: dt.date | None  # type: ignore[assignment]
+    alternatives: list[AltSpecFigure] = []  # type: ignore[assignment]
+
+
+class Chip(Strict):
+    name: str
+    vendor: str
+    bf16_tflops: SpecFigure
+    fp8_tflops: SpecFigure | None = None
+    memory_gib: SpecFigure
+    memory_bandwidth_tbps: SpecFigure
+
+
+class Regions(Cited):
+    """Regions an instance is offered in: those the guide has a source for, not AWS's whole list.
+    Empty when no source the guide has names one (a generation announced before it is priced)."""
+
+    value: list[str]
+
+
+class Instance(Strict):
+    side: Side
+    regions: Regions
+    chip: str
+    chips: Figure
+    accelerator_memory: Figure
+    accelerator_memory_unit: Literal["GiB", "GB"]
+    # A size AWS sells before any source the guide has describes its host (trn2.3xlarge): left out
+    # rather than guessed. No decision reads them.
+    vcpu: Figure | None = None
+    ram_gib: Figure | None = None
+    network_gbps: Figure
+
+
+class AltPrice(Cited):
+    usd_per_hour: float = Positive
+    # An older figure may come from a source that shows no date (null, and the note says so).
+    as_of: dt.date | None  # type: ignore[assignment]
+
+
+class Price(Cited):
+    instance: str
+    region: str
+    option: Option
+    offered: bool = True
+    usd_per_hour: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    low: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    high: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    alternatives: list[AltPrice] = []
+    reason: str | None = None
+    # A commitment's kind: a convertible reservation costs more than a standard one for the same term,
+    # so a convertible rate is never set beside standard ones as if it were one.
+    reservation: Literal["standard", "convertible"] | None = None
+    # The day a refresh from AWS's APIs (generator/commands/refresh.py) last found no such figure: the entry is
+    # kept as the last one seen, and pages say since when AWS no longer lists it.
+    vanished: dt.date | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Price:
+        if self.offered and self.usd_per_hour is None:
+            raise ValueError("an offered price needs usd_per_hour (use offered: false when it is not sold)")
+        if not self.offered and self.usd_per_hour is not None:
+            raise ValueError("a price that is not offered must not give usd_per_hour")
+        if (self.low is None) != (self.high is None):
+            raise ValueError("give both low and high, or neither")
+        if self.low is not None and self.usd_per_hour is not None:
+            if not self.low <= self.usd_per_hour <= self.high:  # type: ignore[operator]
+                raise ValueError("needs low <= usd_per_hour <= high")
+        if self.reservation is not None and self.option not in ("commit-1y", "commit-3y"):
+            raise ValueError("reservation (standard or convertible) is only for commit-1y or commit-3y")
+        return self
+
+    @property
+    def point(self) -> float:
+        assert self.usd_per_hour is not None
+        return self.usd_per_hour
+
+    @property
+    def range(self) -> tuple[float, float]:
+        if self.low is None or self.high is None:
+            return (self.point, self.point)
+        return (self.low, self.high)
+
+
+class Unpublished(Cited):
+    """A way of buying an instance that exists, or may, but whose price no source found gives.
+    Recorded so that pages say "not published" instead of leaving a silent gap; never a price."""
+
+    instance: str
+    region: str | None = None  # None: no region has a published price
+    option: Option
+
+
+class Was(Strict):
+    """A price as it stood on one side of a recorded move."""
+
+    offered: bool = True
+    usd_per_hour: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    low: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    high: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    source: str = Field(min_length=1)
+    as_of: dt.date | None
+    note: str | None = None
+
+
+class PriceMove(Strict):
+    """One move of one price (data/history.yaml): a figure that changed, appeared, vanished from
+    AWS's listings or came back, on the day it was found. `before` is the figure data/ held until
+    then, `after` the one it holds from then (none when the figure vanished)."""
+
+    date: dt.date
+    instance: str
+    region: str
+    option: Option
+    change: Literal["changed", "added", "vanished", "returned"]
+    source: str = Field(min_length=1)  # where the move was seen
+    before: Was | None = None
+    after: Was | None = None
+
+    @model_validator(mode="after")
+    def _sides(self) -> PriceMove:
+        need = {"changed": (True, True), "added": (False, True), "vanished": (True, False), "returned": (True, True)}
+        b, a = need[self.change]
+        if (self.before is not None) != b or (self.after is not None) != a:
+            raise ValueError(f"a move of kind {self.change} needs {'before' if b else 'no before'} and {'after' if a else 'no after'}")
+        return self
+
+
+class RegionsMove(Strict):
+    """One change to an instance's regions list, from the offerings AWS reports."""
+
+    date: dt.date
+    instance: str
+    source: str = Field(min_length=1)
+    before: list[str]
+    after: list[str]
+
+
+class HistoryFile(Strict):
+    prices: list[PriceMove] = []
+    regions: list[RegionsMove] = []
+
+
+class PortingClass(Strict):
+    label: str
+    examples: str
+    weeks: RangeFigure
+    # Constraints whose work the class's weeks already count, so they add nothing more to it.
+    includes: list[str] = []
+
+
+class Constraint(Cited):
+    label: str
+    effect: Literal["excludes", "adds-weeks"]
+    weeks: RangeFigure | None = None
+
+    @model_validator(mode="after")
+    def _weeks_when_adding(self) -> Constraint:
+        if (self.effect == "adds-weeks") != (self.weeks is not None):
+            raise ValueError("effect adds-weeks needs weeks; effect excludes must not give them")
+        return self
+
+
+class Trainium3Speed(Strict):
+    """What a Trn3 UltraServer might deliver, for the price it would have to beat (generator/model/trn3.py):
+    Trainium3's training throughput per chip over each earlier Trainium chip, by chip key. No
+    measurement exists, so each is a range; AWS's own claims are kept apart as vendor claims."""
+
+    per_chip: dict[str, RangeFigure]
+    vendor_claims: dict[str, Figure] = {}
+
+
+class Assumptions(Strict):
+    engineer_week_usd: Figure
+    porting_classes: dict[str, PortingClass]
+    neuron_experience: dict[Literal["none", "some", "experienced"], Figure]
+    constraints: dict[str, Constraint]
+    port_engineers: RangeFigure
+    spot_interruptions_per_instance_hour: RangeFigure
+    spot_hours_lost_per_interruption: RangeFigure
+    close_call_margin: Figure
+    soon_days: Figure
+    # Prices whose as_of is older than this many days are flagged (generator/inputs/freshness.py).
+    stale_days: Figure | None = None
+    trainium3: Trainium3Speed | None = None
+
+
+class SourcesFile(Strict):
+    sources: dict[str, Source]
+
+
+class ChipsFile(Strict):
+    chips: dict[str, Chip]
+
+
+class InstancesFile(Strict):
+    instances: dict[str, Instance]
+
+
+class PricesFile(Strict):
+    prices: list[Price]
+    unpublished: list[Unpublished] = []
+
+
+class Catalog(BaseModel):
+    """Everything in data/, cross-checked. Built by the loader; read by the engine and the site."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    sources: dict[str, Source]
+    chips: dict[str, Chip]
+    instances: dict[str, Instance]
+    prices: list[Price]
+    assumptions: Assumptions
+    unpublished: list[Unpublished] = []
+    history: HistoryFile = HistoryFile()
+
+    def unpublished_for(self, instance: str) -> list[Unpublished]:
+        return [u for u in self.unpublished if u.instance == instance]
+
+    def price(self, instance: str, region: str, option: str) -> Price | None:
+        for p in self.prices:
+            if p.instance == instance and p.region == region and p.option == option:
+                return p
+        return None
+
+    def regions(self) -> list[str]:
+        return sorted({p.region for p in self.prices})
+
+    def regions_for(self, instance: str) -> list[str]:
+        return sorted({p.region for p in self.prices if p.instance == instance})
+
+    def offered_in(self, instance: str) -> list[str]:
+        return list(self.instances[instance].regions.value)
+
+    def peak_tflops(self, instance: str, precision: str) -> float:
+        chip = self.chips[self.instances[instance].chip]
+        fig = chip.fp8_tflops if precision == "fp8" else chip.bf16_tflops
+        if fig is None:
+            # A chip without FP8 (A100) trains at its BF16 rate.
+            fig = chip.bf16_tflops
+        return fig.value
+
+    def latest_as_of(self) -> dt.date:
+        dates = [p.as_of for p in self.prices]
+        return max(dates)

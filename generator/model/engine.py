@@ -1,0 +1,701 @@
+"""The decision engine: pure arithmetic and rules over resolved numbers. No I/O, no lookups.
+
+`evaluate` is the whole decision for one workload. It works on `Inputs`, a flat record of numbers,
+so that the calculator's JavaScript port can mirror it line for line; `generator.model.resolve` turns a
+scenario plus the catalog into `Inputs`. Keep the order of floating-point operations here and in
+the JavaScript module the same: the parity test compares them to 1e-9.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+Verdict = Literal["trainium", "gpu", "neither"]
+SIDE_LABELS = {"trainium": "Trainium", "gpu": "The GPU option"}
+SOONEST = {"trainium": "Trainium starts soonest.", "gpu": "the GPU option starts soonest."}
+# A threshold is shown only if the verdict differs this little either side of it.
+THRESHOLD_PROBE = 1e-6
+# The rules whose verdict the plan's costs decide; thresholds over runs mean something only there.
+COST_RULES = ("cost", "capacity")
+
+# Range-carrying inputs, each with the end that favours Trainium less ("against") and more ("for").
+RANGE_INPUTS: dict[str, tuple[str, str]] = {
+    "relative_throughput": ("low", "high"),
+    "port_weeks": ("high", "low"),
+    "trainium_price": ("high", "low"),
+    "gpu_price": ("low", "high"),
+    "interruption_rate": ("high", "low"),
+    "lost_hours": ("high", "low"),
+    "port_engineers": ("low", "high"),
+}
+RANGE_LABELS = {
+    "relative_throughput": "relative throughput",
+    "port_weeks": "port effort",
+    "trainium_price": "Trainium price",
+    "gpu_price": "GPU price",
+    "interruption_rate": "spot interruptions per instance-hour",
+    "lost_hours": "hours of work lost per spot interruption",
+    "port_engineers": "engineers on the port",
+}
+HOURS_PER_MONTH = 730.0  # 8,760 hours a year over 12 months
+DAYS_PER_WEEK = 7.0
+# The most runs a scenario may plan (generator.model.schema): break-even statements cover plans up to it.
+MAX_PLAN_RUNS = 1_000_000
+# Under a commitment, plan lengths are checked one by one up to where the sign can no longer change,
+# but no further than this (or the plan's own runs) when that point lies beyond it.
+CHECKED_RUNS = 10_000
+CURVE_MAX_HORIZON = 400
+
+
+@dataclass(frozen=True)
+class Span:
+    value: float
+    low: float
+    high: float
+
+    def at(self, end: str) -> float:
+        return {"value": self.value, "low": self.low, "high": self.high}[end]
+
+    @property
+    def is_range(self) -> bool:
+        return self.low != self.high
+
+
+@dataclass(frozen=True)
+class Way:
+    """One way data/ prices a side's instance in its region: by the hour (term None) or a commitment."""
+
+    option: str
+    usd_per_hour: float
+    term_hours: float | None = None
+
+
+# Ways that are paid by the hour and not interrupted: what a plan buys beyond a held reservation.
+HOURLY_OPTIONS = ("on-demand", "capacity-block")
+
+
+@dataclass(frozen=True)
+class Inputs:
+    gpu_hours: float  # instance-hours of one run on the GPU option, before any spot overhead
+    relative_throughput: Span  # Trainium instance throughput / GPU instance throughput
+    trainium_price: Span  # USD per instance-hour
+    gpu_price: Span
+    trainium_spot: bool
+    gpu_spot: bool
+    interruption_rate: Span  # spot interruptions per instance-hour
+    lost_hours: Span  # hours of the whole job's progress lost to each interruption
+    port_weeks: Span  # engineer-weeks for one port, after team experience and constraints
+    engineer_week_usd: float
+    port_extra_usd: float
+    runs: int
+    runs_per_architecture: int | None  # None: the architecture does not change during the plan
+    trainium_count: int
+    gpu_count: int
+    trainium_availability: str
+    gpu_availability: str
+    needed_within_days: int | None
+    soon_days: float
+    close_call_margin: float
+    excluded_by: tuple[str, ...] = ()
+    port_engineers: Span = Span(1.0, 1.0, 1.0)  # engineers working on a port at once
+    trainium_lead_days: float = 0.0  # days before the capacity can be had
+    gpu_lead_days: float = 0.0
+    trainium_term_hours: float | None = None  # a commitment's term; None when paid by the hour used
+    gpu_term_hours: float | None = None
+    trainium_held_hours: float = 0.0  # hours left on a commitment the team already holds (sunk)
+    gpu_held_hours: float = 0.0
+    plan_hours: float | None = None  # calendar hours the plan spans; None: runs back to back
+    region_excluded: tuple[str, ...] = ()  # sides whose instance is offered in no allowed region
+    allowed_regions: tuple[str, ...] = ()
+    port_during_lead: bool = False  # the port is done while waiting for capacity, not after it
+    trainium_option: str = ""  # the way the scenario names to buy each side
+    gpu_option: str = ""
+    trainium_ways: tuple[Way, ...] = ()  # every way data/ prices the side's instance in its region
+    gpu_ways: tuple[Way, ...] = ()
+
+    def at(self, name: str, end: str) -> Inputs:
+        """These inputs with one ranged input moved to one end of its range."""
+        span: Span = getattr(self, name)
+        v = span.at(end)
+        return replace(self, **{name: Span(v, span.low, span.high)})
+
+
+@dataclass(frozen=True)
+class Step:
+    rule: str
+    verdict: Verdict | None  # None: the rule was checked and did not decide
+    text: str
+    numbers: dict[str, float | int | str | None] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Side:
+    hours_per_run: float  # instance-hours, spot overhead included
+    usd_per_hour: float
+    cost_per_run: float  # the hours one run uses at the hourly rate
+    wall_clock_hours: float
+    total: float  # compute over the plan (a commitment's whole terms), ports included on Trainium
+    spot_overhead: float  # fraction of extra hours lost to interruptions; 0 when not on spot
+    compute_total: float
+    committed_terms: int  # commitment terms the plan buys (beyond any it already holds)
+    utilisation: float | None  # share of the committed instance-hours the plan uses
+    ready_days: float  # days before the first run can start (lead time, and the port on Trainium)
+    price_low: float
+    price_high: float
+    price_basis: str  # where the price used sits in its range: point, low, high or inside
+    feasible: bool = True  # nothing rules this side out
+    reasons: tuple[str, ...] = ()  # every reason it cannot run, when it cannot
+    late_days: float | None = None  # days after the deadline it can start (0 when on time); None: no deadline
+    cheapest_option: str = ""  # the way to buy the plan's compute that costs least ("" when none is known)
+    cheaper_by: float = 0.0  # how much less than the named way it costs
+    options: tuple[tuple[str, float], ...] = ()  # the plan's compute cost bought each way
+
+
+@dataclass(frozen=True)
+class Outcome:
+    trainium: Side
+    gpu: Side
+    saving_per_run: float
+    saving_pct: float  # price-performance advantage: 1 - trainium cost / gpu cost per run
+    port_cost: float
+    ports: int
+    port_calendar_days: float
+    break_even_runs: float | None
+    total_difference: float  # gpu total - trainium total; positive means Trainium is cheaper
+    verdict: Verdict
+    trace: tuple[Step, ...]
+    decided_by: str = "cost"  # the rule of the step that gave the verdict
+
+
+def recurring_break_even(s: float, port: float, k: int) -> float | None:
+    """The least N such that every plan of N runs or more costs less on Trainium, when each run
+    saves s and a port costing `port` is paid every k runs; None when no plan length does.
+    After m whole architectures and r runs (1..k) of the next, Trainium is ahead by
+    m (k s - port) + r s - port: each architecture nets c = k s - port, and the worst point of
+    each is its first run."""
+    c = k * s - port
+    if s <= 0 or c <= 0:
+        return None
+    if s > port:
+        return 1.0
+    m = math.floor((port - s) / c) + 1  # the first architecture ahead from its first run
+    r = math.floor((port - (m - 1) * c) / s) + 1  # where the one before it gets ahead for good
+    return float((m - 1) * k + r)
+
+
+def ports_needed(runs: int, runs_per_architecture: int | None) -> int:
+    if runs_per_architecture is None:
+        return 1
+    return -(-runs // runs_per_architecture)
+
+
+def spot_load(count: int, rate: float, lost: float) -> float:
+    """Hours of progress a synchronous job on spot loses per hour of wall-clock time: it restarts
+    whole when any of its instances is interrupted, so count x interruptions per instance-hour x
+    hours lost each."""
+    return count * rate * lost
+
+
+def spot_factor(spot: bool, count: int, rate: float, lost: float) -> float:
+    """Wall-clock time over work on spot. Interruptions strike the hours spent redoing lost work as
+    well as new work: each hour of wall-clock time keeps only 1 - load hours of progress, so a run
+    takes work / (1 - load). At a load of 1 or more it cannot be expected to finish (infinite)."""
+    if not spot:
+        return 1.0
+    load = spot_load(count, rate, lost)
+    return 1 / (1 - load) if load < 1 else math.inf
+
+
+def price_basis(s: Span) -> str:
+    if not s.is_range:
+        return "point"
+    if s.value == s.low:
+        return "low"
+    if s.value == s.high:
+        return "high"
+    return "inside"
+
+
+def plan_span(n: float, x: Inputs, wall: float) -> float:
+    """Calendar hours n runs span: back to back, or spread over the plan's months."""
+    span = n * wall
+    if x.plan_hours is not None:
+        span = max(span, n * x.plan_hours / x.runs)
+    return span
+
+
+def compute_cost(n: float, x: Inputs, side: str, hours: float, wall: float) -> tuple[float, int]:
+    """Compute cost of n runs of `hours` instance-hours on one side, bought the named way, and the
+    commitment terms bought. A commitment is paid for every hour of its term, used or not. Hours
+    still held on one are sunk: they cost nothing more, and what the plan needs beyond them is
+    bought the cheapest way, more terms or by the hour."""
+    term = getattr(x, side + "_term_hours")
+    price = getattr(x, side + "_price").value
+    if term is None:
+        return n * (price * hours), 0
+    span = plan_span(n, x, wall)
+    held = getattr(x, side + "_held_hours")
+    uncovered = max(0.0, span - held)
+    terms = math.ceil(uncovered / term)
+    committed = getattr(x, side + "_count") * terms * term * price
+    hourly = [w.usd_per_hour for w in getattr(x, side + "_ways") if w.option in HOURLY_OPTIONS]
+    if held > 0 and uncovered > 0 and hourly:
+        # The runs spread evenly over the span: those past the held hours need this share of the hours.
+        by_hour = n * hours * (uncovered / span) * min(hourly)
+        if by_hour < committed:
+            return by_hour, 0
+    return committed, terms
+
+
+def way_cost(n: float, x: Inputs, side: str, base_hours: float, way: Way) -> float | None:
+    """Compute cost of n runs bought one way with nothing held; None when that way cannot finish."""
+    count = getattr(x, side + "_count")
+    factor = spot_factor(way.option == "spot", count, x.interruption_rate.value, x.lost_hours.value)
+    if math.isinf(factor):
+        return None
+    hours = base_hours * factor
+    if way.term_hours is None:
+        return n * (way.usd_per_hour * hours)
+    span = plan_span(n, x, hours / count)
+    return count * math.ceil(span / way.term_hours) * way.term_hours * way.usd_per_hour
+
+
+def plan_totals(x: Inputs, n: float, o: Outcome) -> tuple[float, float]:
+    """GPU and Trainium totals of a plan of n runs, otherwise as `x`."""
+    if n == 0:
+        return 0.0, 0.0
+    gpu, _ = compute_cost(n, x, "gpu", o.gpu.hours_per_run, o.gpu.wall_clock_hours)
+    trn, _ = compute_cost(n, x, "trainium", o.trainium.hours_per_run, o.trainium.wall_clock_hours)
+    return gpu, ports_needed(math.ceil(n), x.runs_per_architecture) * o.port_cost + trn
+
+
+def _side(x: Inputs, side: str, hours: float, ready_days: float) -> Side:
+    count = getattr(x, side + "_count")
+    factor = spot_factor(getattr(x, side + "_spot"), count, x.interruption_rate.value, x.lost_hours.value)
+    price: Span = getattr(x, side + "_price")
+    base_hours = hours
+    hours = hours * factor
+    cost = price.value * hours
+    wall = hours / count
+    compute, terms = compute_cost(x.runs, x, side, hours, wall)
+    term = getattr(x, side + "_term_hours")
+    utilisation = None
+    if term is not None:
+        covered = terms * term + getattr(x, side + "_held_hours")
+        utilisation = x.runs * hours / (count * covered) if covered > 0 else None
+    reasons = infeasibility(x, side)
+    late = None if x.needed_within_days is None else max(0.0, ready_days - x.needed_within_days)
+    # The named way is what the verdict uses; the others are priced beside it. A held reservation is
+    # already the named way's, so only plans that hold nothing compare whole ways.
+    options: list[tuple[str, float]] = []
+    if getattr(x, side + "_held_hours") == 0:
+        for way in getattr(x, side + "_ways"):
+            total = way_cost(x.runs, x, side, base_hours, way)
+            if total is not None:
+                options.append((way.option, total))
+    cheapest, cheaper_by = getattr(x, side + "_option"), 0.0
+    # A named way that cannot finish (spot at a load of 1) has no cost to compare.
+    for option, total in options if math.isfinite(compute) else []:
+        if compute - total > cheaper_by:
+            cheapest, cheaper_by = option, compute - total
+    return Side(hours, price.value, cost, wall, compute, factor - 1, compute, terms, utilisation, ready_days,
+                price.low, price.high, price_basis(price), not reasons, reasons, late, cheapest, cheaper_by, tuple(options))
+
+
+def infeasibility(x: Inputs, side: str) -> tuple[str, ...]:
+    """Every reason one side cannot run at all, whatever it costs."""
+    reasons = []
+    if side == "trainium" and x.excluded_by:
+        reasons.append("a hard constraint rules it out (" + ", ".join(x.excluded_by) + ")")
+    if side in x.region_excluded:
+        reasons.append("it is not offered in any region the workload may use (" + ", ".join(x.allowed_regions) + ")")
+    if getattr(x, side + "_availability") == "unavailable":
+        reasons.append("it cannot be had in the region and window needed")
+    if getattr(x, side + "_spot"):
+        load = spot_load(getattr(x, side + "_count"), x.interruption_rate.value, x.lost_hours.value)
+        if load >= 1:
+            reasons.append("on spot at this scale a run cannot be expected to finish: interruptions cost as many hours "
+                           "of progress as it runs, or more")
+    return tuple(reasons)
+
+
+def ready_days(lead_days: float, port_days: float, overlap: bool) -> float:
+    """Days before Trainium's first run: capacity lead time and the port one after the other, or
+    side by side when the team ports while it waits for capacity."""
+    return max(lead_days, port_days) if overlap else lead_days + port_days
+
+
+def evaluate(x: Inputs) -> Outcome:
+    port_cost = x.port_weeks.value * x.engineer_week_usd + x.port_extra_usd
+    port_days = x.port_weeks.value / x.port_engineers.value * DAYS_PER_WEEK
+    gpu = _side(x, "gpu", x.gpu_hours, x.gpu_lead_days)
+    trn = _side(x, "trainium", x.gpu_hours / x.relative_throughput.value,
+                ready_days(x.trainium_lead_days, port_days, x.port_during_lead))
+    committed = x.gpu_term_hours is not None or x.trainium_term_hours is not None
+    # Under a commitment an hour costs what the plan pays for it, held hours nothing: per run, the
+    # saving is the plans' compute difference shared over the runs.
+    saving = (gpu.compute_total - trn.compute_total) / x.runs if committed else gpu.cost_per_run - trn.cost_per_run
+    if not (math.isfinite(trn.cost_per_run) and math.isfinite(gpu.cost_per_run)):
+        saving = 0.0  # a side that cannot finish on spot has no cost to save against
+    ports = ports_needed(x.runs, x.runs_per_architecture)
+    gpu_total = gpu.compute_total
+    trn_total = ports * port_cost + trn.compute_total
+    trn = replace(trn, total=trn_total)
+    difference = gpu_total - trn_total
+    feasible = trn.feasible and gpu.feasible
+    break_even = port_cost / saving if saving > 0 and not committed and feasible else None
+    if break_even is not None and x.runs_per_architecture is not None:
+        # With a port every k runs the cumulative difference is a saw-tooth: the break-even is the
+        # plan length from which every longer plan is cheaper on Trainium.
+        break_even = recurring_break_even(saving, port_cost, x.runs_per_architecture)
+
+    trace: list[Step] = []
+    verdict = _decide(x, trace, gpu, trn, difference, saving, port_cost, ports, break_even, committed)
+    decided_by = next(s.rule for s in reversed(trace) if s.verdict is not None)
+    return Outcome(
+        trainium=trn,
+        gpu=gpu,
+        saving_per_run=saving,
+        saving_pct=saving / gpu.cost_per_run,
+        port_cost=port_cost,
+        ports=ports,
+        port_calendar_days=port_days,
+        break_even_runs=break_even,
+        total_difference=difference,
+        verdict=verdict,
+        trace=tuple(trace),
+        decided_by=decided_by,
+    )
+
+
+def _decide(
+    x: Inputs,
+    trace: list[Step],
+    gpu: Side,
+    trn: Side,
+    difference: float,
+    saving: float,
+    port_cost: float,
+    ports: int,
+    break_even: float | None,
+    committed: bool,
+) -> Verdict:
+    gpu_total, trn_total = gpu.total, trn.total
+    sides = {"trainium": trn, "gpu": gpu}
+    why = {name: "; ".join(s.reasons) for name, s in sides.items()}
+    feasible = [name for name, s in sides.items() if s.feasible]
+    if not feasible:
+        trace.append(Step("feasibility", "neither",
+                          f"Neither side can run. Trainium: {why['trainium']}. The GPU option: {why['gpu']}.",
+                          {"trainium_reasons": why["trainium"], "gpu_reasons": why["gpu"]}))
+        return "neither"
+    if len(feasible) == 1:
+        out = "gpu" if feasible[0] == "trainium" else "trainium"
+        trace.append(Step("feasibility", feasible[0], f"{SIDE_LABELS[out]} cannot run: {why[out]}.",
+                          {out + "_reasons": why[out]}))
+        return feasible[0]  # type: ignore[return-value]
+    trace.append(Step("feasibility", None, "Both sides can run: no constraint, region or availability rules either out.", {}))
+
+    on_time = True
+    if x.needed_within_days is not None:
+        when = {"needed_within_days": x.needed_within_days, "trainium_ready_days": trn.ready_days, "gpu_ready_days": gpu.ready_days,
+                "trainium_late_days": trn.late_days, "gpu_late_days": gpu.late_days}
+        trn_ok = trn.ready_days <= x.needed_within_days
+        gpu_ok = gpu.ready_days <= x.needed_within_days
+        on_time = trn_ok and gpu_ok
+        if gpu_ok and not trn_ok:
+            trace.append(Step("deadline", "gpu", "Trainium cannot start by the deadline: the port and any lead time take longer.", when))
+            return "gpu"
+        if trn_ok and not gpu_ok:
+            trace.append(Step("deadline", "trainium", "The GPU option cannot start by the deadline; Trainium can.", when))
+            return "trainium"
+        if not trn_ok and trn.ready_days != gpu.ready_days:
+            soonest: Verdict = "trainium" if trn.ready_days < gpu.ready_days else "gpu"
+            trace.append(Step("deadline", soonest,
+                              "Neither side can start by the deadline; " + SOONEST[soonest],
+                              when))
+            return soonest
+        text = "Both sides can start by the deadline." if trn_ok else "Neither side can start by the deadline, and both start on the same day."
+        trace.append(Step("deadline", None, text, when))
+
+    verdict: Verdict = "trainium" if trn_total < gpu_total else "gpu"
+    numbers: dict[str, float | int | str | None] = {
+        "gpu_total": gpu_total,
+        "trainium_total": trn_total,
+        "difference": difference,
+        "saving_per_run": saving,
+        "port_cost": port_cost,
+        "ports": ports,
+        "break_even_runs": break_even,
+        "runs": x.runs,
+        "trainium_price_basis": trn.price_basis,
+        "gpu_price_basis": gpu.price_basis,
+    }
+    if verdict == "trainium":
+        text = "Over the plan, Trainium costs less, ports included."
+    elif committed:
+        text = "Over the plan, with each commitment paid for its whole term, Trainium does not cost less."
+    elif saving <= 0:
+        text = "Trainium does not cost less per run, so no number of runs repays the port."
+    elif x.runs_per_architecture is not None and break_even is None:
+        text = "No architecture lasts enough runs to repay its own port."
+    else:
+        text = "Over the plan, the per-run saving does not repay the port cost."
+    trace.append(Step("cost", verdict, text, numbers))
+
+    # Capacity tips a close call only between sides that can both start in time.
+    urgent = x.needed_within_days is not None and x.needed_within_days <= x.soon_days and on_time
+    margin = x.close_call_margin
+    if urgent and verdict == "gpu" and x.gpu_availability == "constrained" and x.trainium_availability == "available":
+        if trn_total <= gpu_total * (1 + margin):
+            trace.append(Step(
+                "capacity", "trainium",
+                "GPUs are constrained, the run is needed soon, and Trainium is within the close-call margin.",
+                {"margin": margin, "needed_within_days": x.needed_within_days, "ratio": trn_total / gpu_total},
+            ))
+            return "trainium"
+    elif urgent and verdict == "trainium" and x.trainium_availability == "constrained" and x.gpu_availability == "available":
+        if gpu_total <= trn_total * (1 + margin):
+            trace.append(Step(
+                "capacity", "gpu",
+                "Trainium is constrained, the run is needed soon, and the GPU is within the close-call margin.",
+                {"margin": margin, "needed_within_days": x.needed_within_days, "ratio": gpu_total / trn_total},
+            ))
+            return "gpu"
+    trace.append(Step("capacity", None, "Capacity does not change the cost verdict.", {"needed_within_days": x.needed_within_days}))
+    return verdict
+
+
+@dataclass(frozen=True)
+class RangeEnd:
+    input: str
+    end: str
+    value: float
+    verdict: Verdict
+    total_difference: float
+
+
+@dataclass(frozen=True)
+class Robustness:
+    holds: bool  # no single input moved across its own range changes the verdict
+    flips_on: tuple[str, ...]
+    ends: tuple[RangeEnd, ...]
+    worst_case: RangeEnd  # every range at the end that favours Trainium least
+    best_case: RangeEnd
+    joint_flip: bool = False  # holds, yet the all-worst or all-best corner gives the other verdict
+
+
+def against_and_for(name: str, low: float, high: float) -> tuple[str, str]:
+    """The ends of a range that favour Trainium least and most, from the total difference at each
+    end: the direction of some inputs depends on the case (spot overhead helps Trainium when only
+    the GPU side is on spot). Ties keep the usual direction."""
+    if low == high:
+        return RANGE_INPUTS[name]
+    return ("low", "high") if low < high else ("high", "low")
+
+
+def ranged_inputs(x: Inputs) -> list[str]:
+    names = [n for n in RANGE_INPUTS if getattr(x, n).is_range]
+    if not (x.trainium_spot or x.gpu_spot):
+        names = [n for n in names if n not in ("interruption_rate", "lost_hours")]
+    if x.needed_within_days is None:
+        names = [n for n in names if n != "port_engineers"]
+    return names
+
+
+def robustness(x: Inputs, base: Outcome | None = None) -> Robustness:
+    base = base or evaluate(x)
+    ends: list[RangeEnd] = []
+    flips: list[str] = []
+    names = ranged_inputs(x)
+    for name in names:
+        for end in ("low", "high"):
+            o = evaluate(x.at(name, end))
+            ends.append(RangeEnd(name, end, getattr(x, name).at(end), o.verdict, o.total_difference))
+            if o.verdict != base.verdict and name not in flips:
+                flips.append(name)
+    # ends holds each name's low end, then its high end: those evaluations also give its direction.
+    directions = [against_and_for(low.input, low.total_difference, high.total_difference)
+                  for low, high in zip(ends[::2], ends[1::2], strict=True)]
+    corners = []
+    for side in (0, 1):
+        y = x
+        for name, direction in zip(names, directions, strict=True):
+            y = y.at(name, direction[side])
+        o = evaluate(y)
+        corners.append(RangeEnd("all", ("against", "for")[side], math.nan, o.verdict, o.total_difference))
+    holds = not flips
+    joint = holds and any(c.verdict != base.verdict for c in corners)
+    return Robustness(holds, tuple(flips), tuple(ends), corners[0], corners[1], joint)
+
+
+@dataclass(frozen=True)
+class BreakEven:
+    """For which plan lengths (the plan's pace held) Trainium costs less: kind "from" (every plan of
+    `first_for_good` runs or more), "between" (only plans of `first` to `last` runs) or "never"."""
+
+    kind: str
+    first: float | None  # the shortest plan that costs less on Trainium
+    last: float | None  # "between": the longest such plan
+    first_for_good: float | None  # "from": every plan this long or longer costs less
+    checked_to: float | None = None  # None: proved for every plan length; else checked up to this many runs
+
+
+def _trend(x: Inputs, o: Outcome, side: str) -> tuple[float, float]:
+    """A side's cost per run in the long run, and how far its plan total can stray from that line."""
+    sd: Side = getattr(o, side)
+    term = getattr(x, side + "_term_hours")
+    if term is None:
+        return sd.cost_per_run, 0.0
+    count, price = getattr(x, side + "_count"), getattr(x, side + "_price").value
+    w = plan_span(1, x, sd.wall_clock_hours)
+    slope = count * price * w
+    far = slope
+    hourly = [v.usd_per_hour for v in getattr(x, side + "_ways") if v.option in HOURLY_OPTIONS]
+    held = getattr(x, side + "_held_hours")
+    if held > 0 and hourly:
+        slope = min(slope, sd.hours_per_run * min(hourly))
+        far = max(far, sd.hours_per_run * min(hourly))
+    return slope, count * term * price + far * held / w
+
+
+def break_even(x: Inputs, o: Outcome) -> BreakEven:
+    """Solved, not searched to a limit. Without a commitment the totals are lines (saw-toothed by
+    recurring ports) and the answer is closed-form. With one, each total stays within a bounded
+    distance of its long-run line, so past the run where the lines' gap exceeds those distances the
+    sign can no longer change; the runs before it are checked one by one."""
+    if not (o.trainium.feasible and o.gpu.feasible):
+        return BreakEven("never", None, None, None)
+    if x.gpu_term_hours is None and x.trainium_term_hours is None:
+        s, k = o.saving_per_run, x.runs_per_architecture
+        if o.break_even_runs is None:
+            return BreakEven("never", None, None, None)
+        first = float(math.floor(o.port_cost / s) + 1)
+        return BreakEven("from", first, None, first if k is None else o.break_even_runs)
+    gpu_slope, gpu_far = _trend(x, o, "gpu")
+    trn_slope, trn_far = _trend(x, o, "trainium")
+    k = x.runs_per_architecture
+    sigma = gpu_slope - trn_slope - (0.0 if k is None else o.port_cost / k)
+    bound = gpu_far + trn_far + 2 * o.port_cost
+    proved = MAX_PLAN_RUNS if sigma == 0 else min(MAX_PLAN_RUNS, math.floor(bound / abs(sigma)) + 2)
+    limit = min(proved, max(x.runs, CHECKED_RUNS))
+    checked = None if limit == proved else float(limit)
+    first = last = behind = None
+    for n in range(1, limit + 1):
+        gpu, trn = plan_totals(x, n, o)
+        if trn < gpu:
+            first = n if first is None else first
+            last = n
+        else:
+            behind = n
+    if first is None:
+        return BreakEven("never", None, None, None, checked)
+    if sigma > 0 or last == limit:
+        return BreakEven("from", float(first), None, float(1 if behind is None else behind + 1), checked)
+    return BreakEven("between", float(first), float(last), None, checked)
+
+
+def crossing(x: Inputs, o: Outcome) -> float | None:
+    """The first plan length at which Trainium's plan costs less than the GPU's (under recurring
+    ports, from which every longer plan does); None when none does."""
+    if x.gpu_term_hours is None and x.trainium_term_hours is None:
+        return o.break_even_runs
+    return break_even(x, o).first
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Values of one input, others held, at which both sides cost the same over the plan; `runs` is
+    the true crossing of the cumulative cost lines."""
+
+    relative_throughput: float | None
+    runs: float | None
+    port_weeks: float | None
+    trainium_price: float | None
+    break_even: BreakEven | None = None  # for which plan lengths Trainium costs less; None: cost does not decide
+
+
+def cost_parity(x: Inputs, o: Outcome | None = None) -> Thresholds:
+    """Where both plans cost the same, one input moved and the others held, whether or not cost is
+    what decides the verdict; `thresholds` keeps only those that turn the verdict."""
+    o = o or evaluate(x)
+    if not (o.trainium.feasible and o.gpu.feasible):
+        return Thresholds(None, None, None, None)
+    trn_factor = 1 + o.trainium.spot_overhead
+    gpu_total = o.gpu.total
+    fixed = o.ports * o.port_cost
+    headroom = gpu_total - fixed
+    if x.trainium_term_hours is None:
+        trn_hours_at_parity = x.runs * x.gpu_hours * trn_factor
+        rel = x.trainium_price.value * trn_hours_at_parity / headroom if headroom > 0 else None
+        price = headroom * x.relative_throughput.value / trn_hours_at_parity if headroom > 0 else None
+    else:
+        # A committed total does not move with throughput until the plan needs another term.
+        rel = None
+        reserved = x.trainium_count * o.trainium.committed_terms * x.trainium_term_hours
+        price = headroom / reserved if headroom > 0 and reserved > 0 else None
+    per_port = (gpu_total - o.trainium.compute_total) / o.ports - x.port_extra_usd
+    weeks = per_port / x.engineer_week_usd if per_port > 0 else None
+    return Thresholds(rel, crossing(x, o), weeks, price, break_even(x, o))
+
+
+def thresholds(x: Inputs, o: Outcome | None = None) -> Thresholds:
+    """The values of single inputs at which the verdict turns: each is shown only if the verdict just
+    below it differs from the verdict just above it."""
+    o = o or evaluate(x)
+    p = cost_parity(x, o)
+    # Feasibility and start dates do not move with the plan's length: only a cost verdict can turn on it.
+    runs = p.runs if o.decided_by in COST_RULES else None
+    plan_lengths = p.break_even if o.decided_by in COST_RULES else None
+    return Thresholds(_flipping(x, "relative_throughput", p.relative_throughput), runs,
+                      _flipping(x, "port_weeks", p.port_weeks), _flipping(x, "trainium_price", p.trainium_price),
+                      plan_lengths)
+
+
+def _flipping(x: Inputs, name: str, value: float | None) -> float | None:
+    """The threshold, if the verdict just below it differs from the verdict just above it; else None
+    (another step decides, or the input moves something else too)."""
+    if value is None:
+        return None
+    span: Span = getattr(x, name)
+    below = evaluate(replace(x, **{name: Span(value * (1 - THRESHOLD_PROBE), span.low, span.high)}))
+    above = evaluate(replace(x, **{name: Span(value * (1 + THRESHOLD_PROBE), span.low, span.high)}))
+    return value if below.verdict != above.verdict else None
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    runs: int
+    gpu: float
+    trainium: float
+
+
+@dataclass(frozen=True)
+class CostCurve:
+    rows: tuple[CurvePoint, ...]
+    crossing: float | None
+
+
+def cost_curve(x: Inputs, o: Outcome) -> CostCurve:
+    """Cumulative cost of each side against the number of runs, as the charts and the calculator
+    draw it: from zero to past the crossing (when there is one and cost decides) and always to the
+    plan's runs."""
+    cross = crossing(x, o) if o.decided_by in COST_RULES else None
+    horizon = max(x.runs, 2)
+    if cross is not None:
+        horizon = max(horizon, int(cross * 1.5) + 1)
+    horizon = max(min(horizon, CURVE_MAX_HORIZON), x.runs)
+    step = max(1, horizon // 100)
+    ns = list(range(0, horizon + 1, step))
+    if ns[-1] != horizon:
+        ns.append(horizon)
+    if x.runs not in ns:
+        ns.append(x.runs)
+        ns.sort()
+    rows = []
+    for n in ns:
+        gpu, trn = plan_totals(x, n, o)
+        rows.append(CurvePoint(n, gpu, trn))
+    return CostCurve(tuple(rows), cross)

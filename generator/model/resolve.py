@@ -1,0 +1,209 @@
+"""From a validated scenario and the catalog to the engine's flat inputs, and the checks that make
+that possible: every instance, region and purchase option a scenario names must exist in data/."""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from generator.model.catalog import TERM_HOURS, Catalog
+from generator.model.engine import HOURS_PER_MONTH, Inputs, Span, Way
+from generator.model.schema import Workload
+
+Loc = tuple[str | int, ...]
+
+
+def closest(word: str, choices: list[str]) -> str:
+    match = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
+    return f"; did you mean '{match[0]}'?" if match else ""
+
+
+def check_references(workloads: tuple[Workload, ...], catalog: Catalog) -> Iterator[tuple[Loc, str]]:
+    """Problems with names that point into data/, located by field path."""
+    instances = sorted(catalog.instances)
+    regions = catalog.regions()
+    for i, w in enumerate(workloads):
+        for side in ("trainium", "gpu"):
+            c = getattr(w, side)
+            loc: Loc = ("workloads", i, side)
+            inst = catalog.instances.get(c.instance)
+            if inst is None:
+                yield loc + ("instance",), f"unknown instance{closest(c.instance, instances)} (got '{c.instance}')"
+                continue
+            if inst.side != side:
+                yield loc + ("instance",), f"{c.instance} is a {inst.side} instance, not {side} (got '{c.instance}')"
+                continue
+            if c.region not in regions:
+                yield loc + ("region",), f"unknown region{closest(c.region, regions)} (got '{c.region}')"
+                continue
+            price = catalog.price(c.instance, c.region, c.option)
+            if price is None:
+                known = [p.option for p in catalog.prices if p.instance == c.instance and p.region == c.region and p.offered]
+                where = [p.region for p in catalog.prices if p.instance == c.instance and p.option == c.option and p.offered]
+                hint = ""
+                if known:
+                    hint = f"; priced there: {', '.join(known)}"
+                elif where:
+                    hint = f"; {c.option} is priced in: {', '.join(sorted(where))}"
+                unpublished = [u for u in catalog.unpublished_for(c.instance) if u.option == c.option and u.region in (None, c.region)]
+                what = "no published" if unpublished else "no"
+                yield loc + ("option",), f"{what} {c.option} price for {c.instance} in {c.region} in data/prices.yaml{hint} (got '{c.option}')"
+            elif not price.offered:
+                yield loc + ("option",), f"{c.instance} is not sold {c.option} in {c.region}: {price.note or 'not offered'} (got '{c.option}')"
+        allowed = getattr(w, "regions", None)
+        if allowed:
+            yield from _check_regions(w, i, allowed, catalog)
+
+
+def _check_regions(w: Workload, i: int, allowed: list[str], catalog: Catalog) -> Iterator[tuple[Loc, str]]:
+    known = sorted(set(catalog.regions()) | {r for inst in catalog.instances.values() for r in inst.regions.value})
+    for j, r in enumerate(allowed):
+        if r not in known:
+            yield ("workloads", i, "regions", j), f"unknown region{closest(r, known)} (got '{r}')"
+    out = [side for side in ("trainium", "gpu") if getattr(w, side).instance in catalog.instances and not offered(w, side, catalog)]
+    if len(out) == 2:
+        yield ("workloads", i, "regions"), f"neither instance is offered in {', '.join(allowed)}: there is nothing to compare (got {', '.join(allowed)})"
+    for side in ("trainium", "gpu"):
+        c = getattr(w, side)
+        if side not in out and c.instance in catalog.instances and c.region not in allowed:
+            yield ("workloads", i, side, "region"), f"the workload may only use {', '.join(allowed)}; price {c.instance} there (got '{c.region}')"
+
+
+def offered(w: Workload, side: str, catalog: Catalog) -> bool:
+    """Whether a side's instance is offered in a region the workload may use (any, if it names none)."""
+    if not w.regions:
+        return True
+    return bool(set(w.regions) & set(catalog.offered_in(getattr(w, side).instance)))
+
+
+def gpu_instance_hours(w: Workload, catalog: Catalog) -> float:
+    rs = w.run_size
+    if rs.gpu_instance_hours is not None:
+        return rs.gpu_instance_hours
+    assert rs.params_billion is not None and rs.tokens_billion is not None and rs.mfu is not None
+    flops = 6 * rs.params_billion * 1e9 * rs.tokens_billion * 1e9
+    chips = catalog.instances[w.gpu.instance].chips.value
+    peak = catalog.peak_tflops(w.gpu.instance, rs.precision) * 1e12
+    return flops / (chips * peak * rs.mfu) / 3600
+
+
+def port_weeks(w: Workload, catalog: Catalog) -> Span:
+    """Engineer-weeks for one port. Explicit weeks are the team's own estimate of the whole port, so
+    they already reflect its experience and its kernels; class defaults are adjusted for both."""
+    if w.porting.weeks is not None:
+        e = w.porting.weeks
+        return Span(e.value, e.low, e.high)
+    a = catalog.assumptions
+    classes = list(a.porting_classes)
+    # Constraints are a set, and a class counts what it includes: a lighter class plus constraints
+    # never costs more than a heavier class (listed later in data/) that includes them. Each end of
+    # the range is the least of those readings.
+    ends = []
+    for end in ("low", "value", "high"):
+        best = None
+        for name in classes[classes.index(w.architecture):]:
+            pc = a.porting_classes[name]
+            total = getattr(pc.weeks, end)
+            for cname in w.constraints:
+                c = a.constraints[cname]
+                if c.weeks is not None and cname not in pc.includes:
+                    total = total + getattr(c.weeks, end)
+            best = total if best is None else min(best, total)
+        ends.append(best)
+    lo, mid, hi = ends
+    m = a.neuron_experience[w.neuron_experience].value
+    return Span(mid * m, lo * m, hi * m)
+
+
+@dataclass(frozen=True)
+class Bought:
+    """The price one side of a workload is bought at, as resolve found it in data/prices.yaml:
+    everything after resolve (pages, charts, tables) reads this record, never the catalog again."""
+
+    instance: str
+    region: str
+    option: str
+    point: float  # USD per instance-hour
+    low: float | None  # the range data/ gives, or None for a single figure
+    high: float | None
+    source: str
+    as_of: dt.date
+    reason: str | None  # why data/ uses this figure where sources disagree
+
+    @property
+    def span(self) -> Span:
+        return Span(self.point, self.point if self.low is None else self.low, self.point if self.high is None else self.high)
+
+
+def bought(catalog: Catalog, instance: str, region: str, option: str) -> Bought:
+    p = catalog.price(instance, region, option)
+    assert p is not None and p.offered, "check_references runs before resolve"
+    return Bought(instance, region, option, p.point, p.low, p.high, p.source, p.as_of, p.reason)
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A workload as the engine takes it, with the price records its two sides were resolved from."""
+
+    inputs: Inputs
+    trainium: Bought
+    gpu: Bought
+
+
+def held_hours(c) -> float:
+    return 0.0 if c.held_months is None else c.held_months * HOURS_PER_MONTH
+
+
+def ways(catalog: Catalog, instance: str, region: str) -> tuple[Way, ...]:
+    """Every way data/ sells an instance in a region, in data/'s order."""
+    return tuple(Way(p.option, p.point, TERM_HOURS.get(p.option)) for p in catalog.prices
+                 if p.instance == instance and p.region == region and p.offered)
+
+
+def resolve(w: Workload, catalog: Catalog) -> Resolved:
+    trn = bought(catalog, w.trainium.instance, w.trainium.region, w.trainium.option)
+    gpu = bought(catalog, w.gpu.instance, w.gpu.region, w.gpu.option)
+    a = catalog.assumptions
+    ir, lost, eng = a.spot_interruptions_per_instance_hour, a.spot_hours_lost_per_interruption, a.port_engineers
+    engineers = Span(eng.value, eng.low, eng.high) if w.porting.engineers is None else Span(w.porting.engineers, w.porting.engineers, w.porting.engineers)
+    x = Inputs(
+        gpu_hours=gpu_instance_hours(w, catalog),
+        relative_throughput=Span(w.relative_throughput.value, w.relative_throughput.low, w.relative_throughput.high),
+        trainium_price=trn.span,
+        gpu_price=gpu.span,
+        trainium_spot=w.trainium.option == "spot",
+        gpu_spot=w.gpu.option == "spot",
+        interruption_rate=Span(ir.value, ir.low, ir.high),
+        lost_hours=Span(lost.value, lost.low, lost.high),
+        port_weeks=port_weeks(w, catalog),
+        engineer_week_usd=w.porting.engineer_week_usd or a.engineer_week_usd.value,
+        port_extra_usd=w.porting.extra_usd,
+        runs=w.runs,
+        runs_per_architecture=w.runs_per_architecture,
+        trainium_count=w.trainium.count,
+        gpu_count=w.gpu.count,
+        trainium_availability=w.availability.trainium,
+        gpu_availability=w.availability.gpu,
+        needed_within_days=w.availability.needed_within_days,
+        soon_days=a.soon_days.value,
+        close_call_margin=a.close_call_margin.value,
+        excluded_by=tuple(n for n in w.constraints if a.constraints[n].effect == "excludes"),
+        port_engineers=engineers,
+        trainium_lead_days=w.availability.trainium_lead_days,
+        gpu_lead_days=w.availability.gpu_lead_days,
+        trainium_term_hours=TERM_HOURS.get(w.trainium.option),
+        gpu_term_hours=TERM_HOURS.get(w.gpu.option),
+        trainium_held_hours=held_hours(w.trainium),
+        gpu_held_hours=held_hours(w.gpu),
+        plan_hours=None if w.plan_months is None else w.plan_months * HOURS_PER_MONTH,
+        region_excluded=tuple(side for side in ("trainium", "gpu") if not offered(w, side, catalog)),
+        allowed_regions=tuple(w.regions or ()),
+        port_during_lead=w.availability.port_during_lead,
+        trainium_option=w.trainium.option,
+        gpu_option=w.gpu.option,
+        trainium_ways=ways(catalog, w.trainium.instance, w.trainium.region),
+        gpu_ways=ways(catalog, w.gpu.instance, w.gpu.region),
+    )
+    return Resolved(x, trn, gpu)

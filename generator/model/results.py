@@ -1,0 +1,214 @@
+"""Scenario-level results: every workload evaluated, combined into one verdict, ready to serialise."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from generator.model import formatting as fmt
+from generator.model.catalog import Catalog
+from generator.model.engine import (
+    Inputs,
+    Outcome,
+    Robustness,
+    Span,
+    Thresholds,
+    Verdict,
+    evaluate,
+    robustness,
+    thresholds,
+)
+from generator.model.resolve import Bought, resolve
+from generator.model.schema import Scenario, Workload
+
+
+@dataclass(frozen=True)
+class WorkloadResult:
+    workload: Workload
+    inputs: Inputs
+    outcome: Outcome
+    robustness: Robustness
+    thresholds: Thresholds
+    trainium_price: Bought
+    gpu_price: Bought
+
+    @property
+    def prices(self) -> dict[str, Bought]:
+        """The price each side is bought at, by side, as resolve found it."""
+        return {"trainium": self.trainium_price, "gpu": self.gpu_price}
+
+    @property
+    def price_sources(self) -> list[str]:
+        """The sources of the two prices, each once, Trainium's first."""
+        return list(dict.fromkeys(p.source for p in self.prices.values()))
+
+    @property
+    def prices_as_of(self) -> dt.date:
+        """The date of the newer of the two prices: what a chart of this workload is as of."""
+        return max(self.trainium_price.as_of, self.gpu_price.as_of)
+
+
+@dataclass(frozen=True)
+class ScenarioResult:
+    id: str
+    path: str
+    scenario: Scenario
+    workloads: tuple[WorkloadResult, ...]
+
+    @property
+    def verdict(self) -> str:
+        verdicts = {w.outcome.verdict for w in self.workloads}
+        return verdicts.pop() if len(verdicts) == 1 else "hybrid"
+
+    @property
+    def robust(self) -> bool:
+        return all(w.robustness.holds for w in self.workloads)
+
+    @property
+    def matches_expectation(self) -> bool:
+        return self.verdict == self.scenario.expect
+
+    def _counted(self) -> tuple[WorkloadResult, ...]:
+        # A hybrid moves only some workloads to Trainium; what it saves is theirs, not the others'.
+        if self.verdict == "hybrid":
+            return tuple(w for w in self.workloads if w.outcome.verdict == "trainium")
+        return self.workloads
+
+    @property
+    def saving_per_run(self) -> float:
+        return sum(w.outcome.saving_per_run for w in self._counted())
+
+    @property
+    def total_difference(self) -> float:
+        return sum(w.outcome.total_difference for w in self._counted())
+
+
+def evaluate_workload(w: Workload, catalog: Catalog) -> WorkloadResult:
+    r = resolve(w, catalog)
+    x = r.inputs
+    o = evaluate(x)
+    return WorkloadResult(w, x, o, robustness(x, o), thresholds(x, o), r.trainium, r.gpu)
+
+
+def evaluate_scenario(sid: str, path: str, s: Scenario, catalog: Catalog) -> ScenarioResult:
+    return ScenarioResult(sid, path, s, tuple(evaluate_workload(w, catalog) for w in s.workloads))
+
+
+@dataclass(frozen=True)
+class DecisionMap:
+    """The engine's verdict (every rule, not cost alone) over a grid of runs against one other input
+    (`relative_throughput` or `port_weeks`), everything else as in the case it is drawn for."""
+
+    axis: str
+    runs_max: int
+    runs: tuple[int, ...]  # ascending, and holding the case's own runs
+    values: tuple[float, ...]  # ascending, rounded to 4 places, and holding the case's own value
+    verdicts: tuple[tuple[Verdict, ...], ...]  # verdicts[i][j]: at runs[i] and values[j]
+
+
+def _grid(lo: float, hi: float, n: int) -> list[float]:
+    return [lo + (hi - lo) * k / (n - 1) for k in range(n)]
+
+
+def _at(x: Inputs, axis: str, runs: int, v: float) -> Inputs:
+    return Inputs(**{**x.__dict__, "runs": runs, axis: Span(v, v, v)})
+
+
+def _column(x: Inputs, axis: str, v: float, runs: tuple[int, ...]) -> list[Verdict]:
+    """The verdicts down one column of the map (one value, every number of runs).
+
+    Bought by the hour with one port for the whole plan, both totals are straight lines in the
+    runs, and every rule that does not compare them (constraints, availability, deadline) ignores
+    the runs: so along a column the verdict changes at most once, from GPU to Trainium, and the
+    runs where it turns are found by bisection. Commitments (totals that step with each term) and
+    recurring ports (a saw-tooth) have no such shape: their columns are evaluated cell by cell."""
+    def verdict(n: int) -> Verdict:
+        return evaluate(_at(x, axis, n, v)).verdict
+
+    stepped = x.gpu_term_hours is not None or x.trainium_term_hours is not None or x.runs_per_architecture is not None
+    if stepped or len(runs) < 3:
+        return [verdict(n) for n in runs]
+    first, last = verdict(runs[0]), verdict(runs[-1])
+    if first == last:
+        return [first] * len(runs)
+    if (first, last) != ("gpu", "trainium"):
+        return [verdict(n) for n in runs]
+    lo, hi = 0, len(runs) - 1  # runs[lo] is GPU, runs[hi] Trainium
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if verdict(runs[mid]) == "trainium":
+            hi = mid
+        else:
+            lo = mid
+    return ["gpu"] * hi + ["trainium"] * (len(runs) - hi)
+
+
+def decision_map(x: Inputs, axis: str, n: int = 24) -> DecisionMap:
+    """The map of a case over runs (1 to twice its plan, at least 40) and `axis`, on an n-step grid
+    to which the case's own runs and value are added, so it has a cell of its own."""
+    runs_max = max(40, x.runs * 2)
+    runs = tuple(sorted({max(1, round(v)) for v in _grid(1, runs_max, n)} | {x.runs}))
+    if axis == "relative_throughput":
+        grid, here = _grid(0.4, 2.0, n), x.relative_throughput.value
+    else:
+        grid, here = _grid(0.5, max(4.0, x.port_weeks.high * 2), n), x.port_weeks.value
+    values = tuple(sorted({round(v, 4) for v in grid} | {round(here, 4)}))
+    columns = [_column(x, axis, v, runs) for v in values]
+    verdicts = tuple(tuple(column[i] for column in columns) for i in range(len(runs)))
+    return DecisionMap(axis, runs_max, runs, values, verdicts)
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value
+
+
+def to_dict(r: ScenarioResult) -> dict[str, Any]:
+    return {
+        "id": r.id,
+        "path": r.path,
+        "title": r.scenario.title,
+        "expect": r.scenario.expect,
+        "verdict": r.verdict,
+        "matches_expectation": r.matches_expectation,
+        "robust": r.robust,
+        "scenario": r.scenario.model_dump(mode="json", exclude_none=True),
+        "workloads": [
+            {
+                "name": w.workload.name,
+                "inputs": _plain(w.inputs),
+                "outcome": _plain(w.outcome),
+                "robustness": _plain(w.robustness),
+                "thresholds": _plain(w.thresholds),
+                "prices": _plain(w.prices),
+            }
+            for w in r.workloads
+        ],
+    }
+
+
+def mismatch_message(r: ScenarioResult) -> str:
+    """Why the engine disagrees with the author's `expect`, with the numbers that decided it."""
+    parts = []
+    for w in r.workloads:
+        o = w.outcome
+        deciding = [s for s in o.trace if s.verdict is not None][-1]
+        parts.append(
+            f"{w.workload.name}: {o.verdict} by rule {deciding.rule} "
+            f"(GPU {fmt.money(o.gpu.total)} vs Trainium {fmt.money(o.trainium.total)} over {w.inputs.runs} runs, "
+            f"{o.ports} port(s) at {fmt.money(o.port_cost)}, saving per run {fmt.money(o.saving_per_run)}, "
+            f"break-even runs {fmt.runs(o.break_even_runs)})"
+        )
+    return f"the engine's verdict is {r.verdict} but expect says {r.scenario.expect}: " + "; ".join(parts)

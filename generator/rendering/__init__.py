@@ -1,0 +1,1 @@
+"""Writing the site: pages, charts, embeds, images and the calculator's data."""

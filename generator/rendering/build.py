@@ -1,0 +1,61 @@
+"""One build's generator side, MkDocs-free: load the project, render its pages and charts, find the
+embed files and the served assets. `generator.plugin` hands the result to MkDocs; `guide cache prune`
+runs it to learn which cache files the current tree uses."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.inputs.loader import Project, load_project
+from generator.rendering import assets, embeds, unfurl
+from generator.rendering.images import Images
+from generator.rendering.scenario_cache import RenderedScenarios
+from generator.rendering.site import Renderer, Site
+from generator.store.cachefile import Cache
+from generator.store.html_cache import ConvertedPages, applies
+from generator.store.page_file_cache import ThemedPages
+from generator.store.validation_cache import KnownScenarios
+
+
+@dataclass
+class Generated:
+    project: Project
+    renderer: Renderer
+    site: Site
+    assets: dict[str, str]  # site path -> text (the chart runtime)
+    texts: dict[str, str]  # embed files, data downloads and the feed, which MkDocs writes
+    linked: dict[str, Path]  # embed files to link from the cache, by site path
+
+
+def generate(root: Path, cache: Cache, site_url: str, day: dt.date, images: Images, *, site_name: str = "") -> Generated:
+    """Raises InputError for invalid input. site_name is what cards and oEmbed files name the site.
+    Starts the cache's record of this build (`Cache.begin_build`): what it marks used is what this
+    build read or wrote there."""
+    cache.begin_build()
+    project = load_project(root, known=KnownScenarios(cache))
+    rendered = RenderedScenarios(cache, project, site_url, day, site_name)
+    renderer = Renderer(project, site_url=site_url, today=day, cache=cache, rendered=rendered, images=images,
+                        site_name=site_name)
+    site = renderer.render()
+    texts, linked = embeds.build(site.embeds, images)
+    if site.site_card is not None:
+        linked[unfurl.SITE_CARD] = images.add(site.site_card)["card"]
+    texts.update(site.files)
+    return Generated(project, renderer, site, assets.site_assets(cache), texts, linked)
+
+
+def page_stores(cache: Cache, config_bytes: bytes, site_url: str, pages: dict[str, str]
+                ) -> tuple[ConvertedPages, ThemedPages, dict[str, tuple[Path, Path]]]:
+    """The stores of the generated pages' HTML and files, and, for each page they keep
+    (`converted.applies`), its two entries: where a build finds and puts them, and what `guide cache
+    prune` keeps. config_bytes: mkdocs.yml as MkDocs read it."""
+    html = ConvertedPages(cache, config_bytes)
+    files = ThemedPages(cache, site_url)
+    entries = {}
+    for path, markdown in pages.items():
+        if applies(path):
+            parts = html.parts(path, markdown)
+            entries[path] = (html.entry_at(parts), files.entry(parts))
+    return html, files, entries

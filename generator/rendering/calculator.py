@@ -1,0 +1,80 @@
+"""What the calculator page bakes in at build time: the catalog in the shape the JavaScript
+engine reads (docs/assets/calculator/engine.mjs), and every shipped scenario's workloads as presets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.model.catalog import OPTION_LABELS, TERM_HOURS, Catalog
+from generator.model.results import ScenarioResult
+
+
+def calculator_data(catalog: Catalog) -> dict[str, Any]:
+    a = catalog.assumptions
+    # An instance with no published price anywhere (Trn3 today) cannot be costed: not offered here.
+    priced = {p.instance for p in catalog.prices if p.offered}
+    return {
+        "instances": {
+            iid: {"side": i.side, "chip": i.chip, "chips": i.chips.value, "regions": list(i.regions.value)}
+            for iid, i in catalog.instances.items() if iid in priced
+        },
+        "chips": {
+            cid: {"name": c.name, "bf16_tflops": c.bf16_tflops.value, "fp8_tflops": c.fp8_tflops.value if c.fp8_tflops else None}
+            for cid, c in catalog.chips.items()
+        },
+        "prices": [
+            {
+                "instance": p.instance, "region": p.region, "option": p.option, "offered": p.offered,
+                "usd_per_hour": p.usd_per_hour, "low": p.low, "high": p.high,
+                "source": p.source, "as_of": p.as_of.isoformat(), "note": p.note,
+            }
+            for p in catalog.prices
+        ],
+        # How the calculator names a price's source: by title and date, never by its key.
+        "sources": {key: {"name": src.name, "url": src.url, "as_of": src.as_of.isoformat() if src.as_of else None}
+                    for key, src in catalog.sources.items()},
+        "options": OPTION_LABELS,
+        "term_hours": TERM_HOURS,
+        "assumptions": {
+            "engineer_week_usd": a.engineer_week_usd.value,
+            "porting_classes": {
+                name: {"label": pc.label, "weeks": {"value": pc.weeks.value, "low": pc.weeks.low, "high": pc.weeks.high},
+                       "includes": list(pc.includes)}
+                for name, pc in a.porting_classes.items()
+            },
+            "neuron_experience": {name: f.value for name, f in a.neuron_experience.items()},
+            "constraints": {
+                name: {
+                    "label": c.label, "effect": c.effect,
+                    "weeks": {"value": c.weeks.value, "low": c.weeks.low, "high": c.weeks.high} if c.weeks else None,
+                }
+                for name, c in a.constraints.items()
+            },
+            "port_engineers": {"value": a.port_engineers.value, "low": a.port_engineers.low, "high": a.port_engineers.high},
+            "spot_interruptions_per_instance_hour": {
+                "value": a.spot_interruptions_per_instance_hour.value,
+                "low": a.spot_interruptions_per_instance_hour.low,
+                "high": a.spot_interruptions_per_instance_hour.high,
+            },
+            "spot_hours_lost_per_interruption": {
+                "value": a.spot_hours_lost_per_interruption.value,
+                "low": a.spot_hours_lost_per_interruption.low,
+                "high": a.spot_hours_lost_per_interruption.high,
+            },
+            "close_call_margin": a.close_call_margin.value,
+            "soon_days": a.soon_days.value,
+        },
+    }
+
+
+def workload_json(workload: Any) -> dict[str, Any]:
+    return workload.model_dump(mode="json", exclude_none=True)
+
+
+def presets(results: tuple[ScenarioResult, ...]) -> list[dict[str, Any]]:
+    out = []
+    for r in results:
+        for i, w in enumerate(r.workloads):
+            label = r.scenario.title if len(r.workloads) == 1 else f"{r.scenario.title} ({w.workload.name})"
+            out.append({"id": f"{r.id}/{i + 1}", "label": label, "workload": workload_json(w.workload)})
+    return out

@@ -1,0 +1,321 @@
+"""Self-contained copies of every chart for other sites: embed/<id>/ with an iframe page, SVG and
+PNG in light and dark, the Vega-Lite spec and the data as CSV.
+
+Pages draw a Vega spec compiled here from the Vega-Lite one, so readers need Vega alone. The
+static images are `images`' work; this module places them, and the text files it writes once into
+the cache, in the site.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import logging
+import os
+import posixpath
+import re
+import shutil
+from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin
+
+import jinja2
+import vl_convert as vlc
+from markupsafe import Markup
+
+from generator.rendering import unfurl
+from generator.rendering.charts import Chart
+from generator.rendering.images import Images, Job
+from generator.store.cachefile import Cache
+
+log = logging.getLogger("mkdocs.plugins.guide")
+
+EXPORT_WIDTH = 640  # px, the width of every static SVG; PNGs are rendered at images.PNG_SCALE times it
+
+
+def page_url(page: str) -> str:
+    """The site-relative URL of a docs page with MkDocs' directory URLs: 'scenarios/x.md' -> 'scenarios/x/'."""
+    stem = page[:-3] if page.endswith(".md") else page
+    if stem == "index" or stem.endswith("/index"):
+        stem = stem[: -len("index")]
+    return stem + "/" if stem and not stem.endswith("/") else stem
+
+
+def relative_root(page: str) -> str:
+    """From a page's URL back to the site root, e.g. 'scenarios/x.md' -> '../../'."""
+    depth = page_url(page).count("/")
+    return "../" * depth
+
+
+def file_names(chart_id: str) -> dict[str, str]:
+    return {
+        "svg": f"{chart_id}.svg",
+        "png": f"{chart_id}.png",
+        "svg-dark": f"{chart_id}-dark.svg",
+        "png-dark": f"{chart_id}-dark.png",
+        "card": f"{chart_id}-card.png",
+        "json": f"{chart_id}.vl.json",
+        "csv": f"{chart_id}.csv",
+        # The chart compiled to Vega at the column's width: the embed gallery fetches it to draw the
+        # chart live where the column is narrower than an image may be drawn (a phone).
+        "vega": f"{chart_id}.vg.json",
+    }
+
+
+def export_spec(chart: Chart, site_url: str) -> dict[str, Any]:
+    """The spec as it travels: a fixed width, an opaque background, and the address of its page."""
+    # Shallow copies: the rows are shared with the chart, and nothing here writes to them.
+    spec = dict(chart.spec, width=EXPORT_WIDTH, title=dict(chart.spec["title"]))
+    subtitle = list(spec["title"].get("subtitle", []))
+    subtitle.append(f"From the guide: {urljoin(site_url, page_url(chart.page))}")
+    spec["title"]["subtitle"] = subtitle
+    spec.pop("background", None)
+    return spec
+
+
+def site_spec(chart: Chart) -> dict[str, Any]:
+    """The spec as the guide draws it: as wide as the column it sits in."""
+    return dict(chart.spec, width="container")
+
+
+# Stand-ins for what varies between charts of one shape (see _skeleton); private-use characters
+# never occur in a real title.
+_MARK = "\ue000"
+
+
+def _dummy(value: Any) -> Any:
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (int, float)):
+        return 0
+    if isinstance(value, str):
+        return ""
+    return value
+
+
+def _skeleton(vl_spec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The spec with its rows, title strings and parameter values swapped for stand-ins, and what to
+    put back. Every chart of one kind shares a skeleton, so the kind compiles once per build, not
+    once per chart. One row of each dataset stays, with its types but not its values, because the
+    compiler reads the first row to decide how to parse the data."""
+    fills: dict[str, Any] = {}
+
+    def stand_in(value: Any) -> str:
+        token = f"{_MARK}{len(fills)}{_MARK}"
+        fills[token] = value
+        return token
+
+    skeleton = dict(vl_spec)
+    skeleton["datasets"] = {
+        name: [{k: _dummy(v) for k, v in rows[0].items()}] if rows else [] for name, rows in vl_spec.get("datasets", {}).items()
+    }
+    title = dict(vl_spec["title"])
+    title["text"] = stand_in(title["text"])
+    if "subtitle" in title:
+        title["subtitle"] = [stand_in(line) for line in title["subtitle"]]
+    skeleton["title"] = title
+    if "params" in vl_spec:
+        skeleton["params"] = [dict(p, value=stand_in(p["value"])) if isinstance(p.get("value"), str) else p for p in vl_spec["params"]]
+    return skeleton, fills
+
+
+class JSONText(str):
+    """JSON already serialised (compact, keys sorted): pages embed it as it is."""
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def _with_data_stand_ins(node: Any, names: set[str]) -> Any:
+    if isinstance(node, list):
+        return [_with_data_stand_ins(v, names) for v in node]
+    if isinstance(node, dict):
+        if "values" in node and node.get("name") in names:
+            return {**node, "values": f"{_MARK}data:{node['name']}{_MARK}"}
+        return {k: _with_data_stand_ins(v, names) for k, v in node.items()}
+    return node
+
+
+_STAND_IN = re.compile(r'"\\ue000[^"\\]*\\ue000"')
+
+
+def compile_vega(vl_spec: dict[str, Any], cache: Cache | None, memo: dict[str, str] | None = None) -> JSONText:
+    """Vega-Lite to Vega, as JSON text. Compiling takes tens of milliseconds, so each shape of chart
+    is compiled once, kept in memo (the cache's, by default) and on disk, and each chart's rows and
+    titles are written into the compiled text where its stand-ins are."""
+    skeleton, fills = _skeleton(vl_spec)
+    text = _dump(skeleton)
+    memo = memo if memo is not None else cache.memo("vega") if cache is not None else {}
+    template = memo.get(text)
+    if template is None:
+        path = None
+        if cache is not None:
+            key = hashlib.sha256(f"{cache.made_with}\0vega\0{text}".encode("utf-8")).hexdigest()
+            path = cache.folder("vega") / f"{key}.vg.json"
+        compiled = None
+        if path is not None:
+            body = cache.read_checked(path)
+            try:
+                compiled = json.loads(body) if body is not None else None
+            except ValueError:
+                pass
+        if compiled is None:
+            compiled = vlc.vegalite_to_vega(skeleton)
+            if path is not None:
+                cache.store(path, _dump(compiled))
+        template = memo[text] = _dump(_with_data_stand_ins(compiled, set(skeleton.get("datasets", {}))))
+    values = {_dump(token): _dump(value) for token, value in fills.items()}
+    values.update({_dump(f"{_MARK}data:{name}{_MARK}"): _dump(rows) for name, rows in vl_spec.get("datasets", {}).items()})
+    # One pass, so text written in is never searched again.
+    return JSONText(_STAND_IN.sub(lambda m: values.get(m.group(0), m.group(0)), template))
+
+
+def csv_text(chart: Chart) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=chart.columns, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for row in chart.rows:
+        # A cell that starts like a formula would run in a spreadsheet; prefix it so it stays text.
+        writer.writerow({k: f"'{v}" if isinstance(v, str) and v[:1] in "=+-@" else v for k, v in row.items()})
+    return out.getvalue()
+
+
+def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, charts_js: str, site_name: str,
+               unfurl_env: jinja2.Environment) -> str:
+    names = file_names(chart.id)
+    folder = f"embed/{chart.id}/"
+    return env.get_template("embed.html.j2").render(
+        c=chart,
+        names=names,
+        spec=chart.vega,
+        page_url=urljoin(site_url, page_url(chart.page)),
+        calc_url=urljoin(site_url, f"calculator/?from={chart.preset}") if chart.preset else None,
+        charts_js=posixpath.relpath(charts_js, f"embed/{chart.id}"),
+        width=EXPORT_WIDTH,
+        unfurl_tags=Markup(unfurl.tags(unfurl_env, unfurl.embed(chart, folder, names["card"]), site_url, site_name)),
+        oembed_url=urljoin(site_url, folder + unfurl.OEMBED) if site_url else None,
+    )
+
+
+@dataclass(frozen=True)
+class ChartFiles:
+    """What embed/<id>/ holds for one chart: its text files by site-relative path, and the job that
+    renders its images; and the chart's section of the embed gallery (HTML), which points there."""
+    chart_id: str
+    texts: dict[str, str]
+    job: Job
+    gallery: str
+
+
+def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache | None, charts_js: str,
+                memo: dict[str, str] | None = None, *, site_name: str = "",
+                unfurl_env: jinja2.Environment) -> ChartFiles:
+    export = export_spec(c, site_url)
+    base = f"embed/{c.id}/"
+    names = file_names(c.id)
+    texts = {
+        # Compact: with an indent, Python's JSON encoder falls back to its slow pure-Python path.
+        base + names["json"]: _dump(export) + "\n",
+        base + names["csv"]: csv_text(c),
+        base + names["vega"]: str(c.vega) + "\n",
+        base + "index.html": embed_page(env, c, site_url, charts_js, site_name, unfurl_env),
+    }
+    if site_url:
+        texts[base + unfurl.OEMBED] = unfurl.oembed(c, base, names["card"], site_url, site_name)
+    gallery = env.get_template("partials/gallery_section.html.j2").render(c=c)
+    return ChartFiles(c.id, texts, Job(compile_vega(export, cache, memo)), gallery)
+
+
+def _stored(cache: Cache, path: str, text: str) -> Path:
+    """The text in the cache under the hash of its bytes, written unless a file of exactly those
+    bytes is there already."""
+    data = text.encode("utf-8")
+    digest = hashlib.sha256(data).hexdigest()
+    stored = cache.folder("texts") / (digest + posixpath.splitext(path)[1])
+    try:
+        whole = cache.linkable(stored, len(data), digest)
+    except OSError:
+        whole = False
+    if whole:
+        cache.mark_used(stored)
+    else:
+        cache.write(stored, data)
+    return stored
+
+
+def build(charts: Iterable[ChartFiles], images: Images) -> tuple[dict[str, str], dict[str, Path]]:
+    """The files of embed/: those to write, by site-relative path, and those to link from the cache,
+    by site-relative path to their place there (every image, and the text files once stored).
+
+    A thousand scenarios carry thousands of small text files. Written out by MkDocs, they took about
+    two seconds of every build; linked from the cache, where each is written once, a tenth of that."""
+    texts: dict[str, str] = {}
+    linked: dict[str, Path] = {}
+    for c in charts:
+        for path, text in c.texts.items():
+            try:
+                linked[path] = _stored(images.cache, path, text)
+            except OSError:
+                texts[path] = text  # a read-only cache: MkDocs writes the file
+        names = file_names(c.chart_id)
+        for image, path in images.add(c.job).items():
+            linked[f"embed/{c.chart_id}/{names[image]}"] = path
+    return texts, linked
+
+
+def link_into(site_dir: Path, linked: dict[str, Path], before: dict[str, tuple] | None = None) -> dict[str, tuple]:
+    """Put the files `build` found into the site: each checked in the cache just before (its hash
+    or its recorded sums), so what is linked is what was rendered. Returns what each site path now
+    links to (the cache file and its identity); given that record from the last build into the same
+    site folder by this process (`mkdocs serve --dirty`, whose folder nobody else writes), a file
+    still linked to the same, unchanged cache file is left alone without a system call beyond a stat."""
+    folders: set[Path] = set()
+    now: dict[str, tuple] = {}
+    for path, cached in linked.items():
+        if before is not None:
+            st = os.stat(cached)
+            now[path] = was = (str(cached), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+            if before.get(path) == was:
+                continue
+        dest = site_dir / path
+        if dest.parent not in folders:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            folders.add(dest.parent)
+        # A hard link, not a copy: at a thousand scenarios the images are hundreds of megabytes a
+        # build, in thousands of files. The cache only ever replaces its files, never writes into
+        # them; a built file edited in place edits the cache too, which the next build's check
+        # finds and renders again. Where linking is not possible (another file system), copy.
+        try:
+            _link_or_copy(cached, dest)
+        except FileExistsError:
+            if os.path.samefile(cached, dest):
+                continue  # linked by an earlier build into the same site (`mkdocs serve --dirty`)
+            dest.unlink()
+            _link_or_copy(cached, dest)
+    return now
+
+
+def link_meanwhile(site_dir: Path, linked: dict[str, Path]) -> Future[dict[str, tuple]]:
+    """`link_into` on a thread of its own, while MkDocs writes the pages: at a thousand scenarios a
+    warm build makes some 1,100 folders and 7,500 links, system calls that wait on the file system
+    more than on Python. The future's result raises what linking raised."""
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="guide-link")
+    future = pool.submit(link_into, site_dir, linked)
+    pool.shutdown(wait=False)  # the thread ends once its one task is done
+    return future
+
+
+def _link_or_copy(cached: Path, dest: Path) -> None:
+    """Raises FileExistsError where dest is taken."""
+    try:
+        os.link(cached, dest)
+    except FileExistsError:
+        raise
+    except OSError:
+        shutil.copyfile(cached, dest)

@@ -1,0 +1,295 @@
+"""The static images of every chart: SVG and PNG, light and dark, rendered with vl-convert from the
+chart's compiled Vega spec in worker processes, and kept in the build cache under a hash of what
+their bytes depend on (the spec, vl-convert's version, the PNG scale, the font setting and this
+module), so an unchanged chart is never rendered twice and a change to how embed pages or links
+are made renders nothing again. The cache only saves time: an image missing, truncated or altered
+there is rendered again.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import html
+import json
+import os
+import re
+import shutil
+import struct
+import tempfile
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import vl_convert as vlc
+
+from generator.inputs.pool import process_pool
+from generator.store.cachefile import Cache, checked, writable, write_atomically
+
+PNG_SCALE = 2  # PNGs are this many times the SVG's width (embeds.EXPORT_WIDTH)
+FONTS_CONF = Path(__file__).parent / "fonts.conf"
+# The card a link to a chart unfurls to in chats and social networks: the size Open Graph readers
+# show whole (1.91:1), the light chart fitted inside it on white.
+CARD_WIDTH, CARD_HEIGHT = 1200, 630
+CARD_MARGIN = 24
+
+
+# The dark variants restyle the light SVG instead of running Vega a second time: Vega marks each
+# part of a chart with a role class, and an SVG's own stylesheet outranks its presentation
+# attributes, in browsers and in the PNG rasteriser alike. Colours follow the live charts' dark theme.
+DARK_CSS = (
+    "<style>"
+    ".role-title-text text,.role-axis-label text,.role-axis-title text,.role-legend-label text,"
+    ".role-legend-title text{fill:#fff}"
+    ".role-title-subtitle text{fill:#ddd}"
+    ".role-mark text{fill:#bbb}"
+    ".role-axis-domain line,.role-axis-tick line{stroke:#fff}"
+    ".role-axis-grid line{stroke:#666}"
+    ".role-frame>g>path.background{stroke:#666}"
+    "</style>"
+)
+DARK_BACKGROUND = "#333"
+IMAGES = ("svg", "svg-dark", "png", "png-dark", "card")
+
+
+def dark_svg(svg: str) -> str:
+    head, sep, rest = svg.partition(">")
+    # The background is the first element, a rect without a class for a stylesheet to reach.
+    background, end, marks = rest.partition("/>")
+    if not background.startswith("<rect ") or 'fill="white"' not in background:
+        raise ValueError("the SVG does not open with Vega's white background")
+    return head + sep + DARK_CSS + background.replace('fill="white"', f'fill="{DARK_BACKGROUND}"') + end + marks
+
+
+_ROOT = re.compile(r'<svg [^>]*?\bwidth="([0-9.]+)" height="([0-9.]+)"[^>]*>')
+
+
+def card_svg(svg: str, heading: tuple[str, ...] = ()) -> str:
+    """The chart's SVG fitted, whole and centred, into a CARD_WIDTH x CARD_HEIGHT card on white,
+    under the heading's lines (the first large, the others smaller) where there are any. The chart's
+    marks go in as they are, in a scaled group: a nested <svg> would draw the same, but the
+    rasteriser takes four times as long over it."""
+    m = _ROOT.match(svg)
+    if m is None or not svg.endswith("</svg>"):
+        raise ValueError("the SVG does not open with Vega's width and height")
+    width, height = float(m[1]), float(m[2])
+    lines: list[str] = []
+    y = CARD_MARGIN
+    for i, text in enumerate(heading):
+        size = 52 if i == 0 else 28
+        y += size
+        weight = ' font-weight="bold"' if i == 0 else ""
+        lines.append(f'<text x="{CARD_MARGIN * 2}" y="{y}" font-family="Liberation Sans" font-size="{size}"{weight} '
+                     f'fill="#222">{html.escape(text)}</text>')
+        y += size // 3
+    top = y + (CARD_MARGIN // 2 if heading else 0)
+    room_w, room_h = CARD_WIDTH - 2 * CARD_MARGIN, CARD_HEIGHT - top - CARD_MARGIN
+    scale = min(room_w / width, room_h / height)
+    x, y = (CARD_WIDTH - width * scale) / 2, top + (room_h - height * scale) / 2
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="{CARD_WIDTH}" '
+            f'height="{CARD_HEIGHT}" viewBox="0 0 {CARD_WIDTH} {CARD_HEIGHT}"><rect width="{CARD_WIDTH}" height="{CARD_HEIGHT}" '
+            f'fill="white"/>' + "".join(lines) + f'<g transform="translate({x:.2f},{y:.2f}) scale({scale:.4f})">'
+            + svg[m.end():-len("</svg>")] + "</g></svg>")
+
+
+# Everything besides the spec that decides an image's bytes: part of every image's cache key. Not
+# `Cache.keys`, the recipe every other store uses: rendering the images is most of a cold build (at
+# least 38 s of wall for 1,072 charts on two cores, benchmarks/README.md), and a change to how embed
+# pages, links or pages are made does not change an image.
+_RENDERING = (vlc.__version__, str(PNG_SCALE), FONTS_CONF.read_text("utf-8"), Path(__file__).read_text("utf-8"))
+
+
+@dataclass(frozen=True)
+class Job:
+    spec: str  # the export spec compiled to Vega, as JSON text
+    # A site's card: the chart under these lines, and no other image. Empty for a chart's own images.
+    heading: tuple[str, ...] = ()
+
+    @property
+    def images(self) -> tuple[str, ...]:
+        return ("card",) if self.heading else IMAGES
+
+    @functools.cached_property
+    def key(self) -> str:
+        h = hashlib.sha256()
+        for part in (*_RENDERING, self.spec, *self.heading):
+            h.update(part.encode("utf-8"))
+            h.update(b"\0")
+        h.update(str(len(self.heading)).encode())
+        return h.hexdigest()
+
+
+def _cached(cache_dir: Path, key: str, image: str) -> Path:
+    return cache_dir / f"{key}.{image.replace('-dark', '.dark')}"
+
+
+def _sums(cache_dir: Path, key: str) -> Path:
+    """The size and sha256 of a chart's four images, written after them: what a later build checks
+    the images against before it links them into a site (where an edit would reach the cache)."""
+    return cache_dir / f"{key}.sums.json"
+
+
+def _only_bundled_fonts() -> None:
+    """Runs first in each worker, before vl-convert builds its font database (see fonts.conf)."""
+    os.environ["FONTCONFIG_FILE"] = str(FONTS_CONF)
+
+
+def _probe(text: str) -> bytes:
+    return vlc.svg_to_png(f'<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><text x="5" y="20" '
+                          f'font-family="Liberation Sans" font-size="14">{text}</text></svg>')
+
+
+@functools.lru_cache(maxsize=None)
+def _drawable(ch: str) -> bool:
+    """Whether the bundled font has a glyph for ch: a character it lacks draws the same box as a
+    private-use character, which no font here has."""
+    return _probe(ch) != _probe("\ue000")
+
+
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+
+
+def drawable_svg(svg: str) -> str:
+    """The SVG with every run of characters the bundled font cannot draw (Chinese, Arabic, emoji and
+    more) written as an ellipsis, for the PNGs: drawn, they would be boxes. Bundling fonts for every
+    script would add tens of megabytes to every image worker; the SVGs and the pages keep the text,
+    and the reader's own fonts draw it there."""
+    return _NON_ASCII_RUN.sub(lambda m: _ellipsis(m[0]), svg)
+
+
+def _ellipsis(run: str) -> str:
+    out: list[str] = []
+    missing = False
+    for ch in run:
+        if _drawable(ch):
+            out.append(ch)
+            missing = False
+        elif not missing:
+            out.append("\u2026")
+            missing = True
+    return "".join(out)
+
+
+def _render(job: Job, cache_dir: Path) -> None:
+    """All four images of a chart from one Vega run, written to the cache: the SVG, its dark
+    restyling, and both rasterised. Runs in a worker process; the bytes never travel back."""
+    # Parsed here, not handed over as text: vl-convert's own JSON parser can round a number's last
+    # digit differently, which moves a coordinate in the SVG.
+    svg = vlc.vega_to_svg(json.loads(job.spec), allowed_base_urls=[])
+    card = vlc.svg_to_png(drawable_svg(card_svg(svg, job.heading)))
+    if job.heading:
+        images = {"card": card}
+    else:
+        dark = dark_svg(svg)
+        images = {
+            "svg": svg.encode("utf-8"),
+            "svg-dark": dark.encode("utf-8"),
+            "png": vlc.svg_to_png(drawable_svg(svg), scale=PNG_SCALE),
+            "png-dark": vlc.svg_to_png(drawable_svg(dark), scale=PNG_SCALE),
+            "card": card,
+        }
+    for image, data in images.items():
+        write_atomically(_cached(cache_dir, job.key, image), data)
+    sums = {image: [len(data), hashlib.sha256(data).hexdigest()] for image, data in images.items()}
+    write_atomically(_sums(cache_dir, job.key), checked(json.dumps(sums, sort_keys=True)))
+
+
+def png_width(data: bytes) -> int:
+    return struct.unpack(">I", data[16:20])[0]
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's header."""
+    return struct.unpack(">II", data[16:24])
+
+
+class Images:
+    """The static images of a build. Charts come in one at a time, as the pages that show them are
+    rendered; those missing from the cache, or whose cached bytes are not what was rendered, go at
+    once to worker processes, which run while the rest of the site is laid out and while MkDocs
+    renders the pages. `wait` collects them. Images stay on disk, in the cache: at a thousand
+    scenarios they would not fit in memory together. With a cache that cannot be written (a warm,
+    read-only one), what is missing renders into a temporary folder instead.
+
+    render=False only finds where each image is (for `guide cache prune`)."""
+
+    def __init__(self, cache: Cache, *, render: bool = True):
+        self.cache = cache
+        self.cache_dir = cache.folder("images")
+        self.render = render
+        self.paths: dict[str, dict[str, Path]] = {}
+        self.pending: set[Path] = set()  # image files a worker is still to write
+        self.rendered = self.cached = 0
+        self._pool: ProcessPoolExecutor | None = None
+        self._futures: list[Future[None]] = []
+        self._scratch: Path | None = None
+
+    def add(self, job: Job) -> dict[str, Path]:
+        """Where the chart's images are, or will be once rendered."""
+        key = job.key
+        paths = self.paths.get(key)
+        if paths is not None:
+            return paths
+        paths = {image: _cached(self.cache_dir, key, image) for image in job.images}
+        if _whole(self.cache, self.cache_dir, key, paths) or not self.render:
+            self.cached += 1
+            self.paths[key] = paths
+            return paths
+        self.rendered += 1
+        target = self.cache_dir if writable(self.cache_dir) else self._scratch_dir()
+        paths = self.paths[key] = {image: _cached(target, key, image) for image in job.images}
+        self.pending.update(paths.values())
+        if self._pool is None:
+            self._pool = process_pool(os.cpu_count() or 1, _only_bundled_fonts)
+        self._futures.append(self._pool.submit(_render, job, target))
+        return paths
+
+    def _scratch_dir(self) -> Path:
+        if self._scratch is None:
+            self._scratch = Path(tempfile.mkdtemp(prefix="guide-images-"))
+        return self._scratch
+
+    def close(self) -> None:
+        """Once the images are in the site: remove what a read-only cache made render elsewhere."""
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None
+
+    def wait(self) -> None:
+        """Returns once every image is in the cache; raises what a worker raised."""
+        try:
+            for future in self._futures:
+                future.result()
+        finally:
+            self.cancel()
+
+    def cancel(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+def _parse_sums(body: bytes) -> dict | None:
+    try:
+        sums = json.loads(body)
+    except ValueError:
+        return None
+    return sums if isinstance(sums, dict) else None
+
+
+def _whole(cache: Cache, cache_dir: Path, key: str, paths: dict[str, Path]) -> bool:
+    """Whether every image of a chart is in the cache with the size and hash it was rendered with."""
+    # The images of one key are the same bytes whenever they are rendered, and so is their record.
+    sums = cache.read_remembered(_sums(cache_dir, key), _parse_sums)
+    if sums is None:
+        return False
+    try:
+        for image, path in paths.items():
+            size, sha256 = sums[image]
+            if not cache.linkable(path, size, sha256):
+                return False
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    for path in paths.values():
+        cache.mark_used(path)
+    return True

@@ -1,0 +1,99 @@
+"""What each scenario rendered to in an earlier build: its page, its charts and their embed files.
+
+At a thousand scenarios, rendering the pages and embed files of unchanged scenarios was most of
+what a warm build added to MkDocs' own work. An entry is found by a hash of everything the output
+is made from: the bytes the scenario was parsed from, those of every file in data/, the generator's
+code and templates, the versions of the libraries that shape the output, the site URL and the day of
+the build (stale-price notes depend on it). Anything else misses and renders afresh, and an entry
+that is damaged reads as missing; the cache only saves time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+
+from generator.inputs.loader import Project
+from generator.model.results import ScenarioResult
+from generator.rendering.charts import Chart
+from generator.rendering.embeds import ChartFiles, JSONText
+from generator.rendering.images import Job
+from generator.store.cachefile import Cache, entry_path
+
+
+@dataclass(frozen=True)
+class Rendered:
+    page: str  # Markdown
+    charts: list[Chart]
+    files: list[ChartFiles]
+    row: dict  # the scenario's row in the scenarios index (present.scenario_row)
+
+
+def _chart_json(c: Chart) -> dict:
+    return {**{f.name: getattr(c, f.name) for f in dataclasses.fields(c)}, "as_of": c.as_of.isoformat()}
+
+
+def _chart(d: dict) -> Chart:
+    d["as_of"] = dt.date.fromisoformat(d["as_of"])
+    if d["vega"] is not None:
+        d["vega"] = JSONText(d["vega"])
+    return Chart(**d)
+
+
+def key_parts(cache: Cache, project: Project, site_url: str, today: dt.date, site_name: str = "") -> dict[str, str]:
+    """Everything the pages are made from but the scenario itself, by name: the code and templates,
+    the library versions (`Cache.keys`), each data/ file as it was parsed, the site URL and name, and
+    the day."""
+    scenarios = {r.path for r in project.results}
+    parts = {**cache.keys, "site_url": site_url, "site_name": site_name, "day": today.isoformat()}
+    parts.update({f"data:{shown}": digest for shown, digest in sorted(project.digests.items()) if shown not in scenarios})
+    return parts
+
+
+def _parse(body: bytes) -> Rendered | None:
+    try:
+        d = orjson.loads(body)
+        return Rendered(
+            d["page"],
+            [_chart(c) for c in d["charts"]],
+            [ChartFiles(f["chart_id"], f["texts"], Job(JSONText(f["job"])), f["gallery"]) for f in d["files"]],
+            d["row"],
+        )
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+class RenderedScenarios:
+    def __init__(self, cache: Cache, project: Project, site_url: str, today: dt.date, site_name: str = ""):
+        self.cache = cache
+        self.directory = cache.folder("rendered")
+        self.digests = project.digests
+        self.common = key_parts(cache, project, site_url, today, site_name)
+
+    def parts(self, r: ScenarioResult) -> dict[str, str]:
+        """What one scenario's entry is keyed on, by name, so a test can leave each out in turn. The
+        scenario is the hash of the very bytes the loader parsed and evaluated, never a second read
+        of its file, which an editor may have saved since."""
+        return {**self.common, "scenario": f"{r.id}\0{r.path}\0{self.digests[r.path]}"}
+
+    def entry(self, r: ScenarioResult) -> Path | None:
+        """Where the scenario's entry is; None for a result the loader did not read from a file."""
+        if r.path not in self.digests:
+            return None
+        return entry_path(self.directory, self.parts(r))
+
+    def get(self, path: Path) -> Rendered | None:
+        return self.cache.read_remembered(path, _parse)
+
+    def put(self, path: Path, rendered: Rendered) -> None:
+        # A chart that does not travel as JSON is not stored: its scenario is rendered every time.
+        self.cache.store_json(path, {
+            "page": rendered.page,
+            "charts": [_chart_json(c) for c in rendered.charts],
+            "files": [{"chart_id": f.chart_id, "texts": f.texts, "job": f.job.spec, "gallery": f.gallery} for f in rendered.files],
+            "row": rendered.row,
+        })

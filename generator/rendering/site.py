@@ -1,0 +1,355 @@
+"""Page rendering: from evaluated scenarios and the catalog to Markdown pages and chart specs.
+
+MkDocs-free on purpose: `generator.plugin` hands these pages to MkDocs as generated files,
+and any other front end could take them as they are. Templates live in generator/templates/.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import html
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from generator import TEMPLATES
+from generator.inputs.freshness import Freshness
+from generator.inputs.loader import Project
+from generator.model import formatting as fmt
+from generator.model import trn3
+from generator.model.catalog import OPTION_LABELS, OPTIONS
+from generator.model.engine import RANGE_LABELS
+from generator.model.present import RULE_LABELS, VERDICT_LABELS, present_workload, scenario_row
+from generator.model.reference import Reference, reference
+from generator.model.results import ScenarioResult
+from generator.model.schema import json_schema
+from generator.rendering import catalog_tables, changes, downloads, embeds, unfurl
+from generator.rendering import charts as ch
+from generator.rendering.diff import DEFAULT_THRESHOLD
+from generator.rendering.images import CARD_HEIGHT, CARD_WIDTH, PNG_SCALE, Images, Job
+from generator.rendering.scenario_cache import Rendered, RenderedScenarios
+from generator.store.cachefile import Cache
+from generator.store.template_cache import Compiled
+
+CHARTS_JS = "assets/charts.js"  # the site's chart script, which embed pages load too
+
+
+def md(text: Any) -> Markup:
+    """Make untrusted text inert in Markdown and HTML alike.
+
+    Every ASCII character that is not a letter, digit or space becomes a numeric character
+    reference, so no Markdown, math, attribute-list or HTML syntax can form from it.
+    """
+    s = "" if text is None else str(text)
+    return Markup("".join(c if c.isalnum() or c == " " or ord(c) > 127 else f"&#{ord(c)};" for c in s.replace("\n", " ")))
+
+
+def script_json(value: Any) -> Markup:
+    """JSON that is safe inside <script type="application/json">: no '<', '>' or '&' survives."""
+    text = value if isinstance(value, embeds.JSONText) else json.dumps(value, separators=(",", ":"), sort_keys=True, allow_nan=False)
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def source_pattern(keys: Iterable[str]) -> re.Pattern[str] | None:
+    """Mentions of source keys in free text, as a contributor writes them: SEED-002, seed 002. Only
+    keys with a number match in any case: a bare word such as VAN must match as written."""
+    parts = []
+    for k in sorted(keys, key=len, reverse=True):
+        part = r"[-\s]?".join(re.escape(p) for p in re.split(r"[-\s]+", k))
+        parts.append(f"(?i:{part})" if any(c.isdigit() for c in k) else part)
+    return re.compile(r"(?<![\w-])(" + "|".join(parts) + r")(?![\w-])") if parts else None
+
+
+_SURROGATE_PAIR = re.compile(r"\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})")
+
+
+def front_matter(value: dict[str, str]) -> Markup:
+    """A page's front matter as one line of JSON that MkDocs' YAML reader takes back whole. JSON
+    writes a character beyond U+FFFF (an emoji) as two surrogate escapes, which YAML reads as two
+    lone surrogates and refuses, and the page then shows the raw line as its heading; YAML's own
+    eight-digit escape says the same character in ASCII."""
+
+    def one(m: re.Match[str]) -> str:
+        high, low = int(m[1], 16), int(m[2], 16)
+        return f"\\U{0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00):08X}"
+
+    return Markup(_SURROGATE_PAIR.sub(one, script_json(value)))
+
+
+def linked_sources(text: str, pattern: re.Pattern[str] | None, keys: dict[str, str], root: str,
+                   names: dict[str, str] | None = None) -> Markup:
+    """Untrusted text made inert (md), with each mention of a source linked to its entry on the
+    sources page; with `names` (by key), the link reads as the source's name and date instead of
+    the key a contributor wrote ("seed 001"), which a stranger cannot decode."""
+    out, last = [], 0
+    for m in pattern.finditer(text) if pattern else ():
+        key = keys[re.sub(r"[-\s]+", "", m[0]).lower()]
+        shown = md(names[key]) if names and key in names else md(m[0])
+        out += [md(text[last:m.start()]), Markup('<a href="{}sources/#{}">').format(root, key.lower()), shown, Markup("</a>")]
+        last = m.end()
+    out.append(md(text[last:]))
+    return Markup("").join(out)
+
+
+def sentence(text: str) -> str:
+    """Free text closed as a sentence, so the next one does not run into it."""
+    text = text.strip()
+    return text if not text or text[-1] in ".!?:;" else text + "."
+
+
+@dataclass
+class Site:
+    pages: dict[str, str] = field(default_factory=dict)  # docs-relative path -> Markdown
+    sources: dict[str, str] = field(default_factory=dict)  # docs-relative path -> YAML it comes from
+    charts: list[ch.Chart] = field(default_factory=list)
+    embeds: list[embeds.ChartFiles] = field(default_factory=list)  # the text files of embed/<id>/, per chart
+    unfurls: dict[str, unfurl.Unfurl] = field(default_factory=dict)  # docs-relative path -> its card, for pages with their own
+    site_card: Job | None = None  # the image of every other page's card (unfurl.SITE_CARD)
+    files: dict[str, str] = field(default_factory=dict)  # site path -> text: the data downloads and the Atom feed
+
+
+class Renderer:
+    def __init__(self, project: Project, site_url: str = "", today: dt.date | None = None, cache: Cache | None = None,
+                 rendered: RenderedScenarios | None = None, images: Images | None = None, site_name: str = ""):
+        self.project = project
+        self.site_name = site_name
+        self.rendered = rendered
+        self.images = images  # handed each chart as it is registered, so its images start rendering
+        self.catalog = project.catalog
+        self.freshness = Freshness.of(self.catalog, today)
+        self.site_url = site_url if not site_url or site_url.endswith("/") else site_url + "/"
+        self.cache = cache
+        self._vega: dict[str, str] = cache.memo("vega") if cache is not None else {}  # charts compiled, by shape
+        self._source_keys = {re.sub(r"[-\s]+", "", k).lower(): k for k in self.catalog.sources}
+        self._source_pattern = source_pattern(self.catalog.sources)
+        # What a page, chart or embed calls each source: its name, never its key.
+        self.source_names = {k: s.name for k, s in self.catalog.sources.items()}
+        self._source_dated = {k: f"{s.name} ({s.as_of.isoformat() if s.as_of else 'undated'})" for k, s in self.catalog.sources.items()}
+        compiled = Compiled(cache) if cache is not None else None
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(TEMPLATES),
+            bytecode_cache=compiled,
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        self.unfurl_env = unfurl.environment(compiled)  # the cards' tags, of pages and embed pages alike
+        self.env.filters.update(
+            md=md, script_json=script_json, front_matter=front_matter, money=fmt.money, hourly=fmt.hourly, hourly_exact=fmt.hourly_exact, break_even=fmt.break_even,
+            runs=fmt.runs, ratio=fmt.ratio, pct=fmt.pct, weeks=fmt.weeks, count=fmt.count, num=fmt.num, hours=fmt.hours,
+            days=fmt.days, date=fmt.date, sentence=sentence,
+        )
+        self.env.globals.update(
+            catalog=self.catalog,
+            results=project.results,
+            OPTION_LABELS=OPTION_LABELS,
+            OPTIONS=OPTIONS,
+            RULE_LABELS=RULE_LABELS,
+            RANGE_LABELS=RANGE_LABELS,
+            VERDICT_LABELS=VERDICT_LABELS,
+            price_rows=functools.partial(catalog_tables.price_rows, self.catalog),
+            figure_sources=functools.partial(catalog_tables.figure_sources, self.catalog),
+            price_to_beat=functools.partial(trn3.price_to_beat, self.catalog),
+            source_links=self.source_links,
+            source_name=lambda key: self.source_names.get(key, key),
+            headline=self.headline,
+            counts=self.counts,
+            scenario_row=self.scenario_row,
+            column_text=ch.column_text,
+            reference_case=self.reference_case,
+            reference_shown=self.reference_shown,
+            freshness=self.freshness,
+            site_url=self.site_url,
+            root_prefix=embeds.relative_root,
+            page_url=embeds.page_url,
+            embed_names=embeds.file_names,
+            export_width=embeds.EXPORT_WIDTH,
+            png_scale=PNG_SCALE,
+            iframe_width=unfurl.IFRAME_WIDTH,
+            iframe_height=unfurl.IFRAME_HEIGHT,
+            card_width=CARD_WIDTH,
+            card_height=CARD_HEIGHT,
+            iframe_snippet=self.iframe_snippet,
+            image_snippet=self.image_snippet,
+        )
+        self.charts: list[ch.Chart] = []
+        self.embeds: list[embeds.ChartFiles] = []
+        self.home: dict[str, ch.Chart] = {}
+        self._rows: dict[str, dict[str, Any]] = {}  # scenario id -> its index row, made with its page
+
+    # Context helpers for templates and for the hand-written pages that opt into figures.
+    def source_links(self, text: str, root: str) -> Markup:
+        return linked_sources(text, self._source_pattern, self._source_keys, root, self._source_dated)
+
+    @functools.cached_property
+    def reference(self) -> Reference:
+        return reference(self.project.reference)
+
+    def headline(self) -> dict[str, Any]:
+        return self.reference.headline
+
+    def reference_case(self) -> dict[str, Any]:
+        return self.reference.case()
+
+    @functools.cached_property
+    def _reference_shown(self) -> dict[str, Any]:
+        return present_workload(self.reference.result.workloads[0], self.source_names)
+
+    def reference_shown(self) -> dict[str, Any]:
+        """What the present layer says of the reference workload: the home page's price marks and flip."""
+        return self._reference_shown
+
+    @functools.cached_property
+    def calculator_json(self) -> Markup:
+        """What the calculator page bakes in; built once per build, not once per page."""
+        from generator.rendering.calculator import calculator_data, presets, workload_json
+
+        chart = json.loads(embeds.compile_vega(ch.calculator_template(), self.cache, self._vega))
+        return script_json({"data": calculator_data(self.catalog), "presets": presets(self.project.results),
+                            "reference": workload_json(self.project.reference.workload), "chart": chart})
+
+    def counts(self) -> dict[str, int]:
+        v = [r.verdict for r in self.project.results]
+        return {k: v.count(k) for k in ("trainium", "gpu", "hybrid")} | {"all": len(v)}
+
+    def scenario_row(self, r: ScenarioResult) -> dict[str, Any]:
+        """What the scenarios index says about one scenario, in the words its page uses."""
+        row = self._rows.get(r.id)
+        return row if row is not None else scenario_row(r, [present_workload(w, self.source_names) for w in r.workloads])
+
+    # Snippets a blogger pastes. Built as text here and escaped again where the page shows them.
+    def iframe_snippet(self, c: ch.Chart) -> str:
+        return unfurl.iframe(f"{self.site_url}embed/{c.id}/", c.title, "100%", unfurl.IFRAME_HEIGHT)
+
+    def image_snippet(self, c: ch.Chart) -> str:
+        names = embeds.file_names(c.id)
+        page = self.site_url + embeds.page_url(c.page)
+        src = f"{self.site_url}embed/{c.id}/{names['svg']}"
+        alt = f"{c.title}. {c.summary}"
+        return (f'<a href="{html.escape(page)}"><img src="{html.escape(src)}" alt="{html.escape(alt)}" '
+                f'width="{embeds.EXPORT_WIDTH}"></a>')
+
+    # Pages.
+    def register(self, c: ch.Chart, page: str) -> ch.Chart:
+        c = replace(c, page=page, vega=embeds.compile_vega(embeds.site_spec(c), self.cache, self._vega))
+        self.charts.append(c)
+        self._add_embed(embeds.chart_files(c, self.env, self.site_url, self.cache, CHARTS_JS, self._vega,
+                                           site_name=self.site_name, unfurl_env=self.unfurl_env))
+        return c
+
+    def _add_embed(self, files: embeds.ChartFiles) -> None:
+        self.embeds.append(files)
+        if self.images is not None:
+            self.images.add(files.job)
+
+    def chart_block(self, c: ch.Chart) -> Markup:
+        return Markup(self.env.get_template("partials/chart.html.j2").render(c=c))
+
+    def scenario_page(self, r: ScenarioResult) -> str:
+        page = f"scenarios/{r.id}.md"
+        shown = [present_workload(w, self.source_names) for w in r.workloads]
+        blocks = [self.chart_block(self.register(c, page)) for c in ch.scenario_charts(r, shown)]
+        row = self._rows[r.id] = scenario_row(r, shown)
+        return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, prices=[w.prices for w in r.workloads],
+                                                              shown=shown, row=row)
+
+    def _cached_scenario_page(self, r: ScenarioResult) -> str:
+        entry = self.rendered.entry(r) if self.rendered else None
+        known = self.rendered.get(entry) if self.rendered and entry else None
+        if known is not None:
+            self.charts.extend(known.charts)
+            for files in known.files:
+                self._add_embed(files)
+            self._rows[r.id] = known.row
+            return known.page
+        first = len(self.charts)
+        page = self.scenario_page(r)
+        if self.rendered and entry:
+            self.rendered.put(entry, Rendered(page, self.charts[first:], self.embeds[first:], self._rows[r.id]))
+        return page
+
+    def render(self) -> Site:
+        site = Site()
+        for r in self.project.results:
+            first = len(self.charts)
+            path = f"scenarios/{r.id}.md"
+            site.pages[path] = self._cached_scenario_page(r)
+            site.sources[path] = r.path
+            shown = self.charts[first:first + 1]
+            card = f"embed/{shown[0].id}/{embeds.file_names(shown[0].id)['card']}" if shown else None
+            site.unfurls[path] = unfurl.scenario(r, embeds.page_url(path), shown[0] if shown else None, card)
+        site.pages["scenarios/index.md"] = self.env.get_template("scenarios_index.md.j2").render()
+        pp = self.chart_block(self.register(ch.price_performance(self.catalog), "prices.md"))
+        site.pages["prices.md"] = self.env.get_template("prices.md.j2").render(pp_chart=pp, today=self.freshness.today)
+        site.sources["prices.md"] = "data/prices.yaml"
+        moves = changes.shown_moves(self.catalog, self.project.results)
+        site.pages["changes.md"] = self.env.get_template("changes.md.j2").render(
+            moves=moves, regions=changes.regions_moves(self.catalog), threshold=DEFAULT_THRESHOLD,
+            feed_path=changes.FEED_PATH, CHANGE_WORDS=changes.CHANGE_WORDS, was_text=changes.was_text)
+        site.files[changes.FEED_PATH] = changes.atom(moves, self.catalog, self.site_url)
+        site.files.update(downloads.files(self.catalog))
+        site.pages["sources.md"] = self.env.get_template("sources.md.j2").render()
+        site.sources["sources.md"] = "data/sources.yaml"
+        site.pages["reference/schema.md"] = self.env.get_template("schema.md.j2").render(schema=json_schema())
+        # Hand-written pages place these; they are registered here so their embeds exist.
+        self.home = {name: self.register(c, page) for name, (page, c) in self.home_charts().items()}
+        site.pages["embed.md"] = self.env.get_template("embed_gallery.md.j2").render(embeds=self.embeds)
+        # The site's card draws the home page's decision map again, under the site's name and question.
+        decision_map = self.home["decision_map"]
+        site.site_card = Job(embeds.compile_vega(embeds.export_spec(decision_map, self.site_url), self.cache, self._vega),
+                             heading=unfurl.site_card_heading(self.site_name))
+        site.charts = self.charts
+        site.embeds = self.embeds
+        return site
+
+    def home_charts(self) -> dict[str, tuple[str, ch.Chart]]:
+        """Charts that hand-written pages place with {{ charts.NAME }}, with the page each lives on."""
+        h = self.headline()
+        x = self.reference.inputs
+        maps = self.reference.maps
+        as_of = max(h["trn"].as_of, h["gpu"].as_of)
+        bought = f"{OPTION_LABELS[h['trn'].option]} against {OPTION_LABELS[h['gpu'].option]}".lower()
+        title = f"When does Trainium pay? trn2.48xlarge vs p5.48xlarge, {bought}, {x.gpu_hours:,.0f} GPU instance-hours a run"
+        trn_src = self.catalog.sources[h["trn"].source]
+        source = (f"prices from {trn_src.name} ({fmt.date(h['trn'].as_of)}); mainstream port of {x.port_weeks.value:g} engineer-weeks "
+                  f"at {fmt.money(x.engineer_week_usd)}")
+        port_title = f"Porting effort against runs: trn2.48xlarge vs p5.48xlarge, {x.gpu_hours:,.0f} GPU instance-hours a run"
+        ref = self.reference.result
+        charts = {
+            "decision_map": ("index.md", ch.decision_map(maps["relative_throughput"], x, "decision-map", title, source, as_of)),
+            "port_map": ("axes/porting.md", ch.decision_map(maps["port_weeks"], x, "decision-map-porting", port_title, source, as_of)),
+            "breakdown": ("methodology.md", replace(ch.run_breakdown(ref, 0, self.source_names), id="reference-breakdown")),
+        }
+        sensitivity = ch.sensitivity(ref, 0, self.source_names)
+        if sensitivity is not None:
+            charts["sensitivity"] = ("methodology.md", replace(sensitivity, id="reference-sensitivity"))
+        return charts
+
+
+class _Slots:
+    """`{{ charts.NAME }}` on a hand-written page: a chart block, rendered only when used."""
+
+    def __init__(self, renderer: Renderer):
+        self._renderer = renderer
+
+    def __getattr__(self, name: str) -> Markup:
+        try:
+            return self._renderer.chart_block(self._renderer.home[name])
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def render_markdown_page(renderer: Renderer, markdown: str) -> str:
+    """Render a hand-written page that opted into figures (front matter `figures: true`)."""
+    charts = _Slots(renderer)
+    return renderer.env.from_string(markdown).render(
+        charts=charts, headline=renderer.headline(), calculator_json=renderer.calculator_json
+    )

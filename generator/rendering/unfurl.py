@@ -1,0 +1,141 @@
+"""What a link to the site unfurls to: the Open Graph and Twitter card tags of every page and embed
+page (title, one-sentence description, absolute URL, and a card image with its size and alt text),
+and the oEmbed file of each embed page, which turns a pasted embed address into the live chart.
+
+Every absolute URL is the site URL joined with a site-relative path, so the site URL in mkdocs.yml
+decides them all. MkDocs-free: the plugin hands its pages' titles and descriptions in.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urljoin
+
+import jinja2
+
+from generator import TEMPLATES
+from generator.model import formatting as fmt
+from generator.model.present import VERDICT_LABELS, rule_label
+from generator.rendering.images import CARD_HEIGHT, CARD_WIDTH
+
+SITE_CARD = "assets/site-card.png"  # the card of every page that has no chart of its own to show
+OEMBED = "oembed.json"  # in each embed/<id>/ folder
+# The iframe every embed snippet gives, and the size the oEmbed file states for it.
+IFRAME_WIDTH, IFRAME_HEIGHT = 640, 460
+
+
+def environment(bytecode_cache: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
+    """Where `tags` finds its template. Made by whoever renders (the site's Renderer, which the plugin
+    keeps for the build), not at module level: a build's templates and their compiled code belong to
+    its cache (`compiled.Compiled`)."""
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined,
+                              trim_blocks=True, lstrip_blocks=True, bytecode_cache=bytecode_cache)
+
+
+@dataclass(frozen=True)
+class Unfurl:
+    """One page's card, its texts plain (escaped where they are written) and its paths site-relative."""
+
+    title: str
+    description: str
+    path: str  # the page's URL, relative to the site's root
+    image: str  # a CARD_WIDTH x CARD_HEIGHT PNG, relative to the site's root
+    image_alt: str
+    type: str = "article"
+
+
+def tags(env: jinja2.Environment, u: Unfurl, site_url: str, site_name: str) -> str:
+    """The page's <meta> tags, for its <head> (env: from `environment`). No site URL, no absolute
+    URL: no tags."""
+    if not site_url:
+        return ""
+    return env.get_template("partials/unfurl.html.j2").render(
+        u=u, url=urljoin(site_url, u.path), image=urljoin(site_url, u.image), site_name=site_name,
+        width=CARD_WIDTH, height=CARD_HEIGHT)
+
+
+def page(title: str, description: str, path: str, *, homepage: bool) -> Unfurl:
+    """A hand-written page's card: the site card. MkDocs' page titles and Material's descriptions are
+    HTML as the theme prints them (entities and all), so they are read back to text first."""
+    return Unfurl(html.unescape(title), html.unescape(description), path, SITE_CARD, site_card_alt(),
+                  "website" if homepage else "article")
+
+
+def site_card_heading(site_name: str) -> tuple[str, ...]:
+    question = "Should we train this model on AWS Trainium or on Nvidia GPUs?"
+    return (site_name, question) if site_name else (question,)
+
+
+def site_card_alt() -> str:
+    return ("The guide's question, Trainium or GPU, over its decision map: the verdict for the reference "
+            "workload across training runs planned and Trainium's throughput relative to the GPU.")
+
+
+def chart_alt(chart: Any) -> str:
+    return f"{chart.title}. {chart.summary}"
+
+
+def _money(x: float, what: str) -> str:
+    return f"{fmt.money(abs(x))}{' more' if x < 0 else ''} {what}"
+
+
+def _amounts(per_run: float, plan: float, save: str, cost: str) -> str:
+    """What Trainium saves (or costs more) a run and over the plan, with the verbs given."""
+    first, second = (save if x >= 0 else cost for x in (per_run, plan))
+    joint = "and" if first == second else f"but {second}"
+    return f"{first} {_money(per_run, 'a run')} {joint} {_money(plan, 'over the plan')}, porting included"
+
+
+def verdict_sentence(r: Any) -> str:
+    """The scenario's verdict in one sentence, with what Trainium saves a run and over the plan (for a
+    hybrid, the workloads that go there), the rule that decided where it is not the cost, and the date
+    of the newer price used."""
+    as_of = fmt.date(max(w.prices_as_of for w in r.workloads))
+    label = VERDICT_LABELS[r.verdict]
+    spr, td = r.saving_per_run, r.total_difference
+    if r.verdict == "hybrid":
+        return f"Verdict: {label}, with the workloads that go to Trainium {_amounts(spr, td, 'saving', 'costing')}, at prices as of {as_of}."
+    if (r.verdict == "gpu") == (td > 0):
+        # The cost points the other way: another rule decided.
+        rules = [s.rule for w in r.workloads for s in w.outcome.trace if s.verdict == r.verdict]
+        rule = f" on {rule_label(rules[0]).lower()}" if rules else ""
+        return f"Verdict: {label}{rule}, although Trainium would {_amounts(spr, td, 'save', 'cost')}, at prices as of {as_of}."
+    return f"Verdict: {label}, with Trainium {_amounts(spr, td, 'saving', 'costing')}, at prices as of {as_of}."
+
+
+def scenario(r: Any, page_path: str, chart: Any | None, chart_card: str | None) -> Unfurl:
+    """A scenario page's card: its first chart, the verdict in a sentence."""
+    if chart is None or chart_card is None:
+        return Unfurl(r.scenario.title, verdict_sentence(r), page_path, SITE_CARD, site_card_alt())
+    return Unfurl(r.scenario.title, verdict_sentence(r), page_path, chart_card, chart_alt(chart))
+
+
+def embed(chart: Any, folder: str, card: str) -> Unfurl:
+    """An embed page's card: its own chart."""
+    return Unfurl(chart.title, chart.summary, folder, folder + card, chart_alt(chart))
+
+
+def iframe(src: str, title: str, width: str | int, height: int) -> str:
+    """The iframe a blogger pastes, as text."""
+    return (f'<iframe src="{html.escape(src)}" title="{html.escape(title)}" width="{width}" height="{height}" '
+            f'style="border:0" loading="lazy"></iframe>')
+
+
+def oembed(chart: Any, folder: str, card: str, site_url: str, site_name: str) -> str:
+    """The embed page's oEmbed answer (a rich type: the iframe), as JSON text."""
+    return json.dumps({
+        "version": "1.0",
+        "type": "rich",
+        "title": chart.title,
+        "provider_name": site_name,
+        "provider_url": site_url,
+        "html": iframe(urljoin(site_url, folder), chart.title, IFRAME_WIDTH, IFRAME_HEIGHT),
+        "width": IFRAME_WIDTH,
+        "height": IFRAME_HEIGHT,
+        "thumbnail_url": urljoin(site_url, folder + card),
+        "thumbnail_width": CARD_WIDTH,
+        "thumbnail_height": CARD_HEIGHT,
+    }, ensure_ascii=False, indent=1) + "\n"

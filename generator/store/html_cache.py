@@ -1,0 +1,98 @@
+"""The HTML an earlier build converted each scenario page's Markdown (and the embed gallery's) to, so a later build hands
+MkDocs the page without running Markdown on it again.
+
+At a thousand scenarios, Python-Markdown on the generated pages (large raw-HTML blocks through
+md_in_html) was the largest part of a warm build. What a page converts to depends on its Markdown,
+where it sits in the site, mkdocs.yml (its Markdown extensions and their settings, and
+`use_directory_urls`), the generator's code (the math fences live in it) and the versions of the
+libraries (`Cache.keys`); an entry is found by a hash of all of these, each named (`ConvertedPages.parts`).
+Scenario pages hold no Markdown links to other pages, so what else is in the site does not change
+them. The cache only saves time: a damaged entry reads as missing and the page is converted afresh.
+
+MkDocs-free: the plugin (`generator.plugin`) stores what MkDocs made of a page and gives it back to MkDocs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+
+from generator.store.cachefile import Cache, entry_path
+
+# Blocks of a scenario page the search index leaves out: tables of figures and the chart figures
+# (their data tables, embed snippets and compiled specs). What a reader searches a scenario by
+# (title, verdict, summary, notes, workload names, the rules' reasons) is outside them.
+_UNSEARCHED = re.compile(r"<figure\b.*?</figure>|<table\b.*?</table>", re.DOTALL)
+# What the search plugin skips anyway (data-search-exclude blocks): taken out before it reads the
+# page, they leave the index as it was. The embed snippets, one a chart, are most of the gallery.
+# Headings' permalinks (the search plugin drops them from titles) go too: a tenth of its reading.
+_EXCLUDED = re.compile(r"<details\b[^>]*\bdata-search-exclude\b[^>]*>.*?</details>|<a class=\"headerlink\"[^>]*>[^<]*</a>", re.DOTALL)
+GALLERY = "embed.md"
+SCENARIOS_INDEX = "scenarios/index.md"
+
+
+def scenario_page(path: str) -> bool:
+    return path.startswith("scenarios/") and path != SCENARIOS_INDEX
+
+
+def applies(path: str) -> bool:
+    """Pages converted once and remembered: the pages that grow with the number of scenarios and hold
+    no Markdown link (whose HTML would depend on which other pages exist)."""
+    return scenario_page(path) or path == GALLERY
+
+
+def searched(path: str, content: str) -> str:
+    """The part of a generated page's HTML the search index is built from. The scenarios index is
+    searched without its table: each row's scenario is found on its own page, and the table made
+    one entry of every title and verdict in the guide (120 KB of text at a thousand scenarios)."""
+    if scenario_page(path) or path == SCENARIOS_INDEX:
+        content = _UNSEARCHED.sub("", content)
+    return _EXCLUDED.sub("", content)
+
+
+@dataclass(frozen=True)
+class Converted:
+    meta: dict
+    content: str  # HTML, as MkDocs' Markdown made it
+    toc: list[dict]  # Python-Markdown's toc tokens: level, id, name, children
+    title: str | None  # the first h1, as MkDocs found it while converting
+    anchors: list[str]  # ids on the page, for MkDocs' anchor checks
+
+
+def _parse(body: bytes) -> Converted | None:
+    try:
+        d = orjson.loads(body)
+        return Converted(d["meta"], d["content"], d["toc"], d["title"], d["anchors"])
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+class ConvertedPages:
+    def __init__(self, cache: Cache, config_bytes: bytes):
+        self.cache = cache
+        self.directory = cache.folder("converted")
+        self.config_bytes = config_bytes
+        self._common = {**cache.keys, "mkdocs.yml": hashlib.sha256(config_bytes).hexdigest()}
+
+    def parts(self, path: str, markdown: str) -> dict[str, str]:
+        """Everything a page's HTML is made from, by name, so a test can change each in turn."""
+        return {**self._common, "page": path,
+                "markdown": hashlib.sha256(markdown.encode("utf-8", "surrogatepass")).hexdigest()}
+
+    def entry(self, path: str, markdown: str) -> Path:
+        return self.entry_at(self.parts(path, markdown))
+
+    def entry_at(self, parts: dict[str, str]) -> Path:
+        return entry_path(self.directory, parts)
+
+    def get(self, entry: Path) -> Converted | None:
+        return self.cache.read_remembered(entry, _parse)
+
+    def put(self, entry: Path, page: Converted) -> None:
+        # Front matter that does not travel as JSON is not stored: the page is converted every time.
+        self.cache.store_json(entry, {"meta": page.meta, "content": page.content, "toc": page.toc, "title": page.title,
+                           "anchors": sorted(page.anchors)})
