@@ -269,7 +269,7 @@ def test_another_site_url_changes_every_absolute_url_and_nothing_else(sites: Sit
                               "over the plan, porting included, at prices as of 2026-01-21."),
     ("one-off-run", "Verdict: GPU, with Trainium saving $5,784 a run but costing $12,216 more over the plan, porting "
                     "included, at prices as of 2026-01-21."),
-    ("spot-job-on-64-instances", "Verdict: GPU, with Trainium costing $52,370 more a run and $541,701 more over the plan, "
+    ("spot-job-on-64-instances", "Verdict: GPU, with Trainium costing $51,935 more a run and $537,347 more over the plan, "
                                  "porting included, at prices as of 2025-11-30."),
     # Where the cost points the other way, the sentence names the rule that decided (as the page labels it).
     ("data-residency-london", "Verdict: GPU on {rule}, although Trainium would save $31,819 a run and $745,648 "
