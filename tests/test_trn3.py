@@ -5,6 +5,7 @@ places the site shows them (each scenario page and the Trainium3 page)."""
 from __future__ import annotations
 
 import datetime as dt
+import html
 import json
 import math
 import re
@@ -14,6 +15,7 @@ import pytest
 
 from core_support import FROZEN, REPO
 from generator.model.engine import evaluate
+from generator.model.present import RULE_LABELS
 from generator.inputs.loader import Project, load_project
 from generator.rendering.site import Renderer, render_markdown_page
 from generator.model.trn3 import _trn3_inputs, price_to_beat
@@ -139,7 +141,9 @@ def test_each_scenario_page_shows_its_price_to_beat(rendered):
     research = site.pages["scenarios/research-new-architectures.md"].split("### Trainium3: the price to beat", 1)[1]
     lead = research.split("</p>", 1)[0]
     assert 'data-trn3-decides="feasibility"' in lead
-    assert "its price does not decide: the step &ldquo;Can each side run?&rdquo; decides for GPU at any price" in lead
+    # The step is named as the scenario page's list of steps names it.
+    step = html.escape(RULE_LABELS["feasibility"])
+    assert f"its price does not decide: the step &ldquo;{step}&rdquo; decides for GPU at any price" in lead
 
 
 def test_the_trainium3_page_lists_every_workload_with_its_page(rendered):
@@ -153,6 +157,6 @@ def test_the_trainium3_page_lists_every_workload_with_its_page(rendered):
     (row,) = [ln for ln in lines if "(scenarios/mainstream-pretraining.md)" in ln]
     assert f"**${price:,.0f}**" in row and row.rstrip().endswith("| price |")
     (row,) = [ln for ln in lines if "(scenarios/research-new-architectures.md)" in ln]
-    assert "&ldquo;Can each side run?&rdquo;, GPU at any price" in row
+    assert f"&ldquo;{html.escape(RULE_LABELS['feasibility'])}&rdquo;, GPU at any price" in row
     assert "vendor claim" in page and "AWS-TRN3-LAUNCH" in page
 
