@@ -481,6 +481,8 @@ def test_commitment_plan_months_and_held_reservation_through_resolve(catalog):
         assert r["outcome"]["trainium"]["committed_terms"] == 0
         assert r["outcome"]["trainium"]["compute_total"] == approx(10 * 80 * (12 / 18) * 20)
         assert r["outcome"]["trainium"]["compute_total"] < 4 * 8760 * 12
+        # Only the third of the runs inside the held six months uses the reservation's hours.
+        assert r["outcome"]["trainium"]["utilisation"] == approx(10 * 80 * (6 / 18) / (4 * 6 * 730))
         assert r["outcome"]["port_calendar_days"] == approx(2 / 1 * 7)
 
 

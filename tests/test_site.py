@@ -207,8 +207,14 @@ def engine_numbers(w) -> dict[str, float | None]:
         # Totals step by terms: no run breaks even by itself, and the page gives where the lines cross.
         assert o.break_even_runs is None
         numbers["break_even_runs"] = t.runs
+    if o.trainium.options or o.gpu.options:
+        # The ways to buy the plan's compute were compared: each side says how much less its cheapest way costs.
+        for side in ("trainium", "gpu"):
+            numbers[f"{side}.cheaper_by"] = getattr(o, side).cheaper_by
     for f in fields(t):
-        numbers[f"threshold.{f.name}"] = getattr(t, f.name)
+        # break_even is a statement about plan lengths, told in the break-even row's words, not a value.
+        if f.name != "break_even":
+            numbers[f"threshold.{f.name}"] = getattr(t, f.name)
     return numbers
 
 

@@ -284,7 +284,11 @@ def _side(x: Inputs, side: str, hours: float, ready_days: float) -> Side:
     utilisation = None
     if term is not None:
         covered = terms * term + getattr(x, side + "_held_hours")
-        utilisation = x.runs * hours / (count * covered) if covered > 0 else None
+        # Past a held reservation the plan may buy by the hour: only the runs inside the committed
+        # hours use them (the runs spread evenly over the span).
+        span = plan_span(x.runs, x, wall)
+        used = x.runs * hours * (min(covered, span) / span if span > 0 else 1.0)
+        utilisation = used / (count * covered) if covered > 0 else None
     reasons = infeasibility(x, side)
     late = None if x.needed_within_days is None else max(0.0, ready_days - x.needed_within_days)
     # The named way is what the verdict uses; the others are priced beside it. A held reservation is

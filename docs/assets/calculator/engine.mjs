@@ -141,7 +141,11 @@ function side(x, name, hours, readyDays) {
   let utilisation = null;
   if (!isNone(term)) {
     const covered = terms * term + x[name + "_held_hours"];
-    utilisation = covered > 0 ? x.runs * hours / (count * covered) : null;
+    // Past a held reservation the plan may buy by the hour: only the runs inside the committed
+    // hours use them (the runs spread evenly over the span).
+    const span = planSpan(x.runs, x, wall);
+    const used = x.runs * hours * (span > 0 ? Math.min(covered, span) / span : 1.0);
+    utilisation = covered > 0 ? used / (count * covered) : null;
   }
   const reasons = infeasibility(x, name);
   const late = isNone(x.needed_within_days) ? null : Math.max(0.0, readyDays - x.needed_within_days);
