@@ -21,6 +21,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.commands.import_prices import hourly_terms
+
 PRICING_REGIONS = ("us-east-1", "eu-central-1", "ap-south-1")  # where AWS serves the Price List Query API
 SPOT_DAYS = 30
 # A Capacity Block's length the offerings are asked for: one day, the shortest every family sells.
@@ -125,20 +127,6 @@ def _offerings(ec2: Any, region: str, instances: list[str]) -> list[str]:
     return found
 
 
-def _hourly(terms: dict) -> Iterator[tuple[dict, float]]:
-    """(the term's attributes, its hourly USD rate) for each term with one."""
-    for term in terms.values():
-        for dim in (term.get("priceDimensions") or {}).values():
-            if str(dim.get("unit", "")).lower() not in ("hrs", "hours"):
-                continue
-            try:
-                usd = float(dim["pricePerUnit"]["USD"])
-            except (KeyError, TypeError, ValueError):
-                continue
-            if usd > 0:  # AWS lists $0 dimensions for what is not sold that way
-                yield term.get("termAttributes") or {}, usd
-
-
 def _price_list(pricing: Any, region: str, instance: str) -> Iterator[dict]:
     filters = [{"Type": "TERM_MATCH", "Field": "instanceType", "Value": instance}]
     filters += [{"Type": "TERM_MATCH", "Field": k, "Value": v} for k, v in PRODUCT.items()]
@@ -162,9 +150,9 @@ def _list_prices(pricing: Any, pricing_region: str, instance: str,
         if region not in regions or a.get("marketoption", "OnDemand") != "OnDemand":
             continue
         terms = item.get("terms") or {}
-        for _, usd in _hourly(terms.get("OnDemand") or {}):
+        for _, usd in hourly_terms(terms.get("OnDemand") or {}):
             out[(region, "on-demand")] = Seen(usd, "pricing")
-        for attrs, usd in _hourly(terms.get("Reserved") or {}):
+        for attrs, usd in hourly_terms(terms.get("Reserved") or {}):
             option = LEASES.get(attrs.get("LeaseContractLength", ""))
             if option is None or attrs.get("PurchaseOption") != "No Upfront":
                 continue

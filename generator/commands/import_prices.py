@@ -132,8 +132,8 @@ def _products(data: Any) -> Iterator[tuple[dict, dict, Any]]:
         )
 
 
-def _hourly_usd(terms: dict) -> set[float]:
-    prices = set()
+def hourly_terms(terms: dict) -> Iterator[tuple[dict, float]]:
+    """(the term's attributes, its hourly USD rate) for each term of a Price List product that has one."""
     for term in terms.values():
         for dim in (term.get("priceDimensions") or {}).values():
             if str(dim.get("unit", "")).lower() not in ("hrs", "hours"):
@@ -142,9 +142,12 @@ def _hourly_usd(terms: dict) -> set[float]:
                 usd = float(dim["pricePerUnit"]["USD"])
             except (KeyError, TypeError, ValueError):
                 continue
-            if usd > 0:  # AWS lists $0 dimensions for products not sold that way
-                prices.add(usd)
-    return prices
+            if usd > 0:  # AWS lists $0 dimensions for what is not sold that way
+                yield term.get("termAttributes") or {}, usd
+
+
+def _hourly_usd(terms: dict) -> set[float]:
+    return {usd for _, usd in hourly_terms(terms)}
 
 
 def parse_offer(text: str) -> Offer:
@@ -235,13 +238,7 @@ def edit_prices(text: str, p: Plan) -> str:
         if c.widened:
             entry["low"] = min(entry["low"], c.new)
             entry["high"] = max(entry["high"], c.new)
-        if "alternatives" in entry:
-            entry["alternatives"].insert(0, previous)
-        else:
-            alts = CommentedSeq([previous])
-            if entry.fa.flow_style():
-                alts.fa.set_flow_style()
-            entry["alternatives"] = alts
+        keep_previous(entry, previous)
     return _dump(y, data)
 
 
@@ -368,3 +365,13 @@ def report_lines(p: Plan, written: Iterable[str], shown_dir: str, dry_run: bool)
     lines += [f"review: {r}" for r in p.review]
     return lines
 
+
+def keep_previous(entry, previous) -> None:
+    """Put the figure a price replaced first among its alternatives, in the entry's own YAML style."""
+    if "alternatives" in entry:
+        entry["alternatives"].insert(0, previous)
+    else:
+        alts = CommentedSeq([previous])
+        if entry.fa.flow_style():
+            alts.fa.set_flow_style()
+        entry["alternatives"] = alts

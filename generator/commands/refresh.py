@@ -27,7 +27,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from generator.commands import history as hist
 from generator.commands.aws_prices import INSTANCE_TYPE, ClientFactory, Observed, Seen, fetch
-from generator.commands.import_prices import _dump, _flow, _num, _yaml, checked, write_all
+from generator.commands.import_prices import _dump, _flow, _num, _yaml, checked, keep_previous, write_all
 from generator.inputs.loader import load_catalog
 from generator.model.catalog import Catalog
 
@@ -124,13 +124,7 @@ def _keep_cited(entry: CommentedMap) -> None:
     if entry.get("note"):
         pairs.append(("note", entry["note"]))
     previous = _flow(*pairs)
-    if "alternatives" in entry:
-        entry["alternatives"].insert(0, previous)
-    else:
-        alts = CommentedSeq([previous])
-        if entry.fa.flow_style():
-            alts.fa.set_flow_style()
-        entry["alternatives"] = alts
+    keep_previous(entry, previous)
 
 
 def _set_figure(entry: CommentedMap, s: Seen, source: str, day: dt.date) -> None:
