@@ -99,7 +99,8 @@ def test_a_saved_scenario_under_serve_dirty_is_served_with_the_rest_of_the_site_
         index_url = f"{base}search/search_index.json"
         before = json.loads(poll(index_url, bool))["docs"]
         text = edited.read_text(encoding="utf-8")
-        # The title, and the first workload's name, which its chart's title and embed files carry.
+        # The title, which a one-workload scenario's chart and embed files carry, and the first workload's
+        # name, which names its section on the page.
         text = re.sub(r'^(title:\s*["\']?)', r"\g<1>Saved again: ", text, count=1, flags=re.M)
         text = re.sub(r'^(  - name:\s*["\']?)', r"\g<1>renamed ", text, count=1, flags=re.M)
         edited.write_text(text, encoding="utf-8")
@@ -107,8 +108,8 @@ def test_a_saved_scenario_under_serve_dirty_is_served_with_the_rest_of_the_site_
         assert "Embed this chart" in shown
         chart = f"{edited.stem}-1-cumulative"
         assert f'data-embed="{chart}"' in shown
-        embed_page = poll(f"{base}embed/{chart}/", lambda body: "renamed " in body)
-        svg = poll(f"{base}embed/{chart}/{chart}.svg", lambda body: "renamed " in body)
+        embed_page = poll(f"{base}embed/{chart}/", lambda body: "Saved again: " in body)
+        svg = poll(f"{base}embed/{chart}/{chart}.svg", lambda body: "Saved again: " in body)
         # The search index is written last: once it has the new title, the rebuild is over.
         after = json.loads(poll(index_url, lambda body: "Saved again: " in body))["docs"]
         scenarios = poll(f"{base}scenarios/", lambda body: "Saved again: " in body)
@@ -117,7 +118,8 @@ def test_a_saved_scenario_under_serve_dirty_is_served_with_the_rest_of_the_site_
         served.stop()
     assert f'href="{edited.stem}/"' in scenarios and f'href="{other.stem}/"' in scenarios
     assert "Saved again: " in calculator  # its presets bake in every scenario's title
-    assert "Cumulative cost: renamed " in embed_page and "renamed " in svg  # the new chart's files, linked in its folder
+    # The new chart's files, linked in its folder.
+    assert "Cumulative cost: Saved again: " in embed_page and "Cumulative cost: Saved again: " in svg
     # Each page once in the index, as a build from scratch lists it: the edited page with its new
     # title (and its renamed workload's section), every other page as it was but those that list
     # the edited scenario or its chart.
