@@ -22,7 +22,9 @@ from site_support import CHROMIUM, CHROMIUM_ARGS, FROZEN, BuiltSite, build_copy,
 # A test that takes one of these builds, serves or drives the site, so it is slow (`pytest -m "not
 # slow"` leaves it out) and, with the browser, a browser test. Marked here, so a new test that takes
 # one is marked too; a test that builds or serves by itself carries @pytest.mark.slow.
-SLOW_FIXTURES = {"built_site", "untrusted_site", "served_site", "browser"}
+SLOW_FIXTURES = {"built_site", "untrusted_site", "served_site", "browser",
+                 # test_unfurl's two builds, test_changes' rendered and built sites after a price refresh
+                 "sites", "refreshed", "history_site"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
