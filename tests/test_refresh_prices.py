@@ -12,6 +12,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
 from botocore.awsrequest import AWSResponse
 
 from contrib_support import guide
@@ -22,6 +23,10 @@ from generator.rendering import diff
 from generator.commands import refresh
 from generator.inputs.loader import load_catalog, load_project
 from refresh_support import CALLED_AT, RECORDING, Stubbed, calls, client, cut_after, edit
+
+# Each test loads and checks a copy of data/ once or more and some run `guide` in a process of its own:
+# two to five seconds a test, half the quick subset's time. A change to the refresh runs this file.
+pytestmark = pytest.mark.slow
 
 DAY = CALLED_AT.date()
 PRICE_LIST = f"AWS-PRICE-LIST-API-{DAY}"
