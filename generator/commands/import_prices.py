@@ -74,7 +74,7 @@ class Change:
     widened: bool = False  # the entry's low/high had to grow to hold the new price
 
     def line(self, as_of: dt.date) -> str:
-        old, new = _num(self.old), _num(self.new)
+        old, new = yaml_number(self.old), yaml_number(self.new)
         if self.new == self.old:
             what = f"{old} -> {new} (unchanged; as_of {self.old_as_of} -> {as_of})"
         else:
@@ -83,7 +83,7 @@ class Change:
         return f"{self.instance} {self.region}: {what}{review}"
 
 
-def _num(x: float) -> str:
+def yaml_number(x: float) -> str:
     return f"{x:.6f}".rstrip("0").rstrip(".")
 
 
@@ -146,10 +146,6 @@ def hourly_terms(terms: dict) -> Iterator[tuple[dict, float]]:
                 yield term.get("termAttributes") or {}, usd
 
 
-def _hourly_usd(terms: dict) -> set[float]:
-    return {usd for _, usd in hourly_terms(terms)}
-
-
 def parse_offer(text: str) -> Offer:
     try:
         data = json.loads(text)
@@ -165,10 +161,10 @@ def parse_offer(text: str) -> Offer:
             continue
         instance = a.get("instanceType")
         region = a.get("regionCode") or LOCATIONS.get(a.get("location", ""))
-        usd = _hourly_usd(terms)
+        usd = {usd for _, usd in hourly_terms(terms)}
         if instance and region and usd:
             found.setdefault((instance, region), set()).update(usd)
-    conflicts = sorted(f"{i} {r} ({', '.join(_num(x) for x in sorted(v))})" for (i, r), v in found.items() if len(v) > 1)
+    conflicts = sorted(f"{i} {r} ({', '.join(yaml_number(x) for x in sorted(v))})" for (i, r), v in found.items() if len(v) > 1)
     if conflicts:
         raise OfferError("more than one on-demand Linux price for " + "; ".join(conflicts))
     return Offer(max(dates) if dates else None, {k: v.pop() for k, v in found.items()})
@@ -192,7 +188,7 @@ def plan(catalog: Catalog, offer: Offer, as_of: dt.date, source: str) -> Plan:
         if new is None:
             out.missing.append(name)
         elif not p.offered:
-            out.review.append(f"{name}: recorded as not offered, but the file has {_num(new)}; edit the entry by hand")
+            out.review.append(f"{name}: recorded as not offered, but the file has {yaml_number(new)}; edit the entry by hand")
         elif p.as_of > as_of:
             out.newer.append(f"{name} (as of {p.as_of})")
         elif not (p.source == source and p.as_of == as_of and p.point == new):
@@ -204,7 +200,7 @@ def plan(catalog: Catalog, offer: Offer, as_of: dt.date, source: str) -> Plan:
 # --- editing the files ---------------------------------------------------------------------------
 
 
-def _yaml() -> YAML:
+def round_trip() -> YAML:
     y = YAML(typ="rt")
     y.width = 4096  # never re-wrap the long flow-mapping lines
     y.preserve_quotes = True
@@ -214,24 +210,24 @@ def _yaml() -> YAML:
     return y
 
 
-def _dump(y: YAML, data: Any) -> str:
+def yaml_text(y: YAML, data: Any) -> str:
     out = io.StringIO()
     y.dump(data, out)
     return out.getvalue()
 
 
-def _flow(*pairs: tuple[str, Any]) -> CommentedMap:
+def flow_map(*pairs: tuple[str, Any]) -> CommentedMap:
     m = CommentedMap(pairs)
     m.fa.set_flow_style()
     return m
 
 
 def edit_prices(text: str, p: Plan) -> str:
-    y = _yaml()
+    y = round_trip()
     data = y.load(text)
     for c in p.changes:
         entry = data["prices"][c.index]
-        previous = _flow(("usd_per_hour", entry["usd_per_hour"]), ("source", entry["source"]), ("as_of", entry["as_of"]))
+        previous = flow_map(("usd_per_hour", entry["usd_per_hour"]), ("source", entry["source"]), ("as_of", entry["as_of"]))
         entry["usd_per_hour"] = c.new
         entry["source"] = p.source
         entry["as_of"] = p.as_of
@@ -239,24 +235,24 @@ def edit_prices(text: str, p: Plan) -> str:
             entry["low"] = min(entry["low"], c.new)
             entry["high"] = max(entry["high"], c.new)
         keep_previous(entry, previous)
-    return _dump(y, data)
+    return yaml_text(y, data)
 
 
 def record_moves(text: str | None, p: Plan) -> str:
     """data/history.yaml with a move for each price whose figure changed, dated by the file."""
-    y = _yaml()
+    y = round_trip()
     data = history.load(y, text)
     for c in p.changes:
         if c.new == c.old:
             continue
-        before = _flow(("usd_per_hour", c.old), ("source", c.old_source), ("as_of", c.old_as_of))
-        after = _flow(("usd_per_hour", c.new), ("source", p.source), ("as_of", p.as_of))
+        before = flow_map(("usd_per_hour", c.old), ("source", c.old_source), ("as_of", c.old_as_of))
+        after = flow_map(("usd_per_hour", c.new), ("source", p.source), ("as_of", p.as_of))
         data["prices"].append(history.price_move(p.as_of, (c.instance, c.region, "on-demand"), "changed", p.source, before, after))
-    return _dump(y, data)
+    return yaml_text(y, data)
 
 
 def edit_sources(text: str, p: Plan) -> str:
-    y = _yaml()
+    y = round_trip()
     data = y.load(text)
     sources = data["sources"]
     if p.source not in sources:
@@ -270,7 +266,7 @@ def edit_sources(text: str, p: Plan) -> str:
         sources[p.source]["as_of"] = p.as_of
     else:
         return text
-    return _dump(y, data)
+    return yaml_text(y, data)
 
 
 def checked(data_dir: Path, new_texts: dict[str, str]) -> None:

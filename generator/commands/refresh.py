@@ -27,7 +27,15 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from generator.commands import history as hist
 from generator.commands.aws_prices import INSTANCE_TYPE, ClientFactory, Observed, Seen, fetch
-from generator.commands.import_prices import _dump, _flow, _num, _yaml, checked, keep_previous, write_all
+from generator.commands.import_prices import (
+    checked,
+    flow_map,
+    keep_previous,
+    round_trip,
+    write_all,
+    yaml_number,
+    yaml_text,
+)
 from generator.inputs.loader import load_catalog
 from generator.model.catalog import Catalog
 
@@ -62,8 +70,8 @@ class Move:
     after: float | None
 
     def line(self) -> str:
-        b = "none" if self.before is None else _num(self.before)
-        a = "none" if self.after is None else _num(self.after)
+        b = "none" if self.before is None else yaml_number(self.before)
+        a = "none" if self.after is None else yaml_number(self.after)
         return f"{self.instance} {self.region} {self.option}: {self.change}, {b} -> {a}"
 
 
@@ -92,7 +100,7 @@ def _was(entry: Any) -> CommentedMap:
     for k in ("usd_per_hour", "low", "high", "source", "as_of", "note"):
         if k in entry:
             pairs.append((k, entry[k]))
-    return _flow(*pairs)
+    return flow_map(*pairs)
 
 
 def _seen_map(s: Seen, source: str, day: dt.date) -> CommentedMap:
@@ -102,7 +110,7 @@ def _seen_map(s: Seen, source: str, day: dt.date) -> CommentedMap:
     pairs += [("source", source), ("as_of", day)]
     if s.note:
         pairs.append(("note", s.note))
-    return _flow(*pairs)
+    return flow_map(*pairs)
 
 
 def _same(entry: Any, s: Seen) -> bool:
@@ -123,7 +131,7 @@ def _keep_cited(entry: CommentedMap) -> None:
     pairs = [("usd_per_hour", entry["usd_per_hour"]), ("source", entry["source"]), ("as_of", entry["as_of"])]
     if entry.get("note"):
         pairs.append(("note", entry["note"]))
-    previous = _flow(*pairs)
+    previous = flow_map(*pairs)
     keep_previous(entry, previous)
 
 
@@ -155,7 +163,7 @@ def _set_figure(entry: CommentedMap, s: Seen, source: str, day: dt.date) -> None
 def plan(catalog: Catalog, seen: Observed, texts: dict[str, str], day: dt.date) -> Outcome:
     """The new texts of the data files, from their present texts and what the APIs said."""
     out = Outcome(day)
-    y = _yaml()
+    y = round_trip()
     prices = y.load(texts["prices.yaml"])
     instances = y.load(texts["instances.yaml"])
     sources = y.load(texts["sources.yaml"])
@@ -183,10 +191,10 @@ def plan(catalog: Catalog, seen: Observed, texts: dict[str, str], day: dt.date) 
         if set(new) == set(old):
             new = old  # the same regions, in the order data/ lists them
         else:
-            history["regions"].append(_flow(("date", day), ("instance", name), ("source", src),
+            history["regions"].append(flow_map(("date", day), ("instance", name), ("source", src),
                                             ("before", _flow_list(old)), ("after", _flow_list(new))))
             out.regions.append(f"{name}: [{', '.join(old)}] -> [{', '.join(new)}]")
-        regions = _flow(("value", _flow_list(new)), ("source", src), ("as_of", day))
+        regions = flow_map(("value", _flow_list(new)), ("source", src), ("as_of", day))
         entry["regions"] = regions
 
     entries = prices["prices"]
@@ -241,8 +249,8 @@ def plan(catalog: Catalog, seen: Observed, texts: dict[str, str], day: dt.date) 
             sources["sources"][k] = CommentedMap([("title", f"{title} {day.isoformat()}"), ("url", url),
                                                   ("kind", "primary"), ("as_of", day)])
 
-    out.texts = {"prices.yaml": _dump(y, prices), "instances.yaml": _dump(y, instances),
-                 "sources.yaml": _dump(y, sources), "history.yaml": _dump(y, history)}
+    out.texts = {"prices.yaml": yaml_text(y, prices), "instances.yaml": yaml_text(y, instances),
+                 "sources.yaml": yaml_text(y, sources), "history.yaml": yaml_text(y, history)}
     out.texts = {k: v for k, v in out.texts.items() if v != texts.get(k)}
     return out
 
