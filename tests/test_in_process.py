@@ -35,7 +35,7 @@ def test_unchanged_data_and_scenarios_are_not_parsed_or_evaluated_again(root: Pa
     known = KnownScenarios(Cache(tmp_path / "known"))
     first = loader.load_project(root, known=known)
     parsed = counted(monkeypatch, datafiles, "_read_catalog")
-    evaluated = counted(monkeypatch, loader, "_evaluate_known")
+    evaluated = counted(monkeypatch, loader, "evaluate")
     again = loader.load_project(root, known=known)
     assert (parsed[0], evaluated[0]) == (0, 0)
     assert again.results == first.results and again.digests == first.digests
@@ -49,7 +49,7 @@ def test_a_changed_price_is_read_and_every_scenario_evaluated_against_it(root: P
     m = re.search(r"usd_per_hour: (\d+(?:\.\d+)?)", text)
     assert m
     prices.write_text(text[:m.start(1)] + f"{float(m[1]) * 3:.3f}" + text[m.end(1):], encoding="utf-8")
-    evaluated = counted(monkeypatch, loader, "_evaluate_known")
+    evaluated = counted(monkeypatch, loader, "evaluate")
     again = loader.load_project(root, known=known)
     assert evaluated[0] == len(first.results)
     assert again.digests["data/prices.yaml"] != first.digests["data/prices.yaml"]
@@ -61,8 +61,8 @@ def test_a_saved_scenario_alone_is_evaluated_again(root: Path, tmp_path: Path, m
     first = loader.load_project(root, known=known)
     path = sorted((root / "scenarios").glob("*.yaml"))[0]
     path.write_text(path.read_text(encoding="utf-8").replace('title: "', 'title: "Saved: ', 1), encoding="utf-8")
-    parsed = counted(monkeypatch, loader, "_parse_scenario")
-    evaluated = counted(monkeypatch, loader, "_evaluate_known")
+    parsed = counted(monkeypatch, loader, "validate")
+    evaluated = counted(monkeypatch, loader, "evaluate")
     again = loader.load_project(root, known=known)
     # Its new bytes are not known to the validation cache: parsed in full, once.
     assert parsed[0] == 1 and evaluated[0] == 1

@@ -29,8 +29,8 @@ def test_a_second_load_uses_the_remembered_scenarios_and_gives_the_same_results(
     remembered = sorted(p for p in known.directory.glob("*.json") if not p.name.startswith("catalog-"))
     assert len(remembered) == len(first.results)
     parsed: list[str] = []
-    real = loader._parse_scenario
-    monkeypatch.setattr(loader, "_parse_scenario", lambda raw, path, *rest: parsed.append(path.name) or real(raw, path, *rest))
+    real = loader.validate
+    monkeypatch.setattr(loader, "validate", lambda source, *rest: parsed.append(source.path.name) or real(source, *rest))
     second = load_project(root, known=known)
     assert parsed == []  # every file came from the cache
     assert second.results == first.results == full.results

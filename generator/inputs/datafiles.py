@@ -5,7 +5,6 @@ use). All problems in all files at once."""
 from __future__ import annotations
 
 import difflib
-import hashlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,6 @@ from generator.inputs.validation import validate_doc
 from generator.inputs.yamlread import Document, parse, read, strings
 from generator.model import catalog as cat
 from generator.model.schema import ConstraintName
-from generator.store.validation_cache import KnownScenarios
 
 DATA_FILES: dict[str, type[BaseModel]] = {
     "sources.yaml": cat.SourcesFile,
@@ -37,32 +35,23 @@ def load_catalog(data_dir: Path, shown_dir: str = "data") -> cat.Catalog:
     return read_catalog(data_dir, shown_dir)[0]
 
 
-def read_catalog(data_dir: Path, shown_dir: str = "data", known: KnownScenarios | None = None) -> tuple[cat.Catalog, dict[str, str]]:
-    """The catalog, and the sha256 of the bytes each file was parsed from, by its shown path. With
-    `known`, data/ as it validated in an earlier build from the same bytes is taken from there, and
-    the catalog last read in this process from the same bytes is kept in its memo (`mkdocs serve`
-    loads the project again on every save, and parsing data/ with positions takes about a second)."""
+def read_data(data_dir: Path) -> dict[str, bytes | None]:
+    """The bytes of each file data/ may hold, None where one cannot be read (reported where it is
+    parsed)."""
     raws: dict[str, bytes | None] = {}
     for name in {**DATA_FILES, **OPTIONAL_FILES}:
         try:
             raws[name] = (data_dir / name).read_bytes()
         except OSError:
-            raws[name] = None  # reported where it is parsed
-    key = (str(data_dir), shown_dir, tuple((n, None if r is None else hashlib.sha256(r).hexdigest()) for n, r in raws.items()))
-    last: dict[tuple, tuple[cat.Catalog, dict[str, str]]] = known.memo("catalog") if known is not None else {}
-    read = last.get(key)
-    if read is None and known is not None:
-        # A catalog is only stored once every file parsed: its digests are those of the key.
-        catalog = known.catalog(repr(key[1:]))
-        if catalog is not None:
-            read = catalog, {f"{shown_dir}/{name}": digest for name, digest in key[2] if digest is not None}
-    if read is None:
-        read = _read_catalog(data_dir, shown_dir, raws)
-        if known is not None:
-            known.put_catalog(repr(key[1:]), read[0])
-    last.clear()
-    last[key] = read
-    return read[0], dict(read[1])
+            raws[name] = None
+    return raws
+
+
+def read_catalog(data_dir: Path, shown_dir: str = "data", raws: dict[str, bytes | None] | None = None
+                 ) -> tuple[cat.Catalog, dict[str, str]]:
+    """The catalog, and the sha256 of the bytes each file was parsed from, by its shown path; raws:
+    what `read_data` read, when the caller has it."""
+    return _read_catalog(data_dir, shown_dir, read_data(data_dir) if raws is None else raws)
 
 
 def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None]) -> tuple[cat.Catalog, dict[str, str]]:

@@ -1,6 +1,15 @@
-"""Loading a project: data/ and the scenarios, validated and evaluated, with every problem in every
-file collected before anything stops. Reads each file once: what is parsed is what is evaluated,
-and its hash is what the build cache keys on. Never writes into scenarios/ or data/.
+"""Loading a project as a pipeline. Each step takes what the one before returned:
+
+1. read: the bytes of data/ and of each scenario file (`read_sources`), read once, so what is
+   parsed is what is evaluated and its hash is what the build cache keys on;
+2. validate: parse with positions, check limits, the schema and the names data/ must know
+   (`validate`), every problem located;
+3. resolve and evaluate: the model's work (`evaluate`);
+4. check the expectation: a verdict off the file's `expect` is a located problem.
+
+Every problem in every file is collected before anything stops. The build cache is not part of the
+pipeline: `generator.inputs.cached_loading` wraps it and answers what it already knows. Never writes
+into scenarios/ or data/.
 """
 
 from __future__ import annotations
@@ -15,7 +24,7 @@ from types import SimpleNamespace
 
 from pydantic import ValidationError
 
-from generator.inputs.datafiles import load_catalog, read_catalog
+from generator.inputs.datafiles import load_catalog, read_catalog, read_data
 from generator.inputs.limits import limit_problems
 from generator.inputs.pool import map_shared
 from generator.inputs.problems import InputError, Problem, describe, dotted
@@ -23,19 +32,13 @@ from generator.inputs.validation import validate_doc
 from generator.inputs.yamlread import Document, parse, read, strings
 from generator.model import catalog as cat
 from generator.model.resolve import check_references
-from generator.model.results import (
-    ScenarioResult,
-    WorkloadResult,
-    evaluate_scenario,
-    evaluate_workload,
-    mismatch_message,
-)
+from generator.model.results import ScenarioResult, WorkloadResult, evaluate_scenario, evaluate_workload, mismatch_message
 from generator.model.schema import MODELINE, Compute, Scenario, Workload
 from generator.store.validation_cache import KnownScenarios
 
 # Names other modules import from here: the loader is where a caller starts.
-__all__ = ["InputError", "KnownScenarios", "Problem", "Project", "load_catalog", "load_project", "load_scenario", "read",
-           "scenario_files", "shown_path"]
+__all__ = ["InputError", "KnownScenarios", "Problem", "Project", "Source", "load_catalog", "load_project", "load_scenario",
+           "read", "scenario_files", "shown_path"]
 
 SCENARIO_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 REFERENCE = "reference.yaml"
@@ -43,7 +46,92 @@ REFERENCE = "reference.yaml"
 # reported as such, in place of whatever else its field would be blamed for, and it is reported even
 # where it would pass as text (a title), so a half-filled file never validates.
 PLACEHOLDER = "FILL-IN"
+# Scenario files to validate before a second process pays for its start, which costs about as much
+# as parsing a couple of hundred files (benchmarks/README.md, "Figures behind design choices").
+# Below it, or on one core, everything is validated here.
+PARALLEL_AT = 200
 
+
+@dataclass(frozen=True)
+class Source:
+    """One scenario file as read: what every later step works from."""
+
+    path: Path
+    shown: str  # its path as problems and pages name it
+    raw: bytes
+
+    @property
+    def digest(self) -> str:
+        return sha256(self.raw)
+
+    @property
+    def well_named(self) -> bool:
+        """Named as a scenario page's address can be, and opening with the schema modeline: the two
+        checks a known text skips parsing for."""
+        first = self.raw.removeprefix(b"\xef\xbb\xbf").partition(b"\n")[0].strip()
+        return bool(SCENARIO_ID.match(self.path.stem)) and self.path.suffix == ".yaml" and first == MODELINE.encode()
+
+
+# A file's outcome: its evaluated result, or every problem found in it.
+Loaded = ScenarioResult | list[Problem]
+
+
+def sha256(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
+
+
+# Step 1: read.
+
+def scenario_files(root: Path, paths: Iterable[str] = ()) -> list[Path]:
+    chosen: list[Path] = []
+    for p in paths or [str(root / "scenarios")]:
+        pp = Path(p)
+        if pp.is_dir():
+            chosen.extend(sorted(pp.glob("*.yaml")))
+        else:
+            chosen.append(pp)
+    return chosen
+
+
+def shown_path(path: Path, root: Path) -> str:
+    return _shown(path, path.resolve(), root.resolve())
+
+
+def _shown(path: Path, resolved: Path, root_resolved: Path) -> str:
+    try:
+        return resolved.relative_to(root_resolved).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _read_bytes(path: Path, shown: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as e:
+        raise InputError([Problem(shown, 1, 1, "(file)", f"cannot be read: {e.strerror} (got {shown})")]) from None
+
+
+def read_sources(root: Path, paths: Iterable[str], data_dir: Path) -> list[Source | list[Problem]]:
+    """The chosen scenario files (all of scenarios/ by default) as read, or why one could not be;
+    files inside data_dir are data, not scenarios, and are left out."""
+    data_resolved, root_resolved = data_dir.resolve(), root.resolve()
+    out: list[Source | list[Problem]] = []
+    for path in scenario_files(root, paths):
+        resolved = path.resolve()
+        if resolved.parent == data_resolved:
+            continue
+        shown = _shown(path, resolved, root_resolved)
+        if not path.exists():
+            out.append([Problem(shown, 1, 1, "(file)", f"no such file (got {shown})")])
+            continue
+        try:
+            out.append(Source(path, shown, _read_bytes(path, shown)))
+        except InputError as e:
+            out.append(e.problems)
+    return out
+
+
+# Step 2: validate.
 
 def _references_of_invalid(doc: Document, catalog: cat.Catalog) -> list[Problem]:
     """Instance, region and option names in a scenario that failed validation elsewhere: each side
@@ -74,67 +162,15 @@ def _with_placeholders(doc: Document, problems: list[Problem]) -> list[Problem]:
                    for loc in holes.values()]
 
 
-def sha256(raw: bytes) -> str:
-    return hashlib.sha256(raw).hexdigest()
-
-
-def _read_bytes(path: Path, shown: str) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as e:
-        raise InputError([Problem(shown, 1, 1, "(file)", f"cannot be read: {e.strerror} (got {shown})")]) from None
-
-
-def _evaluate_known(raw: bytes, path: Path, shown: str, catalog: cat.Catalog, check_expect: bool,
-                    known: KnownScenarios) -> ScenarioResult | None:
-    if not SCENARIO_ID.match(path.stem) or path.suffix != ".yaml":
-        return None
-    if raw.removeprefix(b"\xef\xbb\xbf").partition(b"\n")[0].strip() != MODELINE.encode():
-        return None
-    scenario = known.get(raw)
-    if scenario is None or next(iter(check_references(scenario.workloads, catalog)), None) is not None:
-        return None
-    result = evaluate_scenario(path.stem, shown, scenario, catalog)
-    if check_expect and not result.matches_expectation:
-        return None
-    return result
-
-
-def _evaluated(known: KnownScenarios) -> dict[str, dict[tuple[str, str, bool], ScenarioResult]]:
-    """Scenarios evaluated in this process, for the data/ they were evaluated against: `mkdocs serve`
-    loads the project again on every save, and evaluating a thousand unchanged scenarios (ranges,
-    thresholds) takes seconds. Keyed by the bytes of the file and of every data/ file."""
-    return known.memo("evaluated")
-
-
-def _remember(known: KnownScenarios, data_key: str, key: tuple[str, str, bool], result: ScenarioResult) -> None:
-    evaluated = _evaluated(known)
-    if data_key not in evaluated:
-        evaluated.clear()  # evaluations against other data/ are not needed again
-        evaluated[data_key] = {}
-    evaluated[data_key][key] = result
-
-
-def load_scenario(path: Path, shown: str, catalog: cat.Catalog, *, check_expect: bool = True,
-                  known: KnownScenarios | None = None) -> ScenarioResult:
-    """Validate and evaluate one scenario. With check_expect=False a verdict that differs from the
-    file's `expect` is not a problem (`guide diff` reports it instead of stopping)."""
-    raw = _read_bytes(path, shown)
-    if known is not None:
-        result = _evaluate_known(raw, path, shown, catalog, check_expect, known)
-        if result is not None:
-            return result
-    return _parse_scenario(raw, path, shown, catalog, check_expect, known)
-
-
-def _parse_scenario(raw: bytes, path: Path, shown: str, catalog: cat.Catalog, check_expect: bool,
-                    known: KnownScenarios | None) -> ScenarioResult:
-    """The full path: parse with positions, validate, locate every problem; remember a clean file."""
+def validate(source: Source, catalog: cat.Catalog) -> tuple[Scenario, Document]:
+    """The scenario the file holds, and the parsed document that locates its fields; InputError with
+    every problem found in the file."""
+    path, shown = source.path, source.shown
     problems = []
     if not SCENARIO_ID.match(path.stem) or path.suffix != ".yaml":
         problems.append(Problem(shown, 1, 1, "(file)", f"file name must be lower-case letters, digits and dashes, ending .yaml (got '{path.name}')"))
     try:
-        doc = parse(raw, shown)
+        doc = parse(source.raw, shown)
     except InputError as e:
         raise InputError(problems + e.problems) from None
     first = doc.text.splitlines()[0] if doc.text else ""
@@ -150,14 +186,47 @@ def _parse_scenario(raw: bytes, path: Path, shown: str, catalog: cat.Catalog, ch
     problems = _with_placeholders(doc, problems)
     if problems:
         raise InputError(problems)
-    result = evaluate_scenario(path.stem, shown, scenario, catalog)
-    if check_expect and not result.matches_expectation:
-        got = f" (got '{scenario.expect}')"
-        raise InputError([doc.problem(("expect",), mismatch_message(result) + got)])
-    if known is not None:
-        known.put(raw, scenario)
-    return result
+    return scenario, doc
 
+
+# Step 3: resolve and evaluate.
+
+def evaluate(source: Source, scenario: Scenario, catalog: cat.Catalog) -> ScenarioResult:
+    return evaluate_scenario(source.path.stem, source.shown, scenario, catalog)
+
+
+# Step 4: check the expectation.
+
+def expectation_problems(result: ScenarioResult, doc: Document) -> list[Problem]:
+    if result.matches_expectation:
+        return []
+    return [doc.problem(("expect",), mismatch_message(result) + f" (got '{result.scenario.expect}')")]
+
+
+def run(source: Source, catalog: cat.Catalog, check_expect: bool) -> Loaded:
+    """Every step after reading, on one file: its result, or every problem found in it."""
+    try:
+        scenario, doc = validate(source, catalog)
+    except InputError as e:
+        return e.problems
+    result = evaluate(source, scenario, catalog)
+    problems = expectation_problems(result, doc) if check_expect else []
+    return problems or result
+
+
+def _run_some(sources: list[Source], catalog: cat.Catalog, check_expect: bool) -> list[Loaded]:
+    return [run(s, catalog, check_expect) for s in sources]
+
+
+def run_all(sources: list[Source], catalog: cat.Catalog, check_expect: bool) -> list[Loaded]:
+    """`run` on each file, in order. Parsing YAML with positions is slow and every file is separate
+    work, so many files are shared out between processes."""
+    if len(sources) < PARALLEL_AT or (os.cpu_count() or 1) < 2:
+        return _run_some(sources, catalog, check_expect)
+    return map_shared(_run_some, sources, catalog, check_expect)
+
+
+# The pipeline.
 
 @dataclass(frozen=True)
 class Project:
@@ -170,55 +239,13 @@ class Project:
     digests: dict[str, str] = field(default_factory=dict, compare=False)
 
 
-def scenario_files(root: Path, paths: Iterable[str] = ()) -> list[Path]:
-    chosen: list[Path] = []
-    for p in paths or [str(root / "scenarios")]:
-        pp = Path(p)
-        if pp.is_dir():
-            chosen.extend(sorted(pp.glob("*.yaml")))
-        else:
-            chosen.append(pp)
-    return chosen
-
-
-def shown_path(path: Path, root: Path) -> str:
-    return _shown(path, path.resolve(), root.resolve())
-
-
-def _shown(path: Path, resolved: Path, root_resolved: Path) -> str:
-    try:
-        return resolved.relative_to(root_resolved).as_posix()
-    except ValueError:
-        return path.as_posix()
-
-
-# Scenario files to parse before a second process pays for its start, which costs about as much as
-# parsing a couple of hundred files (benchmarks/README.md, "Figures behind design choices"). Below
-# it, or on one core, everything is parsed here.
-PARALLEL_AT = 200
-
-Loaded = ScenarioResult | list[Problem]
-
-
-def _parse_some(items: list[tuple[bytes, Path, str]], catalog: cat.Catalog, check_expect: bool,
-                known: KnownScenarios | None) -> list[Loaded]:
-    out: list[Loaded] = []
-    for raw, path, shown in items:
-        try:
-            out.append(_parse_scenario(raw, path, shown, catalog, check_expect, known))
-        except InputError as e:
-            out.append(e.problems)
-    return out
-
-
-def _parse_all(items: list[tuple[bytes, Path, str]], catalog: cat.Catalog, check_expect: bool,
-               known: KnownScenarios | None) -> list[Loaded]:
-    """Each file's result or problems, in order, from the full path (none of them is known).
-    Parsing YAML with positions is slow and every file is separate work, so many files are shared
-    out between processes."""
-    if len(items) < PARALLEL_AT or (os.cpu_count() or 1) < 2:
-        return _parse_some(items, catalog, check_expect, known)
-    return map_shared(_parse_some, items, catalog, check_expect, known)
+def load_scenario(path: Path, shown: str, catalog: cat.Catalog, *, check_expect: bool = True) -> ScenarioResult:
+    """Validate and evaluate one scenario. With check_expect=False a verdict that differs from the
+    file's `expect` is not a problem (`guide diff` reports it instead of stopping)."""
+    loaded = run(Source(path, shown, _read_bytes(path, shown)), catalog, check_expect)
+    if isinstance(loaded, list):
+        raise InputError(loaded)
+    return loaded
 
 
 def load_project(
@@ -226,60 +253,39 @@ def load_project(
     known: KnownScenarios | None = None,
 ) -> Project:
     """Load data/ and the chosen scenarios (all of scenarios/ by default); all problems at once.
-    check_expect=False accepts verdicts that differ from their `expect` (see load_scenario)."""
+    check_expect=False accepts verdicts that differ from their `expect` (see load_scenario). With
+    `known`, the build cache answers for every file whose bytes it has seen (`cached_loading`)."""
+    from generator.inputs.cached_loading import CachedLoading
+
     data_dir = data_dir or root / "data"
     shown_dir = shown_path(data_dir, root)
-    catalog, digests = read_catalog(data_dir, shown_dir, known)
+    cached = CachedLoading(known) if known is not None else None
+    raws = read_data(data_dir)
+    catalog, digests = cached.catalog(data_dir, shown_dir, raws) if cached else read_catalog(data_dir, shown_dir, raws)
     problems: list[Problem] = []
     reference = None
     try:
         reference, digests[f"{shown_dir}/{REFERENCE}"] = load_reference(data_dir, shown_dir, catalog)
     except InputError as e:
         problems.extend(e.problems)
-    data_resolved, root_resolved = data_dir.resolve(), root.resolve()
-    data_key = sha256(repr(sorted(digests.items())).encode()) if reference is not None else None
-    # Scenarios known from an earlier load take a millisecond each; only the others are parsed.
-    slots: list[Loaded | None] = []
-    todo: list[tuple[bytes, Path, str]] = []
-    for path in scenario_files(root, paths):
-        resolved = path.resolve()
-        if resolved.parent == data_resolved:
-            continue  # data files were validated as the catalog above
-        shown = _shown(path, resolved, root_resolved)
-        if not path.exists():
-            slots.append([Problem(shown, 1, 1, "(file)", f"no such file (got {shown})")])
-            continue
-        try:
-            raw = _read_bytes(path, shown)
-        except InputError as e:
-            slots.append(e.problems)
-            continue
-        digests[shown] = sha256(raw)
-        result = None
-        if known is not None:
-            key = (shown, digests[shown], check_expect)
-            result = _evaluated(known).get(data_key, {}).get(key) if data_key else None
-            if result is None:
-                result = _evaluate_known(raw, path, shown, catalog, check_expect, known)
-                if result is not None and data_key:
-                    _remember(known, data_key, key, result)
-        slots.append(result)
-        if result is None:
-            todo.append((raw, path, shown))
-    parsed = _parse_all(todo, catalog, check_expect, known)
-    if known is not None and data_key:
-        for (_, _, shown), one in zip(todo, parsed, strict=True):
-            if not isinstance(one, list):
-                _remember(known, data_key, (shown, digests[shown], check_expect), one)
-    loaded = iter(parsed)
+    # What every evaluation depends on besides its own file: the bytes of data/.
+    data_key = sha256(repr(sorted(digests.items())).encode())
+    read_ = read_sources(root, paths, data_dir)
+    sources = [s for s in read_ if isinstance(s, Source)]
+    for s in sources:
+        digests[s.shown] = s.digest
+    if cached and reference is not None:
+        loaded = cached.run_all(sources, catalog, check_expect, data_key)
+    else:
+        loaded = run_all(sources, catalog, check_expect)
+    outcomes = iter(loaded)
     results = []
-    for slot in slots:
-        if slot is None:
-            slot = next(loaded)
-        if isinstance(slot, list):
-            problems.extend(slot)
+    for one in read_:
+        out = next(outcomes) if isinstance(one, Source) else one
+        if isinstance(out, list):
+            problems.extend(out)
         else:
-            results.append(slot)
+            results.append(out)
     if problems:
         raise InputError(problems)
     assert reference is not None
