@@ -1,6 +1,6 @@
 """The calculator's JavaScript engine against the Python engine, on thousands of generated cases.
 
-Node runs the very files the site ships (docs/assets/calculator/engine.mjs and present.mjs). Both
+Node runs the very files the site ships (docs/assets/calculator/engine.mjs and wording.mjs). Both
 engines get the same workloads and the same catalog; verdicts, trace rules, cost curves and every
 number must agree. Both present layers get the same evaluated workloads and must give the same
 strings, so the calculator reads exactly as the scenario pages do.
@@ -22,7 +22,7 @@ from core_support import run_js_on_inputs
 from generator.rendering.calculator import calculator_data, workload_json
 from generator.model.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
 from generator.inputs.loader import load_catalog
-from generator.model.present import present, price_refs
+from generator.model.wording import present, price_refs
 from generator.model.results import _plain, evaluate_workload
 from generator.model.schema import Workload
 
@@ -36,7 +36,7 @@ _EDGE_BASE = Inputs(
 )
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "docs" / "assets" / "calculator" / "engine.mjs"
-PRESENT = ROOT / "docs" / "assets" / "calculator" / "present.mjs"
+PRESENT = ROOT / "docs" / "assets" / "calculator" / "wording.mjs"
 CASES = 2400
 
 RUNNER = """

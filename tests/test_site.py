@@ -132,7 +132,7 @@ def test_every_scenario_has_a_page(built_site: BuiltSite, project):
 
 
 def test_index_lists_every_scenario_with_the_engines_verdict(built_site: BuiltSite, project):
-    from generator.model.engine import RANGE_LABELS
+    from generator.model.wording import RANGE_LABELS
     from generator.rendering.site import VERDICT_LABELS
 
     doc = page(built_site.site, "scenarios/")
@@ -258,7 +258,7 @@ def _next_element(n: Node) -> Node:
 
 
 def test_robustness_is_told_as_the_engine_found_it(built_site: BuiltSite, project):
-    from generator.model.engine import RANGE_LABELS
+    from generator.model.wording import RANGE_LABELS
     from generator.rendering.site import VERDICT_LABELS
 
     seen_joint_flip = False

@@ -15,7 +15,7 @@ import pytest
 
 from core_support import FROZEN, REPO
 from generator.model.engine import evaluate
-from generator.model.present import RULE_LABELS
+from generator.model.wording import RULE_LABELS
 from generator.inputs.loader import Project, load_project
 from generator.rendering.site import Renderer, render_markdown_page
 from generator.model.trn3 import _trn3_inputs, price_to_beat

@@ -19,7 +19,7 @@ from site_support import REPO, BuiltSite, build_copy, copy_project
 
 from generator.model import formatting as fmt
 from generator.rendering.images import png_size
-from generator.model.present import VERDICT_LABELS
+from generator.model.wording import VERDICT_LABELS
 
 FIXTURE = REPO / "tests" / "fixtures" / "unfurl" / "zz-quoted-title.yaml"
 HOSTILE_ID = "zz-quoted-title"
@@ -276,7 +276,7 @@ def test_another_site_url_changes_every_absolute_url_and_nothing_else(sites: Sit
                               "over the plan, porting included, at prices as of 2026-01-21."),
 ])
 def test_the_verdict_in_one_sentence(frozen_project, scenario: str, sentence: str):
-    from generator.model.present import rule_label
+    from generator.model.wording import rule_label
     from generator.rendering.unfurl import verdict_sentence
 
     r = next(r for r in frozen_project.results if r.id == scenario)

@@ -14,7 +14,7 @@ from pathlib import Path
 from generator.commands import gitbase, import_prices, scaffold, siteconfig
 from generator.inputs import freshness, provenance
 from generator.inputs.loader import InputError, Problem, load_project
-from generator.model import present
+from generator.model import wording
 from generator.model.results import to_dict
 from generator.model.schema import json_schema_text
 from generator.rendering import diff

@@ -12,9 +12,9 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from generator.model import wording as words
+
 Verdict = Literal["trainium", "gpu", "neither"]
-SIDE_LABELS = {"trainium": "Trainium", "gpu": "The GPU option"}
-SOONEST = {"trainium": "Trainium starts soonest.", "gpu": "the GPU option starts soonest."}
 # A threshold is shown only if the verdict differs this little either side of it.
 THRESHOLD_PROBE = 1e-6
 # The rules whose verdict the plan's costs decide; thresholds over runs mean something only there.
@@ -29,15 +29,6 @@ RANGE_INPUTS: dict[str, tuple[str, str]] = {
     "interruption_rate": ("high", "low"),
     "lost_hours": ("high", "low"),
     "port_engineers": ("low", "high"),
-}
-RANGE_LABELS = {
-    "relative_throughput": "relative throughput",
-    "port_weeks": "port effort",
-    "trainium_price": "Trainium price",
-    "gpu_price": "GPU price",
-    "interruption_rate": "spot interruptions per instance-hour",
-    "lost_hours": "hours of work lost per spot interruption",
-    "port_engineers": "engineers on the port",
 }
 HOURS_PER_MONTH = 730.0  # 8,760 hours a year over 12 months
 DAYS_PER_WEEK = 7.0
@@ -312,16 +303,15 @@ def infeasibility(x: Inputs, side: str) -> tuple[str, ...]:
     """Every reason one side cannot run at all, whatever it costs."""
     reasons = []
     if side == "trainium" and x.excluded_by:
-        reasons.append("a hard constraint rules it out (" + ", ".join(x.excluded_by) + ")")
+        reasons.append(words.ruled_out_by(x.excluded_by))
     if side in x.region_excluded:
-        reasons.append("it is not offered in any region the workload may use (" + ", ".join(x.allowed_regions) + ")")
+        reasons.append(words.not_offered_in(x.allowed_regions))
     if getattr(x, side + "_availability") == "unavailable":
-        reasons.append("it cannot be had in the region and window needed")
+        reasons.append(words.REASONS["unavailable"])
     if getattr(x, side + "_spot"):
         load = spot_load(getattr(x, side + "_count"), x.interruption_rate.value, x.lost_hours.value)
         if load >= 1:
-            reasons.append("on spot at this scale a run cannot be expected to finish: interruptions cost as many hours "
-                           "of progress as it runs, or more")
+            reasons.append(words.REASONS["spot-cannot-finish"])
     return tuple(reasons)
 
 
@@ -392,15 +382,15 @@ def _decide(
     feasible = [name for name, s in sides.items() if s.feasible]
     if not feasible:
         trace.append(Step("feasibility", "neither",
-                          f"Neither side can run. Trainium: {why['trainium']}. The GPU option: {why['gpu']}.",
+                          words.neither_can_run(why["trainium"], why["gpu"]),
                           {"trainium_reasons": why["trainium"], "gpu_reasons": why["gpu"]}))
         return "neither"
     if len(feasible) == 1:
         out = "gpu" if feasible[0] == "trainium" else "trainium"
-        trace.append(Step("feasibility", feasible[0], f"{SIDE_LABELS[out]} cannot run: {why[out]}.",
+        trace.append(Step("feasibility", feasible[0], words.cannot_run(out, why[out]),
                           {out + "_reasons": why[out]}))
         return feasible[0]  # type: ignore[return-value]
-    trace.append(Step("feasibility", None, "Both sides can run: no constraint, region or availability rules either out.", {}))
+    trace.append(Step("feasibility", None, words.STEPS["both-can-run"], {}))
 
     on_time = True
     if x.needed_within_days is not None:
@@ -410,18 +400,18 @@ def _decide(
         gpu_ok = gpu.ready_days <= x.needed_within_days
         on_time = trn_ok and gpu_ok
         if gpu_ok and not trn_ok:
-            trace.append(Step("deadline", "gpu", "Trainium cannot start by the deadline: the port and any lead time take longer.", when))
+            trace.append(Step("deadline", "gpu", words.STEPS["trainium-late"], when))
             return "gpu"
         if trn_ok and not gpu_ok:
-            trace.append(Step("deadline", "trainium", "The GPU option cannot start by the deadline; Trainium can.", when))
+            trace.append(Step("deadline", "trainium", words.STEPS["gpu-late"], when))
             return "trainium"
         if not trn_ok and trn.ready_days != gpu.ready_days:
             soonest: Verdict = "trainium" if trn.ready_days < gpu.ready_days else "gpu"
             trace.append(Step("deadline", soonest,
-                              "Neither side can start by the deadline; " + SOONEST[soonest],
+                              words.neither_on_time(soonest),
                               when))
             return soonest
-        text = "Both sides can start by the deadline." if trn_ok else "Neither side can start by the deadline, and both start on the same day."
+        text = words.STEPS["both-on-time" if trn_ok else "both-late-same-day"]
         trace.append(Step("deadline", None, text, when))
 
     verdict: Verdict = "trainium" if trn_total < gpu_total else "gpu"
@@ -438,15 +428,15 @@ def _decide(
         "gpu_price_basis": gpu.price_basis,
     }
     if verdict == "trainium":
-        text = "Over the plan, Trainium costs less, ports included."
+        text = words.STEPS["cost-trainium"]
     elif committed:
-        text = "Over the plan, with each commitment paid for its whole term, Trainium does not cost less."
+        text = words.STEPS["cost-committed"]
     elif saving <= 0:
-        text = "Trainium does not cost less per run, so no number of runs repays the port."
+        text = words.STEPS["cost-no-saving"]
     elif x.runs_per_architecture is not None and break_even is None:
-        text = "No architecture lasts enough runs to repay its own port."
+        text = words.STEPS["cost-no-architecture-repays"]
     else:
-        text = "Over the plan, the per-run saving does not repay the port cost."
+        text = words.STEPS["cost-not-repaid"]
     trace.append(Step("cost", verdict, text, numbers))
 
     # Capacity tips a close call only between sides that can both start in time.
@@ -456,7 +446,7 @@ def _decide(
         if trn_total <= gpu_total * (1 + margin):
             trace.append(Step(
                 "capacity", "trainium",
-                "GPUs are constrained, the run is needed soon, and Trainium is within the close-call margin.",
+                words.STEPS["capacity-trainium"],
                 {"margin": margin, "needed_within_days": x.needed_within_days, "ratio": trn_total / gpu_total},
             ))
             return "trainium"
@@ -464,11 +454,11 @@ def _decide(
         if gpu_total <= trn_total * (1 + margin):
             trace.append(Step(
                 "capacity", "gpu",
-                "Trainium is constrained, the run is needed soon, and the GPU is within the close-call margin.",
+                words.STEPS["capacity-gpu"],
                 {"margin": margin, "needed_within_days": x.needed_within_days, "ratio": gpu_total / trn_total},
             ))
             return "gpu"
-    trace.append(Step("capacity", None, "Capacity does not change the cost verdict.", {"needed_within_days": x.needed_within_days}))
+    trace.append(Step("capacity", None, words.STEPS["capacity-unchanged"], {"needed_within_days": x.needed_within_days}))
     return verdict
 
 

@@ -24,8 +24,8 @@ from generator.inputs.loader import Project
 from generator.model import formatting as fmt
 from generator.model import trn3
 from generator.model.catalog import OPTION_LABELS, OPTIONS
-from generator.model.engine import RANGE_LABELS
-from generator.model.present import RULE_LABELS, VERDICT_LABELS, present_workload, scenario_row
+from generator.model.wording import RANGE_LABELS
+from generator.model.wording import RULE_LABELS, VERDICT_LABELS, present_workload, scenario_row
 from generator.model.reference import Reference, reference
 from generator.model.results import ScenarioResult
 from generator.model.schema import json_schema

@@ -18,7 +18,7 @@ import jinja2
 
 from generator import TEMPLATES
 from generator.model import formatting as fmt
-from generator.model.present import VERDICT_LABELS, rule_label
+from generator.model.wording import VERDICT_LABELS, rule_label
 from generator.rendering.images import CARD_HEIGHT, CARD_WIDTH
 
 SITE_CARD = "assets/site-card.png"  # the card of every page that has no chart of its own to show

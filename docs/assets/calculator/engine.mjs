@@ -1,7 +1,8 @@
 // The calculator's engine: the same arithmetic and rules as generator/model/engine.py and
 // generator/model/resolve.py, operation for operation, so both give the same numbers to the last bits.
 // The parity test (tests/test_parity.py) runs this very file in Node against the Python engine.
-// No DOM here: the page wiring lives in calculator.js.
+// No DOM here: the page wiring lives in calculator.js. Its sentences come from wording.mjs.
+import * as words from "./wording.mjs";
 
 export const RANGE_INPUTS = {
   relative_throughput: ["low", "high"],
@@ -13,16 +14,6 @@ export const RANGE_INPUTS = {
   port_engineers: ["low", "high"],
 };
 
-export const RANGE_LABELS = {
-  relative_throughput: "relative throughput",
-  port_weeks: "port effort",
-  trainium_price: "Trainium price",
-  gpu_price: "GPU price",
-  interruption_rate: "spot interruptions per instance-hour",
-  lost_hours: "hours of work lost per spot interruption",
-  port_engineers: "engineers on the port",
-};
-
 export const HOURS_PER_MONTH = 730.0;
 const DAYS_PER_WEEK = 7.0;
 // The most runs a scenario may plan: break-even statements cover plans up to it.
@@ -31,8 +22,6 @@ const MAX_PLAN_RUNS = 1000000;
 // but no further than this (or the plan's own runs) when that point lies beyond it.
 const CHECKED_RUNS = 10000;
 const CURVE_MAX_HORIZON = 400;
-const SIDE_LABELS = { trainium: "Trainium", gpu: "The GPU option" };
-const SOONEST = { trainium: "Trainium starts soonest.", gpu: "the GPU option starts soonest." };
 // A threshold is shown only if the verdict differs this little either side of it.
 const THRESHOLD_PROBE = 1e-6;
 // The rules whose verdict the plan's costs decide; thresholds over runs mean something only there.
@@ -175,12 +164,11 @@ function side(x, name, hours, readyDays) {
 // Every reason one side cannot run at all, whatever it costs.
 export function infeasibility(x, name) {
   const reasons = [];
-  if (name === "trainium" && x.excluded_by.length) reasons.push("a hard constraint rules it out (" + x.excluded_by.join(", ") + ")");
-  if (x.region_excluded.includes(name)) reasons.push("it is not offered in any region the workload may use (" + x.allowed_regions.join(", ") + ")");
-  if (x[name + "_availability"] === "unavailable") reasons.push("it cannot be had in the region and window needed");
+  if (name === "trainium" && x.excluded_by.length) reasons.push(words.ruledOutBy(x.excluded_by));
+  if (x.region_excluded.includes(name)) reasons.push(words.notOfferedIn(x.allowed_regions));
+  if (x[name + "_availability"] === "unavailable") reasons.push(words.REASONS.unavailable);
   if (x[name + "_spot"] && spotLoad(x[name + "_count"], x.interruption_rate.value, x.lost_hours.value) >= 1) {
-    reasons.push("on spot at this scale a run cannot be expected to finish: interruptions cost as many hours " +
-      "of progress as it runs, or more");
+    reasons.push(words.REASONS["spot-cannot-finish"]);
   }
   return reasons;
 }
@@ -242,16 +230,16 @@ function decide(x, trace, gpu, trn, difference, saving, portCost, ports, breakEv
   const feasible = ["trainium", "gpu"].filter((name) => sides[name].feasible);
   if (feasible.length === 0) {
     trace.push(step("feasibility", "neither",
-      `Neither side can run. Trainium: ${why.trainium}. The GPU option: ${why.gpu}.`,
+      words.neitherCanRun(why.trainium, why.gpu),
       { trainium_reasons: why.trainium, gpu_reasons: why.gpu }));
     return "neither";
   }
   if (feasible.length === 1) {
     const out = feasible[0] === "trainium" ? "gpu" : "trainium";
-    trace.push(step("feasibility", feasible[0], `${SIDE_LABELS[out]} cannot run: ${why[out]}.`, { [out + "_reasons"]: why[out] }));
+    trace.push(step("feasibility", feasible[0], words.cannotRun(out, why[out]), { [out + "_reasons"]: why[out] }));
     return feasible[0];
   }
-  trace.push(step("feasibility", null, "Both sides can run: no constraint, region or availability rules either out."));
+  trace.push(step("feasibility", null, words.STEPS["both-can-run"]));
 
   let onTime = true;
   if (!isNone(x.needed_within_days)) {
@@ -263,19 +251,19 @@ function decide(x, trace, gpu, trn, difference, saving, portCost, ports, breakEv
     const gpuOk = gpu.ready_days <= x.needed_within_days;
     onTime = trnOk && gpuOk;
     if (gpuOk && !trnOk) {
-      trace.push(step("deadline", "gpu", "Trainium cannot start by the deadline: the port and any lead time take longer.", when));
+      trace.push(step("deadline", "gpu", words.STEPS["trainium-late"], when));
       return "gpu";
     }
     if (trnOk && !gpuOk) {
-      trace.push(step("deadline", "trainium", "The GPU option cannot start by the deadline; Trainium can.", when));
+      trace.push(step("deadline", "trainium", words.STEPS["gpu-late"], when));
       return "trainium";
     }
     if (!trnOk && trn.ready_days !== gpu.ready_days) {
       const soonest = trn.ready_days < gpu.ready_days ? "trainium" : "gpu";
-      trace.push(step("deadline", soonest, "Neither side can start by the deadline; " + SOONEST[soonest], when));
+      trace.push(step("deadline", soonest, words.neitherOnTime(soonest), when));
       return soonest;
     }
-    const text = trnOk ? "Both sides can start by the deadline." : "Neither side can start by the deadline, and both start on the same day.";
+    const text = words.STEPS[trnOk ? "both-on-time" : "both-late-same-day"];
     trace.push(step("deadline", null, text, when));
   }
 
@@ -286,11 +274,11 @@ function decide(x, trace, gpu, trn, difference, saving, portCost, ports, breakEv
     trainium_price_basis: trn.price_basis, gpu_price_basis: gpu.price_basis,
   };
   let text;
-  if (verdict === "trainium") text = "Over the plan, Trainium costs less, ports included.";
-  else if (committed) text = "Over the plan, with each commitment paid for its whole term, Trainium does not cost less.";
-  else if (saving <= 0) text = "Trainium does not cost less per run, so no number of runs repays the port.";
-  else if (!isNone(x.runs_per_architecture) && breakEven === null) text = "No architecture lasts enough runs to repay its own port.";
-  else text = "Over the plan, the per-run saving does not repay the port cost.";
+  if (verdict === "trainium") text = words.STEPS["cost-trainium"];
+  else if (committed) text = words.STEPS["cost-committed"];
+  else if (saving <= 0) text = words.STEPS["cost-no-saving"];
+  else if (!isNone(x.runs_per_architecture) && breakEven === null) text = words.STEPS["cost-no-architecture-repays"];
+  else text = words.STEPS["cost-not-repaid"];
   trace.push(step("cost", verdict, text, numbers));
 
   // Capacity tips a close call only between sides that can both start in time.
@@ -299,19 +287,19 @@ function decide(x, trace, gpu, trn, difference, saving, portCost, ports, breakEv
   if (urgent && verdict === "gpu" && x.gpu_availability === "constrained" && x.trainium_availability === "available") {
     if (trnTotal <= gpuTotal * (1 + margin)) {
       trace.push(step("capacity", "trainium",
-        "GPUs are constrained, the run is needed soon, and Trainium is within the close-call margin.",
+        words.STEPS["capacity-trainium"],
         { margin, needed_within_days: x.needed_within_days, ratio: trnTotal / gpuTotal }));
       return "trainium";
     }
   } else if (urgent && verdict === "trainium" && x.trainium_availability === "constrained" && x.gpu_availability === "available") {
     if (gpuTotal <= trnTotal * (1 + margin)) {
       trace.push(step("capacity", "gpu",
-        "Trainium is constrained, the run is needed soon, and the GPU is within the close-call margin.",
+        words.STEPS["capacity-gpu"],
         { margin, needed_within_days: x.needed_within_days, ratio: gpuTotal / trnTotal }));
       return "gpu";
     }
   }
-  trace.push(step("capacity", null, "Capacity does not change the cost verdict.",
+  trace.push(step("capacity", null, words.STEPS["capacity-unchanged"],
     { needed_within_days: isNone(x.needed_within_days) ? null : x.needed_within_days }));
   return verdict;
 }
@@ -625,5 +613,5 @@ export function evaluateWorkload(w, data) {
 
 // Publish for classic scripts too (the page wiring), without a bundler.
 if (typeof globalThis !== "undefined") {
-  globalThis.GuideEngine = { evaluate, robustness, thresholds, costCurve, resolve, evaluateWorkload, checkReferences, findPrice, portsNeeded, rangedInputs, RANGE_LABELS };
+  globalThis.GuideEngine = { evaluate, robustness, thresholds, costCurve, resolve, evaluateWorkload, checkReferences, findPrice, portsNeeded, rangedInputs, RANGE_LABELS: words.RANGE_LABELS };
 }

@@ -1,10 +1,10 @@
-// The calculator page's wiring: read the form, ask engine.mjs, place what present.mjs says, keep
+// The calculator page's wiring: read the form, ask engine.mjs, place what wording.mjs says, keep
 // the URL in step. Arithmetic and rules live in engine.mjs and every sentence and figure a reader
-// sees comes from present.mjs (the same words as the scenario pages); this module only escapes and
+// sees comes from wording.mjs (the same words as the scenario pages); this module only escapes and
 // places them. calculator.mjs loads it on the page that has the form, calls setup() each time that
 // page is shown and teardown() when the reader leaves it.
 import { evaluateWorkload, checkReferences, findPrice, costCurve } from "./engine.mjs";
-import { present } from "./present.mjs";
+import { present } from "./wording.mjs";
 import { hourly, hourlyExact, weeks } from "./format.mjs";
 
 // Every form field by its URL parameter. The values are the reference workload's (data/reference.yaml,
@@ -241,7 +241,7 @@ const cell = (c, label = "") => {
   return c.key ? `<td${named} data-key="${esc(c.key)}" data-value="${esc(c.value ?? "none")}">${esc(c.text)}</td>` : `<td${named}>${esc(c.text)}</td>`;
 };
 
-// Places what present.mjs says; every string is escaped here, whatever its origin.
+// Places what wording.mjs says; every string is escaped here, whatever its origin.
 function render(shown) {
   const rob = shown.robustness;
   const t = shown.thresholds;

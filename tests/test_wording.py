@@ -1,4 +1,4 @@
-"""The present layer on hand-made cases, in Python and (through Node) in JavaScript: what a reader
+"""The wording layer on hand-made cases, in Python and (through Node) in JavaScript: what a reader
 is told when the engine reports something this layer does not know yet, when robustness turns only
 jointly, when ports recur faster than they repay, and where the cost chart marks a break-even."""
 
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from generator.model.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
-from generator.model.present import plain, present
+from generator.model.wording import plain, present
 
-PRESENT = Path(__file__).resolve().parent.parent / "docs" / "assets" / "calculator" / "present.mjs"
+PRESENT = Path(__file__).resolve().parent.parent / "docs" / "assets" / "calculator" / "wording.mjs"
 ENGINE = PRESENT.parent / "engine.mjs"
 PRICES = {"trainium": {"source": "VAN", "as_of": "2025-11-30"}, "gpu": {"source": "SKY", "as_of": "2025-12-01"}}
 
@@ -241,3 +241,42 @@ def test_without_a_commitment_no_commitment_row_is_invented():
     (shown,) = _both([_case(_inputs())])
     assert [r["label"] for r in shown["summary"]["sides"]] == [
         "Instance-hours per run", "Cost per run", "Wall-clock per run", "First run can start", "Total over 10 runs"]
+
+
+TABLES_RUNNER = """
+import { pathToFileURL } from "node:url";
+const w = await import(pathToFileURL(process.argv[1]).href);
+process.stdout.write(JSON.stringify({
+  tables: { SIDE_LABELS: w.SIDE_LABELS, RANGE_LABELS: w.RANGE_LABELS, STEPS: w.STEPS, SOONEST: w.SOONEST, REASONS: w.REASONS,
+            RULE_LABELS: w.RULE_LABELS, VERDICT_LABELS: w.VERDICT_LABELS },
+  made: [w.ruledOutBy(["tensorflow", "multi-cloud"]), w.notOfferedIn(["eu-west-2"]), w.neitherCanRun("a", "b"),
+         w.cannotRun("gpu", "c"), w.cannotRun("trainium", "d"), w.neitherOnTime("gpu"), w.neitherOnTime("trainium")],
+}));
+"""
+
+
+def test_the_engines_words_are_the_same_in_both_languages():
+    """The sentences each engine places in its trace come from the wording module of its language;
+    the two modules hold the same words, table for table."""
+    from generator.model import wording as w
+
+    out = subprocess.run(["node", "--input-type=module", "-e", TABLES_RUNNER, str(PRESENT)],
+                         capture_output=True, text=True, check=True)
+    js = json.loads(out.stdout)
+    assert js["tables"] == {"SIDE_LABELS": w.SIDE_LABELS, "RANGE_LABELS": w.RANGE_LABELS, "STEPS": w.STEPS, "SOONEST": w.SOONEST,
+                            "REASONS": w.REASONS, "RULE_LABELS": w.RULE_LABELS, "VERDICT_LABELS": w.VERDICT_LABELS}
+    assert js["made"] == [w.ruled_out_by(("tensorflow", "multi-cloud")), w.not_offered_in(("eu-west-2",)), w.neither_can_run("a", "b"),
+                          w.cannot_run("gpu", "c"), w.cannot_run("trainium", "d"), w.neither_on_time("gpu"), w.neither_on_time("trainium")]
+    assert len(w.STEPS) == 13 and js["made"][3] == "The GPU option cannot run: c."
+
+
+def test_the_engine_places_no_sentence_of_its_own():
+    """Every trace text the engine gives for a case comes from the wording module: a changed word
+    there reaches the engine's trace."""
+    from generator.model import wording as w
+
+    x = _inputs(trainium_availability="unavailable")
+    texts = [s.text for s in evaluate(x).trace]
+    assert texts == [w.cannot_run("trainium", w.REASONS["unavailable"])]
+    texts = [s.text for s in evaluate(_inputs(runs=1000)).trace]
+    assert texts == [w.STEPS["both-can-run"], w.STEPS["cost-trainium"], w.STEPS["capacity-unchanged"]]

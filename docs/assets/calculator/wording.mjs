@@ -1,10 +1,47 @@
 // What a reader is told about one evaluated workload: every sentence, label and formatted figure.
-// The same function as generator/model/present.py, giving the same strings (tests/test_parity.py). It
+// The same function as generator/model/wording.py, giving the same strings (tests/test_parity.py). It
 // takes the workload as evaluateWorkload returns it, the engine's cost curve and the two prices'
 // source and date, and returns plain data; wiring.mjs only escapes and places it.
 // Rules, inputs and thresholds this layer does not know get a generic label from their name.
 import * as f from "./format.mjs";
-import { RANGE_LABELS } from "./engine.mjs";
+
+// The engine's own words (engine.mjs places them in its trace), as in generator/model/wording.py.
+export const SIDE_LABELS = { trainium: "Trainium", gpu: "The GPU option" };
+export const RANGE_LABELS = {
+  relative_throughput: "relative throughput",
+  port_weeks: "port effort",
+  trainium_price: "Trainium price",
+  gpu_price: "GPU price",
+  interruption_rate: "spot interruptions per instance-hour",
+  lost_hours: "hours of work lost per spot interruption",
+  port_engineers: "engineers on the port",
+};
+export const STEPS = {
+  "both-can-run": "Both sides can run: no constraint, region or availability rules either out.",
+  "trainium-late": "Trainium cannot start by the deadline: the port and any lead time take longer.",
+  "gpu-late": "The GPU option cannot start by the deadline; Trainium can.",
+  "both-on-time": "Both sides can start by the deadline.",
+  "both-late-same-day": "Neither side can start by the deadline, and both start on the same day.",
+  "cost-trainium": "Over the plan, Trainium costs less, ports included.",
+  "cost-committed": "Over the plan, with each commitment paid for its whole term, Trainium does not cost less.",
+  "cost-no-saving": "Trainium does not cost less per run, so no number of runs repays the port.",
+  "cost-no-architecture-repays": "No architecture lasts enough runs to repay its own port.",
+  "cost-not-repaid": "Over the plan, the per-run saving does not repay the port cost.",
+  "capacity-trainium": "GPUs are constrained, the run is needed soon, and Trainium is within the close-call margin.",
+  "capacity-gpu": "Trainium is constrained, the run is needed soon, and the GPU is within the close-call margin.",
+  "capacity-unchanged": "Capacity does not change the cost verdict.",
+};
+export const SOONEST = { trainium: "Trainium starts soonest.", gpu: "the GPU option starts soonest." };
+export const REASONS = {
+  unavailable: "it cannot be had in the region and window needed",
+  "spot-cannot-finish": "on spot at this scale a run cannot be expected to finish: interruptions cost as many hours " +
+    "of progress as it runs, or more",
+};
+export const ruledOutBy = (constraints) => "a hard constraint rules it out (" + constraints.join(", ") + ")";
+export const notOfferedIn = (regions) => "it is not offered in any region the workload may use (" + regions.join(", ") + ")";
+export const neitherCanRun = (trn, gpu) => `Neither side can run. Trainium: ${trn}. The GPU option: ${gpu}.`;
+export const cannotRun = (side, reasons) => `${SIDE_LABELS[side]} cannot run: ${reasons}.`;
+export const neitherOnTime = (soonest) => "Neither side can start by the deadline; " + SOONEST[soonest];
 
 export const RULE_LABELS = {
   feasibility: "Feasibility",

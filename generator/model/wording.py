@@ -1,11 +1,13 @@
-"""What a reader is told about one evaluated workload: every sentence, label and formatted figure.
+"""Every sentence, label and formatted figure a reader is told, in one module.
 
-`present` takes the workload as `generator.model.results` serialises it (inputs, outcome, robustness,
-thresholds as plain data), the engine's cost curve and the two prices' source and date, and returns
-plain data: the trace items, the summary table's cells, the robustness and threshold sentences and
-the chart's rows, marks and subtitle. docs/assets/calculator/present.mjs is the same function in
-JavaScript; tests/test_parity.py holds the two to identical strings. The scenario page and the
-calculator both only place what comes out of here.
+The engine's own words (each step of the decision, each reason a side cannot run) are tables and
+small functions here, which the engine places in its trace. `present` takes one evaluated workload as
+`generator.model.results` serialises it (inputs, outcome, robustness, thresholds as plain data), the
+engine's cost curve and the two prices' source and date, and returns plain data: the trace items,
+the summary table's cells, the robustness and threshold sentences and the chart's rows, marks and
+subtitle. docs/assets/calculator/wording.mjs is this module in JavaScript; tests/test_parity.py and
+tests/test_wording.py hold the two to identical strings. The scenario page and the calculator both
+only place what comes out of here.
 
 Rules, inputs and thresholds this layer does not know (the engine may grow new ones) get a generic
 label made from their name and their figures in plain numbers.
@@ -17,7 +19,62 @@ import math
 from typing import Any
 
 from generator.model import formatting as f
-from generator.model.engine import RANGE_LABELS
+
+# The engine's own words: each step of the decision and each reason a side cannot run. The engine
+# places them in its trace (so `guide evaluate` and the downloads carry them); they live here with
+# every other sentence.
+SIDE_LABELS = {"trainium": "Trainium", "gpu": "The GPU option"}
+RANGE_LABELS = {
+    "relative_throughput": "relative throughput",
+    "port_weeks": "port effort",
+    "trainium_price": "Trainium price",
+    "gpu_price": "GPU price",
+    "interruption_rate": "spot interruptions per instance-hour",
+    "lost_hours": "hours of work lost per spot interruption",
+    "port_engineers": "engineers on the port",
+}
+STEPS = {
+    "both-can-run": "Both sides can run: no constraint, region or availability rules either out.",
+    "trainium-late": "Trainium cannot start by the deadline: the port and any lead time take longer.",
+    "gpu-late": "The GPU option cannot start by the deadline; Trainium can.",
+    "both-on-time": "Both sides can start by the deadline.",
+    "both-late-same-day": "Neither side can start by the deadline, and both start on the same day.",
+    "cost-trainium": "Over the plan, Trainium costs less, ports included.",
+    "cost-committed": "Over the plan, with each commitment paid for its whole term, Trainium does not cost less.",
+    "cost-no-saving": "Trainium does not cost less per run, so no number of runs repays the port.",
+    "cost-no-architecture-repays": "No architecture lasts enough runs to repay its own port.",
+    "cost-not-repaid": "Over the plan, the per-run saving does not repay the port cost.",
+    "capacity-trainium": "GPUs are constrained, the run is needed soon, and Trainium is within the close-call margin.",
+    "capacity-gpu": "Trainium is constrained, the run is needed soon, and the GPU is within the close-call margin.",
+    "capacity-unchanged": "Capacity does not change the cost verdict.",
+}
+SOONEST = {"trainium": "Trainium starts soonest.", "gpu": "the GPU option starts soonest."}
+REASONS = {
+    "unavailable": "it cannot be had in the region and window needed",
+    "spot-cannot-finish": "on spot at this scale a run cannot be expected to finish: interruptions cost as many hours "
+                          "of progress as it runs, or more",
+}
+
+
+def ruled_out_by(constraints: tuple[str, ...]) -> str:
+    return "a hard constraint rules it out (" + ", ".join(constraints) + ")"
+
+
+def not_offered_in(regions: tuple[str, ...]) -> str:
+    return "it is not offered in any region the workload may use (" + ", ".join(regions) + ")"
+
+
+def neither_can_run(trainium_reasons: str, gpu_reasons: str) -> str:
+    return f"Neither side can run. Trainium: {trainium_reasons}. The GPU option: {gpu_reasons}."
+
+
+def cannot_run(side: str, reasons: str) -> str:
+    return f"{SIDE_LABELS[side]} cannot run: {reasons}."
+
+
+def neither_on_time(soonest: str) -> str:
+    return "Neither side can start by the deadline; " + SOONEST[soonest]
+
 
 RULE_LABELS = {
     "feasibility": "Feasibility",
