@@ -128,20 +128,20 @@ _ROWS: dict[str, tuple[_Row, ...]] = {
 }
 
 
-def _unwrap(annotation: Any) -> tuple[Any, bool]:
-    """A field's type without its `| None`, and whether it had one."""
+def _unwrap(annotation: Any) -> Any:
+    """A field's type without its `| None`."""
     if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
         if len(args) != 1:
             raise TypeError(f"the calculator cannot take a field of type {annotation}")
-        return args[0], True
-    return annotation, False
+        return args[0]
+    return annotation
 
 
-def _schema_field(path: str) -> tuple[Any, Any, bool, str | None]:
+def _schema_field(root: type[BaseModel], path: str) -> tuple[Any, Any, bool, str | None]:
     """The pydantic field at `path` in a workload, its type, whether the path may be left out of a
     workload at any step, and its description (or the nearest one above it)."""
-    model: type[BaseModel] = Workload
+    model = root
     optional = False
     help_text = None
     parts = path.split(".")
@@ -149,7 +149,7 @@ def _schema_field(path: str) -> tuple[Any, Any, bool, str | None]:
         info = model.model_fields[part]
         optional = optional or not info.is_required()
         help_text = info.description or help_text
-        kind, _ = _unwrap(info.annotation)
+        kind = _unwrap(info.annotation)
         if n < len(parts) - 1:
             model = kind
     return info, kind, optional, help_text
@@ -160,7 +160,7 @@ def _number(v: int | float) -> int | float:
     return int(v) if isinstance(v, float) and v.is_integer() else v
 
 
-def _field(group: str, row: _Row) -> Field:
+def _field(root: type[BaseModel], group: str, row: _Row) -> Field:
     low = above = high = None
     integer = optional = False
     default = help_text = None
@@ -168,7 +168,7 @@ def _field(group: str, row: _Row) -> Field:
     if row.path is None:
         default = next(iter(row.choices)) if row.choices else None
     else:
-        info, kind, optional, help_text = _schema_field(row.path)
+        info, kind, optional, help_text = _schema_field(root, row.path)
         integer = kind is int
         # pydantic keeps Field(ge=..., gt=..., le=...) as annotated-types constraints in `metadata`.
         for m in info.metadata:
@@ -197,7 +197,12 @@ def _field(group: str, row: _Row) -> Field:
     )
 
 
-FIELDS: tuple[Field, ...] = tuple(_field(group, row) for group, rows in _ROWS.items() for row in rows)
+def fields_from(root: type[BaseModel]) -> tuple[Field, ...]:
+    """The table, read from `root`: the schema's Workload, or in a test a model derived from it."""
+    return tuple(_field(root, group, row) for group, rows in _ROWS.items() for row in rows)
+
+
+FIELDS: tuple[Field, ...] = fields_from(Workload)
 
 
 class Form:
@@ -215,9 +220,16 @@ class Form:
 
 
 def as_json(fields: tuple[Field, ...] = FIELDS) -> list[dict[str, Any]]:
-    """What wiring.mjs reads of each field: its URL parameter, id, place in a workload and checks."""
+    """What wiring.mjs reads of each field: its URL parameter, id, place in a workload and checks.
+    What a field has not (no bound, not whole, no default) is left out: the page carries every byte."""
     keep = ("key", "id", "kind", "path", "mode", "integer", "min", "above", "max", "optional", "default")
-    return [{k: v for k, v in asdict(f).items() if k in keep} | {"choices": [c for c, _ in f.choices]} for f in fields]
+    rows = []
+    for f in fields:
+        row = {k: v for k, v in asdict(f).items() if k in keep and v is not None and v is not False}
+        if f.choices:
+            row["choices"] = [c for c, _ in f.choices]
+        rows.append(row)
+    return rows
 
 
 def form_html(env: jinja2.Environment, fields: tuple[Field, ...] = FIELDS) -> Markup:
