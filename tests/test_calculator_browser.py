@@ -191,6 +191,34 @@ def test_impossible_input_gets_a_message_next_to_the_field(calc: Calc):
         assert calc.page.is_hidden("#calc-stale") and calc.page.get_attribute("#calc-output", "data-stale") is None
 
 
+def _at_most(model, name: str):
+    """The schema's upper bound of one field, as pydantic holds it."""
+    (le,) = [m.le for m in model.model_fields[name].metadata if getattr(m, "le", None) is not None]
+    return le
+
+
+def test_a_value_just_above_a_schema_bound_is_refused_at_its_field(calc: Calc):
+    from generator.model.schema import Compute, Porting, Workload
+
+    calc.open()
+    for field, limit, above in [
+        ("#calc-runs", _at_most(Workload, "runs"), _at_most(Workload, "runs") + 1),
+        ("#calc-gpu-count", _at_most(Compute, "count"), _at_most(Compute, "count") + 1),
+        ("#calc-engineers", _at_most(Porting, "engineers"), _at_most(Porting, "engineers") + 0.01),
+        ("#calc-plan-months", _at_most(Workload, "plan_months"), _at_most(Workload, "plan_months") + 0.01),
+    ]:
+        original = calc.page.input_value(field)
+        assert calc.page.get_attribute(field, "max") == str(limit), field
+        calc.page.fill(field, str(above))
+        assert calc.page.inner_text(f"{field}-error") == f"Must be at most {limit}.", field
+        assert calc.page.get_attribute(field, "aria-invalid") == "true"
+        assert calc.page.get_attribute("#guide-calc", "data-state") == "invalid"
+        calc.page.fill(field, str(limit))
+        assert calc.page.inner_text(f"{field}-error") == "", field
+        assert calc.page.get_attribute("#guide-calc", "data-state") == "ok", field
+        calc.page.fill(field, original)
+
+
 def test_every_input_has_a_label_and_the_keyboard_reaches_it(calc: Calc):
     calc.open()
     unlabelled = calc.page.eval_on_selector_all(

@@ -211,10 +211,18 @@ class Renderer:
     def calculator_json(self) -> Markup:
         """What the calculator page bakes in; built once per build, not once per page."""
         from generator.rendering.calculator import calculator_data, presets, workload_json
+        from generator.rendering.calculator_fields import as_json as fields_json
 
         chart = json.loads(embeds.compile_vega(ch.calculator_template(), self.cache, self._vega))
-        return script_json({"data": calculator_data(self.catalog), "presets": presets(self.project.results),
+        return script_json({"data": calculator_data(self.catalog), "fields": fields_json(), "presets": presets(self.project.results),
                             "reference": workload_json(self.project.reference.workload), "chart": chart})
+
+    @functools.cached_property
+    def calculator_form(self) -> Markup:
+        """The calculator's form, drawn from its field table."""
+        from generator.rendering.calculator_fields import form_html
+
+        return form_html(self.env)
 
     def counts(self) -> dict[str, int]:
         v = [r.verdict for r in self.project.results]
@@ -351,5 +359,6 @@ def render_markdown_page(renderer: Renderer, markdown: str) -> str:
     """Render a hand-written page that opted into figures (front matter `figures: true`)."""
     charts = _Slots(renderer)
     return renderer.env.from_string(markdown).render(
-        charts=charts, headline=renderer.headline(), calculator_json=renderer.calculator_json
+        charts=charts, headline=renderer.headline(), calculator_json=renderer.calculator_json,
+        calculator_form=renderer.calculator_form,
     )

@@ -7,16 +7,19 @@ import { evaluateWorkload, checkReferences, findPrice, costCurve } from "./engin
 import { present } from "./wording.mjs";
 import { hourly, hourlyExact, weeks } from "./format.mjs";
 
-// Every form field by its URL parameter. The values are the reference workload's (data/reference.yaml,
-// baked into the page), filled in by setup(): the calculator starts where the home page's example is.
-const DEFAULTS = {
-  ti: "", tr: "", to: "", tc: "", gi: "", gr: "", go: "", gc: "",
-  rm: "hours", h: "", p: "", k: "", u: "", q: "bf16",
-  n: "", a: "", r: "", rl: "", rh: "",
-  c: "", e: "", w: "", wl: "", wh: "", x: "", xe: "",
-  ta: "", ga: "", s: "", k_: "",
-  th: "", gh: "", pm: "", rg: "", pe: "", tl: "", gl: "",
-};
+// The form's fields as the page bakes them in (generator/rendering/calculator_fields.py): each one's
+// URL parameter, id, path in a workload and what a value may be, read from the scenario schema at
+// build time. setup() reads them; nothing here restates a bound or a parameter's name.
+let FIELDS = [];
+let byId = {};
+let byPath = {};
+let mode = null; // the run-size way: hours or parameters, tokens and MFU
+let checks = null; // the hard constraints' boxes
+
+// Every form field's value by its URL parameter where the URL gives none: the reference workload's
+// (data/reference.yaml, baked into the page), filled in by setup(), so the calculator starts where
+// the home page's example is.
+const DEFAULTS = {};
 
 let view = null; // the live chart, finalized before it is replaced
 let data = null;
@@ -37,7 +40,7 @@ function readState() {
     if (el.type === "radio") { if (el.checked) state[el.name] = el.value; }
     else state[el.name] = el.value;
   }
-  state.k_ = Array.from(document.querySelectorAll("#calc-constraints input:checked")).map((c) => c.value).join(",");
+  state[checks.key] = Array.from(document.querySelectorAll(`#${checks.id} input:checked`)).map((c) => c.value).join(",");
   return state;
 }
 
@@ -47,8 +50,8 @@ function writeState(state) {
     if (el.type === "radio") el.checked = el.value === v;
     else el.value = v;
   }
-  const chosen = (state.k_ ?? "").split(",").filter(Boolean);
-  document.querySelectorAll("#calc-constraints input").forEach((c) => { c.checked = chosen.includes(c.value); });
+  const chosen = (state[checks.key] ?? "").split(",").filter(Boolean);
+  document.querySelectorAll(`#${checks.id} input`).forEach((c) => { c.checked = chosen.includes(c.value); });
 }
 
 function stateFromUrl() {
@@ -104,18 +107,25 @@ function setError(id, message) {
   return message ? 1 : 0;
 }
 
-// Parse one number field; returns [value, errorCount]. Empty is allowed only where it means something.
-function number(id, { integer = false, min = null, above = null, max = null, optional = false } = {}) {
-  const raw = $(id).value.trim();
-  if (raw === "") return optional ? [null, setError(id, "")] : [null, setError(id, "Enter a number.")];
+// What a number field's text is worth under its field's checks (a row of the field table):
+// [value, message], the message empty when the value is usable. Empty is allowed only where it
+// means something.
+export function checkNumber(text, { integer = false, min = null, above = null, max = null, optional = false } = {}) {
+  const raw = text.trim();
+  if (raw === "") return [null, optional ? "" : "Enter a number."];
   const v = Number(raw);
-  if (!Number.isFinite(v)) return [null, setError(id, "Enter a finite number.")];
-  if (integer && !Number.isInteger(v)) return [null, setError(id, "Enter a whole number.")];
-  if (above !== null && !(v > above)) return [null, setError(id, `Must be more than ${above}.`)];
-  if (min !== null && v < min) return [null, setError(id, `Must be at least ${min}.`)];
-  if (max !== null && v > max) return [null, setError(id, `Must be at most ${max}.`)];
-  setError(id, "");
-  return [v, 0];
+  if (!Number.isFinite(v)) return [null, "Enter a finite number."];
+  if (integer && !Number.isInteger(v)) return [null, "Enter a whole number."];
+  if (above !== null && !(v > above)) return [null, `Must be more than ${above}.`];
+  if (min !== null && v < min) return [null, `Must be at least ${min}.`];
+  if (max !== null && v > max) return [null, `Must be at most ${max}.`];
+  return [v, ""];
+}
+
+// Parse one number field by its field's checks; returns [value, errorCount].
+function number(id) {
+  const [v, message] = checkNumber($(id).value, byId[id]);
+  return [v, setError(id, message)];
 }
 
 // A value typed outside its own range takes the range with it: the end it passed moves to it, so a
@@ -147,34 +157,33 @@ function rangeError(ids, [value, low, high], what, show) {
 // The form as a workload in the scenario file's shape, or the number of problems found.
 function workloadFromForm() {
   let bad = 0;
-  const take = (id, opts) => { const [v, e] = number(id, opts); bad += e; return v; };
-  const mode = document.querySelector("input[name=rm]:checked")?.value || "hours";
+  const take = (id) => { const [v, e] = number(id); bad += e; return v; };
   const runSize = {};
-  if (mode === "hours") {
-    runSize.gpu_instance_hours = take("calc-hours", { above: 0 });
+  if (chosenMode() === "hours") {
+    runSize.gpu_instance_hours = take("calc-hours");
     ["calc-params", "calc-tokens", "calc-mfu"].forEach((id) => setError(id, ""));
   } else {
-    runSize.params_billion = take("calc-params", { above: 0 });
-    runSize.tokens_billion = take("calc-tokens", { above: 0 });
-    runSize.mfu = take("calc-mfu", { above: 0, max: 1 });
+    runSize.params_billion = take("calc-params");
+    runSize.tokens_billion = take("calc-tokens");
+    runSize.mfu = take("calc-mfu");
     runSize.precision = $("calc-precision").value;
     setError("calc-hours", "");
   }
-  const runs = take("calc-runs", { integer: true, min: 1, max: 1000000 });
-  const rpa = take("calc-rpa", { integer: true, min: 1, optional: true });
-  const rel = take("calc-rel", { above: 0 });
-  let relLow = take("calc-rel-low", { above: 0 });
-  let relHigh = take("calc-rel-high", { above: 0 });
+  const runs = take("calc-runs");
+  const rpa = take("calc-rpa");
+  const rel = take("calc-rel");
+  let relLow = take("calc-rel-low");
+  let relHigh = take("calc-rel-high");
   if (rel !== null && relLow !== null && relHigh !== null) {
     [relLow, relHigh] = follow(["calc-rel", "calc-rel-low", "calc-rel-high"], [rel, relLow, relHigh]);
     bad += rangeError(["calc-rel", "calc-rel-low", "calc-rel-high"], [rel, relLow, relHigh], "relative throughput", (v) => String(v));
   }
-  const weeksValue = take("calc-weeks", { above: 0, optional: true });
+  const weeksValue = take("calc-weeks");
   let porting = {};
   if (weeksValue !== null) {
     const weeks = weeksValue;
     // An empty end means the estimate itself; only a typed end is parsed (and can be wrong).
-    const end = (id) => ($(id).value.trim() === "" ? (setError(id, ""), weeks) : take(id, { above: 0 }));
+    const end = (id) => ($(id).value.trim() === "" ? (setError(id, ""), weeks) : take(id));
     let wl = end("calc-weeks-low");
     let wh = end("calc-weeks-high");
     if (wl !== null && wh !== null && $("calc-weeks-low").value.trim() !== "" && $("calc-weeks-high").value.trim() !== "") {
@@ -187,28 +196,28 @@ function workloadFromForm() {
   } else {
     setError("calc-weeks-low", ""); setError("calc-weeks-high", "");
   }
-  const weekUsd = take("calc-week-usd", { above: 0, optional: true });
+  const weekUsd = take("calc-week-usd");
   if (weekUsd !== null) porting.engineer_week_usd = weekUsd;
-  const extra = take("calc-extra", { min: 0, optional: true });
+  const extra = take("calc-extra");
   porting.extra_usd = extra ?? 0;
-  const soon = take("calc-soon", { integer: true, min: 1, optional: true });
-  const trnCount = take("calc-trn-count", { integer: true, min: 1, max: 100000 });
-  const gpuCount = take("calc-gpu-count", { integer: true, min: 1, max: 100000 });
+  const soon = take("calc-soon");
+  const trnCount = take("calc-trn-count");
+  const gpuCount = take("calc-gpu-count");
   const ta = $("calc-trn-avail").value, ga = $("calc-gpu-avail").value;
   $("calc-avail-error").textContent = ta === "unavailable" && ga === "unavailable" ? "Both sides are unavailable: there is nothing to compare." : "";
   if (ta === "unavailable" && ga === "unavailable") bad += 1;
-  const engineers = take("calc-engineers", { above: 0, max: 100, optional: true });
+  const engineers = take("calc-engineers");
   if (engineers !== null) porting.engineers = engineers;
-  const planMonths = take("calc-plan-months", { above: 0, max: 600, optional: true });
+  const planMonths = take("calc-plan-months");
   const held = {};
   for (const [side, prefix] of [["trainium", "trn"], ["gpu", "gpu"]]) {
     const id = `calc-${prefix}-held`;
-    const v = take(id, { min: 0, max: 36, optional: true });
+    const v = take(id);
     const committed = $(`calc-${prefix}-option`).value.startsWith("commit-");
     if (v !== null && !committed) bad += setError(id, "Only for a 1- or 3-year commitment.");
     else if (v !== null) held[side] = v;
   }
-  const lead = { trainium: take("calc-trn-lead", { min: 0, optional: true }), gpu: take("calc-gpu-lead", { min: 0, optional: true }) };
+  const lead = { trainium: take("calc-trn-lead"), gpu: take("calc-gpu-lead") };
   const regions = $("calc-regions").value.split(",").map((r) => r.trim()).filter(Boolean);
   if (bad) return { bad };
   const w = {
@@ -222,7 +231,7 @@ function workloadFromForm() {
     porting,
     neuron_experience: $("calc-exp").value,
     availability: { trainium: ta, gpu: ga },
-    constraints: Array.from(document.querySelectorAll("#calc-constraints input:checked")).map((c) => c.value),
+    constraints: Array.from(document.querySelectorAll(`#${checks.id} input:checked`)).map((c) => c.value),
   };
   if (rpa !== null) w.runs_per_architecture = rpa;
   if (soon !== null) w.availability.needed_within_days = soon;
@@ -387,7 +396,7 @@ function recompute() {
   syncSide("trn");
   syncSide("gpu");
   document.querySelectorAll("#guide-calc [data-mode]").forEach((el) => {
-    el.hidden = el.getAttribute("data-mode") !== (document.querySelector("input[name=rm]:checked")?.value || "hours");
+    el.hidden = el.getAttribute("data-mode") !== chosenMode();
   });
   const { workload, bad } = workloadFromForm();
   const root = $("guide-calc");
@@ -486,33 +495,26 @@ function toYaml(w, verdict) {
   return lines.join("\n") + "\n";
 }
 
-function presetState(workload) {
-  const w = workload;
+const at = (w, path) => path.split(".").reduce((o, part) => (o === undefined || o === null ? undefined : o[part]), w);
+const asText = (f) => (f.default === undefined ? "" : String(f.default));
+
+// A workload as the form's state: each field read at its path in the workload, or its default where
+// the workload leaves it out. Fields of the run size's other way keep what the form had for them.
+function presetState(w) {
   const s = { ...DEFAULTS };
-  s.ti = w.trainium.instance; s.tr = w.trainium.region; s.to = w.trainium.option; s.tc = String(w.trainium.count ?? 1);
-  s.gi = w.gpu.instance; s.gr = w.gpu.region; s.go = w.gpu.option; s.gc = String(w.gpu.count ?? 1);
-  const rs = w.run_size;
-  if (rs.gpu_instance_hours !== undefined) { s.rm = "hours"; s.h = String(rs.gpu_instance_hours); }
-  else { s.rm = "flops"; s.p = String(rs.params_billion); s.k = String(rs.tokens_billion); s.u = String(rs.mfu); s.q = rs.precision || "bf16"; }
-  s.n = String(w.runs);
-  s.a = w.runs_per_architecture === undefined ? "" : String(w.runs_per_architecture);
-  s.r = String(w.relative_throughput.value); s.rl = String(w.relative_throughput.low); s.rh = String(w.relative_throughput.high);
-  s.c = w.architecture; s.e = w.neuron_experience || "none";
-  const p = w.porting || {};
-  if (p.weeks) { s.w = String(p.weeks.value); s.wl = String(p.weeks.low); s.wh = String(p.weeks.high); }
-  s.x = p.engineer_week_usd === undefined ? DEFAULTS.x : String(p.engineer_week_usd);
-  s.xe = String(p.extra_usd ?? 0);
-  const av = w.availability || {};
-  s.ta = av.trainium || "available"; s.ga = av.gpu || "available";
-  s.s = av.needed_within_days === undefined ? "" : String(av.needed_within_days);
-  s.tl = String(av.trainium_lead_days ?? 0); s.gl = String(av.gpu_lead_days ?? 0);
-  s.th = w.trainium.held_months === undefined ? "" : String(w.trainium.held_months);
-  s.gh = w.gpu.held_months === undefined ? "" : String(w.gpu.held_months);
-  s.pm = w.plan_months === undefined ? "" : String(w.plan_months);
-  s.rg = (w.regions || []).join(", ");
-  s.pe = p.engineers === undefined ? "" : String(p.engineers);
-  s.k_ = (w.constraints || []).join(",");
+  const way = FIELDS.some((f) => f.mode === "hours" && at(w, f.path) !== undefined) ? "hours" : "flops";
+  s[mode.key] = way;
+  for (const f of FIELDS) {
+    if (!f.path || (f.mode && f.mode !== way)) continue;
+    const v = at(w, f.path);
+    if (Array.isArray(v)) s[f.key] = v.join(f.kind === "checks" ? "," : ", ");
+    else s[f.key] = v === undefined ? asText(f) : String(v);
+  }
   return s;
+}
+
+function chosenMode() {
+  return document.querySelector(`input[name="${mode.key}"]:checked`)?.value || mode.default;
 }
 
 // On the page's first load the browser gets a turn between filling the lists and computing the
@@ -545,17 +547,18 @@ function checkLink(asked) {
     if (!el || !params.has(key)) return;
     if (![...el.options].some((o) => o.value === state[key])) fallBack(key, el, "is not one of the choices");
   };
-  for (const [key, side] of [["ti", "trn"], ["gi", "gpu"]]) {
-    trial(key);
-    $(`calc-${side}-instance`).value = state[key]; syncSide(side);
-    trial(key === "ti" ? "tr" : "gr");
-    $(`calc-${side}-region`).value = state[key === "ti" ? "tr" : "gr"]; syncSide(side);
-    trial(key === "ti" ? "to" : "go");
+  for (const [side, prefix] of [["trainium", "trn"], ["gpu", "gpu"]]) {
+    const [instance, region, option] = ["instance", "region", "option"].map((part) => byPath[`${side}.${part}`]);
+    trial(instance.key);
+    $(instance.id).value = state[instance.key]; syncSide(prefix);
+    trial(region.key);
+    $(region.id).value = state[region.key]; syncSide(prefix);
+    trial(option.key);
   }
-  for (const key of ["c", "e", "ta", "ga", "q"]) trial(key);
-  if (params.has("rm") && !["hours", "flops"].includes(state.rm)) {
-    notes.push(`The run-size mode (rm=${JSON.stringify(params.get("rm"))}) is neither hours nor flops; hours is used instead.`);
-    state.rm = DEFAULTS.rm;
+  for (const f of FIELDS) if (f.kind === "select" && !/^(trainium|gpu)\./.test(f.path)) trial(f.key);
+  if (params.has(mode.key) && !mode.choices.includes(state[mode.key])) {
+    notes.push(`The run-size mode (${mode.key}=${JSON.stringify(params.get(mode.key))}) is neither hours nor flops; hours is used instead.`);
+    state[mode.key] = DEFAULTS[mode.key];
   }
   // Then numbers: whatever the form would mark as wrong.
   writeState(state);
@@ -595,7 +598,15 @@ export async function setup() {
   data = baked.data;
   template = baked.chart;
   const presets = baked.presets;
-  DEFAULTS.x = String(data.assumptions.engineer_week_usd);
+  FIELDS = baked.fields;
+  byId = Object.fromEntries(FIELDS.map((f) => [f.id, f]));
+  byPath = Object.fromEntries(FIELDS.filter((f) => f.path).map((f) => [f.path, f]));
+  mode = FIELDS.find((f) => f.kind === "radio");
+  checks = FIELDS.find((f) => f.kind === "checks");
+  // Where a workload names no engineer-week cost, the form shows the guide's own.
+  byPath["porting.engineer_week_usd"].default = data.assumptions.engineer_week_usd;
+  for (const key of Object.keys(DEFAULTS)) delete DEFAULTS[key];
+  for (const f of FIELDS) DEFAULTS[f.key] = asText(f);
   Object.assign(DEFAULTS, presetState(baked.reference));
 
   const bySide = (side) => Object.keys(data.instances).filter((i) => data.instances[i].side === side);
@@ -603,7 +614,7 @@ export async function setup() {
   fillSelect($("calc-gpu-instance"), bySide("gpu"));
   const classes = data.assumptions.porting_classes;
   fillSelect($("calc-arch"), Object.keys(classes), Object.fromEntries(Object.entries(classes).map(([k, v]) => [k, `${v.label} (${weeks(v.weeks.low)} to ${weeks(v.weeks.high)} engineer-weeks)`])));
-  const box = $("calc-constraints");
+  const box = $(checks.id);
   for (const [name, c] of Object.entries(data.assumptions.constraints)) {
     const label = document.createElement("label");
     const input = document.createElement("input");
