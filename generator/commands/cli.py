@@ -101,7 +101,7 @@ def _table(results) -> str:
     rows = [("scenario", "verdict", "expect", "saving/run $", "break-even runs", "robustness")]
     for r in results:
         # In the words and figures the scenarios index shows.
-        row = present.scenario_row(r, [present.present_workload(w) for w in r.workloads])
+        row = wording.scenario_row(r, [wording.present_workload(w) for w in r.workloads])
         rows.append((r.id, r.verdict, r.scenario.expect, f"{r.saving_per_run:,.0f}", ", ".join(row["break_even"]), row["state"]))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows)

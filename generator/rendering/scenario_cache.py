@@ -30,7 +30,7 @@ class Rendered:
     page: str  # Markdown
     charts: list[Chart]
     files: list[ChartFiles]
-    row: dict  # the scenario's row in the scenarios index (present.scenario_row)
+    row: dict  # the scenario's row in the scenarios index (wording.scenario_row)
 
 
 def _chart_json(c: Chart) -> dict:
