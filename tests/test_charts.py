@@ -76,3 +76,79 @@ def test_cost_chart_labels_sit_inside_the_plot_top_left_and_bottom_right():
     # at their highest: the label stands on the bottom, inside the plot as drawn, not the chart's 300 px.
     assert 0 < at["break-even: 1 run"] < height / 3
     assert height * 2 / 3 < at["plan: 10 runs"] <= height
+
+
+def _luminance(colour: str) -> float:
+    h = colour.lstrip("#")
+    h = "".join(c * 2 for c in h) if len(h) == 3 else h
+    channels = [int(h[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a: str, b: str) -> float:
+    lo, hi = sorted((_luminance(a), _luminance(b)))
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def _scale(chart) -> dict:
+    (heat,) = [layer for layer in chart.spec["layer"] if layer["mark"]["type"] == "rect"]
+    return heat["encoding"]["color"]["scale"]
+
+
+def test_a_map_where_neither_side_can_run_says_neither_in_every_cell_and_every_export():
+    # On the frozen catalog: TensorFlow rules Trainium out and the GPU cannot be had. Feasibility does
+    # not move with the runs, the throughput or the port effort, so no cell of either map can run.
+    from core_support import FROZEN
+
+    from generator.inputs.loader import load_catalog
+    from generator.model.schema import Workload
+    from generator.rendering.embeds import csv_text
+
+    catalog = load_catalog(FROZEN / "data")
+    w = Workload.model_validate({
+        "name": "tf-shop", "architecture": "mainstream", "run_size": {"gpu_instance_hours": 100}, "runs": 3,
+        "trainium": {"instance": "trn1.32xlarge", "region": "us-east-1", "option": "on-demand"},
+        "gpu": {"instance": "p4d.24xlarge", "region": "us-east-1", "option": "on-demand"},
+        "relative_throughput": {"value": 1.0, "low": 0.8, "high": 1.2}, "availability": {"gpu": "unavailable"},
+        "constraints": ["tensorflow"],
+    })
+    x = results.evaluate_workload(w, catalog).inputs
+    for axis in ("relative_throughput", "port_weeks"):
+        m = results.decision_map(x, axis)
+        assert {v for line in m.verdicts for v in line} == {"neither"}
+        chart = decision_map(m, x, "map", "Map", "test", dt.date(2025, 1, 1))
+        assert {row["verdict"] for row in chart.rows} == {"Neither"}
+        assert {row["verdict"] for row in chart.spec["datasets"]["rows"]} == {"Neither"}  # the JSON export's rows
+        assert {line.rsplit(",", 1)[1] for line in csv_text(chart).splitlines()[1:]} == {"Neither"}
+        assert "the verdict is Trainium in 0 % of them, GPU in 0 %, and neither in 100 %, where neither side can run." in chart.summary
+
+
+def test_a_corner_where_neither_side_can_run_has_its_own_colour_legend_entry_and_share():
+    x = replace(BASE, runs=4, relative_throughput=Span(1.0, 1.0, 1.0))
+    # Few runs at low throughput: neither; more throughput: Trainium; the rest GPU. 2 of 9 cells neither.
+    m = results.DecisionMap("relative_throughput", 40, (1, 4, 40), (0.5, 1.0, 2.0), (
+        ("neither", "trainium", "trainium"),
+        ("neither", "gpu", "trainium"),
+        ("gpu", "gpu", "trainium"),
+    ))
+    chart = decision_map(m, x, "map", "Map", "test", dt.date(2025, 1, 1))
+    cell = {(row["runs"], row["relative_throughput"]): row["verdict"] for row in chart.rows}
+    assert [cell[(1, 0.5)], cell[(4, 0.5)], cell[(40, 0.5)], cell[(1, 2.0)], cell[(4, 1.0)]] == ["Neither", "Neither", "GPU", "Trainium", "GPU"]
+    scale = _scale(chart)
+    assert scale["domain"] == ["Trainium", "GPU", "Neither"]
+    neither = scale["range"][2]
+    assert neither not in scale["range"][:2]
+    # A graphic at 3:1 or more on the light background and on the dark images' background.
+    from generator.rendering.images import DARK_BACKGROUND
+    assert _contrast(neither, "#fff") >= 3 and _contrast(neither, DARK_BACKGROUND) >= 3
+    assert ("the verdict is Trainium in 44.4 % of them, GPU in 33.3 %, and neither in 22.2 %, where neither side can run."
+            in chart.summary)
+
+
+def test_a_map_without_neither_keeps_two_verdicts_in_its_legend_and_summary():
+    x = replace(BASE, runs=10)
+    chart = decision_map(results.decision_map(x, "relative_throughput"), x, "map", "Map", "test", dt.date(2025, 1, 1))
+    assert {row["verdict"] for row in chart.rows} <= {"Trainium", "GPU"}
+    assert _scale(chart)["domain"] == ["Trainium", "GPU"]
+    assert "neither" not in chart.summary.lower()

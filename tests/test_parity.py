@@ -237,6 +237,9 @@ def test_there_are_enough_cases_and_they_cover_every_rule(cases):
                and r["inputs"]["gpu_count"] == 1000 for r in py)
     # Another way to buy is cheaper than the named one; and a held reservation is outlived by the hour.
     assert any(r["outcome"]["gpu"]["cheaper_by"] > 0 for r in py) and any(r["outcome"]["trainium"]["cheaper_by"] > 0 for r in py)
+    # A cheaper way found in another region the workload may use, the named one being among them.
+    assert any(r["outcome"][side]["cheaper_by"] > 0 and r["inputs"][side + "_region"] in r["inputs"]["allowed_regions"]
+               and r["outcome"][side]["cheapest_region"] != r["inputs"][side + "_region"] for r in py for side in ("trainium", "gpu"))
     assert any(r["inputs"]["trainium_held_hours"] > 0 and r["outcome"]["trainium"]["committed_terms"] == 0
                and r["outcome"]["trainium"]["compute_total"] > 0 for r in py)
     assert any(r["outcome"]["break_even_runs"] is None for r in py)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.model.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
+from generator.model.engine import Inputs, Span, Way, cost_curve, evaluate, robustness, thresholds
 from generator.model.wording import plain, present
 
 PRESENT = Path(__file__).resolve().parent.parent / "docs" / "assets" / "calculator" / "wording.mjs"
@@ -280,3 +280,26 @@ def test_the_engine_places_no_sentence_of_its_own():
     assert texts == [w.cannot_run("trainium", w.REASONS["unavailable"])]
     texts = [s.text for s in evaluate(_inputs(runs=1000)).trace]
     assert texts == [w.STEPS["both-can-run"], w.STEPS["cost-trainium"], w.STEPS["capacity-unchanged"]]
+
+
+def test_a_cheaper_way_in_another_allowed_region_names_both_regions():
+    # The GPU's named way is on demand in eu-west-2 (5,000 h x 55.04 = 275,200); the workload may also
+    # use us-east-1, where spot costs 5,000 / (1 - 0.00075) x 20 = 100,075.06, 175,124.94 less.
+    # Trainium's cheaper way is in its own region, so no region is named.
+    x = _inputs(gpu_option="on-demand", gpu_region="eu-west-2", gpu_ways=(Way("on-demand", 55.04, None, "eu-west-2"),),
+                gpu_ways_elsewhere=(Way("on-demand", 40.0, None, "us-east-1"), Way("spot", 20.0, None, "us-east-1")),
+                trainium_option="on-demand", trainium_region="us-east-2",
+                trainium_ways=(Way("on-demand", 35.76, None, "us-east-2"), Way("capacity-block", 30.0, None, "us-east-2")))
+    (shown,) = _both([_case(x)])
+    row = next(r for r in shown["summary"]["sides"] if r["label"] == "Cheapest way to buy this plan's compute")
+    assert row["gpu"]["text"] == "spot in us-east-1, $175,125 less than on-demand in eu-west-2"
+    assert row["gpu"]["value"] == pytest.approx(275_200 - 100_000 / 0.99925)
+    assert row["trainium"]["text"] == "capacity-block, $28,800 less than on-demand"
+
+
+def test_a_way_elsewhere_that_costs_the_same_leaves_the_named_way():
+    x = _inputs(gpu_option="on-demand", gpu_region="eu-west-2", gpu_ways=(Way("on-demand", 55.04, None, "eu-west-2"),),
+                gpu_ways_elsewhere=(Way("on-demand", 55.04, None, "us-east-1"),))
+    (shown,) = _both([_case(x)])
+    row = next(r for r in shown["summary"]["sides"] if r["label"] == "Cheapest way to buy this plan's compute")
+    assert row["gpu"] == {"key": "gpu.cheaper_by", "value": 0.0, "text": "on-demand, as named"}

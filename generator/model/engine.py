@@ -56,11 +56,12 @@ class Span:
 
 @dataclass(frozen=True)
 class Way:
-    """One way data/ prices a side's instance in its region: by the hour (term None) or a commitment."""
+    """One way data/ prices a side's instance in a region: by the hour (term None) or a commitment."""
 
     option: str
     usd_per_hour: float
     term_hours: float | None = None
+    region: str = ""
 
 
 # Ways that are paid by the hour and not interrupted: what a plan buys beyond a held reservation.
@@ -105,6 +106,12 @@ class Inputs:
     gpu_option: str = ""
     trainium_ways: tuple[Way, ...] = ()  # every way data/ prices the side's instance in its region
     gpu_ways: tuple[Way, ...] = ()
+    trainium_region: str = ""  # the region the scenario names for each side
+    gpu_region: str = ""
+    # Every way data/ prices the side's instance in the other regions the workload may use: priced
+    # beside the named way, never used for the verdict or for what a held reservation leaves to buy.
+    trainium_ways_elsewhere: tuple[Way, ...] = ()
+    gpu_ways_elsewhere: tuple[Way, ...] = ()
 
     def at(self, name: str, end: str) -> Inputs:
         """These inputs with one ranged input moved to one end of its range."""
@@ -141,7 +148,8 @@ class Side:
     late_days: float | None = None  # days after the deadline it can start (0 when on time); None: no deadline
     cheapest_option: str = ""  # the way to buy the plan's compute that costs least ("" when none is known)
     cheaper_by: float = 0.0  # how much less than the named way it costs
-    options: tuple[tuple[str, float], ...] = ()  # the plan's compute cost bought each way
+    options: tuple[tuple[str, float, str], ...] = ()  # the plan's compute cost bought each way: (option, cost, region)
+    cheapest_region: str = ""  # where the cheapest way is bought (the named region unless another costs less)
 
 
 @dataclass(frozen=True)
@@ -282,21 +290,24 @@ def _side(x: Inputs, side: str, hours: float, ready_days: float) -> Side:
         utilisation = used / (count * covered) if covered > 0 else None
     reasons = infeasibility(x, side)
     late = None if x.needed_within_days is None else max(0.0, ready_days - x.needed_within_days)
-    # The named way is what the verdict uses; the others are priced beside it. A held reservation is
-    # already the named way's, so only plans that hold nothing compare whole ways.
-    options: list[tuple[str, float]] = []
+    # The named way is what the verdict uses; the others, in its region and then in the other regions
+    # the workload may use, are priced beside it. A held reservation is already the named way's, so
+    # only plans that hold nothing compare whole ways.
+    options: list[tuple[str, float, str]] = []
     if getattr(x, side + "_held_hours") == 0:
-        for way in getattr(x, side + "_ways"):
+        for way in getattr(x, side + "_ways") + getattr(x, side + "_ways_elsewhere"):
             total = way_cost(x.runs, x, side, base_hours, way)
             if total is not None:
-                options.append((way.option, total))
-    cheapest, cheaper_by = getattr(x, side + "_option"), 0.0
-    # A named way that cannot finish (spot at a load of 1) has no cost to compare.
-    for option, total in options if math.isfinite(compute) else []:
+                options.append((way.option, total, way.region))
+    cheapest, where, cheaper_by = getattr(x, side + "_option"), getattr(x, side + "_region"), 0.0
+    # A named way that cannot finish (spot at a load of 1) has no cost to compare. Only a way that
+    # costs strictly less displaces the one found first, so a tie keeps the named region.
+    for option, total, region in options if math.isfinite(compute) else []:
         if compute - total > cheaper_by:
-            cheapest, cheaper_by = option, compute - total
+            cheapest, where, cheaper_by = option, region, compute - total
     return Side(hours, price.value, cost, wall, compute, factor - 1, compute, terms, utilisation, ready_days,
-                price.low, price.high, price_basis(price), not reasons, reasons, late, cheapest, cheaper_by, tuple(options))
+                price.low, price.high, price_basis(price), not reasons, reasons, late, cheapest, cheaper_by, tuple(options),
+                where)
 
 
 def infeasibility(x: Inputs, side: str) -> tuple[str, ...]:

@@ -158,8 +158,21 @@ def held_hours(c) -> float:
 
 def ways(catalog: Catalog, instance: str, region: str) -> tuple[Way, ...]:
     """Every way data/ sells an instance in a region, in data/'s order."""
-    return tuple(Way(p.option, p.point, TERM_HOURS.get(p.option)) for p in catalog.prices
+    return tuple(Way(p.option, p.point, TERM_HOURS.get(p.option), p.region) for p in catalog.prices
                  if p.instance == instance and p.region == region and p.offered)
+
+
+def ways_elsewhere(catalog: Catalog, instance: str, region: str, allowed: list[str] | None) -> tuple[Way, ...]:
+    """Every way data/ sells an instance in the regions a workload may use other than the one it
+    names, region by region in the workload's order. A workload that lists no regions has named
+    one and said nothing about moving, so no other region is compared."""
+    out: list[Way] = []
+    seen = {region}
+    for r in allowed or ():
+        if r not in seen:
+            seen.add(r)
+            out.extend(ways(catalog, instance, r))
+    return tuple(out)
 
 
 def resolve(w: Workload, catalog: Catalog) -> Resolved:
@@ -205,5 +218,9 @@ def resolve(w: Workload, catalog: Catalog) -> Resolved:
         gpu_option=w.gpu.option,
         trainium_ways=ways(catalog, w.trainium.instance, w.trainium.region),
         gpu_ways=ways(catalog, w.gpu.instance, w.gpu.region),
+        trainium_region=w.trainium.region,
+        gpu_region=w.gpu.region,
+        trainium_ways_elsewhere=ways_elsewhere(catalog, w.trainium.instance, w.trainium.region, w.regions),
+        gpu_ways_elsewhere=ways_elsewhere(catalog, w.gpu.instance, w.gpu.region, w.regions),
     )
     return Resolved(x, trn, gpu)

@@ -155,7 +155,9 @@ class Workload(Model):
         description="Calendar months from the first run's start to the last run's end; leave out for runs back to back. Sets how long a commitment is held.",
     )
     regions: list[str] | None = Field(
-        None, min_length=1, description="The only regions the workload may use, e.g. for data residency; leave out if any will do."
+        None, min_length=1,
+        description="The only regions the workload may use, e.g. for data residency; other ways to buy are priced in each of them. "
+                    "Leave out if any will do (other ways to buy are then priced in the region each side names).",
     )
     trainium: Compute
     gpu: Compute

@@ -405,10 +405,7 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
     # The verdict keeps the way each side is named to be bought; a cheaper way is said beside it.
     if any(o[side].get("options") for side in ("trainium", "gpu")):
         sides.append({"label": "Cheapest way to buy this plan's compute", **{
-            side: _cell(f"{side}.cheaper_by", o[side]["cheaper_by"],
-                        f"{o[side]['cheapest_option']}, {f.money(o[side]['cheaper_by'])} less than {x[side + '_option']}"
-                        if o[side]["cheaper_by"] > 0 else f"{x[side + '_option']}, as named")
-            for side in ("trainium", "gpu")}})
+            side: _cell(f"{side}.cheaper_by", o[side]["cheaper_by"], _cheapest(x, o[side], side)) for side in ("trainium", "gpu")}})
     return {
         "sides": sides,
         "rows": [
@@ -420,6 +417,18 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
             {"label": "GPU total minus Trainium total", **_cell("total_difference", o["total_difference"], f.money(o["total_difference"]))},
         ],
     }
+
+
+def _cheapest(x: dict[str, Any], sd: dict[str, Any], side: str) -> str:
+    """The cheapest way to buy one side's compute against the named way; a region is named only when
+    the cheaper way is in another region than the named one."""
+    named = x[side + "_option"]
+    if not sd["cheaper_by"] > 0:
+        return f"{named}, as named"
+    here, there = x.get(side + "_region") or "", sd.get("cheapest_region") or ""
+    if there and there != here:
+        return f"{sd['cheapest_option']} in {there}, {f.money(sd['cheaper_by'])} less than {named} in {here}"
+    return f"{sd['cheapest_option']}, {f.money(sd['cheaper_by'])} less than {named}"
 
 
 def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any]) -> dict[str, Any]:

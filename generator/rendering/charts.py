@@ -28,6 +28,12 @@ GPU = "GPU"
 NOTE_TEXT = "#666"
 SIDE_COLORS = alt.Scale(domain=[TRN, GPU], range=["#ff9900", "#76b900"])
 VERDICT_COLORS = alt.Scale(domain=[TRN, GPU], range=["#ff9900", "#76b900"])
+# A decision-map cell where neither side can run. A mid grey: no hue to mistake for either side's
+# (under any colour-vision deficiency too), and 3:1 or more against both the light background and
+# the dark images' (images.DARK_BACKGROUND), as WCAG asks of a graphic.
+NEITHER = "Neither"
+NEITHER_COLOR = "#8a8a8a"
+MAP_VERDICTS = {"trainium": TRN, "gpu": GPU, "neither": NEITHER}
 WIDTH = 560
 # Characters in a line of a chart's subtitle: about the width of the plot at 12 px; of its title, at 13 px bold.
 SUBTITLE_CHARS = 90
@@ -150,8 +156,12 @@ def run_breakdown(r: ScenarioResult, i: int, source_names: dict[str, str] | None
 def decision_map(m: DecisionMap, x: Inputs, chart_id: str, title: str, source: str, as_of: dt.date) -> Chart:
     """Draws a map the results stage computed for the case `x`; no verdict is worked out here."""
     axis, runs_max = m.axis, m.runs_max
-    rows = [{"runs": runs, axis: v, "verdict": TRN if verdict == "trainium" else GPU}
+    rows = [{"runs": runs, axis: v, "verdict": MAP_VERDICTS[verdict]}
             for runs, line in zip(m.runs, m.verdicts, strict=True) for v, verdict in zip(m.values, line, strict=True)]
+    shares = {label: sum(1 for row in rows if row["verdict"] == label) / len(rows) for label in MAP_VERDICTS.values()}
+    # "Neither" has a colour and a legend entry only on a map where some cell says it.
+    colors = (VERDICT_COLORS if not shares[NEITHER] else
+              alt.Scale(domain=[TRN, GPU, NEITHER], range=[*VERDICT_COLORS.range, NEITHER_COLOR]))
     ylabel = "Relative throughput (Trainium / GPU)" if axis == "relative_throughput" else "Port effort (engineer-weeks)"
     here_value = x.relative_throughput.value if axis == "relative_throughput" else x.port_weeks.value
     # The axes are ordinal: the marker finds its cell by value, and the grid holds the case's values.
@@ -164,7 +174,7 @@ def decision_map(m: DecisionMap, x: Inputs, chart_id: str, title: str, source: s
     # the bytes of the static SVG. The tooltip still names each cell.
     heat = alt.Chart(_data("rows")).mark_rect(aria=False).encode(
         x=enc_x, y=enc_y,
-        color=alt.Color("verdict:N", scale=VERDICT_COLORS, title="Verdict"),
+        color=alt.Color("verdict:N", scale=colors, title="Verdict"),
         tooltip=[alt.Tooltip("runs:O"), alt.Tooltip(f"{axis}:Q", format=".2f"), alt.Tooltip("verdict:N")],
     )
     point = alt.Chart(_data("here")).mark_point(shape="diamond", size=180, filled=True, color="#111", stroke="#fff", strokeWidth=2).encode(
@@ -172,10 +182,13 @@ def decision_map(m: DecisionMap, x: Inputs, chart_id: str, title: str, source: s
     )
     spec = _titled(alt.layer(heat, point).properties(width=WIDTH, height=300), title, source, as_of, rows=rows, here=here)
     kind = "map-throughput" if axis == "relative_throughput" else "map-port"
-    share = sum(1 for row in rows if row["verdict"] == TRN) / len(rows)
+    verdicts = f"Trainium in {fmt.pct(shares[TRN])} of them"
+    if shares[NEITHER]:
+        verdicts = (f"Trainium in {fmt.pct(shares[TRN])} of them, GPU in {fmt.pct(shares[GPU])}, and neither in "
+                    f"{fmt.pct(shares[NEITHER])}, where neither side can run")
     summary = (
-        f"Across {len(rows)} combinations of runs (1 to {runs_max}) and {ylabel[0].lower() + ylabel[1:]}, the verdict is Trainium in "
-        f"{fmt.pct(share)} of them. The marked point is this case: {_n(x.runs, 'run')} at {here_text}."
+        f"Across {len(rows)} combinations of runs (1 to {runs_max}) and {ylabel[0].lower() + ylabel[1:]}, the verdict is {verdicts}. "
+        f"The marked point is this case: {_n(x.runs, 'run')} at {here_text}."
     )
     return Chart(chart_id, kind, title, spec, rows, summary, source, as_of, columns=["runs", axis, "verdict"])
 

@@ -138,26 +138,28 @@ function side(x, name, hours, readyDays) {
   }
   const reasons = infeasibility(x, name);
   const late = isNone(x.needed_within_days) ? null : Math.max(0.0, readyDays - x.needed_within_days);
-  // The named way is what the verdict uses; the others are priced beside it. A held reservation is
-  // already the named way's, so only plans that hold nothing compare whole ways.
+  // The named way is what the verdict uses; the others, in its region and then in the other regions
+  // the workload may use, are priced beside it. A held reservation is already the named way's, so
+  // only plans that hold nothing compare whole ways.
   const options = [];
   if (x[name + "_held_hours"] === 0) {
-    for (const way of x[name + "_ways"] || []) {
+    for (const way of [...(x[name + "_ways"] || []), ...(x[name + "_ways_elsewhere"] || [])]) {
       const total = wayCost(x.runs, x, name, baseHours, way);
-      if (total !== null) options.push([way.option, total]);
+      if (total !== null) options.push([way.option, total, way.region || ""]);
     }
   }
-  let cheapest = x[name + "_option"] || "", cheaperBy = 0.0;
-  // A named way that cannot finish (spot at a load of 1) has no cost to compare.
-  for (const [option, total] of Number.isFinite(compute) ? options : []) {
-    if (compute - total > cheaperBy) { cheapest = option; cheaperBy = compute - total; }
+  let cheapest = x[name + "_option"] || "", where = x[name + "_region"] || "", cheaperBy = 0.0;
+  // A named way that cannot finish (spot at a load of 1) has no cost to compare. Only a way that
+  // costs strictly less displaces the one found first, so a tie keeps the named region.
+  for (const [option, total, region] of Number.isFinite(compute) ? options : []) {
+    if (compute - total > cheaperBy) { cheapest = option; where = region; cheaperBy = compute - total; }
   }
   return {
     hours_per_run: hours, usd_per_hour: price.value, cost_per_run: cost, wall_clock_hours: wall, total: compute,
     spot_overhead: factor - 1, compute_total: compute, committed_terms: terms, utilisation, ready_days: readyDays,
     price_low: price.low, price_high: price.high, price_basis: priceBasis(price),
     feasible: reasons.length === 0, reasons, late_days: late,
-    cheapest_option: cheapest, cheaper_by: cheaperBy, options,
+    cheapest_option: cheapest, cheaper_by: cheaperBy, options, cheapest_region: where,
   };
 }
 
@@ -547,7 +549,22 @@ function priceSpan(data, c) {
 // Every way the catalog sells an instance in a region, in the catalog's order.
 export function ways(data, instance, region) {
   return data.prices.filter((p) => p.instance === instance && p.region === region && p.offered)
-    .map((p) => ({ option: p.option, usd_per_hour: p.usd_per_hour, term_hours: termHours(data, p.option) }));
+    .map((p) => ({ option: p.option, usd_per_hour: p.usd_per_hour, term_hours: termHours(data, p.option), region: p.region }));
+}
+
+// Every way the catalog sells an instance in the regions a workload may use other than the one it
+// names, region by region in the workload's order. A workload that lists no regions has named one
+// and said nothing about moving, so no other region is compared.
+export function waysElsewhere(data, instance, region, allowed) {
+  const out = [];
+  const seen = new Set([region]);
+  for (const r of allowed || []) {
+    if (!seen.has(r)) {
+      seen.add(r);
+      out.push(...ways(data, instance, r));
+    }
+  }
+  return out;
 }
 
 const heldHours = (c) => (isNone(c.held_months) ? 0.0 : c.held_months * HOURS_PER_MONTH);
@@ -599,6 +616,10 @@ export function resolve(w, data) {
     gpu_option: w.gpu.option || "on-demand",
     trainium_ways: ways(data, w.trainium.instance, w.trainium.region),
     gpu_ways: ways(data, w.gpu.instance, w.gpu.region),
+    trainium_region: w.trainium.region,
+    gpu_region: w.gpu.region,
+    trainium_ways_elsewhere: waysElsewhere(data, w.trainium.instance, w.trainium.region, w.regions),
+    gpu_ways_elsewhere: waysElsewhere(data, w.gpu.instance, w.gpu.region, w.regions),
   };
 }
 

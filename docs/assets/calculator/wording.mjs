@@ -348,9 +348,7 @@ function summaryOf(x, o, t) {
     const row = { label: "Cheapest way to buy this plan's compute" };
     for (const side of ["trainium", "gpu"]) {
       const sd = o[side];
-      row[side] = cell(`${side}.cheaper_by`, sd.cheaper_by, sd.cheaper_by > 0
-        ? `${sd.cheapest_option}, ${f.money(sd.cheaper_by)} less than ${x[side + "_option"]}`
-        : `${x[side + "_option"]}, as named`);
+      row[side] = cell(`${side}.cheaper_by`, sd.cheaper_by, cheapestWay(x, sd, side));
     }
     sides.push(row);
   }
@@ -364,6 +362,16 @@ function summaryOf(x, o, t) {
       { label: "GPU total minus Trainium total", ...cell("total_difference", o.total_difference, f.money(o.total_difference)) },
     ],
   };
+}
+
+// The cheapest way to buy one side's compute against the named way; a region is named only when the
+// cheaper way is in another region than the named one.
+function cheapestWay(x, sd, side) {
+  const named = x[side + "_option"];
+  if (!(sd.cheaper_by > 0)) return `${named}, as named`;
+  const here = x[side + "_region"] || "", there = sd.cheapest_region || "";
+  if (there && there !== here) return `${sd.cheapest_option} in ${there}, ${f.money(sd.cheaper_by)} less than ${named} in ${here}`;
+  return `${sd.cheapest_option}, ${f.money(sd.cheaper_by)} less than ${named}`;
 }
 
 function chartOf(x, o, curve, prices) {
