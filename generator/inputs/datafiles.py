@@ -4,9 +4,7 @@ use). All problems in all files at once."""
 
 from __future__ import annotations
 
-import difflib
 import hashlib
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +16,7 @@ from generator.inputs.validation import validate_doc
 from generator.inputs.yamlread import Document, parse, read, strings
 from generator.model import catalog as cat
 from generator.model.schema import ConstraintName
+from generator.model.suggest import did_you_mean
 from generator.store.validation_cache import KnownScenarios
 
 DATA_FILES: dict[str, type[BaseModel]] = {
@@ -96,9 +95,7 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
     for name, doc in docs.items():
         for loc, key in strings(doc.data):
             if loc[-1] == "source" and key not in sources:
-                hint = difflib.get_close_matches(key, list(sources), n=1, cutoff=0.5)
-                sug = f"; did you mean '{hint[0]}'?" if hint else ""
-                problems.append(doc.problem(loc, f"unknown source key, add it to data/sources.yaml{sug} (got '{key}')"))
+                problems.append(doc.problem(loc, f"unknown source key, add it to data/sources.yaml{did_you_mean(key, sources)} (got '{key}')"))
     cdoc = docs["chips.yaml"]
     for cid, chip in chips.items():
         for name in ("bf16_tflops", "fp8_tflops", "memory_gib", "memory_bandwidth_tbps"):
@@ -114,12 +111,12 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
     idoc = docs["instances.yaml"]
     for iid, inst in instances.items():
         if inst.chip not in chips:
-            problems.append(idoc.problem(("instances", iid, "chip"), f"unknown chip{_hint(inst.chip, chips)} (got '{inst.chip}')"))
+            problems.append(idoc.problem(("instances", iid, "chip"), f"unknown chip{did_you_mean(inst.chip, chips)} (got '{inst.chip}')"))
     pdoc = docs["prices.yaml"]
     seen: dict[tuple[str, str, str], int] = {}
     for i, p in enumerate(prices):
         if p.instance not in instances:
-            problems.append(pdoc.problem(("prices", i, "instance"), f"unknown instance{_hint(p.instance, instances)} (got '{p.instance}')"))
+            problems.append(pdoc.problem(("prices", i, "instance"), f"unknown instance{did_you_mean(p.instance, instances)} (got '{p.instance}')"))
         key3 = (p.instance, p.region, p.option)
         if key3 in seen:
             first_line = pdoc.where(("prices", seen[key3]))[0]
@@ -140,7 +137,7 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
             ))
     for i, u in enumerate(parsed["prices.yaml"].unpublished):
         if u.instance not in instances:
-            problems.append(pdoc.problem(("unpublished", i, "instance"), f"unknown instance{_hint(u.instance, instances)} (got '{u.instance}')"))
+            problems.append(pdoc.problem(("unpublished", i, "instance"), f"unknown instance{did_you_mean(u.instance, instances)} (got '{u.instance}')"))
         if (u.instance, u.region, u.option) in seen:
             problems.append(pdoc.problem(("unpublished", i), (
                 f"{u.instance} {u.region} {u.option} has a price in prices; an option is either priced or "
@@ -149,7 +146,7 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
     for cname, pc in assumptions.porting_classes.items():
         for inc in pc.includes:
             if inc not in assumptions.constraints:
-                problems.append(adoc.problem(("porting_classes", cname, "includes"), f"unknown constraint{_hint(inc, assumptions.constraints)} (got '{inc}')"))
+                problems.append(adoc.problem(("porting_classes", cname, "includes"), f"unknown constraint{did_you_mean(inc, assumptions.constraints)} (got '{inc}')"))
     for name in ("mainstream", "moderate-custom", "heavy-custom-cuda", "novel"):
         if name not in assumptions.porting_classes:
             problems.append(adoc.problem(("porting_classes",), f"missing porting class '{name}' (got {', '.join(assumptions.porting_classes)})"))
@@ -166,8 +163,4 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
                           history=parsed.get("history.yaml") or cat.HistoryFile())
     return catalog, {doc.path: doc.digest for doc in docs.values()}
 
-
-def _hint(word: str, choices: Iterable[str]) -> str:
-    hint = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
-    return f"; did you mean '{hint[0]}'?" if hint else ""
 
