@@ -76,3 +76,25 @@ def test_cost_chart_labels_sit_inside_the_plot_top_left_and_bottom_right():
     # at their highest: the label stands on the bottom, inside the plot as drawn, not the chart's 300 px.
     assert 0 < at["break-even: 1 run"] < height / 3
     assert height * 2 / 3 < at["plan: 10 runs"] <= height
+
+
+def test_the_home_charts_name_what_data_reference_yaml_compares(frozen_inputs):
+    # Another Trainium instance and architecture in data/reference.yaml: the decision maps' titles
+    # and source line follow it, with no code change.
+    from generator.inputs.loader import load_project
+    from generator.rendering.site import Renderer
+
+    ref = frozen_inputs / "data" / "reference.yaml"
+    text = ref.read_text(encoding="utf-8")
+    for old, new in [("trainium: {instance: trn2.48xlarge, region: us-east-2}",
+                      "trainium: {instance: trn1.32xlarge, region: us-east-1, option: on-demand}"),
+                     ("architecture: mainstream", "architecture: moderate-custom")]:
+        assert old in text
+        text = text.replace(old, new)
+    ref.write_text(text, encoding="utf-8")
+    charts = Renderer(load_project(frozen_inputs)).home_charts()
+    decision, porting = charts["decision_map"][1], charts["port_map"][1]
+    assert decision.title.startswith("When does Trainium pay? trn1.32xlarge vs p5.48xlarge, on-demand against on-demand, ")
+    assert porting.title.startswith("Porting effort against runs: trn1.32xlarge vs p5.48xlarge, ")
+    assert "; moderate-custom port of " in decision.source
+    assert "trn2" not in decision.title + porting.title

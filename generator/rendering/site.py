@@ -316,12 +316,16 @@ class Renderer:
         x = self.reference.inputs
         maps = self.reference.maps
         as_of = max(h["trn"].as_of, h["gpu"].as_of)
+        # The instances, ways of buying and architecture are the reference workload's (data/reference.yaml).
+        pair = f"{h['trn'].instance} vs {h['gpu'].instance}"
         bought = f"{OPTION_LABELS[h['trn'].option]} against {OPTION_LABELS[h['gpu'].option]}".lower()
-        title = f"When does Trainium pay? trn2.48xlarge vs p5.48xlarge, {bought}, {x.gpu_hours:,.0f} GPU instance-hours a run"
+        run = f"{fmt.count(x.gpu_hours)} GPU instance-hours a run"
+        title = f"When does Trainium pay? {pair}, {bought}, {run}"
         trn_src = self.catalog.sources[h["trn"].source]
-        source = (f"prices from {trn_src.name} ({fmt.date(h['trn'].as_of)}); mainstream port of {x.port_weeks.value:g} engineer-weeks "
-                  f"at {fmt.money(x.engineer_week_usd)}")
-        port_title = f"Porting effort against runs: trn2.48xlarge vs p5.48xlarge, {x.gpu_hours:,.0f} GPU instance-hours a run"
+        architecture = self.reference.result.workloads[0].workload.architecture
+        source = (f"prices from {trn_src.name} ({fmt.date(h['trn'].as_of)}); {architecture} port of {fmt.weeks(x.port_weeks.value)} "
+                  f"engineer-weeks at {fmt.money(x.engineer_week_usd)}")
+        port_title = f"Porting effort against runs: {pair}, {run}"
         ref = self.reference.result
         charts = {
             "decision_map": ("index.md", ch.decision_map(maps["relative_throughput"], x, "decision-map", title, source, as_of)),
