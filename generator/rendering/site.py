@@ -130,7 +130,7 @@ class Renderer:
         self._source_pattern = source_pattern(self.catalog.sources)
         # What a page, chart or embed calls each source: its name, never its key.
         self.source_names = {k: s.name for k, s in self.catalog.sources.items()}
-        self._source_dated = {k: f"{s.name} ({s.as_of.isoformat() if s.as_of else 'undated'})" for k, s in self.catalog.sources.items()}
+        self._source_dated = {k: f"{s.name} ({fmt.date(s.as_of) if s.as_of else 'undated'})" for k, s in self.catalog.sources.items()}
         compiled = Compiled(cache) if cache is not None else None
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(TEMPLATES),
@@ -145,7 +145,7 @@ class Renderer:
         self.env.filters.update(
             md=md, script_json=script_json, front_matter=front_matter, money=fmt.money, hourly=fmt.hourly, hourly_exact=fmt.hourly_exact, break_even=fmt.break_even,
             runs=fmt.runs, ratio=fmt.ratio, pct=fmt.pct, weeks=fmt.weeks, count=fmt.count, num=fmt.num, hours=fmt.hours,
-            days=fmt.days, date=fmt.date, sentence=sentence,
+            days=fmt.days, date=fmt.date, threshold=fmt.threshold, pixels=fmt.pixels, sentence=sentence,
         )
         self.env.globals.update(
             catalog=self.catalog,
