@@ -116,8 +116,13 @@ class Site:
 
 class Renderer:
     def __init__(self, project: Project, site_url: str = "", today: dt.date | None = None, cache: Cache | None = None,
-                 rendered: RenderedScenarios | None = None, images: Images | None = None, site_name: str = ""):
+                 rendered: RenderedScenarios | None = None, images: Images | None = None, site_name: str = "",
+                 static_images: bool = True):
         self.project = project
+        # Whether the build makes the charts' static images: without them, pages and embed files link
+        # to none (the plugin's `images` option). Not `images is None`: a test renders without images
+        # to render and still gets the pages a published build makes.
+        self.static_images = static_images
         self.site_name = site_name
         self.rendered = rendered
         self.images = images  # handed each chart as it is registered, so its images start rendering
@@ -177,6 +182,7 @@ class Renderer:
             iframe_height=unfurl.IFRAME_HEIGHT,
             card_width=CARD_WIDTH,
             card_height=CARD_HEIGHT,
+            static_images=static_images,
             iframe_snippet=self.iframe_snippet,
             image_snippet=self.image_snippet,
         )
@@ -242,7 +248,7 @@ class Renderer:
         c = replace(c, page=page, vega=embeds.compile_vega(embeds.site_spec(c), self.cache, self._vega))
         self.charts.append(c)
         self._add_embed(embeds.chart_files(c, self.env, self.site_url, self.cache, CHARTS_JS, self._vega,
-                                           site_name=self.site_name, unfurl_env=self.unfurl_env))
+                                           site_name=self.site_name, unfurl_env=self.unfurl_env, images=self.static_images))
         return c
 
     def _add_embed(self, files: embeds.ChartFiles) -> None:
@@ -304,8 +310,9 @@ class Renderer:
         site.pages["embed.md"] = self.env.get_template("embed_gallery.md.j2").render(embeds=self.embeds)
         # The site's card draws the home page's decision map again, under the site's name and question.
         decision_map = self.home["decision_map"]
-        site.site_card = Job(embeds.compile_vega(embeds.export_spec(decision_map, self.site_url), self.cache, self._vega),
-                             heading=unfurl.site_card_heading(self.site_name))
+        if self.static_images:
+            site.site_card = Job(embeds.compile_vega(embeds.export_spec(decision_map, self.site_url), self.cache, self._vega),
+                                 heading=unfurl.site_card_heading(self.site_name))
         site.charts = self.charts
         site.embeds = self.embeds
         return site
