@@ -65,15 +65,21 @@ SITE_URL = "https://trainium-or-gpu.github.io/guide/"
 IMAGE_FILES = ("*.svg", "*.png")
 
 
-@pytest.mark.slow
-def test_a_build_with_images_off_makes_none_and_names_none(tmp_path: Path):
-    root = copy_project(tmp_path / "project")
+@pytest.fixture(scope="module")
+def imageless(tmp_path_factory) -> tuple[Path, Path, subprocess.CompletedProcess[str]]:
+    """The project's two scenarios the prose links to, built with `images: false`: (project, site, build)."""
+    root = copy_project(tmp_path_factory.mktemp("imageless") / "project")
     for extra in (root / "scenarios").glob("*.yaml"):
         if extra.name not in {"case-continuous-pretraining-trn1n.yaml", "case-series-a-startup.yaml"}:
             extra.unlink()
     _with_options(root, "      cache_dir: own-cache\n      today: 2026-11-21\n      images: false\n")
-    site = tmp_path / "site"
-    proc = _build(root, site)
+    site = root.parent / "site"
+    return root, site, _build(root, site)
+
+
+@pytest.mark.slow
+def test_a_build_with_images_off_makes_none_and_names_none(imageless):
+    root, site, proc = imageless
     assert proc.returncode == 0, proc.stderr
     assert "no chart images" in proc.stderr
     # No chart image and no card, in the site or in the cache (Material's favicon is the theme's own).
@@ -95,6 +101,23 @@ def test_a_build_with_images_off_makes_none_and_names_none(tmp_path: Path):
     assert not [t for t in html if "og:image" in t or "summary_large_image" in t]
     assert sum('<meta name="twitter:card" content="summary">' in t for t in html) > 20
     assert not [p for p in (site / "embed").rglob("oembed.json") if "thumbnail" in p.read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("address", ["scenarios/case-series-a-startup/", "embed/case-series-a-startup-1-cumulative/", "embed/"])
+def test_without_images_the_charts_draw_live_unasked(address: str, imageless, browser, serve):
+    # On a wide screen, where a chart with an image waits for the reader's pointer, a chart without
+    # one is drawn as it comes near, so the reader never meets an empty box.
+    root, site, proc = imageless
+    assert proc.returncode == 0, proc.stderr
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(serve(site) + address, wait_until="load")
+        chart = page.locator(".guide-chart__view, #chart").first
+        chart.scroll_into_view_if_needed()
+        chart.locator("svg .mark-line, svg .mark-rect").first.wait_for(timeout=60_000)
+        assert page.locator("img.guide-chart__static, #chart img").count() == 0
+    finally:
+        page.close()
 
 
 @pytest.mark.slow
