@@ -7,6 +7,7 @@ conftest.py.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -15,7 +16,9 @@ import subprocess
 import sys
 import threading
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
 
 REPO = Path(__file__).resolve().parents[1]
 # The site is built from the frozen copy of data/ and scenarios/ (see core_support.FROZEN), so a
@@ -105,6 +108,59 @@ def build_copy(root: Path, config: str = "mkdocs.yml") -> BuiltSite:
     output = proc.stdout + proc.stderr
     assert proc.returncode == 0, f"mkdocs build --strict failed ({proc.returncode}):\n{output}"
     return BuiltSite(root, site, output, before, tree_hashes(root))
+
+
+# --- addresses into the site ----------------------------------------------------------------------
+
+# Attributes whose value is an address wherever it is relative (data-spec: what the embed gallery
+# fetches), and the one whose value is an address only where it is absolute (a <meta> tag's content).
+_ADDRESS_ATTRS = ("href", "src", "data-spec")
+
+
+class _Addresses(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if value is None:
+                continue
+            if name in _ADDRESS_ATTRS or (name == "content" and value.startswith(("http://", "https://"))):
+                self.found.append(value.strip())
+
+
+def missing_targets(site: Path, site_url: str) -> list[str]:
+    """Every address the built site gives that points into it and names no file there: href, src and
+    data-spec in its HTML, absolute addresses in <meta> content (og:image, og:url), and those of its
+    oEmbed files (thumbnail_url, provider_url). One "page: address" line each."""
+    missing = []
+
+    def check(source: Path, base: str, address: str) -> None:
+        parts = urlsplit(address)
+        if parts.scheme not in ("", "http", "https") or address.startswith("#"):
+            return
+        absolute = urljoin(base, address)
+        if not absolute.startswith(site_url):
+            return
+        path = unquote(urlsplit(absolute).path)[len(urlsplit(site_url).path):]
+        target = site / path
+        if not path or path.endswith("/") or target.is_dir():
+            target = target / "index.html"
+        if not target.is_file():
+            missing.append(f"{source.relative_to(site).as_posix()}: {address}")
+
+    for page in sorted(site.rglob("*.html")):
+        base = site_url + page.relative_to(site).as_posix()
+        parser = _Addresses()
+        parser.feed(page.read_text(encoding="utf-8"))
+        for address in parser.found:
+            check(page, base, address)
+    for oembed in sorted(site.rglob("oembed.json")):
+        for key, value in json.loads(oembed.read_text(encoding="utf-8")).items():
+            if key.endswith("url") and isinstance(value, str):
+                check(oembed, site_url + oembed.relative_to(site).as_posix(), value)
+    return missing
 
 
 # --- untrusted text -----------------------------------------------------------------------------

@@ -152,3 +152,25 @@ def test_a_map_without_neither_keeps_two_verdicts_in_its_legend_and_summary():
     assert {row["verdict"] for row in chart.rows} <= {"Trainium", "GPU"}
     assert _scale(chart)["domain"] == ["Trainium", "GPU"]
     assert "neither" not in chart.summary.lower()
+
+
+def test_the_home_charts_name_what_data_reference_yaml_compares(frozen_inputs):
+    # Another Trainium instance and architecture in data/reference.yaml: the decision maps' titles
+    # and source line follow it, with no code change.
+    from generator.inputs.loader import load_project
+    from generator.rendering.site import Renderer
+
+    ref = frozen_inputs / "data" / "reference.yaml"
+    text = ref.read_text(encoding="utf-8")
+    for old, new in [("trainium: {instance: trn2.48xlarge, region: us-east-2}",
+                      "trainium: {instance: trn1.32xlarge, region: us-east-1, option: on-demand}"),
+                     ("architecture: mainstream", "architecture: moderate-custom")]:
+        assert old in text
+        text = text.replace(old, new)
+    ref.write_text(text, encoding="utf-8")
+    charts = Renderer(load_project(frozen_inputs)).home_charts()
+    decision, porting = charts["decision_map"][1], charts["port_map"][1]
+    assert decision.title.startswith("When does Trainium pay? trn1.32xlarge vs p5.48xlarge, on-demand against on-demand, ")
+    assert porting.title.startswith("Porting effort against runs: trn1.32xlarge vs p5.48xlarge, ")
+    assert "; moderate-custom port of " in decision.source
+    assert "trn2" not in decision.title + porting.title

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from site_support import REPO, BuiltSite
+from site_support import REPO, BuiltSite, missing_targets
 
 CHECKER = REPO / "scripts" / "check_links.py"
 
@@ -20,6 +20,12 @@ def test_every_link_of_the_built_site_resolves(built_site: BuiltSite):
     r = check(built_site.site)
     assert r.returncode == 0, r.stdout
     assert r.stdout.startswith("ok: ") and " links in " in r.stdout
+
+
+def test_every_address_into_the_site_names_a_file_tags_and_oembed_files_included(built_site: BuiltSite):
+    # The checker above reads links a browser follows; this also reads the unfurl tags' and oEmbed
+    # files' absolute addresses (og:image, thumbnail_url), which name the chart images and cards.
+    assert missing_targets(built_site.site, "https://trainium-or-gpu.github.io/guide/") == []
 
 
 def test_broken_links_are_found(tmp_path: Path):

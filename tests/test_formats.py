@@ -87,6 +87,19 @@ GOLDEN = [
     ("date", ["2025-11-30"], "2025-11-30"),
 ]
 
+# The build's and the commands' own formats, which the calculator never shows: Python alone.
+PYTHON_ONLY = [
+    ("usd", [12.3456, 2], "$12.35"),
+    ("usd", [1234.5], "$1,234"),
+    ("threshold", [5.0], "5.0 %"),
+    ("threshold", [2.25], "2.2 %"),  # an exact tie, to even
+    ("pixels", [1280], "1280"),  # no thousands separator, as image and CSS sizes are written
+    ("pixels", [640.0], "640"),
+    ("as_written", [55.59], "55.59"),
+    ("as_written", [30.0], "30"),
+    ("as_written", [0.002], "0.002"),
+]
+
 RUNNER = """
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
@@ -104,7 +117,7 @@ def _node(cases: list) -> list[str]:
     return json.loads(out.stdout)
 
 
-@pytest.mark.parametrize(("name", "args", "expected"), GOLDEN, ids=[f"{n}{a}" for n, a, _ in GOLDEN])
+@pytest.mark.parametrize(("name", "args", "expected"), GOLDEN + PYTHON_ONLY, ids=[f"{n}{a}" for n, a, _ in GOLDEN + PYTHON_ONLY])
 def test_python_formats(name, args, expected):
     assert getattr(formatting, name)(*args) == expected
 

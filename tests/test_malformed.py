@@ -22,6 +22,8 @@ from ruamel.yaml import YAML
 
 from core_support import DATA, copy_inputs, run_guide
 
+from generator.model.suggest import did_you_mean
+
 CASES = Path(__file__).parent / "malformed"
 SCENARIO_CASES = sorted(p for p in (CASES / "scenarios").iterdir() if p.suffix != ".expected")
 DATA_CASES = sorted(p for p in (CASES / "data").iterdir() if p.suffix != ".expected")
@@ -123,3 +125,17 @@ def test_a_price_broken_inside_the_real_data_is_located(tmp_path: Path):
         f"data/prices.yaml:{i + 1}:{col}: prices.{entry}.source: missing required field (got no 'source')",
         "1 problem(s) found.",
     ]
+
+
+def test_the_did_you_mean_hint_offers_the_closest_known_name_or_nothing():
+    assert did_you_mean("trn2.48xlarg", ["p5.48xlarge", "trn2.48xlarge", "trn1.32xlarge"]) == "; did you mean 'trn2.48xlarge'?"
+    assert did_you_mean("us-east1", {"us-east-1": 1, "eu-west-2": 2}) == "; did you mean 'us-east-1'?"  # a mapping's keys
+    assert did_you_mean("zzzz", ["p5.48xlarge", "trn2.48xlarge"]) == ""
+
+
+def test_the_did_you_mean_hint_is_worded_in_one_module():
+    # Every located problem about an unknown name reads alike because one function words it.
+    package = Path(__file__).resolve().parents[1] / "generator"
+    writers = sorted(p.relative_to(package).as_posix() for p in package.rglob("*.py")
+                     if re.search(r"did you mean '|get_close_matches", p.read_text(encoding="utf-8")))
+    assert writers == ["model/suggest.py"]

@@ -9,9 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from site_support import copy_project
+from site_support import copy_project, missing_targets
 
 from generator.commands import siteconfig
+from generator.rendering import images
 
 
 def _with_options(root: Path, options: str) -> None:
@@ -23,7 +24,7 @@ def _with_options(root: Path, options: str) -> None:
 
 
 def _build(root: Path, out: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if k not in ("GUIDE_CACHE_DIR", "GUIDE_TODAY", "GUIDE_CACHE_MAX_MB")}
+    clean = {k: v for k, v in os.environ.items() if k not in ("GUIDE_CACHE_DIR", "GUIDE_TODAY", "GUIDE_CACHE_MAX_MB", "GUIDE_IMAGES")}
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)], cwd=root,
                           env={**clean, "NO_MKDOCS_2_WARNING": "1", **env}, capture_output=True, text=True, timeout=600)
 
@@ -60,11 +61,91 @@ def test_environment_variables_override_the_options(project: Path, tmp_path: Pat
     assert _stale_note_day(tmp_path / "site") == {"2026-11-22"}
 
 
+SITE_URL = "https://trainium-or-gpu.github.io/guide/"
+IMAGE_FILES = ("*.svg", "*.png")
+
+
+@pytest.fixture(scope="module")
+def imageless(tmp_path_factory) -> tuple[Path, Path, subprocess.CompletedProcess[str]]:
+    """The project's two scenarios the prose links to, built with `images: false`: (project, site, build)."""
+    root = copy_project(tmp_path_factory.mktemp("imageless") / "project")
+    for extra in (root / "scenarios").glob("*.yaml"):
+        if extra.name not in {"case-continuous-pretraining-trn1n.yaml", "case-series-a-startup.yaml"}:
+            extra.unlink()
+    _with_options(root, "      cache_dir: own-cache\n      today: 2026-11-21\n      images: false\n")
+    site = root.parent / "site"
+    return root, site, _build(root, site)
+
+
+@pytest.mark.slow
+def test_a_build_with_images_off_makes_none_and_names_none(imageless):
+    root, site, proc = imageless
+    assert proc.returncode == 0, proc.stderr
+    assert "no chart images" in proc.stderr
+    # No chart image and no card, in the site or in the cache (Material's favicon is the theme's own).
+    made = [p.relative_to(site).as_posix() for pattern in IMAGE_FILES for p in site.rglob(pattern)]
+    assert made == ["assets/images/favicon.png"]
+    assert not [p for pattern in IMAGE_FILES for p in (root / "own-cache").rglob(pattern)]
+    # Charts are still there to draw live, with their text files to embed and download.
+    charts = list((site / "embed").glob("*/index.html"))
+    assert len(charts) >= 4
+    for page in charts:
+        names = {p.name for p in page.parent.iterdir()}
+        assert names == {"index.html", "oembed.json", *(f"{page.parent.name}{suffix}" for suffix in (".vl.json", ".vg.json", ".csv"))}
+    scenario = (site / "scenarios" / "case-series-a-startup" / "index.html").read_text(encoding="utf-8")
+    assert 'class="guide-chart__spec"' in scenario and "guide-chart__static" not in scenario
+    # Nothing names what was not made: every address into the site is a file of it, no page or embed
+    # page names a card, no oEmbed file a thumbnail.
+    assert missing_targets(site, SITE_URL) == []
+    html = [p.read_text(encoding="utf-8") for p in site.rglob("*.html")]
+    assert not [t for t in html if "og:image" in t or "summary_large_image" in t]
+    assert sum('<meta name="twitter:card" content="summary">' in t for t in html) > 20
+    assert not [p for p in (site / "embed").rglob("oembed.json") if "thumbnail" in p.read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("address", ["scenarios/case-series-a-startup/", "embed/case-series-a-startup-1-cumulative/", "embed/"])
+def test_without_images_the_charts_draw_live_unasked(address: str, imageless, browser, serve):
+    # On a wide screen, where a chart with an image waits for the reader's pointer, a chart without
+    # one is drawn as it comes near, so the reader never meets an empty box.
+    root, site, proc = imageless
+    assert proc.returncode == 0, proc.stderr
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(serve(site) + address, wait_until="load")
+        chart = page.locator(".guide-chart__view, #chart").first
+        chart.scroll_into_view_if_needed()
+        chart.locator("svg .mark-line, svg .mark-rect").first.wait_for(timeout=60_000)
+        assert page.locator("img.guide-chart__static, #chart img").count() == 0
+    finally:
+        page.close()
+
+
+@pytest.mark.slow
+def test_the_images_option_is_overridden_for_one_build(project: Path, tmp_path: Path):
+    proc = _build(project, tmp_path / "site", GUIDE_IMAGES="0", GUIDE_CACHE_DIR=str(tmp_path / "cache"))
+    assert proc.returncode == 0, proc.stderr
+    assert not list((tmp_path / "site" / "embed").rglob("*.svg"))
+    assert missing_targets(tmp_path / "site", SITE_URL) == []
+    wrong = _build(project, tmp_path / "site", GUIDE_IMAGES="maybe")
+    assert wrong.returncode != 0
+    assert "GUIDE_IMAGES must be 1 or 0 (got 'maybe')" in wrong.stdout + wrong.stderr
+    assert "Traceback" not in wrong.stdout + wrong.stderr
+
+
+@pytest.mark.parametrize(("value", "configured", "made"), [
+    ("", True, True), ("", False, False), ("0", True, False), ("off", True, False), ("1", False, True), ("TRUE", False, True),
+])
+def test_guide_images_overrides_the_option(monkeypatch, value: str, configured: bool, made: bool):
+    monkeypatch.setenv("GUIDE_IMAGES", value)
+    assert images.wanted(configured) is made
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("options", "message"), [
     ("      cache_max_mb: lots\n", "cache_max_mb"),
     ("      today: someday\n", "today must be a date written YYYY-MM-DD (got 'someday')"),
     ("      cache_dir: data/cache\n", "must not be inside data/"),
+    ("      images: sometimes\n", "images"),
     ("      colour: blue\n", "colour"),
 ])
 def test_a_wrong_option_stops_the_build_in_a_sentence(tmp_path: Path, options: str, message: str):

@@ -134,6 +134,8 @@ CHANGES = {
     # Embed pages and oEmbed files name the site.
     "site name": ("site_name", lambda root, mp: {"name": "Another guide"}),
     "date": ("day", lambda root, mp: {"day": DAY + dt.timedelta(days=1)}),
+    # Without static images, pages and embed files name none.
+    "static images": ("static_images", lambda root, mp: {"images": False}),
 }
 
 
@@ -145,7 +147,7 @@ def check_entry_moves(root: Path, tmp_path: Path, monkeypatch, change) -> None:
     project = load_project(root)
     scenario = next(r for r in project.results if r.id == scenario.id)
     after = RenderedScenarios(Cache(tmp_path), project, args.get("url", URL), args.get("day", DAY),
-                              args.get("name", "Trainium or GPU?")).entry(scenario)
+                              args.get("name", "Trainium or GPU?"), static_images=args.get("images", True)).entry(scenario)
     assert after != before, "a changed input left the entry where it was: a stale page would be served"
 
 

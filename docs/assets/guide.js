@@ -72,11 +72,13 @@
     };
     ["pointerenter", "focusin", "touchstart"].forEach((t) => el.addEventListener(t, once, { passive: true }));
     // Measured when the chart nears the screen, not now: while instant navigation swaps the page
-    // in, a chart may not be laid out yet and read as 0 px wide.
+    // in, a chart may not be laid out yet and read as 0 px wide. A chart without a static image (a
+    // build with the guide plugin's images option off) has only its live form, drawn there too.
+    const imageless = !el.querySelector("img.guide-chart__static");
     if (window.GuideCharts) {
       waits.set(el, window.GuideCharts.whenNear(el, () => {
         waits.delete(el);
-        if (el.clientWidth > 0 && el.clientWidth < LEGIBLE_STATIC_WIDTH) once();
+        if (imageless || (el.clientWidth > 0 && el.clientWidth < LEGIBLE_STATIC_WIDTH)) once();
       }));
     }
   }

@@ -14,6 +14,7 @@ from pathlib import Path
 from generator.commands import gitbase, import_prices, scaffold, siteconfig
 from generator.inputs import freshness, provenance
 from generator.inputs.loader import InputError, Problem, load_project
+from generator.model import formatting as fmt
 from generator.model import wording
 from generator.model.results import to_dict
 from generator.model.schema import json_schema_text
@@ -102,7 +103,7 @@ def _table(results) -> str:
     for r in results:
         # In the words and figures the scenarios index shows.
         row = wording.scenario_row(r, [wording.present_workload(w) for w in r.workloads])
-        rows.append((r.id, r.verdict, r.scenario.expect, f"{r.saving_per_run:,.0f}", ", ".join(row["break_even"]), row["state"]))
+        rows.append((r.id, r.verdict, r.scenario.expect, fmt.count(r.saving_per_run), ", ".join(row["break_even"]), row["state"]))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows)
 
@@ -200,7 +201,7 @@ def _cache(root: Path, args: argparse.Namespace) -> int:
         return 2
     except InputError as e:
         return _problems(e.problems)
-    print(f"removed {count} file(s), {size / 1e6:,.1f} MB, that the current tree does not use")
+    print(f"removed {count} file(s), {fmt.num(size / 1e6, 1)} MB, that the current tree does not use")
     return 0
 
 

@@ -4,8 +4,6 @@ use). All problems in all files at once."""
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +15,7 @@ from generator.inputs.validation import validate_doc
 from generator.inputs.yamlread import Document, parse, read, strings
 from generator.model import catalog as cat
 from generator.model.schema import ConstraintName
+from generator.model.suggest import did_you_mean
 
 DATA_FILES: dict[str, type[BaseModel]] = {
     "sources.yaml": cat.SourcesFile,
@@ -55,6 +54,33 @@ def read_catalog(data_dir: Path, shown_dir: str = "data", raws: dict[str, bytes 
 
 
 def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None]) -> tuple[cat.Catalog, dict[str, str]]:
+    """Each file parsed and validated on its own, then the references between them checked; every
+    problem of a stage reported together, and a stage's problems stop the build before the next."""
+    docs, parsed = _parse_files(data_dir, shown_dir, raws)
+    sources = parsed["sources.yaml"].sources
+    chips = parsed["chips.yaml"].chips
+    instances = parsed["instances.yaml"].instances
+    prices_file = parsed["prices.yaml"]
+    assumptions = parsed["assumptions.yaml"]
+    problems = [
+        *_source_problems(docs, sources),
+        *_chip_problems(docs["chips.yaml"], chips, sources),
+        *_instance_problems(docs["instances.yaml"], instances, chips),
+        *_price_problems(docs["prices.yaml"], prices_file, instances),
+        *_assumption_problems(docs["assumptions.yaml"], assumptions),
+    ]
+    if problems:
+        raise InputError(problems)
+    catalog = cat.Catalog(sources=sources, chips=chips, instances=instances, prices=prices_file.prices, assumptions=assumptions,
+                          unpublished=prices_file.unpublished,
+                          history=parsed.get("history.yaml") or cat.HistoryFile())
+    return catalog, {doc.path: doc.digest for doc in docs.values()}
+
+
+def _parse_files(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None]) -> tuple[dict[str, Document], dict[str, Any]]:
+    """Every data file as a positioned document and as its validated model, by file name; raises
+    InputError with the problems of every file (a required one missing, bad characters, invalid
+    fields). An optional file that is not there is left out."""
     problems: list[Problem] = []
     docs: dict[str, Document] = {}
     parsed: dict[str, Any] = {}
@@ -76,19 +102,18 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
             problems.extend(e.problems)
     if problems:
         raise InputError(problems)
+    return docs, parsed
 
-    sources = parsed["sources.yaml"].sources
-    chips = parsed["chips.yaml"].chips
-    instances = parsed["instances.yaml"].instances
-    prices = parsed["prices.yaml"].prices
-    assumptions = parsed["assumptions.yaml"]
-    for name, doc in docs.items():
-        for loc, key in strings(doc.data):
-            if loc[-1] == "source" and key not in sources:
-                hint = difflib.get_close_matches(key, list(sources), n=1, cutoff=0.5)
-                sug = f"; did you mean '{hint[0]}'?" if hint else ""
-                problems.append(doc.problem(loc, f"unknown source key, add it to data/sources.yaml{sug} (got '{key}')"))
-    cdoc = docs["chips.yaml"]
+
+def _source_problems(docs: dict[str, Document], sources: dict[str, cat.Source]) -> list[Problem]:
+    """Every `source` field, in any file, that names no entry of data/sources.yaml."""
+    return [doc.problem(loc, f"unknown source key, add it to data/sources.yaml{did_you_mean(key, sources)} (got '{key}')")
+            for doc in docs.values() for loc, key in strings(doc.data) if loc[-1] == "source" and key not in sources]
+
+
+def _chip_problems(cdoc: Document, chips: dict[str, cat.Chip], sources: dict[str, cat.Source]) -> list[Problem]:
+    """Chip figures left undated although their source shows a date."""
+    problems = []
     for cid, chip in chips.items():
         for name in ("bf16_tflops", "fp8_tflops", "memory_gib", "memory_bandwidth_tbps"):
             fig = getattr(chip, name)
@@ -100,15 +125,32 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
                     problems.append(cdoc.problem(("chips", cid, *loc, "as_of"), (
                         f"as_of is null but source {f.source} shows a date; give that date (got null, "
                         f"the source shows {src.as_of})")))
-    idoc = docs["instances.yaml"]
-    for iid, inst in instances.items():
-        if inst.chip not in chips:
-            problems.append(idoc.problem(("instances", iid, "chip"), f"unknown chip{_hint(inst.chip, chips)} (got '{inst.chip}')"))
-    pdoc = docs["prices.yaml"]
+    return problems
+
+
+def _instance_problems(idoc: Document, instances: dict[str, cat.Instance], chips: dict[str, cat.Chip]) -> list[Problem]:
+    """Instances whose chip data/chips.yaml does not hold."""
+    return [idoc.problem(("instances", iid, "chip"), f"unknown chip{did_you_mean(inst.chip, chips)} (got '{inst.chip}')")
+            for iid, inst in instances.items() if inst.chip not in chips]
+
+
+def _price_problems(pdoc: Document, prices_file: cat.PricesFile, instances: dict[str, cat.Instance]) -> list[Problem]:
+    """Prices and unpublished ways of buying against the instances, in the file's order of checks."""
+    seen, problems = _price_entry_problems(pdoc, prices_file.prices, instances)
+    problems += _price_region_problems(pdoc, prices_file.prices, instances)
+    problems += _unpublished_problems(pdoc, prices_file.unpublished, instances, seen)
+    return problems
+
+
+def _price_entry_problems(pdoc: Document, prices: list[cat.Price], instances: dict[str, cat.Instance]
+                          ) -> tuple[dict[tuple[str, str, str], int], list[Problem]]:
+    """Each price names a known instance, and one entry prices an instance, region and option; with
+    the index of the entry that prices each (instance, region, option)."""
+    problems = []
     seen: dict[tuple[str, str, str], int] = {}
     for i, p in enumerate(prices):
         if p.instance not in instances:
-            problems.append(pdoc.problem(("prices", i, "instance"), f"unknown instance{_hint(p.instance, instances)} (got '{p.instance}')"))
+            problems.append(pdoc.problem(("prices", i, "instance"), f"unknown instance{did_you_mean(p.instance, instances)} (got '{p.instance}')"))
         key3 = (p.instance, p.region, p.option)
         if key3 in seen:
             first_line = pdoc.where(("prices", seen[key3]))[0]
@@ -119,6 +161,12 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
             ))
         else:
             seen[key3] = i
+    return seen, problems
+
+
+def _price_region_problems(pdoc: Document, prices: list[cat.Price], instances: dict[str, cat.Instance]) -> list[Problem]:
+    """A price offered now is in a region its instance lists."""
+    problems = []
     for i, p in enumerate(prices):
         inst = instances.get(p.instance)
         # A vanished figure is kept as the last one seen, where AWS may no longer sell the instance.
@@ -127,18 +175,31 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
                 ("prices", i, "region"),
                 f"{p.instance} is priced in {p.region} but its regions in data/instances.yaml do not list it (got '{p.region}')",
             ))
-    for i, u in enumerate(parsed["prices.yaml"].unpublished):
+    return problems
+
+
+def _unpublished_problems(pdoc: Document, unpublished: list[cat.Unpublished], instances: dict[str, cat.Instance],
+                          priced: dict[tuple[str, str, str], int]) -> list[Problem]:
+    """A way of buying recorded as not published names a known instance and has no price."""
+    problems = []
+    for i, u in enumerate(unpublished):
         if u.instance not in instances:
-            problems.append(pdoc.problem(("unpublished", i, "instance"), f"unknown instance{_hint(u.instance, instances)} (got '{u.instance}')"))
-        if (u.instance, u.region, u.option) in seen:
+            problems.append(pdoc.problem(("unpublished", i, "instance"), f"unknown instance{did_you_mean(u.instance, instances)} (got '{u.instance}')"))
+        if (u.instance, u.region, u.option) in priced:
             problems.append(pdoc.problem(("unpublished", i), (
                 f"{u.instance} {u.region} {u.option} has a price in prices; an option is either priced or "
                 f"recorded as not published (got both)")))
-    adoc = docs["assumptions.yaml"]
+    return problems
+
+
+def _assumption_problems(adoc: Document, assumptions: cat.Assumptions) -> list[Problem]:
+    """The porting classes, constraints and experience levels the engine and every scenario may
+    name: each present, and each class including known constraints only."""
+    problems = []
     for cname, pc in assumptions.porting_classes.items():
         for inc in pc.includes:
             if inc not in assumptions.constraints:
-                problems.append(adoc.problem(("porting_classes", cname, "includes"), f"unknown constraint{_hint(inc, assumptions.constraints)} (got '{inc}')"))
+                problems.append(adoc.problem(("porting_classes", cname, "includes"), f"unknown constraint{did_you_mean(inc, assumptions.constraints)} (got '{inc}')"))
     for name in ("mainstream", "moderate-custom", "heavy-custom-cuda", "novel"):
         if name not in assumptions.porting_classes:
             problems.append(adoc.problem(("porting_classes",), f"missing porting class '{name}' (got {', '.join(assumptions.porting_classes)})"))
@@ -148,15 +209,4 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
     for name in ("none", "some", "experienced"):
         if name not in assumptions.neuron_experience:
             problems.append(adoc.problem(("neuron_experience",), f"missing experience level '{name}' (got {', '.join(assumptions.neuron_experience)})"))
-    if problems:
-        raise InputError(problems)
-    catalog = cat.Catalog(sources=sources, chips=chips, instances=instances, prices=prices, assumptions=assumptions,
-                          unpublished=parsed["prices.yaml"].unpublished,
-                          history=parsed.get("history.yaml") or cat.HistoryFile())
-    return catalog, {doc.path: doc.digest for doc in docs.values()}
-
-
-def _hint(word: str, choices: Iterable[str]) -> str:
-    hint = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
-    return f"; did you mean '{hint[0]}'?" if hint else ""
-
+    return problems

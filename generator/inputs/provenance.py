@@ -19,6 +19,7 @@ from generator.inputs.datafiles import DATA_FILES, OPTIONAL_FILES
 from generator.inputs.problems import InputError, Loc, Problem
 from generator.inputs.validation import validate_doc
 from generator.inputs.yamlread import read
+from generator.model import formatting as fmt
 from generator.model.catalog import Catalog, Price
 
 PRICES = "prices.yaml"
@@ -86,9 +87,9 @@ def unsourced_change_problems(catalog: Catalog, committed: list[Price], data_dir
     out = []
     for i, old, new in flagged:
         fld = "usd_per_hour" if new.offered else "offered"
-        was = f"{old.usd_per_hour:g}" if old.offered else "not offered"
-        now = f"{new.usd_per_hour:g}" if new.offered else "not offered"
+        was = fmt.as_written(old.usd_per_hour) if old.offered else "not offered"
+        now = fmt.as_written(new.usd_per_hour) if new.offered else "not offered"
         out.append(doc.problem(("prices", i, fld), (
             f"{new.instance} {new.region} {new.option} changed from {was} (committed) but still cites "
-            f"{new.source} as of {new.as_of}; cite the source of the new figure and the date it shows (got {now})")))
+            f"{new.source} as of {fmt.date(new.as_of)}; cite the source of the new figure and the date it shows (got {now})")))
     return out

@@ -5,7 +5,6 @@ make a number text, a YAML 1.1 boolean)."""
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import re
 from typing import Any
 
@@ -13,6 +12,7 @@ from pydantic import BaseModel, ValidationError
 
 from generator.inputs.problems import InputError, Loc, Problem, describe, dotted
 from generator.inputs.yamlread import Document
+from generator.model.suggest import did_you_mean
 
 
 def _model_at(model: type[BaseModel], loc: Loc) -> Any:
@@ -134,8 +134,7 @@ def validation_problems(doc: Document, model: type[BaseModel], err: ValidationEr
             problems.append(Problem(doc.path, line, col, dotted(loc), f"missing required field (got no '{loc[-1]}')"))
             continue
         if kind == "extra_forbidden":
-            hint = difflib.get_close_matches(str(loc[-1]), _known_fields(model, loc[:-1]), n=1, cutoff=0.5)
-            suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
+            suggestion = did_you_mean(str(loc[-1]), _known_fields(model, loc[:-1]))
             problems.append(doc.problem(loc, f"unknown field{suggestion} (got '{loc[-1]}')", key=True))
             continue
         msg = e["msg"]
@@ -151,9 +150,7 @@ def validation_problems(doc: Document, model: type[BaseModel], err: ValidationEr
         msg = re.sub(r"^(list should have at least \d+ items?) after validation, not \d+$", r"\1", msg)
         if kind == "literal_error" and isinstance(value, str):
             expected = re.findall(r"'([^']*)'", e["msg"])
-            hint = difflib.get_close_matches(value, expected, n=1, cutoff=0.5)
-            if hint:
-                msg += f"; did you mean '{hint[0]}'?"
+            msg += did_you_mean(value, expected)
         if kind in ("model_type", "model_attributes_type", "dict_type"):
             required = _required_fields(model, loc)
             msg = "expected a mapping" + (f" with {_and(required)}" if required else "")

@@ -1,7 +1,8 @@
 """How numbers read on pages, in charts, in the calculator and in reports: one definition each.
 
-docs/assets/calculator/format.mjs mirrors every function here, character for character;
-tests/test_formats.py holds both to the same golden strings. Symbols that belong to a kind ($, /h,
+docs/assets/calculator/format.mjs mirrors, character for character, every function the calculator
+uses; tests/test_formats.py holds both to the same golden strings. Those only the build and the
+commands use (`usd`, `threshold`, `pixels`, `as_written`) are here alone, golden-tested all the same. Symbols that belong to a kind ($, /h,
 ×, %) are part of its format; word units (runs, engineer-weeks) are left to the sentence.
 
 Rounding is to the nearest decimal of the double's exact value, ties to even (Python's own
@@ -164,3 +165,20 @@ def usd(x: float | None, digits: int = 0) -> str:
     if _missing(x):
         return NONE
     return _signed_dollars(x, fixed(x, digits))  # type: ignore[arg-type]
+
+
+def threshold(x: float) -> str:
+    """How far a figure must move to be reported, given in percent, to one decimal: 5.0 %."""
+    return fixed(x, 1) + " %"
+
+
+def pixels(x: float) -> str:
+    """A size in pixels as image and CSS sizes are written, whole and without a thousands separator:
+    640, 1280. The unit is the sentence's, which may give two sizes one ("640 × 460 px")."""
+    return f"{x:.0f}"
+
+
+def as_written(x: float) -> str:
+    """A contributor's figure echoed back in a message about it, in its shortest form and without a
+    unit, as a data file gives it: 55.59, 30, 0.002 (six significant digits at most)."""
+    return f"{x:g}"

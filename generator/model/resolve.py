@@ -4,20 +4,15 @@ that possible: every instance, region and purchase option a scenario names must 
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from generator.model.catalog import TERM_HOURS, Catalog
 from generator.model.engine import HOURS_PER_MONTH, Inputs, Span, Way
 from generator.model.schema import Workload
+from generator.model.suggest import did_you_mean
 
 Loc = tuple[str | int, ...]
-
-
-def closest(word: str, choices: list[str]) -> str:
-    match = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
-    return f"; did you mean '{match[0]}'?" if match else ""
 
 
 def check_references(workloads: tuple[Workload, ...], catalog: Catalog) -> Iterator[tuple[Loc, str]]:
@@ -30,13 +25,13 @@ def check_references(workloads: tuple[Workload, ...], catalog: Catalog) -> Itera
             loc: Loc = ("workloads", i, side)
             inst = catalog.instances.get(c.instance)
             if inst is None:
-                yield loc + ("instance",), f"unknown instance{closest(c.instance, instances)} (got '{c.instance}')"
+                yield loc + ("instance",), f"unknown instance{did_you_mean(c.instance, instances)} (got '{c.instance}')"
                 continue
             if inst.side != side:
                 yield loc + ("instance",), f"{c.instance} is a {inst.side} instance, not {side} (got '{c.instance}')"
                 continue
             if c.region not in regions:
-                yield loc + ("region",), f"unknown region{closest(c.region, regions)} (got '{c.region}')"
+                yield loc + ("region",), f"unknown region{did_you_mean(c.region, regions)} (got '{c.region}')"
                 continue
             price = catalog.price(c.instance, c.region, c.option)
             if price is None:
@@ -61,7 +56,7 @@ def _check_regions(w: Workload, i: int, allowed: list[str], catalog: Catalog) ->
     known = sorted(set(catalog.regions()) | {r for inst in catalog.instances.values() for r in inst.regions.value})
     for j, r in enumerate(allowed):
         if r not in known:
-            yield ("workloads", i, "regions", j), f"unknown region{closest(r, known)} (got '{r}')"
+            yield ("workloads", i, "regions", j), f"unknown region{did_you_mean(r, known)} (got '{r}')"
     out = [side for side in ("trainium", "gpu") if getattr(w, side).instance in catalog.instances and not offered(w, side, catalog)]
     if len(out) == 2:
         yield ("workloads", i, "regions"), f"neither instance is offered in {', '.join(allowed)}: there is nothing to compare (got {', '.join(allowed)})"

@@ -1,7 +1,7 @@
 """The plugin's options, as `mkdocs.yml` sets them under `plugins: - guide:`.
 
 Each has an environment variable that overrides it, for a one-off build or a test that must not edit
-mkdocs.yml (`GUIDE_CACHE_DIR`, `GUIDE_CACHE_MAX_MB`, `GUIDE_TODAY`).
+mkdocs.yml (`GUIDE_CACHE_DIR`, `GUIDE_CACHE_MAX_MB`, `GUIDE_TODAY`, `GUIDE_IMAGES`).
 """
 
 from __future__ import annotations
@@ -24,3 +24,12 @@ class GuideConfig(base.Config):
     today = c.Optional(c.Type((str, dt.date)))
     """The date prices are judged against (YYYY-MM-DD, quoted or not), for a reproducible build; unset:
     the day of the build."""
+
+    images = c.Type(bool, default=True)
+    """Whether the build makes the charts' static images: each chart's SVG and PNG, light and dark,
+    and the 1200x630 cards links unfurl to (a chart's, and the site's). Rendering them is most of a
+    cold build; a contributor previewing may turn them off. Off, nothing links to an image that is
+    not there: pages and embed pages draw their charts live instead of showing an image, the embed
+    snippets offer no image snippet or SVG and PNG downloads, and no page, embed page or oEmbed file
+    names a card (no og:image, no thumbnail; the Twitter card is a plain summary). A site to publish
+    keeps them on."""

@@ -31,6 +31,7 @@ from generator.plugin.files import GeneratedFile, StoredPage, always_modified, t
 from generator.plugin.theme_inputs import page_parts, site_parts
 from generator.rendering import embeds, passthrough, unfurl
 from generator.rendering.images import Images
+from generator.rendering.images import wanted as wanted_images
 from generator.rendering.site import Renderer
 from generator.store import cachefile, html_cache, page_file_cache
 from generator.store.cachefile import Cache
@@ -64,6 +65,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         # What a `mkdocs serve` process keeps from one build to the next.
         self.cache: Cache | None = None  # the build cache (its place checked in on_config), and what this process knows of it
         self.day = None  # the date prices are judged against, read in on_config
+        self.make_images = True  # whether builds make the charts' static images, read in on_config
         self.serving = False  # under `mkdocs serve`
         self.dirty = False  # `mkdocs serve --dirty`: only what changed is built again
         self.built: dict[str, str] | None = None  # generated file -> sha256 of what the last finished build wrote
@@ -77,7 +79,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         """What one build's events hand each other, set in on_files and used by the later events."""
         self.building: tuple[dict[str, str], str] | None = None  # built and inputs for the build under way
         self.renderer: Renderer | None = None  # for hand-written pages that opt into figures
-        self.images: Images | None = None  # the chart images still rendering
+        self.images: Images | None = None  # the chart images still rendering; None in a build without images
         self.linked: dict[str, Path] = {}  # site path -> cache file to link there once the images are rendered
         self.linking: Future | None = None  # the links made while the pages are built (embeds.link_meanwhile)
         self.converted: ConvertedPages | None = None  # scenario pages' HTML from earlier builds
@@ -104,6 +106,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         try:
             directory = cachefile.cache_dir(_root(config), self.config.cache_dir)
             self.day = today(None if self.config.today is None else str(self.config.today))
+            self.make_images = wanted_images(self.config.images)
         except (cachefile.CacheDirError, ValueError) as e:
             raise Abort(str(e)) from None
         if self.cache is None or self.cache.directory != directory:
@@ -145,7 +148,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         assert cache is not None, "on_config runs before on_files"
         self._cancel_images()  # a superseded `mkdocs serve` build's renders, before this build starts its own
         self._new_build()
-        images = self.images = Images(cache)
+        images = self.images = Images(cache) if self.make_images else None
         self.published = self._published_url(config)
         try:
             made = generate(root, cache, self.published, self.day, images, site_name=config.site_name)
@@ -157,8 +160,9 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             # MkDocs has emptied the site folder by now, and the last build's folders come back. What is
             # in the cache already, and not in them yet, is linked while the pages are built; the images
             # workers are rendering, once they are done.
-            ready = {path: cached for path, cached in made.linked.items() if cached not in images.pending}
-            self.linked = {path: cached for path, cached in made.linked.items() if cached in images.pending}
+            pending = images.pending if images is not None else set()
+            ready = {path: cached for path, cached in made.linked.items() if cached not in pending}
+            self.linked = {path: cached for path, cached in made.linked.items() if cached in pending}
             try:
                 ready = sitefolder.put_back(Path(config.site_dir), ready)
             except OSError as e:
@@ -263,7 +267,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
                 description = page.meta.get("description") or config.site_description or ""
                 card = unfurl.page(str(title), str(description), page.url, homepage=page.is_homepage)
             assert self.renderer is not None, "on_files runs before the pages"
-            tags = self.unfurl_tags[path] = unfurl.tags(self.renderer.unfurl_env, card, self.published, config.site_name)
+            tags = self.unfurl_tags[path] = unfurl.tags(self.renderer.unfurl_env, card, self.published, config.site_name,
+                                                        image=self.make_images)
         return tags
 
     def _pages_only_ours(self, config: MkDocsConfig) -> bool:
@@ -357,13 +362,12 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         # Images render in worker processes while the pages are built; they, and the embed text files
         # stored beside them, join the site last.
         images, self.images = self.images, None
-        if images is None:
-            return
-        try:
-            images.wait()
-        except Exception as e:  # a renderer crash: say which build step failed, not a worker traceback
-            self._stop_linking(quietly=True)
-            raise Abort(f"Rendering the chart images failed: {e}") from None
+        if images is not None:
+            try:
+                images.wait()
+            except Exception as e:  # a renderer crash: say which build step failed, not a worker traceback
+                self._stop_linking(quietly=True)
+                raise Abort(f"Rendering the chart images failed: {e}") from None
         self._stop_linking()
         site = Path(config.site_dir)
         try:
@@ -380,19 +384,25 @@ class GuidePlugin(BasePlugin[GuideConfig]):
                 sitefolder.drop_empty(site)
             except OSError as e:
                 raise _site_folder_failed(e) from None
-        images.close()
+        if images is not None:
+            images.close()
         cache = self.cache
         assert cache is not None, "on_config runs before on_post_build"
         cache.save_digests()
         if self.building is not None:
             (self.built, self.inputs), self.building = self.building, None
-        log.info("guide: embed images: %d charts rendered, %d from the cache", images.rendered, images.cached)
+        if images is not None:
+            log.info("guide: embed images: %d charts rendered, %d from the cache", images.rendered, images.cached)
+        else:
+            log.info("guide: no chart images (the plugin's images option is off)")
         log.info("guide: %d page files from the cache", self.files_stored)
         # Looking over the whole cache (some 20,000 files at a thousand scenarios) takes longer than
         # building a changed page. A build that added nothing to the cache cannot have taken it over its
         # bound, so it does not look; while serving, a build looks at most once a minute, so a save
         # waits for it once in a while, not every time.
-        grew = cache.wrote() or images.rendered > 0
+        # A build without images uses none of those in the cache, and would take its bound as leave to
+        # remove them: it leaves the bound to the next build that makes them.
+        grew = images is not None and (cache.wrote() or images.rendered > 0)
         if grew and (not self.serving or time.monotonic() - self.bounded_at >= BOUND_EVERY_SECONDS):
             self.bounded_at = time.monotonic()
             removed = cache.keep_bounded(max_mb=self.config.cache_max_mb)

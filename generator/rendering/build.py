@@ -29,18 +29,20 @@ class Generated:
     linked: dict[str, Path]  # embed files to link from the cache, by site path
 
 
-def generate(root: Path, cache: Cache, site_url: str, day: dt.date, images: Images, *, site_name: str = "") -> Generated:
+def generate(root: Path, cache: Cache, site_url: str, day: dt.date, images: Images | None, *, site_name: str = "") -> Generated:
     """Raises InputError for invalid input. site_name is what cards and oEmbed files name the site.
-    Starts the cache's record of this build (`Cache.begin_build`): what it marks used is what this
-    build read or wrote there."""
+    images=None: a build without the charts' static images (the plugin's `images` option off), whose
+    pages, embed files and unfurl tags name none. Starts the cache's record of this build
+    (`Cache.begin_build`): what it marks used is what this build read or wrote there."""
     cache.begin_build()
     project = load_project(root, known=KnownScenarios(cache))
-    rendered = RenderedScenarios(cache, project, site_url, day, site_name)
+    static_images = images is not None
+    rendered = RenderedScenarios(cache, project, site_url, day, site_name, static_images=static_images)
     renderer = Renderer(project, site_url=site_url, today=day, cache=cache, rendered=rendered, images=images,
-                        site_name=site_name)
+                        site_name=site_name, static_images=static_images)
     site = renderer.render()
-    texts, linked = embeds.build(site.embeds, images)
-    if site.site_card is not None:
+    texts, linked = embeds.build(site.embeds, cache, images)
+    if site.site_card is not None and images is not None:
         linked[unfurl.SITE_CARD] = images.add(site.site_card)["card"]
     texts.update(site.files)
     return Generated(project, renderer, site, assets.site_assets(cache), texts, linked)

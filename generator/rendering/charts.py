@@ -95,11 +95,11 @@ def _title_lines(title: str) -> list[str]:
 def _subtitle(source: str, as_of: dt.date) -> list[str]:
     """The source line, on several lines when long: a static image does not wrap its text, and a
     chart citing many sources would be cut off at its right edge."""
-    return textwrap.wrap(f"Source: {source}. Figures as of {as_of.isoformat()}.", SUBTITLE_CHARS, break_on_hyphens=False)
+    return textwrap.wrap(f"Source: {source}. Figures as of {fmt.date(as_of)}.", SUBTITLE_CHARS, break_on_hyphens=False)
 
 
-def _n(count: float, word: str) -> str:
-    return f"{count:g} {word}" if count == 1 else f"{count:g} {word}s"
+def _n(count: int, word: str) -> str:
+    return f"{fmt.count(count)} {word}" if count == 1 else f"{fmt.count(count)} {word}s"
 
 
 def _price_sources(w: WorkloadResult, names: dict[str, str] | None = None) -> str:
@@ -262,8 +262,8 @@ def price_performance(catalog: Catalog) -> Chart:
     spec = _titled(chart, title, source, as_of, rows=rows)
     best = min(rows, key=lambda r: r["usd_per_pflop_hour"])
     summary = (
-        f"Peak-FLOP price of {len(rows)} instance and purchase-option pairs in us-east-1 and us-east-2. Cheapest per peak "
-        f"PFLOP-hour: {best['instance']} ({best['option']}) at ${best['usd_per_pflop_hour']:,.2f}. Peak is not delivered throughput."
+        f"Peak-FLOP price of {fmt.count(len(rows))} instance and purchase-option pairs in us-east-1 and us-east-2. Cheapest per peak "
+        f"PFLOP-hour: {best['instance']} ({best['option']}) at {fmt.usd(best['usd_per_pflop_hour'], 2)}. Peak is not delivered throughput."
     )
     return Chart("price-performance", "price-performance", title, spec, rows, summary, source, as_of, columns=["instance", "side", "option", "usd_per_pflop_hour", "usd_per_hour"])
 

@@ -177,14 +177,14 @@ def price_text(p: Price | None) -> str:
     if p.low is not None:
         text += f" (range {fmt.hourly_exact(p.low)} to {fmt.hourly_exact(p.high)})"
     if p.vanished is not None:
-        text += f", no longer listed by AWS since {p.vanished}"
+        text += f", no longer listed by AWS since {fmt.date(p.vanished)}"
     return text
 
 
 def markdown(report: Report, base_label: str, base_sha: str) -> str:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
-    env.filters.update(cell=cell, money=fmt.money, runs=fmt.runs, pct=pct, price=price_text)
+    env.filters.update(cell=cell, money=fmt.money, runs=fmt.runs, pct=pct, threshold=fmt.threshold, price=price_text)
     return env.get_template("diff_report.md.j2").render(
         r=report, base_label=base_label, base_sha=base_sha, OPTION_LABELS=OPTION_LABELS
     )

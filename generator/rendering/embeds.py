@@ -187,7 +187,9 @@ def csv_text(chart: Chart) -> str:
 
 
 def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, charts_js: str, site_name: str,
-               unfurl_env: jinja2.Environment) -> str:
+               unfurl_env: jinja2.Environment, *, images: bool = True) -> str:
+    """The chart alone, for an iframe: its static image until the reader reaches it, then the live
+    chart; with images=False (a build without static images) the live chart from the start."""
     names = file_names(chart.id)
     folder = f"embed/{chart.id}/"
     return env.get_template("embed.html.j2").render(
@@ -198,7 +200,8 @@ def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, charts_js: 
         calc_url=urljoin(site_url, f"calculator/?from={chart.preset}") if chart.preset else None,
         charts_js=posixpath.relpath(charts_js, f"embed/{chart.id}"),
         width=EXPORT_WIDTH,
-        unfurl_tags=Markup(unfurl.tags(unfurl_env, unfurl.embed(chart, folder, names["card"]), site_url, site_name)),
+        unfurl_tags=Markup(unfurl.tags(unfurl_env, unfurl.embed(chart, folder, names["card"]), site_url, site_name, image=images)),
+        images=images,
         oembed_url=urljoin(site_url, folder + unfurl.OEMBED) if site_url else None,
     )
 
@@ -215,7 +218,9 @@ class ChartFiles:
 
 def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache | None, charts_js: str,
                 memo: dict[str, str] | None = None, *, site_name: str = "",
-                unfurl_env: jinja2.Environment) -> ChartFiles:
+                unfurl_env: jinja2.Environment, images: bool = True) -> ChartFiles:
+    """images=False: a build without static images, whose files name none (`embed_page`, `unfurl.oembed`,
+    and the gallery section through the environment's `static_images`)."""
     export = export_spec(c, site_url)
     base = f"embed/{c.id}/"
     names = file_names(c.id)
@@ -224,10 +229,10 @@ def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache |
         base + names["json"]: _dump(export) + "\n",
         base + names["csv"]: csv_text(c),
         base + names["vega"]: str(c.vega) + "\n",
-        base + "index.html": embed_page(env, c, site_url, charts_js, site_name, unfurl_env),
+        base + "index.html": embed_page(env, c, site_url, charts_js, site_name, unfurl_env, images=images),
     }
     if site_url:
-        texts[base + unfurl.OEMBED] = unfurl.oembed(c, base, names["card"], site_url, site_name)
+        texts[base + unfurl.OEMBED] = unfurl.oembed(c, base, names["card"], site_url, site_name, image=images)
     gallery = env.get_template("partials/gallery_section.html.j2").render(c=c)
     return ChartFiles(c.id, texts, Job(compile_vega(export, cache, memo)), gallery)
 
@@ -249,9 +254,10 @@ def _stored(cache: Cache, path: str, text: str) -> Path:
     return stored
 
 
-def build(charts: Iterable[ChartFiles], images: Images) -> tuple[dict[str, str], dict[str, Path]]:
+def build(charts: Iterable[ChartFiles], cache: Cache, images: Images | None) -> tuple[dict[str, str], dict[str, Path]]:
     """The files of embed/: those to write, by site-relative path, and those to link from the cache,
     by site-relative path to their place there (every image, and the text files once stored).
+    images=None: a build without static images, whose embed folders hold the text files alone.
 
     A thousand scenarios carry thousands of small text files. Written out by MkDocs, they took about
     two seconds of every build; linked from the cache, where each is written once, a tenth of that."""
@@ -260,9 +266,11 @@ def build(charts: Iterable[ChartFiles], images: Images) -> tuple[dict[str, str],
     for c in charts:
         for path, text in c.texts.items():
             try:
-                linked[path] = _stored(images.cache, path, text)
+                linked[path] = _stored(cache, path, text)
             except OSError:
                 texts[path] = text  # a read-only cache: MkDocs writes the file
+        if images is None:
+            continue
         names = file_names(c.chart_id)
         for image, path in images.add(c.job).items():
             linked[f"embed/{c.chart_id}/{names[image]}"] = path

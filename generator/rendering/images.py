@@ -50,6 +50,20 @@ DARK_CSS = (
 )
 DARK_BACKGROUND = "#333"
 IMAGES = ("svg", "svg-dark", "png", "png-dark", "card")
+# Set to 0 (or false, no, off) to build without the static images for one build, 1 to make them.
+IMAGES_ENV = "GUIDE_IMAGES"
+_ON, _OFF = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+def wanted(configured: bool = True) -> bool:
+    """Whether a build makes the charts' static images: GUIDE_IMAGES, else the plugin's `images`
+    option. Raises ValueError for a GUIDE_IMAGES that says neither."""
+    value = os.environ.get(IMAGES_ENV, "").strip()
+    if not value:
+        return configured
+    if value.lower() in _ON + _OFF:
+        return value.lower() in _ON
+    raise ValueError(f"{IMAGES_ENV} must be 1 or 0 (got {value!r})")
 
 
 def dark_svg(svg: str) -> str:

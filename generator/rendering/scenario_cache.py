@@ -44,12 +44,14 @@ def _chart(d: dict) -> Chart:
     return Chart(**d)
 
 
-def key_parts(cache: Cache, project: Project, site_url: str, today: dt.date, site_name: str = "") -> dict[str, str]:
+def key_parts(cache: Cache, project: Project, site_url: str, today: dt.date, site_name: str = "",
+              static_images: bool = True) -> dict[str, str]:
     """Everything the pages are made from but the scenario itself, by name: the code and templates,
-    the library versions (`Cache.keys`), each data/ file as it was parsed, the site URL and name, and
-    the day."""
+    the library versions (`Cache.keys`), each data/ file as it was parsed, the site URL and name, the
+    day, and whether the build makes static images (its pages and embed files name them or not)."""
     scenarios = {r.path for r in project.results}
-    parts = {**cache.keys, "site_url": site_url, "site_name": site_name, "day": today.isoformat()}
+    parts = {**cache.keys, "site_url": site_url, "site_name": site_name, "day": today.isoformat(),
+             "static_images": str(static_images)}
     parts.update({f"data:{shown}": digest for shown, digest in sorted(project.digests.items()) if shown not in scenarios})
     return parts
 
@@ -68,11 +70,12 @@ def _parse(body: bytes) -> Rendered | None:
 
 
 class RenderedScenarios:
-    def __init__(self, cache: Cache, project: Project, site_url: str, today: dt.date, site_name: str = ""):
+    def __init__(self, cache: Cache, project: Project, site_url: str, today: dt.date, site_name: str = "", *,
+                 static_images: bool = True):
         self.cache = cache
         self.directory = cache.folder("rendered")
         self.digests = project.digests
-        self.common = key_parts(cache, project, site_url, today, site_name)
+        self.common = key_parts(cache, project, site_url, today, site_name, static_images)
 
     def parts(self, r: ScenarioResult) -> dict[str, str]:
         """What one scenario's entry is keyed on, by name, so a test can leave each out in turn. The

@@ -116,8 +116,13 @@ class Site:
 
 class Renderer:
     def __init__(self, project: Project, site_url: str = "", today: dt.date | None = None, cache: Cache | None = None,
-                 rendered: RenderedScenarios | None = None, images: Images | None = None, site_name: str = ""):
+                 rendered: RenderedScenarios | None = None, images: Images | None = None, site_name: str = "",
+                 static_images: bool = True):
         self.project = project
+        # Whether the build makes the charts' static images: without them, pages and embed files link
+        # to none (the plugin's `images` option). Not `images is None`: a test renders without images
+        # to render and still gets the pages a published build makes.
+        self.static_images = static_images
         self.site_name = site_name
         self.rendered = rendered
         self.images = images  # handed each chart as it is registered, so its images start rendering
@@ -130,7 +135,7 @@ class Renderer:
         self._source_pattern = source_pattern(self.catalog.sources)
         # What a page, chart or embed calls each source: its name, never its key.
         self.source_names = {k: s.name for k, s in self.catalog.sources.items()}
-        self._source_dated = {k: f"{s.name} ({s.as_of.isoformat() if s.as_of else 'undated'})" for k, s in self.catalog.sources.items()}
+        self._source_dated = {k: f"{s.name} ({fmt.date(s.as_of) if s.as_of else 'undated'})" for k, s in self.catalog.sources.items()}
         compiled = Compiled(cache) if cache is not None else None
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(TEMPLATES),
@@ -145,7 +150,7 @@ class Renderer:
         self.env.filters.update(
             md=md, script_json=script_json, front_matter=front_matter, money=fmt.money, hourly=fmt.hourly, hourly_exact=fmt.hourly_exact, break_even=fmt.break_even,
             runs=fmt.runs, ratio=fmt.ratio, pct=fmt.pct, weeks=fmt.weeks, count=fmt.count, num=fmt.num, hours=fmt.hours,
-            days=fmt.days, date=fmt.date, sentence=sentence,
+            days=fmt.days, date=fmt.date, threshold=fmt.threshold, pixels=fmt.pixels, sentence=sentence,
         )
         self.env.globals.update(
             catalog=self.catalog,
@@ -177,6 +182,7 @@ class Renderer:
             iframe_height=unfurl.IFRAME_HEIGHT,
             card_width=CARD_WIDTH,
             card_height=CARD_HEIGHT,
+            static_images=static_images,
             iframe_snippet=self.iframe_snippet,
             image_snippet=self.image_snippet,
         )
@@ -250,7 +256,7 @@ class Renderer:
         c = replace(c, page=page, vega=embeds.compile_vega(embeds.site_spec(c), self.cache, self._vega))
         self.charts.append(c)
         self._add_embed(embeds.chart_files(c, self.env, self.site_url, self.cache, CHARTS_JS, self._vega,
-                                           site_name=self.site_name, unfurl_env=self.unfurl_env))
+                                           site_name=self.site_name, unfurl_env=self.unfurl_env, images=self.static_images))
         return c
 
     def _add_embed(self, files: embeds.ChartFiles) -> None:
@@ -312,8 +318,9 @@ class Renderer:
         site.pages["embed.md"] = self.env.get_template("embed_gallery.md.j2").render(embeds=self.embeds)
         # The site's card draws the home page's decision map again, under the site's name and question.
         decision_map = self.home["decision_map"]
-        site.site_card = Job(embeds.compile_vega(embeds.export_spec(decision_map, self.site_url), self.cache, self._vega),
-                             heading=unfurl.site_card_heading(self.site_name))
+        if self.static_images:
+            site.site_card = Job(embeds.compile_vega(embeds.export_spec(decision_map, self.site_url), self.cache, self._vega),
+                                 heading=unfurl.site_card_heading(self.site_name))
         site.charts = self.charts
         site.embeds = self.embeds
         return site
@@ -324,12 +331,16 @@ class Renderer:
         x = self.reference.inputs
         maps = self.reference.maps
         as_of = max(h["trn"].as_of, h["gpu"].as_of)
+        # The instances, ways of buying and architecture are the reference workload's (data/reference.yaml).
+        pair = f"{h['trn'].instance} vs {h['gpu'].instance}"
         bought = f"{OPTION_LABELS[h['trn'].option]} against {OPTION_LABELS[h['gpu'].option]}".lower()
-        title = f"When does Trainium pay? trn2.48xlarge vs p5.48xlarge, {bought}, {x.gpu_hours:,.0f} GPU instance-hours a run"
+        run = f"{fmt.count(x.gpu_hours)} GPU instance-hours a run"
+        title = f"When does Trainium pay? {pair}, {bought}, {run}"
         trn_src = self.catalog.sources[h["trn"].source]
-        source = (f"prices from {trn_src.name} ({fmt.date(h['trn'].as_of)}); mainstream port of {x.port_weeks.value:g} engineer-weeks "
-                  f"at {fmt.money(x.engineer_week_usd)}")
-        port_title = f"Porting effort against runs: trn2.48xlarge vs p5.48xlarge, {x.gpu_hours:,.0f} GPU instance-hours a run"
+        architecture = self.reference.result.workloads[0].workload.architecture
+        source = (f"prices from {trn_src.name} ({fmt.date(h['trn'].as_of)}); {architecture} port of {fmt.weeks(x.port_weeks.value)} "
+                  f"engineer-weeks at {fmt.money(x.engineer_week_usd)}")
+        port_title = f"Porting effort against runs: {pair}, {run}"
         ref = self.reference.result
         charts = {
             "decision_map": ("index.md", ch.decision_map(maps["relative_throughput"], x, "decision-map", title, source, as_of)),

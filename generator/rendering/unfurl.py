@@ -47,13 +47,14 @@ class Unfurl:
     type: str = "article"
 
 
-def tags(env: jinja2.Environment, u: Unfurl, site_url: str, site_name: str) -> str:
+def tags(env: jinja2.Environment, u: Unfurl, site_url: str, site_name: str, *, image: bool = True) -> str:
     """The page's <meta> tags, for its <head> (env: from `environment`). No site URL, no absolute
-    URL: no tags."""
+    URL: no tags. image=False, for a build without static images: no card is named, and the
+    Twitter card is a plain summary."""
     if not site_url:
         return ""
     return env.get_template("partials/unfurl.html.j2").render(
-        u=u, url=urljoin(site_url, u.path), image=urljoin(site_url, u.image), site_name=site_name,
+        u=u, url=urljoin(site_url, u.path), image=urljoin(site_url, u.image) if image else None, site_name=site_name,
         width=CARD_WIDTH, height=CARD_HEIGHT)
 
 
@@ -124,9 +125,10 @@ def iframe(src: str, title: str, width: str | int, height: int) -> str:
             f'style="border:0" loading="lazy"></iframe>')
 
 
-def oembed(chart: Any, folder: str, card: str, site_url: str, site_name: str) -> str:
-    """The embed page's oEmbed answer (a rich type: the iframe), as JSON text."""
-    return json.dumps({
+def oembed(chart: Any, folder: str, card: str, site_url: str, site_name: str, *, image: bool = True) -> str:
+    """The embed page's oEmbed answer (a rich type: the iframe), as JSON text; with the card as its
+    thumbnail unless image=False (a build without static images)."""
+    answer = {
         "version": "1.0",
         "type": "rich",
         "title": chart.title,
@@ -135,7 +137,7 @@ def oembed(chart: Any, folder: str, card: str, site_url: str, site_name: str) ->
         "html": iframe(urljoin(site_url, folder), chart.title, IFRAME_WIDTH, IFRAME_HEIGHT),
         "width": IFRAME_WIDTH,
         "height": IFRAME_HEIGHT,
-        "thumbnail_url": urljoin(site_url, folder + card),
-        "thumbnail_width": CARD_WIDTH,
-        "thumbnail_height": CARD_HEIGHT,
-    }, ensure_ascii=False, indent=1) + "\n"
+    }
+    if image:
+        answer |= {"thumbnail_url": urljoin(site_url, folder + card), "thumbnail_width": CARD_WIDTH, "thumbnail_height": CARD_HEIGHT}
+    return json.dumps(answer, ensure_ascii=False, indent=1) + "\n"
