@@ -387,48 +387,56 @@ def _decide(
     break_even: float | None,
     committed: bool,
 ) -> Verdict:
-    gpu_total, trn_total = gpu.total, trn.total
+    """The steps in order, each in the trace; the first that gives a verdict ends the decision, and
+    capacity may only tip the cost step's verdict."""
+    trace.append(_feasibility(trn, gpu))
+    if trace[-1].verdict is not None:
+        return trace[-1].verdict
+    if x.needed_within_days is not None:
+        trace.append(_deadline(x.needed_within_days, trn, gpu))
+        if trace[-1].verdict is not None:
+            return trace[-1].verdict
+    trace.append(_cost(x, trn, gpu, difference, saving, port_cost, ports, break_even, committed))
+    cost_verdict = trace[-1].verdict
+    assert cost_verdict is not None
+    trace.append(_capacity(x, trn, gpu, cost_verdict))
+    return trace[-1].verdict or cost_verdict
+
+
+def _feasibility(trn: Side, gpu: Side) -> Step:
     sides = {"trainium": trn, "gpu": gpu}
     why = {name: "; ".join(s.reasons) for name, s in sides.items()}
     feasible = [name for name, s in sides.items() if s.feasible]
     if not feasible:
-        trace.append(Step("feasibility", "neither",
-                          words.neither_can_run(why["trainium"], why["gpu"]),
-                          {"trainium_reasons": why["trainium"], "gpu_reasons": why["gpu"]}))
-        return "neither"
+        return Step("feasibility", "neither", words.neither_can_run(why["trainium"], why["gpu"]),
+                    {"trainium_reasons": why["trainium"], "gpu_reasons": why["gpu"]})
     if len(feasible) == 1:
         out = "gpu" if feasible[0] == "trainium" else "trainium"
-        trace.append(Step("feasibility", feasible[0], words.cannot_run(out, why[out]),
-                          {out + "_reasons": why[out]}))
-        return feasible[0]  # type: ignore[return-value]
-    trace.append(Step("feasibility", None, words.STEPS["both-can-run"], {}))
+        return Step("feasibility", feasible[0], words.cannot_run(out, why[out]), {out + "_reasons": why[out]})  # type: ignore[arg-type]
+    return Step("feasibility", None, words.STEPS["both-can-run"], {})
 
-    on_time = True
-    if x.needed_within_days is not None:
-        when = {"needed_within_days": x.needed_within_days, "trainium_ready_days": trn.ready_days, "gpu_ready_days": gpu.ready_days,
-                "trainium_late_days": trn.late_days, "gpu_late_days": gpu.late_days}
-        trn_ok = trn.ready_days <= x.needed_within_days
-        gpu_ok = gpu.ready_days <= x.needed_within_days
-        on_time = trn_ok and gpu_ok
-        if gpu_ok and not trn_ok:
-            trace.append(Step("deadline", "gpu", words.STEPS["trainium-late"], when))
-            return "gpu"
-        if trn_ok and not gpu_ok:
-            trace.append(Step("deadline", "trainium", words.STEPS["gpu-late"], when))
-            return "trainium"
-        if not trn_ok and trn.ready_days != gpu.ready_days:
-            soonest: Verdict = "trainium" if trn.ready_days < gpu.ready_days else "gpu"
-            trace.append(Step("deadline", soonest,
-                              words.neither_on_time(soonest),
-                              when))
-            return soonest
-        text = words.STEPS["both-on-time" if trn_ok else "both-late-same-day"]
-        trace.append(Step("deadline", None, text, when))
 
-    verdict: Verdict = "trainium" if trn_total < gpu_total else "gpu"
+def _deadline(needed: float, trn: Side, gpu: Side) -> Step:
+    when = {"needed_within_days": needed, "trainium_ready_days": trn.ready_days, "gpu_ready_days": gpu.ready_days,
+            "trainium_late_days": trn.late_days, "gpu_late_days": gpu.late_days}
+    trn_ok = trn.ready_days <= needed
+    gpu_ok = gpu.ready_days <= needed
+    if gpu_ok and not trn_ok:
+        return Step("deadline", "gpu", words.STEPS["trainium-late"], when)
+    if trn_ok and not gpu_ok:
+        return Step("deadline", "trainium", words.STEPS["gpu-late"], when)
+    if not trn_ok and trn.ready_days != gpu.ready_days:
+        soonest: Verdict = "trainium" if trn.ready_days < gpu.ready_days else "gpu"
+        return Step("deadline", soonest, words.neither_on_time(soonest), when)
+    return Step("deadline", None, words.STEPS["both-on-time" if trn_ok else "both-late-same-day"], when)
+
+
+def _cost(x: Inputs, trn: Side, gpu: Side, difference: float, saving: float, port_cost: float, ports: int,
+          break_even: float | None, committed: bool) -> Step:
+    verdict: Verdict = "trainium" if trn.total < gpu.total else "gpu"
     numbers: dict[str, float | int | str | None] = {
-        "gpu_total": gpu_total,
-        "trainium_total": trn_total,
+        "gpu_total": gpu.total,
+        "trainium_total": trn.total,
         "difference": difference,
         "saving_per_run": saving,
         "port_cost": port_cost,
@@ -448,29 +456,24 @@ def _decide(
         text = words.STEPS["cost-no-architecture-repays"]
     else:
         text = words.STEPS["cost-not-repaid"]
-    trace.append(Step("cost", verdict, text, numbers))
+    return Step("cost", verdict, text, numbers)
 
-    # Capacity tips a close call only between sides that can both start in time.
-    urgent = x.needed_within_days is not None and x.needed_within_days <= x.soon_days and on_time
+
+def _capacity(x: Inputs, trn: Side, gpu: Side, verdict: Verdict) -> Step:
+    """Capacity tips a close call only between sides that can both start in time."""
+    needed = x.needed_within_days
+    on_time = needed is None or (trn.ready_days <= needed and gpu.ready_days <= needed)
+    urgent = needed is not None and needed <= x.soon_days and on_time
     margin = x.close_call_margin
     if urgent and verdict == "gpu" and x.gpu_availability == "constrained" and x.trainium_availability == "available":
-        if trn_total <= gpu_total * (1 + margin):
-            trace.append(Step(
-                "capacity", "trainium",
-                words.STEPS["capacity-trainium"],
-                {"margin": margin, "needed_within_days": x.needed_within_days, "ratio": trn_total / gpu_total},
-            ))
-            return "trainium"
+        if trn.total <= gpu.total * (1 + margin):
+            return Step("capacity", "trainium", words.STEPS["capacity-trainium"],
+                        {"margin": margin, "needed_within_days": needed, "ratio": trn.total / gpu.total})
     elif urgent and verdict == "trainium" and x.trainium_availability == "constrained" and x.gpu_availability == "available":
-        if gpu_total <= trn_total * (1 + margin):
-            trace.append(Step(
-                "capacity", "gpu",
-                words.STEPS["capacity-gpu"],
-                {"margin": margin, "needed_within_days": x.needed_within_days, "ratio": gpu_total / trn_total},
-            ))
-            return "gpu"
-    trace.append(Step("capacity", None, words.STEPS["capacity-unchanged"], {"needed_within_days": x.needed_within_days}))
-    return verdict
+        if gpu.total <= trn.total * (1 + margin):
+            return Step("capacity", "gpu", words.STEPS["capacity-gpu"],
+                        {"margin": margin, "needed_within_days": needed, "ratio": gpu.total / trn.total})
+    return Step("capacity", None, words.STEPS["capacity-unchanged"], {"needed_within_days": needed})
 
 
 @dataclass(frozen=True)

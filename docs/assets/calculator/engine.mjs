@@ -225,53 +225,56 @@ function step(rule, verdict, text, numbers) {
   return { rule, verdict, text, numbers: numbers || {} };
 }
 
+// The steps in order, each in the trace; the first that gives a verdict ends the decision, and
+// capacity may only tip the cost step's verdict.
 function decide(x, trace, gpu, trn, difference, saving, portCost, ports, breakEven, committed) {
-  const gpuTotal = gpu.total, trnTotal = trn.total;
+  trace.push(feasibilityStep(trn, gpu));
+  if (trace[trace.length - 1].verdict !== null) return trace[trace.length - 1].verdict;
+  if (!isNone(x.needed_within_days)) {
+    trace.push(deadlineStep(x.needed_within_days, trn, gpu));
+    if (trace[trace.length - 1].verdict !== null) return trace[trace.length - 1].verdict;
+  }
+  trace.push(costStep(x, trn, gpu, difference, saving, portCost, ports, breakEven, committed));
+  const costVerdict = trace[trace.length - 1].verdict;
+  trace.push(capacityStep(x, trn, gpu, costVerdict));
+  return trace[trace.length - 1].verdict ?? costVerdict;
+}
+
+function feasibilityStep(trn, gpu) {
   const sides = { trainium: trn, gpu };
   const why = { trainium: trn.reasons.join("; "), gpu: gpu.reasons.join("; ") };
   const feasible = ["trainium", "gpu"].filter((name) => sides[name].feasible);
   if (feasible.length === 0) {
-    trace.push(step("feasibility", "neither",
-      words.neitherCanRun(why.trainium, why.gpu),
-      { trainium_reasons: why.trainium, gpu_reasons: why.gpu }));
-    return "neither";
+    return step("feasibility", "neither", words.neitherCanRun(why.trainium, why.gpu),
+      { trainium_reasons: why.trainium, gpu_reasons: why.gpu });
   }
   if (feasible.length === 1) {
     const out = feasible[0] === "trainium" ? "gpu" : "trainium";
-    trace.push(step("feasibility", feasible[0], words.cannotRun(out, why[out]), { [out + "_reasons"]: why[out] }));
-    return feasible[0];
+    return step("feasibility", feasible[0], words.cannotRun(out, why[out]), { [out + "_reasons"]: why[out] });
   }
-  trace.push(step("feasibility", null, words.STEPS["both-can-run"]));
+  return step("feasibility", null, words.STEPS["both-can-run"]);
+}
 
-  let onTime = true;
-  if (!isNone(x.needed_within_days)) {
-    const when = {
-      needed_within_days: x.needed_within_days, trainium_ready_days: trn.ready_days, gpu_ready_days: gpu.ready_days,
-      trainium_late_days: trn.late_days, gpu_late_days: gpu.late_days,
-    };
-    const trnOk = trn.ready_days <= x.needed_within_days;
-    const gpuOk = gpu.ready_days <= x.needed_within_days;
-    onTime = trnOk && gpuOk;
-    if (gpuOk && !trnOk) {
-      trace.push(step("deadline", "gpu", words.STEPS["trainium-late"], when));
-      return "gpu";
-    }
-    if (trnOk && !gpuOk) {
-      trace.push(step("deadline", "trainium", words.STEPS["gpu-late"], when));
-      return "trainium";
-    }
-    if (!trnOk && trn.ready_days !== gpu.ready_days) {
-      const soonest = trn.ready_days < gpu.ready_days ? "trainium" : "gpu";
-      trace.push(step("deadline", soonest, words.neitherOnTime(soonest), when));
-      return soonest;
-    }
-    const text = words.STEPS[trnOk ? "both-on-time" : "both-late-same-day"];
-    trace.push(step("deadline", null, text, when));
+function deadlineStep(needed, trn, gpu) {
+  const when = {
+    needed_within_days: needed, trainium_ready_days: trn.ready_days, gpu_ready_days: gpu.ready_days,
+    trainium_late_days: trn.late_days, gpu_late_days: gpu.late_days,
+  };
+  const trnOk = trn.ready_days <= needed;
+  const gpuOk = gpu.ready_days <= needed;
+  if (gpuOk && !trnOk) return step("deadline", "gpu", words.STEPS["trainium-late"], when);
+  if (trnOk && !gpuOk) return step("deadline", "trainium", words.STEPS["gpu-late"], when);
+  if (!trnOk && trn.ready_days !== gpu.ready_days) {
+    const soonest = trn.ready_days < gpu.ready_days ? "trainium" : "gpu";
+    return step("deadline", soonest, words.neitherOnTime(soonest), when);
   }
+  return step("deadline", null, words.STEPS[trnOk ? "both-on-time" : "both-late-same-day"], when);
+}
 
-  const verdict = trnTotal < gpuTotal ? "trainium" : "gpu";
+function costStep(x, trn, gpu, difference, saving, portCost, ports, breakEven, committed) {
+  const verdict = trn.total < gpu.total ? "trainium" : "gpu";
   const numbers = {
-    gpu_total: gpuTotal, trainium_total: trnTotal, difference, saving_per_run: saving,
+    gpu_total: gpu.total, trainium_total: trn.total, difference, saving_per_run: saving,
     port_cost: portCost, ports, break_even_runs: breakEven, runs: x.runs,
     trainium_price_basis: trn.price_basis, gpu_price_basis: gpu.price_basis,
   };
@@ -281,29 +284,27 @@ function decide(x, trace, gpu, trn, difference, saving, portCost, ports, breakEv
   else if (saving <= 0) text = words.STEPS["cost-no-saving"];
   else if (!isNone(x.runs_per_architecture) && breakEven === null) text = words.STEPS["cost-no-architecture-repays"];
   else text = words.STEPS["cost-not-repaid"];
-  trace.push(step("cost", verdict, text, numbers));
+  return step("cost", verdict, text, numbers);
+}
 
-  // Capacity tips a close call only between sides that can both start in time.
-  const urgent = !isNone(x.needed_within_days) && x.needed_within_days <= x.soon_days && onTime;
+// Capacity tips a close call only between sides that can both start in time.
+function capacityStep(x, trn, gpu, verdict) {
+  const needed = x.needed_within_days;
+  const onTime = isNone(needed) || (trn.ready_days <= needed && gpu.ready_days <= needed);
+  const urgent = !isNone(needed) && needed <= x.soon_days && onTime;
   const margin = x.close_call_margin;
   if (urgent && verdict === "gpu" && x.gpu_availability === "constrained" && x.trainium_availability === "available") {
-    if (trnTotal <= gpuTotal * (1 + margin)) {
-      trace.push(step("capacity", "trainium",
-        words.STEPS["capacity-trainium"],
-        { margin, needed_within_days: x.needed_within_days, ratio: trnTotal / gpuTotal }));
-      return "trainium";
+    if (trn.total <= gpu.total * (1 + margin)) {
+      return step("capacity", "trainium", words.STEPS["capacity-trainium"],
+        { margin, needed_within_days: needed, ratio: trn.total / gpu.total });
     }
   } else if (urgent && verdict === "trainium" && x.trainium_availability === "constrained" && x.gpu_availability === "available") {
-    if (gpuTotal <= trnTotal * (1 + margin)) {
-      trace.push(step("capacity", "gpu",
-        words.STEPS["capacity-gpu"],
-        { margin, needed_within_days: x.needed_within_days, ratio: gpuTotal / trnTotal }));
-      return "gpu";
+    if (gpu.total <= trn.total * (1 + margin)) {
+      return step("capacity", "gpu", words.STEPS["capacity-gpu"],
+        { margin, needed_within_days: needed, ratio: gpu.total / trn.total });
     }
   }
-  trace.push(step("capacity", null, words.STEPS["capacity-unchanged"],
-    { needed_within_days: isNone(x.needed_within_days) ? null : x.needed_within_days }));
-  return verdict;
+  return step("capacity", null, words.STEPS["capacity-unchanged"], { needed_within_days: isNone(needed) ? null : needed });
 }
 
 function at(x, name, end) {
