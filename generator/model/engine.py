@@ -34,9 +34,6 @@ HOURS_PER_MONTH = 730.0  # 8,760 hours a year over 12 months
 DAYS_PER_WEEK = 7.0
 # The most runs a scenario may plan (generator.model.schema): break-even statements cover plans up to it.
 MAX_PLAN_RUNS = 1_000_000
-# Under a commitment, plan lengths are checked one by one up to where the sign can no longer change,
-# but no further than this (or the plan's own runs) when that point lies beyond it.
-CHECKED_RUNS = 10_000
 CURVE_MAX_HORIZON = 400
 
 
@@ -548,7 +545,6 @@ class BreakEven:
     first: float | None  # the shortest plan that costs less on Trainium
     last: float | None  # "between": the longest such plan
     first_for_good: float | None  # "from": every plan this long or longer costs less
-    checked_to: float | None = None  # None: proved for every plan length; else checked up to this many runs
 
 
 def _trend(x: Inputs, o: Outcome, side: str) -> tuple[float, float]:
@@ -569,11 +565,168 @@ def _trend(x: Inputs, o: Outcome, side: str) -> tuple[float, float]:
     return slope, count * term * price + far * held / w
 
 
+def _last_true(holds, lo: int, hi: int, guess: int) -> int:
+    """The last n in lo..hi for which `holds`, given that it holds from lo up to some point and not
+    after. `guess` is where that point is thought to be: a good guess costs two calls, a wrong one a
+    bisection, never a wrong answer."""
+    g = min(max(guess, lo), hi)
+    if holds(g):
+        if g == hi or not holds(g + 1):
+            return g
+        lo = g + 1
+    else:
+        hi = g - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if holds(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _zero_guess(lo: int, hi: int, at_lo: float, at_hi: float) -> int:
+    """The last whole number on lo's side of where the line through (lo, at_lo) and (hi, at_hi) is 0."""
+    return lo + math.floor((hi - lo) * (at_lo / (at_lo - at_hi)))
+
+
+def _plan_lengths(x: Inputs, o: Outcome, limit: int) -> tuple[int | None, int | None, int | None]:
+    """Over plan lengths 1..limit: the shortest plan that costs less on Trainium, the longest, and
+    the longest that does not (None where there is none), exactly as `plan_totals` compares them.
+
+    Not plan by plan. Both totals grow with the plan's length. A stretch of lengths over which each
+    side buys the same number of terms the same way (a piece) has each total a line in n, Trainium's
+    plus a port every k runs: within one architecture the difference is a line, and from one
+    architecture to the next, at the same run within it, it moves by the same amount. So a piece is
+    solved by bisecting over architectures and then over runs, and stretches the totals alone
+    settle (Trainium's dearest point below the GPU's cheapest, or the reverse) are passed over whole:
+    the work grows with the terms and architectures near a change of sign, not with the plan's length."""
+    k = x.runs_per_architecture
+    sides = (("gpu", o.gpu.hours_per_run, o.gpu.wall_clock_hours),
+             ("trainium", o.trainium.hours_per_run, o.trainium.wall_clock_hours))
+    seen: dict[int, tuple] = {}
+
+    def at(n: int) -> tuple:
+        """GPU total, Trainium total (as plan_totals adds them), the compute difference (ports left
+        out), and each side's piece: the terms it needs beyond held hours and whether it buys them by the hour."""
+        r = seen.get(n)
+        if r is None:
+            costs, keys = [], []
+            for side, hours, wall in sides:
+                cost, bought = compute_cost(n, x, side, hours, wall)
+                term = getattr(x, side + "_term_hours")
+                need = None if term is None else math.ceil(
+                    max(0.0, plan_span(n, x, wall) - getattr(x, side + "_held_hours")) / term)
+                costs.append(cost)
+                keys.append(None if need is None else (need, need > 0 and bought == 0))
+            gpu, trn = costs
+            r = seen[n] = (gpu, ports_needed(n, k) * o.port_cost + trn, gpu - trn, keys[0], keys[1])
+        return r
+
+    def ahead(n: int) -> bool:
+        gpu, trn = at(n)[:2]
+        return trn < gpu
+
+    def gap(n: int) -> float:
+        gpu, trn = at(n)[:2]
+        return gpu - trn
+
+    def piece_end(p: int, hi: int) -> int:
+        """The last plan length from p on (up to hi) at which each side buys as it does at p."""
+        end = hi
+        for i, (side, _, wall) in enumerate(sides):
+            key = at(p)[3 + i]
+            if key is None:
+                continue
+            need, by_hour = key
+            held, term = getattr(x, side + "_held_hours"), getattr(x, side + "_term_hours")
+            e = _last_true(lambda n: at(n)[3 + i][0] == need, p, end,
+                           math.floor((held + need * term) / plan_span(1, x, wall)))
+            if by_hour:
+                # With the terms fixed the hourly cost grows and the committed one does not: hourly
+                # buying ends once, somewhere in the stretch.
+                e = _last_true(lambda n: at(n)[3 + i][1], p, e, p)
+            end = e
+        return end
+
+    def line(a: int, b: int) -> tuple[int | None, int | None, int | None]:
+        """(first, last, behind) over a..b, where the difference is a line: it changes sign at most once."""
+        if ahead(a) == ahead(b):
+            return (a, b, None) if ahead(a) else (None, None, b)
+        s = _last_true(lambda n: ahead(n) == ahead(a), a, b, _zero_guess(a, b, gap(a), gap(b)))
+        return (a, s, b) if ahead(a) else (s + 1, b, s)
+
+    def piece(a: int, b: int) -> tuple[int | None, int | None, int | None]:
+        """(first, last, behind) over a piece a..b."""
+        if k is None or (a - 1) // k == (b - 1) // k:
+            return line(a, b)
+        ma, mb = (a - 1) // k + 1, (b - 1) // k + 1  # the architectures a and b fall in
+        parts = [line(a, ma * k)]
+        if mb - ma >= 2:
+            parts.append(architectures(ma + 1, mb - 1, at(b)[2] > at(a)[2]))
+        parts.append(line((mb - 1) * k + 1, b))
+        return _merged(parts)
+
+    def architectures(m1: int, m2: int, rising: bool) -> tuple[int | None, int | None, int | None]:
+        """(first, last, behind) over whole architectures m1..m2 of a piece. Within each the difference
+        is a line, highest at its last run when it rises and at its first otherwise; at the same run
+        of successive architectures it moves by one amount, so whether an architecture has a run
+        ahead (or one not ahead) changes at most once from m1 to m2."""
+        top, low = (k, 1) if rising else (1, k)
+
+        def run(m: int, r: int) -> int:
+            return (m - 1) * k + r
+
+        def where(holds, r: int) -> tuple[int | None, int | None]:
+            """The first and the last architecture in m1..m2 with `holds` at run r of it."""
+            a, b = holds(run(m1, r)), holds(run(m2, r))
+            if not (a or b):
+                return None, None
+            if a and b:
+                return m1, m2
+            turn = _last_true(lambda m: holds(run(m, r)) == a, m1, m2,
+                              _zero_guess(m1, m2, gap(run(m1, r)), gap(run(m2, r))))
+            return (m1, turn) if a else (turn + 1, m2)
+
+        up_first, up_last = where(ahead, top)
+        _, down_last = where(lambda n: not ahead(n), low)
+        first = None if up_first is None else line(run(up_first, 1), run(up_first, k))[0]
+        last = None if up_last is None else line(run(up_last, 1), run(up_last, k))[1]
+        behind = None if down_last is None else line(run(down_last, 1), run(down_last, k))[2]
+        return first, last, behind
+
+    found: list[tuple[int | None, int | None, int | None]] = []
+    p, step = 1, 1
+    while p <= limit:
+        q = min(limit, p + step - 1)
+        if at(q)[1] < at(p)[0]:
+            part: tuple[int | None, int | None, int | None] = (p, q, None)  # Trainium's dearest below the GPU's cheapest
+            step *= 2
+        elif at(q)[0] <= at(p)[1]:
+            part = (None, None, q)
+            step *= 2
+        else:
+            q = piece_end(p, limit)
+            part = piece(p, q)
+            step = max(1, step // 2)
+        found.append(part)
+        p = q + 1
+    return _merged(found)
+
+
+def _merged(parts: list[tuple[int | None, int | None, int | None]]) -> tuple[int | None, int | None, int | None]:
+    """(first, last, behind) over consecutive stretches, each given as its own (first, last, behind)."""
+    first = next((f for f, _, _ in parts if f is not None), None)
+    last = next((l for _, l, _ in reversed(parts) if l is not None), None)
+    behind = next((b for _, _, b in reversed(parts) if b is not None), None)
+    return first, last, behind
+
+
 def break_even(x: Inputs, o: Outcome) -> BreakEven:
     """Solved, not searched to a limit. Without a commitment the totals are lines (saw-toothed by
     recurring ports) and the answer is closed-form. With one, each total stays within a bounded
     distance of its long-run line, so past the run where the lines' gap exceeds those distances the
-    sign can no longer change; the runs before it are checked one by one."""
+    sign can no longer change; the plan lengths before it are solved piece by piece (`_plan_lengths`)."""
     if not (o.trainium.feasible and o.gpu.feasible):
         return BreakEven("never", None, None, None)
     if x.gpu_term_hours is None and x.trainium_term_hours is None:
@@ -587,30 +740,24 @@ def break_even(x: Inputs, o: Outcome) -> BreakEven:
     k = x.runs_per_architecture
     sigma = gpu_slope - trn_slope - (0.0 if k is None else o.port_cost / k)
     bound = gpu_far + trn_far + 2 * o.port_cost
-    proved = MAX_PLAN_RUNS if sigma == 0 else min(MAX_PLAN_RUNS, math.floor(bound / abs(sigma)) + 2)
-    limit = min(proved, max(x.runs, CHECKED_RUNS))
-    checked = None if limit == proved else float(limit)
-    first = last = behind = None
-    for n in range(1, limit + 1):
-        gpu, trn = plan_totals(x, n, o)
-        if trn < gpu:
-            first = n if first is None else first
-            last = n
-        else:
-            behind = n
+    # With parallel long-run lines (sigma 0) the sign never settles for good: every plan length the
+    # schema allows is solved.
+    reach = math.inf if sigma == 0 else bound / abs(sigma)
+    limit = MAX_PLAN_RUNS if reach >= MAX_PLAN_RUNS else min(MAX_PLAN_RUNS, math.floor(reach) + 2)
+    first, last, behind = _plan_lengths(x, o, limit)
     if first is None:
-        return BreakEven("never", None, None, None, checked)
-    if sigma > 0 or last == limit:
-        return BreakEven("from", float(first), None, float(1 if behind is None else behind + 1), checked)
-    return BreakEven("between", float(first), float(last), None, checked)
+        return BreakEven("never", None, None, None)
+    if last == limit:
+        return BreakEven("from", float(first), None, float(1 if behind is None else behind + 1))
+    return BreakEven("between", float(first), float(last), None)
 
 
-def crossing(x: Inputs, o: Outcome) -> float | None:
+def crossing(x: Inputs, o: Outcome, b: BreakEven | None = None) -> float | None:
     """The first plan length at which Trainium's plan costs less than the GPU's (under recurring
-    ports, from which every longer plan does); None when none does."""
+    ports, from which every longer plan does); None when none does. `b`: break_even(x, o), if known."""
     if x.gpu_term_hours is None and x.trainium_term_hours is None:
         return o.break_even_runs
-    return break_even(x, o).first
+    return (b or break_even(x, o)).first
 
 
 @dataclass(frozen=True)
@@ -646,7 +793,8 @@ def cost_parity(x: Inputs, o: Outcome | None = None) -> Thresholds:
         price = headroom / reserved if headroom > 0 and reserved > 0 else None
     per_port = (gpu_total - o.trainium.compute_total) / o.ports - x.port_extra_usd
     weeks = per_port / x.engineer_week_usd if per_port > 0 else None
-    return Thresholds(rel, crossing(x, o), weeks, price, break_even(x, o))
+    b = break_even(x, o)
+    return Thresholds(rel, crossing(x, o, b), weeks, price, b)
 
 
 def thresholds(x: Inputs, o: Outcome | None = None) -> Thresholds:

@@ -249,8 +249,6 @@ def _plan_lengths(b: dict[str, Any] | None) -> str:
     """The break-even statement over plan lengths, when it says more than one number."""
     if not b:
         return ""
-    if b.get("checked_to") is not None:
-        return f" (plan lengths checked up to {_plural(b['checked_to'], 'run')})"
     if b["kind"] == "between":
         return f"; Trainium costs less only for plans of {f.runs(b['first'])} to {_plural(b['last'], 'run')}"
     if b["kind"] == "from" and b["first_for_good"] != b["first"]:

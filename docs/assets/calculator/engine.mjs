@@ -18,9 +18,6 @@ export const HOURS_PER_MONTH = 730.0;
 const DAYS_PER_WEEK = 7.0;
 // The most runs a scenario may plan: break-even statements cover plans up to it.
 const MAX_PLAN_RUNS = 1000000;
-// Under a commitment, plan lengths are checked one by one up to where the sign can no longer change,
-// but no further than this (or the plan's own runs) when that point lies beyond it.
-const CHECKED_RUNS = 10000;
 const CURVE_MAX_HORIZON = 400;
 // A threshold is shown only if the verdict differs this little either side of it.
 const THRESHOLD_PROBE = 1e-6;
@@ -369,44 +366,169 @@ function trend(x, o, side) {
   return [slope, count * term * price + far * held / w];
 }
 
+// The last n in lo..hi for which `holds`, given that it holds from lo up to some point and not after.
+// `guess` is where that point is thought to be: a wrong guess costs a bisection, never a wrong answer.
+function lastTrue(holds, lo, hi, guess) {
+  const g = Math.min(Math.max(guess, lo), hi);
+  if (holds(g)) {
+    if (g === hi || !holds(g + 1)) return g;
+    lo = g + 1;
+  } else {
+    hi = g - 1;
+  }
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi + 1) / 2);
+    if (holds(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+// The last whole number on lo's side of where the line through (lo, atLo) and (hi, atHi) is 0.
+function zeroGuess(lo, hi, atLo, atHi) {
+  return lo + Math.floor((hi - lo) * (atLo / (atLo - atHi)));
+}
+
+// (first, last, behind) over consecutive stretches, each given as its own (first, last, behind).
+function merged(parts) {
+  const first = parts.map((p) => p[0]).find((v) => v !== null);
+  const last = parts.map((p) => p[1]).reverse().find((v) => v !== null);
+  const behind = parts.map((p) => p[2]).reverse().find((v) => v !== null);
+  return [first ?? null, last ?? null, behind ?? null];
+}
+
+// Over plan lengths 1..limit: the shortest plan that costs less on Trainium, the longest, and the
+// longest that does not, exactly as planTotals compares them; solved piece by piece (see engine.py).
+function planLengths(x, o, limit) {
+  const k = x.runs_per_architecture;
+  const sides = [["gpu", o.gpu.hours_per_run, o.gpu.wall_clock_hours],
+    ["trainium", o.trainium.hours_per_run, o.trainium.wall_clock_hours]];
+  const seen = new Map();
+  const at = (n) => {
+    let r = seen.get(n);
+    if (r === undefined) {
+      const costs = [], keys = [];
+      for (const [name, hours, wall] of sides) {
+        const [cost, bought] = computeCost(n, x, name, hours, wall);
+        const term = x[name + "_term_hours"];
+        const need = isNone(term) ? null : Math.ceil(Math.max(0.0, planSpan(n, x, wall) - x[name + "_held_hours"]) / term);
+        costs.push(cost);
+        keys.push(need === null ? null : [need, need > 0 && bought === 0]);
+      }
+      const [gpu, trn] = costs;
+      r = [gpu, portsNeeded(n, k) * o.port_cost + trn, gpu - trn, keys[0], keys[1]];
+      seen.set(n, r);
+    }
+    return r;
+  };
+  const ahead = (n) => at(n)[1] < at(n)[0];
+  const gap = (n) => at(n)[0] - at(n)[1];
+
+  // The last plan length from p on (up to hi) at which each side buys as it does at p.
+  const pieceEnd = (p, hi) => {
+    let end = hi;
+    sides.forEach(([name, , wall], i) => {
+      const key = at(p)[3 + i];
+      if (key === null) return;
+      const [need, byHour] = key;
+      const held = x[name + "_held_hours"], term = x[name + "_term_hours"];
+      let e = lastTrue((n) => at(n)[3 + i][0] === need, p, end, Math.floor((held + need * term) / planSpan(1, x, wall)));
+      // With the terms fixed the hourly cost grows and the committed one does not: hourly buying ends once.
+      if (byHour) e = lastTrue((n) => at(n)[3 + i][1], p, e, p);
+      end = e;
+    });
+    return end;
+  };
+
+  // (first, last, behind) over a..b, where the difference is a line: it changes sign at most once.
+  const line = (a, b) => {
+    if (ahead(a) === ahead(b)) return ahead(a) ? [a, b, null] : [null, null, b];
+    const s = lastTrue((n) => ahead(n) === ahead(a), a, b, zeroGuess(a, b, gap(a), gap(b)));
+    return ahead(a) ? [a, s, b] : [s + 1, b, s];
+  };
+
+  // (first, last, behind) over whole architectures m1..m2 of a piece: within each the difference is
+  // a line; at the same run of successive architectures it moves by one amount.
+  const architectures = (m1, m2, rising) => {
+    const [top, low] = rising ? [k, 1] : [1, k];
+    const run = (m, r) => (m - 1) * k + r;
+    const where = (holds, r) => {
+      const a = holds(run(m1, r)), b = holds(run(m2, r));
+      if (!(a || b)) return [null, null];
+      if (a && b) return [m1, m2];
+      const turn = lastTrue((m) => holds(run(m, r)) === a, m1, m2, zeroGuess(m1, m2, gap(run(m1, r)), gap(run(m2, r))));
+      return a ? [m1, turn] : [turn + 1, m2];
+    };
+    const [upFirst, upLast] = where(ahead, top);
+    const [, downLast] = where((n) => !ahead(n), low);
+    const first = upFirst === null ? null : line(run(upFirst, 1), run(upFirst, k))[0];
+    const last = upLast === null ? null : line(run(upLast, 1), run(upLast, k))[1];
+    const behind = downLast === null ? null : line(run(downLast, 1), run(downLast, k))[2];
+    return [first, last, behind];
+  };
+
+  // (first, last, behind) over a piece a..b.
+  const piece = (a, b) => {
+    if (isNone(k) || Math.floor((a - 1) / k) === Math.floor((b - 1) / k)) return line(a, b);
+    const ma = Math.floor((a - 1) / k) + 1, mb = Math.floor((b - 1) / k) + 1;
+    const parts = [line(a, ma * k)];
+    if (mb - ma >= 2) parts.push(architectures(ma + 1, mb - 1, at(b)[2] > at(a)[2]));
+    parts.push(line((mb - 1) * k + 1, b));
+    return merged(parts);
+  };
+
+  const found = [];
+  let p = 1, stepSize = 1;
+  while (p <= limit) {
+    let q = Math.min(limit, p + stepSize - 1);
+    let part;
+    if (at(q)[1] < at(p)[0]) {
+      part = [p, q, null]; // Trainium's dearest below the GPU's cheapest
+      stepSize *= 2;
+    } else if (at(q)[0] <= at(p)[1]) {
+      part = [null, null, q];
+      stepSize *= 2;
+    } else {
+      q = pieceEnd(p, limit);
+      part = piece(p, q);
+      stepSize = Math.max(1, Math.floor(stepSize / 2));
+    }
+    found.push(part);
+    p = q + 1;
+  }
+  return merged(found);
+}
+
 // For which plan lengths Trainium costs less: solved, not searched to a limit (see engine.py).
 export function breakEven(x, o) {
-  const never = { kind: "never", first: null, last: null, first_for_good: null, checked_to: null };
+  const never = { kind: "never", first: null, last: null, first_for_good: null };
   if (!(o.trainium.feasible && o.gpu.feasible)) return never;
   if (isNone(x.gpu_term_hours) && isNone(x.trainium_term_hours)) {
     const s = o.saving_per_run, k = x.runs_per_architecture;
     if (o.break_even_runs === null) return never;
     const first = Math.floor(o.port_cost / s) + 1;
-    return { kind: "from", first, last: null, first_for_good: isNone(k) ? first : o.break_even_runs, checked_to: null };
+    return { kind: "from", first, last: null, first_for_good: isNone(k) ? first : o.break_even_runs };
   }
   const [gpuSlope, gpuFar] = trend(x, o, "gpu");
   const [trnSlope, trnFar] = trend(x, o, "trainium");
   const k = x.runs_per_architecture;
   const sigma = gpuSlope - trnSlope - (isNone(k) ? 0.0 : o.port_cost / k);
   const bound = gpuFar + trnFar + 2 * o.port_cost;
-  const proved = sigma === 0 ? MAX_PLAN_RUNS : Math.min(MAX_PLAN_RUNS, Math.floor(bound / Math.abs(sigma)) + 2);
-  const limit = Math.min(proved, Math.max(x.runs, CHECKED_RUNS));
-  const checked = limit === proved ? null : limit;
-  let first = null, last = null, behind = null;
-  for (let n = 1; n <= limit; n++) {
-    const [gpu, trn] = planTotals(x, n, o);
-    if (trn < gpu) {
-      if (first === null) first = n;
-      last = n;
-    } else {
-      behind = n;
-    }
-  }
-  if (first === null) return { ...never, checked_to: checked };
-  if (sigma > 0 || last === limit) return { kind: "from", first, last: null, first_for_good: behind === null ? 1 : behind + 1, checked_to: checked };
-  return { kind: "between", first, last, first_for_good: null, checked_to: checked };
+  // With parallel long-run lines (sigma 0) the sign never settles for good: every plan length the
+  // schema allows is solved.
+  const reach = sigma === 0 ? Infinity : bound / Math.abs(sigma);
+  const limit = reach >= MAX_PLAN_RUNS ? MAX_PLAN_RUNS : Math.min(MAX_PLAN_RUNS, Math.floor(reach) + 2);
+  const [first, last, behind] = planLengths(x, o, limit);
+  if (first === null) return never;
+  if (last === limit) return { kind: "from", first, last: null, first_for_good: behind === null ? 1 : behind + 1 };
+  return { kind: "between", first, last, first_for_good: null };
 }
 
 // The first plan length at which Trainium's plan costs less (under recurring ports, from which every
-// longer plan does); null when none does.
-export function crossing(x, o) {
+// longer plan does); null when none does. `b`: breakEven(x, o), if known.
+export function crossing(x, o, b) {
   if (isNone(x.gpu_term_hours) && isNone(x.trainium_term_hours)) return o.break_even_runs;
-  return breakEven(x, o).first;
+  return (b || breakEven(x, o)).first;
 }
 
 export function thresholds(x, o) {
@@ -430,11 +552,12 @@ export function thresholds(x, o) {
   const weeks = perPort > 0 ? perPort / x.engineer_week_usd : null;
   // Feasibility and start dates do not move with the plan's length: only a cost verdict can turn on it.
   const costDecides = COST_RULES.includes(o.decided_by);
-  const runs = costDecides ? crossing(x, o) : null;
+  const b = costDecides ? breakEven(x, o) : null;
+  const runs = costDecides ? crossing(x, o, b) : null;
   return {
     relative_throughput: flipping(x, "relative_throughput", rel), runs,
     port_weeks: flipping(x, "port_weeks", weeks), trainium_price: flipping(x, "trainium_price", price),
-    break_even: costDecides ? breakEven(x, o) : null,
+    break_even: b,
   };
 }
 

@@ -188,7 +188,6 @@ function breakEvenValue(x, o, t) {
 // The break-even statement over plan lengths, when it says more than one number.
 function planLengths(b) {
   if (!b) return "";
-  if (b.checked_to !== null && b.checked_to !== undefined) return ` (plan lengths checked up to ${plural(b.checked_to, "run")})`;
   if (b.kind === "between") return `; Trainium costs less only for plans of ${f.runs(b.first)} to ${plural(b.last, "run")}`;
   if (b.kind === "from" && b.first_for_good !== b.first) return `; Trainium costs less for every plan of ${plural(b.first_for_good, "run")} or more`;
   return "";
