@@ -585,6 +585,25 @@ def _last_true(holds, lo: int, hi: int, guess: int) -> int:
     return lo
 
 
+def _first_true(holds, lo: int, hi: int, guess: int) -> int:
+    """The first n in lo..hi for which `holds`, given that it does not hold up to some point and
+    holds from there to hi; `guess`, as for `_last_true`."""
+    g = min(max(guess, lo), hi)
+    if holds(g):
+        if g == lo or not holds(g - 1):
+            return g
+        hi = g - 1
+    else:
+        lo = g + 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if holds(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
 def _zero_guess(lo: int, hi: int, at_lo: float, at_hi: float) -> int:
     """The last whole number on lo's side of where the line through (lo, at_lo) and (hi, at_hi) is 0."""
     return lo + math.floor((hi - lo) * (at_lo / (at_lo - at_hi)))
@@ -594,13 +613,14 @@ def _plan_lengths(x: Inputs, o: Outcome, limit: int) -> tuple[int | None, int | 
     """Over plan lengths 1..limit: the shortest plan that costs less on Trainium, the longest, and
     the longest that does not (None where there is none), exactly as `plan_totals` compares them.
 
-    Not plan by plan. Both totals grow with the plan's length. A stretch of lengths over which each
+    Not plan by plan: the shortest is sought from 1 up, the others from limit down, each stopping
+    at the first it finds. Both totals grow with the plan's length. A stretch of lengths over which each
     side buys the same number of terms the same way (a piece) has each total a line in n, Trainium's
     plus a port every k runs: within one architecture the difference is a line, and from one
     architecture to the next, at the same run within it, it moves by the same amount. So a piece is
     solved by bisecting over architectures and then over runs, and stretches the totals alone
-    settle (Trainium's dearest point below the GPU's cheapest, or the reverse) are passed over whole:
-    the work grows with the terms and architectures near a change of sign, not with the plan's length."""
+    settle are passed over whole: the work grows with the terms bought between where a search
+    starts and where it stops, not with the plan's length."""
     k = x.runs_per_architecture
     sides = (("gpu", o.gpu.hours_per_run, o.gpu.wall_clock_hours),
              ("trainium", o.trainium.hours_per_run, o.trainium.wall_clock_hours))
@@ -649,6 +669,22 @@ def _plan_lengths(x: Inputs, o: Outcome, limit: int) -> tuple[int | None, int | 
             end = e
         return end
 
+    def piece_start(p: int, lo: int) -> int:
+        """The first plan length down from p (to lo) at which each side buys as it does at p."""
+        start = lo
+        for i, (side, _, wall) in enumerate(sides):
+            key = at(p)[3 + i]
+            if key is None:
+                continue
+            need, by_hour = key
+            held, term = getattr(x, side + "_held_hours"), getattr(x, side + "_term_hours")
+            s = _first_true(lambda n: at(n)[3 + i][0] == need, start, p,
+                            math.floor((held + (need - 1) * term) / plan_span(1, x, wall)) + 1)
+            if not by_hour:
+                s = _first_true(lambda n: not at(n)[3 + i][1], s, p, p)
+            start = s
+        return start
+
     def line(a: int, b: int) -> tuple[int | None, int | None, int | None]:
         """(first, last, behind) over a..b, where the difference is a line: it changes sign at most once."""
         if ahead(a) == ahead(b):
@@ -695,23 +731,32 @@ def _plan_lengths(x: Inputs, o: Outcome, limit: int) -> tuple[int | None, int | 
         behind = None if down_last is None else line(run(down_last, 1), run(down_last, k))[2]
         return first, last, behind
 
-    found: list[tuple[int | None, int | None, int | None]] = []
-    p, step = 1, 1
-    while p <= limit:
-        q = min(limit, p + step - 1)
-        if at(q)[1] < at(p)[0]:
-            part: tuple[int | None, int | None, int | None] = (p, q, None)  # Trainium's dearest below the GPU's cheapest
-            step *= 2
-        elif at(q)[0] <= at(p)[1]:
-            part = (None, None, q)
-            step *= 2
-        else:
-            q = piece_end(p, limit)
-            part = piece(p, q)
-            step = max(1, step // 2)
-        found.append(part)
-        p = q + 1
-    return _merged(found)
+    def scan(want: bool, down: bool) -> int | None:
+        """The first plan length (the last, going down from limit) at which Trainium is ahead, or
+        (want False) is not. Stretches the totals alone settle are passed over in growing strides:
+        where Trainium's dearest point lies below the GPU's cheapest, or the reverse."""
+        p, stride = (limit if down else 1), 1
+        while 1 <= p <= limit:
+            q = max(1, p - stride + 1) if down else min(limit, p + stride - 1)
+            lo, hi = min(p, q), max(p, q)
+            settled = True if at(hi)[1] < at(lo)[0] else False if at(hi)[0] <= at(lo)[1] else None
+            if settled is not None:
+                if settled == want:
+                    return p
+                p, stride = (q - 1 if down else q + 1), stride * 2
+                continue
+            a, b = (piece_start(p, 1), p) if down else (p, piece_end(p, limit))
+            first, last, behind = piece(a, b)
+            found = (last if want else behind) if down else first
+            if found is not None:
+                return found
+            p, stride = (a - 1 if down else b + 1), max(1, stride // 2)
+        return None
+
+    first = scan(True, False)
+    if first is None:
+        return None, None, limit  # no plan is ahead, so the longest is not
+    return first, scan(True, True), scan(False, True)
 
 
 def _merged(parts: list[tuple[int | None, int | None, int | None]]) -> tuple[int | None, int | None, int | None]:

@@ -384,6 +384,24 @@ function lastTrue(holds, lo, hi, guess) {
   return lo;
 }
 
+// The first n in lo..hi for which `holds`, given that it does not hold up to some point and holds
+// from there to hi; `guess`, as for lastTrue.
+function firstTrue(holds, lo, hi, guess) {
+  const g = Math.min(Math.max(guess, lo), hi);
+  if (holds(g)) {
+    if (g === lo || !holds(g - 1)) return g;
+    hi = g - 1;
+  } else {
+    lo = g + 1;
+  }
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (holds(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 // The last whole number on lo's side of where the line through (lo, atLo) and (hi, atHi) is 0.
 function zeroGuess(lo, hi, atLo, atHi) {
   return lo + Math.floor((hi - lo) * (atLo / (atLo - atHi)));
@@ -440,6 +458,21 @@ function planLengths(x, o, limit) {
     return end;
   };
 
+  // The first plan length down from p (to lo) at which each side buys as it does at p.
+  const pieceStart = (p, lo) => {
+    let start = lo;
+    sides.forEach(([name, , wall], i) => {
+      const key = at(p)[3 + i];
+      if (key === null) return;
+      const [need, byHour] = key;
+      const held = x[name + "_held_hours"], term = x[name + "_term_hours"];
+      let s = firstTrue((n) => at(n)[3 + i][0] === need, start, p, Math.floor((held + (need - 1) * term) / planSpan(1, x, wall)) + 1);
+      if (!byHour) s = firstTrue((n) => !at(n)[3 + i][1], s, p, p);
+      start = s;
+    });
+    return start;
+  };
+
   // (first, last, behind) over a..b, where the difference is a line: it changes sign at most once.
   const line = (a, b) => {
     if (ahead(a) === ahead(b)) return ahead(a) ? [a, b, null] : [null, null, b];
@@ -477,26 +510,33 @@ function planLengths(x, o, limit) {
     return merged(parts);
   };
 
-  const found = [];
-  let p = 1, stepSize = 1;
-  while (p <= limit) {
-    let q = Math.min(limit, p + stepSize - 1);
-    let part;
-    if (at(q)[1] < at(p)[0]) {
-      part = [p, q, null]; // Trainium's dearest below the GPU's cheapest
-      stepSize *= 2;
-    } else if (at(q)[0] <= at(p)[1]) {
-      part = [null, null, q];
-      stepSize *= 2;
-    } else {
-      q = pieceEnd(p, limit);
-      part = piece(p, q);
-      stepSize = Math.max(1, Math.floor(stepSize / 2));
+  // The first plan length (the last, going down from limit) at which Trainium is ahead, or (want
+  // false) is not; stretches the totals alone settle are passed over in growing strides.
+  const scan = (want, down) => {
+    let p = down ? limit : 1, stride = 1;
+    while (p >= 1 && p <= limit) {
+      const q = down ? Math.max(1, p - stride + 1) : Math.min(limit, p + stride - 1);
+      const lo = Math.min(p, q), hi = Math.max(p, q);
+      const settled = at(hi)[1] < at(lo)[0] ? true : at(hi)[0] <= at(lo)[1] ? false : null;
+      if (settled !== null) {
+        if (settled === want) return p;
+        p = down ? q - 1 : q + 1;
+        stride *= 2;
+        continue;
+      }
+      const [a, b] = down ? [pieceStart(p, 1), p] : [p, pieceEnd(p, limit)];
+      const [first, last, behind] = piece(a, b);
+      const found = down ? (want ? last : behind) : first;
+      if (found !== null) return found;
+      p = down ? a - 1 : b + 1;
+      stride = Math.max(1, Math.floor(stride / 2));
     }
-    found.push(part);
-    p = q + 1;
-  }
-  return merged(found);
+    return null;
+  };
+
+  const first = scan(true, false);
+  if (first === null) return [null, null, limit]; // no plan is ahead, so the longest is not
+  return [first, scan(true, true), scan(false, true)];
 }
 
 // For which plan lengths Trainium costs less: solved, not searched to a limit (see engine.py).
