@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from generator.model.engine import Inputs, Span, Way, break_even, cost_parity, evaluate, plan_totals, thresholds
+from generator.model.engine import MAX_PLAN_RUNS, Inputs, Span, Way, break_even, cost_parity, evaluate, plan_totals, thresholds
 
 pytestmark = pytest.mark.slow  # hypothesis: hundreds of engine runs a property
 
@@ -288,13 +288,18 @@ def plans(draw) -> Inputs:
 
 
 @settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
-@given(x=plans())
-def test_the_break_even_statement_agrees_with_the_verdict_for_plans_of_1_to_10000_runs(x: Inputs):
+@given(x=plans(), beyond=st.lists(st.integers(10_001, MAX_PLAN_RUNS), min_size=20, max_size=20))
+def test_the_break_even_statement_agrees_with_the_verdict_for_plans_of_1_to_10000_runs(x: Inputs, beyond: list[int]):
     o = evaluate(x)
     assume(o.trainium.feasible and o.gpu.feasible)
     b = break_even(x, o)
-    assume(b.checked_to is None)  # proved for every plan length, not only checked to a limit
     ahead = [None] + [plan_totals(x, n, o)[1] < plan_totals(x, n, o)[0] for n in range(1, 10_001)]
+    # Past 10,000 runs, a sample up to the longest plan the schema allows.
+    for n in beyond:
+        is_ahead = plan_totals(x, n, o)[1] < plan_totals(x, n, o)[0]
+        must = b.kind == "from" and n >= (b.first_for_good or 0)
+        cannot = b.kind == "never" or (b.kind == "between" and n > (b.last or 0))
+        assert (is_ahead or not must) and (not is_ahead or not cannot), (n, b)
     if b.kind == "never":
         assert not any(ahead[1:])
         return
