@@ -762,7 +762,7 @@ def _plan_lengths(x: Inputs, o: Outcome, limit: int) -> tuple[int | None, int | 
 def _merged(parts: list[tuple[int | None, int | None, int | None]]) -> tuple[int | None, int | None, int | None]:
     """(first, last, behind) over consecutive stretches, each given as its own (first, last, behind)."""
     first = next((f for f, _, _ in parts if f is not None), None)
-    last = next((l for _, l, _ in reversed(parts) if l is not None), None)
+    last = next((la for _, la, _ in reversed(parts) if la is not None), None)
     behind = next((b for _, _, b in reversed(parts) if b is not None), None)
     return first, last, behind
 
