@@ -144,6 +144,19 @@ def test_the_statement_agrees_with_the_totals_at_every_plan_length():
     assert set(kinds) == {"from", "between", "never"}, kinds
 
 
+@pytest.mark.slow  # Node solves the 60 generated cases, some with long stretches where the sign flips
+def test_both_engines_give_the_same_statement_on_the_generated_cases():
+    rng = random.Random(20261125)
+    xs, statements = [], []
+    for _ in range(CASES):
+        xs.append(generated(rng))
+        statements.append(break_even(xs[-1], evaluate(xs[-1])))
+        lengths(rng, statements[-1])  # the same draws as the test above
+    js = run_js_on_inputs(xs)
+    wrong = [i for i, (b, r) in enumerate(zip(statements, js, strict=True)) if r["thresholds"]["break_even"] != _plain(b)]
+    assert wrong == []
+
+
 # --- hand-written edges --------------------------------------------------------------------------
 
 # One GPU on a one-year commitment at $1 an hour; each run spans 876 hours, so a term holds 10 runs and
