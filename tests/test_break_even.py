@@ -21,7 +21,7 @@ from core_support import run_js_on_inputs
 from generator.model.engine import MAX_PLAN_RUNS, BreakEven, Inputs, Span, Way, _trend, break_even, evaluate, plan_totals
 from generator.model.results import _plain
 
-CHECKED = 10_000  # every plan length up to here is priced; beyond, a sample
+EVERY_LENGTH_TO = 10_000  # every plan length up to here is priced; beyond, a sample
 
 
 def point(v: float) -> Span:
@@ -65,11 +65,11 @@ def disagreements(x: Inputs, b: BreakEven, lengths: list[int]) -> list[int]:
 
 
 def lengths(rng: random.Random, b: BreakEven) -> list[int]:
-    """Every plan length to CHECKED, the statement's own numbers and their neighbours, and a sample
+    """Every plan length to EVERY_LENGTH_TO, the statement's own numbers and their neighbours, and a sample
     to the longest plan the schema allows."""
     named = {int(v) + d for v in (b.first, b.last, b.first_for_good) if v is not None for d in (-1, 0, 1)}
-    sample = {rng.randint(CHECKED + 1, MAX_PLAN_RUNS) for _ in range(300)} | {MAX_PLAN_RUNS}
-    return sorted(set(range(1, CHECKED + 1)) | {n for n in named if 1 <= n <= MAX_PLAN_RUNS} | sample)
+    sample = {rng.randint(EVERY_LENGTH_TO + 1, MAX_PLAN_RUNS) for _ in range(300)} | {MAX_PLAN_RUNS}
+    return sorted(set(range(1, EVERY_LENGTH_TO + 1)) | {n for n in named if 1 <= n <= MAX_PLAN_RUNS} | sample)
 
 
 # --- generated cases ----------------------------------------------------------------------------

@@ -681,6 +681,7 @@ def _plan_lengths(x: Inputs, o: Outcome, limit: int) -> tuple[int | None, int | 
             s = _first_true(lambda n: at(n)[3 + i][0] == need, start, p,
                             math.floor((held + (need - 1) * term) / plan_span(1, x, wall)) + 1)
             if not by_hour:
+                # Hourly buying past a held reservation, where there is any, comes first in the stretch.
                 s = _first_true(lambda n: not at(n)[3 + i][1], s, p, p)
             start = s
         return start

@@ -467,6 +467,7 @@ function planLengths(x, o, limit) {
       const [need, byHour] = key;
       const held = x[name + "_held_hours"], term = x[name + "_term_hours"];
       let s = firstTrue((n) => at(n)[3 + i][0] === need, start, p, Math.floor((held + (need - 1) * term) / planSpan(1, x, wall)) + 1);
+      // Hourly buying past a held reservation, where there is any, comes first in the stretch.
       if (!byHour) s = firstTrue((n) => !at(n)[3 + i][1], s, p, p);
       start = s;
     });
