@@ -880,11 +880,11 @@ class CostCurve:
     crossing: float | None
 
 
-def cost_curve(x: Inputs, o: Outcome) -> CostCurve:
+def cost_curve(x: Inputs, o: Outcome, b: BreakEven | None = None) -> CostCurve:
     """Cumulative cost of each side against the number of runs, as the charts and the calculator
     draw it: from zero to past the crossing (when there is one and cost decides) and always to the
-    plan's runs."""
-    cross = crossing(x, o) if o.decided_by in COST_RULES else None
+    plan's runs. `b`: break_even(x, o), if known (the thresholds carry it)."""
+    cross = crossing(x, o, b) if o.decided_by in COST_RULES else None
     horizon = max(x.runs, 2)
     if cross is not None:
         horizon = max(horizon, int(cross * 1.5) + 1)

@@ -518,7 +518,7 @@ def present_workload(w: Any, names: dict[str, str] | None = None) -> dict[str, A
 
     result = {"inputs": plain(w.inputs), "outcome": plain(w.outcome), "robustness": plain(w.robustness),
               "thresholds": plain(w.thresholds)}
-    curve = plain(cost_curve(w.inputs, w.outcome))
+    curve = plain(cost_curve(w.inputs, w.outcome, w.thresholds.break_even))
     return present(result, curve, price_refs(w, names))
 
 

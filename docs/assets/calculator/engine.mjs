@@ -613,8 +613,9 @@ function flipping(x, name, value) {
 
 // The cumulative cost of each side against runs, as the chart draws it: past the crossing when
 // there is one, and always to the plan's runs.
-export function costCurve(x, o) {
-  const cross = COST_RULES.includes(o.decided_by) ? crossing(x, o) : null;
+// `b`: breakEven(x, o), if known (the thresholds carry it).
+export function costCurve(x, o, b) {
+  const cross = COST_RULES.includes(o.decided_by) ? crossing(x, o, b) : null;
   let horizon = Math.max(x.runs, 2);
   if (cross !== null) horizon = Math.max(horizon, Math.floor(cross * 1.5) + 1);
   horizon = Math.max(Math.min(horizon, CURVE_MAX_HORIZON), x.runs);
@@ -791,10 +792,9 @@ export function resolve(w, data) {
 export function evaluateWorkload(w, data) {
   const inputs = resolve(w, data);
   const outcome = evaluate(inputs);
-  return {
-    inputs, outcome, robustness: robustness(inputs, outcome), thresholds: thresholds(inputs, outcome),
-    curve: costCurve(inputs, outcome),
-  };
+  // The break-even statement is solved once, for the thresholds, and drawn from there.
+  const t = thresholds(inputs, outcome);
+  return { inputs, outcome, robustness: robustness(inputs, outcome), thresholds: t, curve: costCurve(inputs, outcome, t.break_even) };
 }
 
 // Publish for classic scripts too (the page wiring), without a bundler.

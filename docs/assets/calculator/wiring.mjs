@@ -3,7 +3,7 @@
 // sees comes from wording.mjs (the same words as the scenario pages); this module only escapes and
 // places them. calculator.mjs loads it on the page that has the form, calls setup() each time that
 // page is shown and teardown() when the reader leaves it.
-import { evaluateWorkload, checkReferences, findPrice, costCurve } from "./engine.mjs";
+import { evaluateWorkload, checkReferences, findPrice } from "./engine.mjs";
 import { present } from "./wording.mjs";
 import { hourly, hourlyExact, weeks } from "./format.mjs";
 
@@ -413,7 +413,7 @@ function recompute() {
   const gp = findPrice(data, workload.gpu.instance, workload.gpu.region, workload.gpu.option);
   const ref = (p) => ({ source: p.source, as_of: p.as_of, name: data.sources[p.source]?.name ?? p.source });
   const refs = { trainium: ref(tp), gpu: ref(gp) };
-  const shown = present(result, costCurve(result.inputs, result.outcome), refs);
+  const shown = present(result, result.curve, refs);
   render(shown);
   $("calc-stale").hidden = true;
   $("calc-output").removeAttribute("data-stale");
