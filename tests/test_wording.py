@@ -303,3 +303,16 @@ def test_a_way_elsewhere_that_costs_the_same_leaves_the_named_way():
     (shown,) = _both([_case(x)])
     row = next(r for r in shown["summary"]["sides"] if r["label"] == "Cheapest way to buy this plan's compute")
     assert row["gpu"] == {"key": "gpu.cheaper_by", "value": 0.0, "text": "on-demand, as named"}
+
+
+def test_a_side_that_cannot_run_has_no_cheaper_way_to_buy():
+    # The GPU cannot be had at all; spot elsewhere would be cheaper than its named on demand, but a
+    # way to buy a side that cannot run is no advice: both languages say it is not compared.
+    x = _inputs(gpu_option="on-demand", gpu_region="eu-west-2", gpu_availability="unavailable",
+                gpu_ways=(Way("on-demand", 55.04, None, "eu-west-2"),), gpu_ways_elsewhere=(Way("spot", 20.0, None, "us-east-1"),))
+    o = evaluate(x)
+    assert not o.gpu.feasible and o.gpu.cheaper_by > 0  # the engine still prices it
+    (shown,) = _both([_case(x)])
+    row = next(r for r in shown["summary"]["sides"] if r["label"] == "Cheapest way to buy this plan's compute")
+    assert row["gpu"]["text"] == "not compared: this side cannot run"
+    assert row["trainium"]["text"] != row["gpu"]["text"]

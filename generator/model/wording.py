@@ -421,6 +421,8 @@ def _cheapest(x: dict[str, Any], sd: dict[str, Any], side: str) -> str:
     """The cheapest way to buy one side's compute against the named way; a region is named only when
     the cheaper way is in another region than the named one."""
     named = x[side + "_option"]
+    if not sd["feasible"]:
+        return "not compared: this side cannot run"  # ways to buy matter only to a side that can run
     if not sd["cheaper_by"] > 0:
         return f"{named}, as named"
     here, there = x.get(side + "_region") or "", sd.get("cheapest_region") or ""

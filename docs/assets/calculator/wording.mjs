@@ -367,6 +367,7 @@ function summaryOf(x, o, t) {
 // cheaper way is in another region than the named one.
 function cheapestWay(x, sd, side) {
   const named = x[side + "_option"];
+  if (!sd.feasible) return "not compared: this side cannot run"; // ways to buy matter only to a side that can run
   if (!(sd.cheaper_by > 0)) return `${named}, as named`;
   const here = x[side + "_region"] || "", there = sd.cheapest_region || "";
   if (there && there !== here) return `${sd.cheapest_option} in ${there}, ${f.money(sd.cheaper_by)} less than ${named} in ${here}`;
