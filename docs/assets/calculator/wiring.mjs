@@ -4,8 +4,8 @@
 // places them. calculator.mjs loads it on the page that has the form, calls setup() each time that
 // page is shown and teardown() when the reader leaves it.
 import { evaluateWorkload, checkReferences, findPrice } from "./engine.mjs";
-import { present } from "./wording.mjs";
-import { hourly, hourlyExact, weeks } from "./format.mjs";
+import * as say from "./wording.mjs";
+import { hourly, hourlyExact } from "./format.mjs";
 
 // The form's fields as the page bakes them in (generator/rendering/calculator_fields.py): each one's
 // URL parameter, id, path in a workload and what a value may be, read from the scenario schema at
@@ -112,13 +112,13 @@ function setError(id, message) {
 // means something.
 export function checkNumber(text, { integer = false, min = null, above = null, max = null, optional = false } = {}) {
   const raw = text.trim();
-  if (raw === "") return [null, optional ? "" : "Enter a number."];
+  if (raw === "") return [null, optional ? "" : say.ENTER_A_NUMBER];
   const v = Number(raw);
-  if (!Number.isFinite(v)) return [null, "Enter a finite number."];
-  if (integer && !Number.isInteger(v)) return [null, "Enter a whole number."];
-  if (above !== null && !(v > above)) return [null, `Must be more than ${above}.`];
-  if (min !== null && v < min) return [null, `Must be at least ${min}.`];
-  if (max !== null && v > max) return [null, `Must be at most ${max}.`];
+  if (!Number.isFinite(v)) return [null, say.ENTER_A_FINITE_NUMBER];
+  if (integer && !Number.isInteger(v)) return [null, say.ENTER_A_WHOLE_NUMBER];
+  if (above !== null && !(v > above)) return [null, say.mustBeMoreThan(above)];
+  if (min !== null && v < min) return [null, say.mustBeAtLeast(min)];
+  if (max !== null && v > max) return [null, say.mustBeAtMost(max)];
   return [v, ""];
 }
 
@@ -140,17 +140,15 @@ function follow(ids, [value, low, high]) {
 
 // A value outside its own range: the message goes under the field the reader changed last of the
 // three (the value when it was none of them), saying which way to move what.
-function rangeError(ids, [value, low, high], what, show) {
+function rangeError(ids, [value, low, high], what) {
   if (low <= value && value <= high) return 0;
   let at = ids.includes(lastEdited) ? lastEdited : ids[0];
   if (low > high) at = lastEdited === ids[2] ? ids[2] : ids[1];
   let message;
-  if (low > high) message = `The low end (${show(low)}) is above the high end (${show(high)}) of the ${what} range.`;
-  else if (at === ids[0]) message = value < low
-    ? `${show(value)} is below this range's low end (${show(low)}): lower the low end, or raise the ${what}.`
-    : `${show(value)} is above this range's high end (${show(high)}): raise the high end, or lower the ${what}.`;
-  else if (at === ids[1]) message = `The low end (${show(low)}) is above the ${what} itself (${show(value)}): the range must contain it.`;
-  else message = `The high end (${show(high)}) is below the ${what} itself (${show(value)}): the range must contain it.`;
+  if (low > high) message = say.rangeReversed(what, low, high);
+  else if (at === ids[0]) message = value < low ? say.valueBelowRange(what, value, low) : say.valueAboveRange(what, value, high);
+  else if (at === ids[1]) message = say.lowEndAboveValue(what, low, value);
+  else message = say.highEndBelowValue(what, high, value);
   return setError(at, message);
 }
 
@@ -176,7 +174,7 @@ function workloadFromForm() {
   let relHigh = take("calc-rel-high");
   if (rel !== null && relLow !== null && relHigh !== null) {
     [relLow, relHigh] = follow(["calc-rel", "calc-rel-low", "calc-rel-high"], [rel, relLow, relHigh]);
-    bad += rangeError(["calc-rel", "calc-rel-low", "calc-rel-high"], [rel, relLow, relHigh], "relative throughput", (v) => String(v));
+    bad += rangeError(["calc-rel", "calc-rel-low", "calc-rel-high"], [rel, relLow, relHigh], say.rangeLabel("relative_throughput"));
   }
   const weeksValue = take("calc-weeks");
   let porting = {};
@@ -190,7 +188,7 @@ function workloadFromForm() {
       [wl, wh] = follow(["calc-weeks", "calc-weeks-low", "calc-weeks-high"], [weeks, wl, wh]);
     }
     if (wl !== null && wh !== null) {
-      bad += rangeError(["calc-weeks", "calc-weeks-low", "calc-weeks-high"], [weeks, wl, wh], "port effort", (v) => String(v));
+      bad += rangeError(["calc-weeks", "calc-weeks-low", "calc-weeks-high"], [weeks, wl, wh], say.rangeLabel("port_weeks"));
     }
     porting.weeks = { value: weeks, low: wl, high: wh };
   } else {
@@ -204,7 +202,7 @@ function workloadFromForm() {
   const trnCount = take("calc-trn-count");
   const gpuCount = take("calc-gpu-count");
   const ta = $("calc-trn-avail").value, ga = $("calc-gpu-avail").value;
-  $("calc-avail-error").textContent = ta === "unavailable" && ga === "unavailable" ? "Both sides are unavailable: there is nothing to compare." : "";
+  $("calc-avail-error").textContent = ta === "unavailable" && ga === "unavailable" ? say.BOTH_UNAVAILABLE : "";
   if (ta === "unavailable" && ga === "unavailable") bad += 1;
   const engineers = take("calc-engineers");
   if (engineers !== null) porting.engineers = engineers;
@@ -214,14 +212,14 @@ function workloadFromForm() {
     const id = `calc-${prefix}-held`;
     const v = take(id);
     const committed = $(`calc-${prefix}-option`).value.startsWith("commit-");
-    if (v !== null && !committed) bad += setError(id, "Only for a 1- or 3-year commitment.");
+    if (v !== null && !committed) bad += setError(id, say.HELD_NEEDS_COMMITMENT);
     else if (v !== null) held[side] = v;
   }
   const lead = { trainium: take("calc-trn-lead"), gpu: take("calc-gpu-lead") };
   const regions = $("calc-regions").value.split(",").map((r) => r.trim()).filter(Boolean);
   if (bad) return { bad };
   const w = {
-    name: "your workload",
+    name: say.SCENARIO_WORKLOAD,
     architecture: $("calc-arch").value,
     run_size: runSize,
     runs,
@@ -252,30 +250,31 @@ const cell = (c, label = "") => {
 
 // Places what wording.mjs says; every string is escaped here, whatever its origin.
 function render(shown) {
+  const L = say.OUTPUT_LABELS;
   const rob = shown.robustness;
   const t = shown.thresholds;
   const badge = rob.state === "robust" ? "robust" : "flips";
   const trace = shown.trace.map((s) => `<li data-rule="${esc(s.rule)}"${s.decides ? ` data-decides="${esc(s.decides)}"` : ""}>` +
     `<strong>${esc(s.label)}.</strong> ${esc(s.text)}${s.decides ? ` <em>${esc(s.decides_text)}</em>` : ""}</li>`).join("");
-  const sides = shown.summary.sides.map((r) => `<tr><td>${esc(r.label)}</td>${cell(r.trainium, "Trainium")}${cell(r.gpu, "GPU")}</tr>`).join("");
+  const sides = shown.summary.sides.map((r) => `<tr><td>${esc(r.label)}</td>${cell(r.trainium, L.trainium)}${cell(r.gpu, L.gpu)}</tr>`).join("");
   const rows = shown.summary.rows.map((c) => `<tr><td>${esc(c.label)}</td>${cell(c)}</tr>`).join("");
-  const ends = rob.ends.map((e) => `<tr><td>${esc(e.label)}</td><td data-label="End">${esc(e.end)}</td><td data-label="Value">${esc(e.value_text)}</td>` +
-    `<td data-label="Verdict">${esc(e.verdict_label)}</td><td data-label="GPU total minus Trainium total">${esc(e.difference_text)}</td></tr>`).join("");
+  const ends = rob.ends.map((e) => `<tr><td>${esc(e.label)}</td><td data-label="${esc(L.end)}">${esc(e.end)}</td><td data-label="${esc(L.value)}">${esc(e.value_text)}</td>` +
+    `<td data-label="${esc(L.verdict_column)}">${esc(e.verdict_label)}</td><td data-label="${esc(L.difference)}">${esc(e.difference_text)}</td></tr>`).join("");
   const parts = t.parts.map((it) => `${esc(it.label)}: <span data-key="${esc(it.key)}" data-value="${esc(it.value ?? "none")}">${esc(it.text)}</span>`).join("; ");
   $("calc-output").innerHTML = `
 <div class="guide-verdict guide-verdict--${esc(shown.verdict)}" data-verdict="${esc(shown.verdict)}">
 ${shown.lead ? `<p class="guide-verdict__lead">${esc(shown.lead)}</p>` : ""}
-<p class="guide-verdict__label">Verdict: <strong>${esc(shown.verdict_label)}</strong> <span class="guide-badge guide-badge--${badge}" data-robust="${esc(rob.state)}">${esc(rob.words)}</span></p>
+<p class="guide-verdict__label">${esc(L.verdict)} <strong>${esc(shown.verdict_label)}</strong> <span class="guide-badge guide-badge--${badge}" data-robust="${esc(rob.state)}">${esc(rob.words)}</span></p>
 <ol class="guide-trace">${trace}</ol>
 ${shown.price_notes.map((n) => `<p class="guide-price-basis" data-price-basis="${esc(n.side)}:${esc(n.basis)}">${esc(n.text)}</p>`).join("")}
 </div>
 <table data-table="numbers">
-<thead><tr><th>Figure</th><th>Trainium</th><th>GPU</th></tr></thead>
+<thead><tr><th>${esc(L.figure)}</th><th>${esc(L.trainium)}</th><th>${esc(L.gpu)}</th></tr></thead>
 <tbody>${sides}</tbody></table>
 <table data-table="numbers"><tbody>${rows}</tbody></table>
-<h3>Does the verdict hold?</h3>
+<h3>${esc(L.holds)}</h3>
 <p data-robust="${esc(rob.state)}">${esc(rob.sentence)}</p>
-${ends ? `<table data-table="ranges"><thead><tr><th>Input</th><th>End</th><th>Value</th><th>Verdict</th><th>GPU total minus Trainium total</th></tr></thead><tbody>${ends}</tbody></table>` : ""}
+${ends ? `<table data-table="ranges"><thead><tr><th>${esc(L.input)}</th><th>${esc(L.end)}</th><th>${esc(L.value)}</th><th>${esc(L.verdict_column)}</th><th>${esc(L.difference)}</th></tr></thead><tbody>${ends}</tbody></table>` : ""}
 <p>${esc(t.intro)} ${parts}.</p>`;
   glance(shown);
   // Only this short line is live: the whole answer re-read on every keystroke would drown the form.
@@ -307,7 +306,7 @@ function drawChart(filled) {
   const el = $("calc-chart");
   if (!el || !window.GuideCharts) return;
   const datasets = { rows: filled.rows, marks: filled.marks };
-  el.setAttribute("aria-label", "Cumulative cost against runs for both options. " + filled.summary);
+  el.setAttribute("aria-label", say.chartName(filled.summary));
   // Filled into the spec itself, so the first render already has the data (no empty-extent warnings).
   chart.spec = {
     ...template,
@@ -359,20 +358,11 @@ async function drawLatest() {
 let current = null; // { workload, result, shown } of the last good recompute
 let pricesShown = ""; // the price line as last placed, so an edit that leaves it alone does not re-announce it
 
-// What checkReferences finds, under the field it concerns and in a reader's words.
+// What checkReferences finds goes under the field it concerns, in wording.mjs's words.
 const REFERENCE_FIELDS = {
   "trainium.instance": "calc-trn-instance", "trainium.option": "calc-trn-option",
   "gpu.instance": "calc-gpu-instance", "gpu.option": "calc-gpu-option",
 };
-
-function referenceError(w, [field, message]) {
-  const [side, what] = field.split(".");
-  const c = w[side];
-  const name = side === "trainium" ? "Trainium" : "GPU";
-  if (what === "instance") return c.instance ? `${c.instance} is not a ${name} instance this guide knows.` : `Choose a ${name} instance.`;
-  if (message.startsWith("no ")) return `This guide has no ${c.option} price for ${c.instance} in ${c.region}.`;
-  return `${c.instance} is not sold ${c.option} in ${c.region}.`;
-}
 
 // The answer stays for the last valid inputs while a field is wrong, marked as such, so a reader
 // who mistypes does not lose it; only before any valid input is there nothing to show.
@@ -380,14 +370,13 @@ function invalid(count) {
   const root = $("guide-calc");
   root.setAttribute("data-state", "invalid");
   const note = $("calc-stale");
-  const fields = count === 1 ? "the field marked above" : `the ${count} fields marked above`;
   if (current) {
-    note.textContent = `Fix ${fields}: the answer below is still the one for the last valid inputs.`;
+    note.textContent = say.staleAnswer(count);
     note.hidden = false;
     $("calc-output").setAttribute("data-stale", "true");
   } else {
     note.hidden = true;
-    $("calc-output").innerHTML = `<p class="guide-calc__invalid">Fix ${esc(fields)} to see the answer.</p>`;
+    $("calc-output").innerHTML = `<p class="guide-calc__invalid">${esc(say.noAnswerYet(count))}</p>`;
   }
 }
 
@@ -404,7 +393,7 @@ function recompute() {
   if (!workload) { invalid(bad); return; }
   const problems = checkReferences(workload, data);
   if (problems.length) {
-    for (const p of problems) setError(REFERENCE_FIELDS[p[0]], referenceError(workload, p));
+    for (const p of problems) setError(REFERENCE_FIELDS[p[0]], say.referenceError(workload, p));
     invalid(problems.length);
     return;
   }
@@ -413,7 +402,7 @@ function recompute() {
   const gp = findPrice(data, workload.gpu.instance, workload.gpu.region, workload.gpu.option);
   const ref = (p) => ({ source: p.source, as_of: p.as_of, name: data.sources[p.source]?.name ?? p.source });
   const refs = { trainium: ref(tp), gpu: ref(gp) };
-  const shown = present(result, result.curve, refs);
+  const shown = say.present(result, result.curve, refs);
   render(shown);
   $("calc-stale").hidden = true;
   $("calc-output").removeAttribute("data-stale");
@@ -424,9 +413,9 @@ function recompute() {
     const mark = shown.price_marks[side];
     return `<span title="${esc(hourlyExact(p.usd_per_hour))}">${esc(hourly(p.usd_per_hour))}</span>` +
       (mark ? ` <span class="guide-price-mark" data-price-mark="${esc(side)}:${esc(mark.basis)}">(${esc(mark.text)})</span>` : "") +
-      `, from ${esc(src ? src.name : p.source)}, ${esc(p.as_of)}`;
+      esc(say.priceSource(src ? src.name : p.source, p.as_of));
   };
-  const pricesHtml = `Trainium ${priceHtml("trainium", tp)}. GPU ${priceHtml("gpu", gp)}.`;
+  const pricesHtml = say.pricesLine(priceHtml("trainium", tp), priceHtml("gpu", gp));
   if (pricesShown !== pricesHtml) { $("calc-prices").innerHTML = pricesHtml; pricesShown = pricesHtml; }
   current = { workload, result, shown };
   root.setAttribute("data-state", "ok");
@@ -455,11 +444,11 @@ function toYaml(w, verdict) {
   const n = (v) => String(v);
   const lines = [
     "# yaml-language-server: $schema=../schemas/scenario.schema.json",
-    `title: ${q("My case, from the calculator")}`,
-    `summary: ${q("Describe the team and the workload here.")}`,
+    `title: ${q(say.SCENARIO_TITLE)}`,
+    `summary: ${q(say.SCENARIO_SUMMARY)}`,
     `expect: ${verdict}`,
     "sources:",
-    `  - ${q("Calculator: " + window.location.href)}`,
+    `  - ${q(say.scenarioSource(window.location.href))}`,
     "workloads:",
     `  - name: ${q(w.name)}`,
     `    architecture: ${w.architecture}`,
@@ -538,14 +527,14 @@ function checkLink(asked) {
     return copy.textContent.trim();
   };
   const fallBack = (key, el, why) => {
-    notes.push(`${label(el)} (${key}=${JSON.stringify(params.get(key))}) ${why}; the default${DEFAULTS[key] ? ` (${DEFAULTS[key]})` : ""} is used instead.`);
+    notes.push(say.linkFallBack(label(el), key, params.get(key), DEFAULTS[key], why));
     state[key] = DEFAULTS[key];
   };
   // Choices first: a value the list does not offer cannot be selected at all.
   const trial = (key) => {
     const el = document.querySelector(`#guide-calc select[name="${key}"]`);
     if (!el || !params.has(key)) return;
-    if (![...el.options].some((o) => o.value === state[key])) fallBack(key, el, "is not one of the choices");
+    if (![...el.options].some((o) => o.value === state[key])) fallBack(key, el, say.LINK_NOT_A_CHOICE);
   };
   for (const [side, prefix] of [["trainium", "trn"], ["gpu", "gpu"]]) {
     const [instance, region, option] = ["instance", "region", "option"].map((part) => byPath[`${side}.${part}`]);
@@ -557,7 +546,7 @@ function checkLink(asked) {
   }
   for (const f of FIELDS) if (f.kind === "select" && !/^(trainium|gpu)\./.test(f.path)) trial(f.key);
   if (params.has(mode.key) && !mode.choices.includes(state[mode.key])) {
-    notes.push(`The run-size mode (${mode.key}=${JSON.stringify(params.get(mode.key))}) is neither hours nor flops; hours is used instead.`);
+    notes.push(say.linkModeFallBack(mode.key, params.get(mode.key)));
     state[mode.key] = DEFAULTS[mode.key];
   }
   // Then numbers: whatever the form would mark as wrong.
@@ -565,7 +554,7 @@ function checkLink(asked) {
   workloadFromForm();
   for (const el of fields()) {
     if (el.getAttribute("aria-invalid") !== "true" || !params.has(el.name)) continue;
-    fallBack(el.name, el, `is not usable: ${$(el.id + "-error").textContent.replace(/\.$/, "").toLowerCase()}`);
+    fallBack(el.name, el, say.linkNotUsable($(el.id + "-error").textContent));
   }
   return { state, notes };
 }
@@ -613,14 +602,14 @@ export async function setup() {
   fillSelect($("calc-trn-instance"), bySide("trainium"));
   fillSelect($("calc-gpu-instance"), bySide("gpu"));
   const classes = data.assumptions.porting_classes;
-  fillSelect($("calc-arch"), Object.keys(classes), Object.fromEntries(Object.entries(classes).map(([k, v]) => [k, `${v.label} (${weeks(v.weeks.low)} to ${weeks(v.weeks.high)} engineer-weeks)`])));
+  fillSelect($("calc-arch"), Object.keys(classes), Object.fromEntries(Object.entries(classes).map(([k, v]) => [k, say.architectureChoice(v.label, v.weeks.low, v.weeks.high)])));
   const box = $(checks.id);
   for (const [name, c] of Object.entries(data.assumptions.constraints)) {
     const label = document.createElement("label");
     const input = document.createElement("input");
     input.type = "checkbox"; input.value = name;
     label.appendChild(input);
-    label.appendChild(document.createTextNode(` ${c.label} (${c.effect === "excludes" ? "rules Trainium out" : `adds ${weeks(c.weeks.value)} engineer-weeks`})`));
+    label.appendChild(document.createTextNode(" " + say.constraintChoice(c)));
     box.appendChild(label);
   }
   const presetSelect = $("calc-preset");
@@ -646,7 +635,7 @@ export async function setup() {
   const fromLink = () => {
     const { state, notes } = checkLink(stateFromUrl());
     const notice = $("calc-link-notice");
-    notice.textContent = notes.length ? "This link could not be followed in full. " + notes.join(" ") : "";
+    notice.textContent = say.linkNotice(notes);
     notice.hidden = !notes.length;
     apply(state);
     if (notes.length) window.history.replaceState({ guideCalc: true }, "", urlFor(readState()));
@@ -671,18 +660,18 @@ export async function setup() {
     if (!p) return;
     apply(presetState(p.workload));
     onChange(true);
-    $("calc-status").textContent = `Loaded: ${p.label}`;
+    $("calc-status").textContent = say.loadedPreset(p.label);
   }, { signal });
   $("calc-copy").addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(window.location.href);
-      $("calc-status").textContent = "Link copied.";
+      $("calc-status").textContent = say.LINK_COPIED;
     } catch (err) {
-      $("calc-status").textContent = "Copy this link from the address bar: " + window.location.href;
+      $("calc-status").textContent = say.copyFromAddressBar(window.location.href);
     }
   }, { signal });
   $("calc-yaml").addEventListener("click", () => {
-    if (!current || root.getAttribute("data-state") !== "ok") { $("calc-status").textContent = "Fix the marked fields first."; return; }
+    if (!current || root.getAttribute("data-state") !== "ok") { $("calc-status").textContent = say.FIX_FIRST; return; }
     const blob = new Blob([toYaml(current.workload, current.result.outcome.verdict)], { type: "application/yaml" });
     const a = document.createElement("a");
     a.href = URL.createObjectURL(blob);

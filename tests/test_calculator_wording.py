@@ -1,0 +1,214 @@
+"""The calculator's JavaScript writes no sentence of its own: every sentence a reader sees on the
+calculator page comes from wording.mjs, and wiring.mjs only calls it and places what it returns.
+Read from the source: each string and template literal of wiring.mjs (a template's substitutions
+left out) must not read as prose."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+CALC = Path(__file__).resolve().parent.parent / "docs" / "assets" / "calculator"
+WIRING = CALC / "wiring.mjs"
+WORDING = CALC / "wording.mjs"
+LOADER = CALC / "calculator.mjs"
+
+# Where a substitution `${...}` stood in a template literal: not a letter, so a template made only
+# of substitutions and punctuation ("${label}: ${value}") is not prose.
+HOLE = "\u2026"
+# Before a `/` these end an expression, so the `/` divides; anywhere else it opens a regex literal.
+_DIVIDES_AFTER = set(")]}") | {"ident"}
+_REGEX_AFTER_WORDS = {"return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw", "yield", "await"}
+
+
+def js_literals(src: str) -> list[str]:
+    """Every string and template literal in a JavaScript module, in order; a template's
+    substitutions become HOLE and the literals inside them are listed too."""
+    out: list[str] = []
+
+    def code(i: int, in_hole: bool) -> int:
+        depth, prev, word = 0, "", ""
+        while i < len(src):
+            c = src[i]
+            if c.isspace():
+                i += 1
+                continue
+            if src.startswith("//", i):
+                end = src.find("\n", i)
+                i = len(src) if end < 0 else end
+                continue
+            if src.startswith("/*", i):
+                i = src.index("*/", i) + 2
+                continue
+            if c in "'\"":
+                j, buf = i + 1, []
+                while src[j] != c:
+                    step = 2 if src[j] == "\\" else 1
+                    buf.append(src[j:j + step])
+                    j += step
+                out.append("".join(buf))
+                i, prev = j + 1, "ident"
+            elif c == "`":
+                i = template(i + 1)
+                prev = "ident"
+            elif c == "/" and not (prev in _DIVIDES_AFTER and word not in _REGEX_AFTER_WORDS):
+                j, in_class = i + 1, False
+                while in_class or src[j] != "/":
+                    if src[j] == "\\":
+                        j += 1
+                    elif src[j] == "[":
+                        in_class = True
+                    elif src[j] == "]":
+                        in_class = False
+                    j += 1
+                i, prev = j + 1, "ident"
+            elif c.isalnum() or c in "_$":
+                m = re.compile(r"[\w$]+").match(src, i)
+                word, prev, i = m.group(), "ident", m.end()
+                continue
+            else:
+                if c == "{":
+                    depth += 1
+                elif c == "}":
+                    if depth == 0 and in_hole:
+                        return i + 1
+                    depth -= 1
+                prev, i = c, i + 1
+            word = ""
+        return i
+
+    def template(i: int) -> int:
+        slot = len(out)
+        out.append("")
+        buf = []
+        while src[i] != "`":
+            if src[i] == "\\":
+                buf.append(src[i:i + 2])
+                i += 2
+            elif src.startswith("${", i):
+                buf.append(HOLE)
+                i = code(i + 2, True)
+            else:
+                buf.append(src[i])
+                i += 1
+        out[slot] = "".join(buf)
+        return i + 1
+
+    code(0, False)
+    return out
+
+
+def reads_as_prose(literal: str) -> bool:
+    """A phrase (three words in a row) or a sentence (a capitalised word and at least one more, with
+    a full stop, colon, question or exclamation mark after a word). Markup tags are not words."""
+    text = re.sub(r"<[^>]*>", " ", literal)
+    if re.search(r"[A-Za-z'-]+ [A-Za-z'-]+ [A-Za-z'-]+", text):
+        return True
+    return bool(re.search(r"\b[A-Z][A-Za-z'-]*[.:?!,]?\s+\S", text) and re.search(r"\S[.:?!](\s|$)", text))
+
+
+# Strings in wiring.mjs that look like prose but no reader sees: none yet. An entry needs a reason
+# (a selector, an id, an attribute or class name, a file format's own text).
+NOT_FOR_READERS: set[str] = set()
+
+
+def test_wiring_writes_no_sentence_of_its_own():
+    prose = [s for s in js_literals(WIRING.read_text(encoding="utf-8")) if reads_as_prose(s)]
+    assert [s for s in prose if s not in NOT_FOR_READERS] == []
+
+
+def test_the_loader_says_only_that_the_calculator_could_not_load():
+    # calculator.mjs runs on every page and loads nothing until a page has the form; its one message
+    # is for when wording.mjs itself may be what failed to load, so it stays there (see its comment).
+    prose = [s for s in js_literals(LOADER.read_text(encoding="utf-8")) if reads_as_prose(s)]
+    assert prose == ["The calculator could not load, so there is no answer here. Reload the page to try again; ",
+                     "every scenario page shows the same computation for a fixed case."]
+
+
+@pytest.mark.parametrize("literal", [
+    "Enter a number.", "Link copied.", "Must be at least ${min}.", "Fix ${fields}: the answer below is still the one.",
+    "${show(value)} is below this range's low end (${show(low)}): lower the low end, or raise the ${what}.",
+    "Loaded: ${p.label}", "<p class=\"guide-verdict__label\">Verdict: <strong>${x}</strong></p>",
+    "<h3>Does the verdict hold?</h3>", "Trainium ${a}. GPU ${b}.", "is not one of the choices",
+])
+def test_the_check_finds_a_sentence_wherever_it_is_written(literal: str):
+    for quote in ("`",) if "${" in literal else ('"', "'", "`"):
+        src = f"const a = x / 2; const r = /[\"'`]/g;\nel.textContent = {quote}{literal}{quote}; // it's\n"
+        found = [s for s in js_literals(src) if reads_as_prose(s)]
+        assert len(found) == 1, (quote, found)
+
+
+@pytest.mark.parametrize("literal", [
+    "#guide-calc [name]", "calc-${prefix}-instance", "input[name=\"${mode.key}\"]:checked", "#${checks.id} input:checked",
+    "application/yaml", "data-md-color-scheme", "${esc(it.label)}: <span data-key=\"${esc(it.key)}\">${esc(it.text)}</span>",
+    "# yaml-language-server: $schema=../schemas/scenario.schema.json", "      ${k}: ${v}", "<td${named}>${esc(c.text)}</td>",
+])
+def test_the_check_passes_what_is_not_prose(literal: str):
+    assert not reads_as_prose(js_literals(f"x = `{literal}`;")[0])
+
+
+def test_the_tokenizer_reads_templates_inside_templates_and_skips_regexes_and_comments():
+    src = ("// \"not a string\"\nconst a = `one ${b ? `two ${c}` : 'three'} four`;\n"
+           "const d = e.replace(/[&<>\"']/g, (x) => x) / 2; /* 'nor this' */ f(\"five\");\n")
+    assert js_literals(src) == [f"one {HOLE} four", f"two {HOLE}", "three", "five"]
+
+
+def test_every_message_wiring_asks_for_is_in_the_wording_module():
+    # wiring.mjs reads wording.mjs as a namespace, where a misspelt name is undefined rather than an error.
+    asked = set(re.findall(r"\bsay\.([A-Za-z_$][\w$]*)", WIRING.read_text(encoding="utf-8")))
+    script = "const m = await import(process.argv[1]); process.stdout.write(JSON.stringify(Object.keys(m)));"
+    out = subprocess.run(["node", "--input-type=module", "-e", script, WORDING.as_uri()],
+                         capture_output=True, text=True, check=True)
+    assert asked and asked <= set(json.loads(out.stdout)), asked - set(json.loads(out.stdout))
+
+
+MESSAGES = """
+const say = await import(process.argv[1]);
+const w = { trainium: { instance: "trn9.huge", option: "spot", region: "mars-1" }, gpu: { instance: "", option: "spot", region: "mars-1" } };
+process.stdout.write(JSON.stringify([
+  say.rangeReversed(say.rangeLabel("relative_throughput"), 1.2, 0.8),
+  say.valueBelowRange(say.rangeLabel("port_weeks"), 0.5, 1),
+  say.valueAboveRange("port effort", 9, 3),
+  say.lowEndAboveValue("relative throughput", 1.1, 1),
+  say.highEndBelowValue("relative throughput", 0.9, 1),
+  say.staleAnswer(1), say.staleAnswer(3), say.noAnswerYet(2),
+  say.referenceError(w, ["trainium.instance", "unknown"]), say.referenceError(w, ["gpu.instance", "unknown"]),
+  say.referenceError(w, ["trainium.option", "no price"]), say.referenceError(w, ["trainium.option", "not offered"]),
+  say.linkFallBack("Runs", "n", "x\\"y", "10", say.LINK_NOT_A_CHOICE), say.linkFallBack("Regions", "rg", "", "", say.linkNotUsable("Enter a number.")),
+  say.linkModeFallBack("m", "sideways"), say.linkNotice([]), say.linkNotice(["A.", "B."]),
+  say.constraintChoice({ label: "Uses TensorFlow", effect: "excludes" }),
+  say.constraintChoice({ label: "Custom kernels", effect: "adds", weeks: { value: 4 } }),
+  say.pricesLine("$1.00/h, from A, 2025-01-01", "$2.00/h" + say.priceSource("B", "2025-02-02")),
+]));
+"""
+
+
+def test_the_calculators_messages_say_what_the_page_said():
+    out = subprocess.run(["node", "--input-type=module", "-e", MESSAGES, WORDING.as_uri()],
+                         capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == [
+        "The low end (1.2) is above the high end (0.8) of the relative throughput range.",
+        "0.5 is below this range's low end (1): lower the low end, or raise the port effort.",
+        "9 is above this range's high end (3): raise the high end, or lower the port effort.",
+        "The low end (1.1) is above the relative throughput itself (1): the range must contain it.",
+        "The high end (0.9) is below the relative throughput itself (1): the range must contain it.",
+        "Fix the field marked above: the answer below is still the one for the last valid inputs.",
+        "Fix the 3 fields marked above: the answer below is still the one for the last valid inputs.",
+        "Fix the 2 fields marked above to see the answer.",
+        "trn9.huge is not a Trainium instance this guide knows.",
+        "Choose a GPU instance.",
+        "This guide has no spot price for trn9.huge in mars-1.",
+        "trn9.huge is not sold spot in mars-1.",
+        'Runs (n="x\\"y") is not one of the choices; the default (10) is used instead.',
+        'Regions (rg="") is not usable: enter a number; the default is used instead.',
+        'The run-size mode (m="sideways") is neither hours nor flops; hours is used instead.',
+        "",
+        "This link could not be followed in full. A. B.",
+        "Uses TensorFlow (rules Trainium out)",
+        "Custom kernels (adds 4 engineer-weeks)",
+        "Trainium $1.00/h, from A, 2025-01-01. GPU $2.00/h, from B, 2025-02-02.",
+    ]
