@@ -6,6 +6,8 @@ let loaded = null;
 
 function failed(root, err) {
   // The page's own text says the calculator needs JavaScript; here JavaScript runs, so say what did happen.
+  // This one sentence is written here rather than in wording.mjs: importing that module here would
+  // fetch it (and format.mjs) on every page, and the import that failed may have been wording.mjs's.
   const out = document.getElementById("calc-output");
   root.setAttribute("data-state", "failed");
   if (out) {

@@ -1,6 +1,7 @@
 // The calculator page's wiring: read the form, ask engine.mjs, place what wording.mjs says, keep
-// the URL in step. Arithmetic and rules live in engine.mjs and every sentence and figure a reader
-// sees comes from wording.mjs (the same words as the scenario pages); this module only escapes and
+// the URL in step. Arithmetic and rules live in engine.mjs and every sentence, label and figure a
+// reader sees comes from wording.mjs (the same words as the scenario pages, and the form's own
+// messages); this module writes none (tests/test_calculator_wording.py) and only escapes and
 // places them. calculator.mjs loads it on the page that has the form, calls setup() each time that
 // page is shown and teardown() when the reader leaves it.
 import { evaluateWorkload, checkReferences, findPrice } from "./engine.mjs";

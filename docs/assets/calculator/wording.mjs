@@ -1,7 +1,8 @@
 // What a reader is told about one evaluated workload: every sentence, label and formatted figure.
 // The same function as generator/model/wording.py, giving the same strings (tests/test_parity.py). It
 // takes the workload as evaluateWorkload returns it, the engine's cost curve and the two prices'
-// source and date, and returns plain data; wiring.mjs only escapes and places it.
+// source and date, and returns plain data; wiring.mjs only escapes and places it. The end of this
+// module holds the calculator page's own messages (its fields, link, buttons and download).
 // Rules, inputs and thresholds this layer does not know get a generic label from their name.
 import * as f from "./format.mjs";
 
