@@ -490,3 +490,28 @@ def test_the_new_model_inputs_reach_the_engine_from_the_form(calc: Calc, project
     calc.page.dispatch_event("#calc-gpu-held", "change")
     calc.page.wait_for_function("() => document.getElementById('calc-gpu-held-error').textContent !== ''")
     assert "commitment" in calc.page.text_content("#calc-gpu-held-error")
+
+
+def test_a_regions_list_that_rules_out_a_chosen_region_marks_the_field_at_fault(calc: Calc):
+    # Both instances are offered in us-east-1; the GPU side is priced in us-west-1.
+    calc.open("?ti=trn1.32xlarge&tr=us-east-1&to=on-demand&gi=p5.48xlarge&gr=us-west-1&go=on-demand")
+    assert calc.page.get_attribute("#guide-calc", "data-state") == "ok"
+    calc.page.fill("#calc-regions", "us-east-1")
+    assert calc.page.get_attribute("#guide-calc", "data-state") == "invalid"
+    assert calc.page.inner_text("#calc-stale").startswith("Fix the field marked above")
+    assert calc.page.get_attribute("#calc-gpu-region", "aria-invalid") == "true"
+    assert calc.page.inner_text("#calc-gpu-region-error") == "The workload may only use us-east-1: choose one of them for p5.48xlarge."
+    assert calc.page.get_attribute("#calc-trn-region", "aria-invalid") is None
+    calc.page.select_option("#calc-gpu-region", "us-east-1")
+    assert calc.page.get_attribute("#guide-calc", "data-state") == "ok"
+    assert calc.page.inner_text("#calc-gpu-region-error") == ""
+    assert calc.page.get_attribute("#calc-gpu-region", "aria-invalid") is None
+    # A list neither instance is offered in is the list's own fault.
+    calc.page.fill("#calc-regions", "mars-north-9")
+    assert calc.page.inner_text("#calc-regions-error") == (
+        "Neither trn1.32xlarge nor p5.48xlarge is offered in mars-north-9: there is nothing to compare.")
+    assert calc.page.get_attribute("#calc-regions", "aria-invalid") == "true"
+    calc.page.fill("#calc-regions", "")
+    assert calc.page.get_attribute("#guide-calc", "data-state") == "ok"
+    assert calc.page.inner_text("#calc-regions-error") == ""
+    assert calc.page.get_attribute("#calc-regions", "aria-invalid") is None

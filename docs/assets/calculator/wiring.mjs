@@ -361,15 +361,20 @@ let pricesShown = ""; // the price line as last placed, so an edit that leaves i
 
 // What checkReferences finds, under the field it concerns and in a reader's words.
 const REFERENCE_FIELDS = {
-  "trainium.instance": "calc-trn-instance", "trainium.option": "calc-trn-option",
-  "gpu.instance": "calc-gpu-instance", "gpu.option": "calc-gpu-option",
+  "trainium.instance": "calc-trn-instance", "trainium.region": "calc-trn-region", "trainium.option": "calc-trn-option",
+  "gpu.instance": "calc-gpu-instance", "gpu.region": "calc-gpu-region", "gpu.option": "calc-gpu-option",
+  "regions": "calc-regions",
 };
 
 function referenceError(w, [field, message]) {
+  if (field === "regions") {
+    return `Neither ${w.trainium.instance} nor ${w.gpu.instance} is offered in ${w.regions.join(", ")}: there is nothing to compare.`;
+  }
   const [side, what] = field.split(".");
   const c = w[side];
   const name = side === "trainium" ? "Trainium" : "GPU";
   if (what === "instance") return c.instance ? `${c.instance} is not a ${name} instance this guide knows.` : `Choose a ${name} instance.`;
+  if (what === "region") return `The workload may only use ${w.regions.join(", ")}: choose one of them for ${c.instance}.`;
   if (message.startsWith("no ")) return `This guide has no ${c.option} price for ${c.instance} in ${c.region}.`;
   return `${c.instance} is not sold ${c.option} in ${c.region}.`;
 }
