@@ -628,6 +628,42 @@ def test_no_table_cell_is_cut_off_without_a_sign_and_key_columns_stay_in_view(ur
     tab.recorder.assert_clean()
 
 
+# Each stacked cell's own content, every line box of it, measured against the column its label
+# takes; and how many of those cells mix text with elements (code, a note), the case a layout that
+# lays out each child apart gets wrong.
+STACKED_CELLS = """() => {
+  const out = [], mixed = [];
+  for (const td of document.querySelectorAll('table[data-table] td[data-label]')) {
+    const before = getComputedStyle(td, '::before');
+    if (before.content === 'none' || !td.textContent.trim()) continue;
+    const nodes = [...td.childNodes].filter(n => n.textContent.trim());
+    if (nodes.length > 1 && nodes.some(n => n.nodeType === Node.TEXT_NODE)) mixed.push(td.dataset.label);
+    const column = td.getBoundingClientRect().left + parseFloat(before.width);
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    const lefts = [...range.getClientRects()].filter(r => r.width > 0).map(r => r.left);
+    if (lefts.some(left => left < column - 1)) out.push({label: td.dataset.label, text: td.textContent.trim().slice(0, 40)});
+  }
+  return {out, mixed: mixed.length};
+}"""
+
+
+@pytest.mark.parametrize("width", NARROW)
+def test_a_stacked_cell_reads_as_one_line_of_text_beside_its_column_name(width: int, open_tab, served_site: str):
+    tab = open_tab(served_site, **phone(width))
+    mixed = 0
+    for url in ("scenarios/", "scenarios/mainstream-pretraining/", "calculator/"):
+        tab.goto(url)
+        tab.page.wait_for_function("() => !document.getElementById('guide-calc') || document.querySelector('#guide-calc[data-ready]')")
+        found = tab.page.evaluate(STACKED_CELLS)
+        assert not found["out"], f"stacked cell content under its column name on {url} at {width} px: {found['out'][:5]}"
+        mixed += found["mixed"]
+    # The Trainium3 table's UltraServer cell (code, then its chip count) and its per-chip cell (a
+    # figure, then a note) are among them.
+    assert mixed >= 2
+    tab.recorder.assert_clean()
+
+
 @pytest.mark.parametrize("width", NARROW)
 def test_gallery_charts_fit_a_phone_with_their_legends_in_view_and_name_their_scenario(width: int, open_tab, served_site: str, project):
     tab = open_tab(served_site, **phone(width))
