@@ -664,6 +664,56 @@ def test_a_stacked_cell_reads_as_one_line_of_text_beside_its_column_name(width: 
     tab.recorder.assert_clean()
 
 
+# Pairs of shown axis labels of one axis whose boxes cross (Vega hides some labels with opacity 0
+# where it thins them out itself).
+CROSSING_LABELS = """(view) => {
+  const out = [];
+  for (const axis of view.querySelectorAll('g.role-axis')) {
+    const boxes = [...axis.querySelectorAll('.role-axis-label text')]
+      .filter(t => getComputedStyle(t).opacity !== '0' && t.getAttribute('opacity') !== '0')
+      .map(t => ({text: t.textContent, r: t.getBoundingClientRect()}));
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i].r, b = boxes[j].r;
+      if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) out.push([boxes[i].text, boxes[j].text]);
+    }
+  }
+  return out;
+}"""
+
+
+# The plot's own box (the root frame's background), without title, axes or legend.
+PLOT_HEIGHTS = """() => [...document.querySelectorAll('.guide-chart__view')].map(v => {
+  const frame = v.querySelector('g.role-frame.root > g > path.background');
+  return frame ? Math.round(frame.getBBox().height) : null;
+})"""
+
+
+@pytest.mark.parametrize("url", ["", "prices/"])
+def test_a_chart_drawn_on_a_phone_keeps_its_plot_and_its_name(url: str, open_tab, served_site: str):
+    wide = open_tab(served_site)
+    wide.goto(url)
+    wide.charts_drawn()
+    designed = wide.page.evaluate(PLOT_HEIGHTS)
+    assert designed and all(designed), designed
+    for width in NARROW:
+        tab = open_tab(served_site, **phone(width))
+        tab.goto(url)
+        named = tab.page.eval_on_selector_all(".guide-chart__view", "vs => vs.map(v => [v.getAttribute('role'), v.getAttribute('aria-label')])")
+        tab.charts_drawn()
+        # The title takes more lines in a phone's column; the plot below it keeps its height, so
+        # the rows of the price chart's instance axis do not run into each other.
+        assert tab.page.evaluate(PLOT_HEIGHTS) == designed, (width, designed)
+        views = tab.page.locator(".guide-chart__view")
+        for i in range(views.count()):
+            crossing = views.nth(i).evaluate(CROSSING_LABELS)
+            assert not crossing, f"chart {i} on {url or 'home'} at {width} px: axis labels overlap: {crossing[:4]}"
+        # Vega's "Vega visualization" does not replace what the page says the chart shows.
+        drawn = tab.page.eval_on_selector_all(".guide-chart__view", "vs => vs.map(v => [v.getAttribute('role'), v.getAttribute('aria-label')])")
+        assert drawn == named and all(role == "img" and label for role, label in drawn), drawn
+        tab.recorder.assert_clean()
+    wide.recorder.assert_clean()
+
+
 @pytest.mark.parametrize("width", NARROW)
 def test_gallery_charts_fit_a_phone_with_their_legends_in_view_and_name_their_scenario(width: int, open_tab, served_site: str, project):
     tab = open_tab(served_site, **phone(width))
