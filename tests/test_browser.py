@@ -628,6 +628,25 @@ def test_no_table_cell_is_cut_off_without_a_sign_and_key_columns_stay_in_view(ur
     tab.recorder.assert_clean()
 
 
+@pytest.mark.parametrize("width", NARROW)
+def test_the_wider_than_the_screen_sign_starts_where_its_table_does(width: int, open_tab, served_site: str):
+    tab = open_tab(served_site, **phone(width))
+    tab.goto("prices/")
+    page = tab.page
+    page.wait_for_function("() => [...document.querySelectorAll('.md-typeset__scrollwrap')].every(b => b.dataset.signReady)")
+    # Opened, the tables inside a details box (a chart's numbers) are measured too.
+    page.eval_on_selector_all("details", "ds => ds.forEach(d => { d.open = true; })")
+    page.wait_for_function("() => [...document.querySelectorAll('.md-typeset__scrollwrap')].every(b => b.dataset.signReady)")
+    starts = page.eval_on_selector_all(".md-typeset__scrollwrap[data-scrolls]", """ws => ws.map(w => ({
+      sign: w.getBoundingClientRect().left + parseFloat(getComputedStyle(w, '::before').paddingLeft),
+      table: w.querySelector('table').getBoundingClientRect().left,
+      boxed: !!w.closest('details, .admonition')}))""")
+    assert any(s["boxed"] for s in starts) and any(not s["boxed"] for s in starts), starts
+    off = [s for s in starts if abs(s["sign"] - s["table"]) > 1]
+    assert not off, off
+    tab.recorder.assert_clean()
+
+
 # Each stacked cell's own content, every line box of it, measured against the column its label
 # takes; and how many of those cells mix text with elements (code, a note), the case a layout that
 # lays out each child apart gets wrong.
