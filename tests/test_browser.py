@@ -628,6 +628,20 @@ def test_no_table_cell_is_cut_off_without_a_sign_and_key_columns_stay_in_view(ur
     tab.recorder.assert_clean()
 
 
+def test_links_in_prose_are_underlined_and_the_home_page_cards_are_not(open_tab, served_site: str):
+    tab = open_tab(served_site)
+    tab.goto("")
+    lines = tab.page.evaluate("""() => ({
+      cards: [...document.querySelectorAll('.guide-ways a')].map(a => getComputedStyle(a).textDecorationLine),
+      prose: [...document.querySelectorAll('.md-typeset p a:not(.md-button)')].filter(a => !a.closest('.guide-ways'))
+        .map(a => getComputedStyle(a).textDecorationLine)})""")
+    # A card is a bordered box with its title in the link colour: underlining its whole text only
+    # makes it harder to read. A link in a sentence is told from the text around it by more than colour.
+    assert lines["cards"] and set(lines["cards"]) == {"none"}, lines["cards"]
+    assert lines["prose"] and set(lines["prose"]) == {"underline"}, lines["prose"]
+    tab.recorder.assert_clean()
+
+
 @pytest.mark.parametrize("width", NARROW)
 def test_the_wider_than_the_screen_sign_starts_where_its_table_does(width: int, open_tab, served_site: str):
     tab = open_tab(served_site, **phone(width))
