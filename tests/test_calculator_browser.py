@@ -219,6 +219,15 @@ def test_a_value_just_above_a_schema_bound_is_refused_at_its_field(calc: Calc):
         calc.page.fill(field, original)
 
 
+def test_lists_and_typed_fields_stand_the_same_height_in_the_form(calc: Calc):
+    calc.open()
+    heights = calc.page.eval_on_selector_all(
+        ".guide-calc__grid select, .guide-calc__grid input[type=number], .guide-calc__grid input[type=text]",
+        "els => els.filter(e => e.offsetParent).map(e => [e.tagName, Math.round(e.getBoundingClientRect().height * 2) / 2])")
+    assert {tag for tag, _ in heights} == {"SELECT", "INPUT"}
+    assert len({h for _, h in heights}) == 1, heights
+
+
 def test_every_input_has_a_label_and_the_keyboard_reaches_it(calc: Calc):
     calc.open()
     unlabelled = calc.page.eval_on_selector_all(
