@@ -180,8 +180,9 @@ def test_impossible_input_gets_a_message_next_to_the_field(calc: Calc):
         error = calc.page.inner_text(f"{field}-error")
         assert error == message, (field, value, error)
         assert calc.page.get_attribute(field, "aria-invalid") == "true"
-        # The answer for the last valid inputs stays, marked as such.
+        # The answer for the last valid inputs stays, marked as such, and its summary is dimmed with it.
         assert calc.page.inner_text("#calc-stale").startswith("Fix the field marked above")
+        assert calc.page.eval_on_selector("#calc-glance-verdict", "e => getComputedStyle(e.parentElement).opacity") == "0.55"
         assert calc.values() == before and calc.page.get_attribute("#calc-output", "data-stale") == "true"
         output = calc.page.inner_text("#calc-output")
         assert "NaN" not in output and "undefined" not in output
@@ -189,6 +190,7 @@ def test_impossible_input_gets_a_message_next_to_the_field(calc: Calc):
         assert calc.page.inner_text(f"{field}-error") == ""
         assert calc.page.get_attribute("#guide-calc", "data-state") == "ok"
         assert calc.page.is_hidden("#calc-stale") and calc.page.get_attribute("#calc-output", "data-stale") is None
+        assert calc.page.eval_on_selector("#calc-glance-verdict", "e => getComputedStyle(e.parentElement).opacity") == "1"
 
 
 def _at_most(model, name: str):
