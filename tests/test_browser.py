@@ -628,6 +628,125 @@ def test_no_table_cell_is_cut_off_without_a_sign_and_key_columns_stay_in_view(ur
     tab.recorder.assert_clean()
 
 
+def test_links_in_prose_are_underlined_and_the_home_page_cards_are_not(open_tab, served_site: str):
+    tab = open_tab(served_site)
+    tab.goto("")
+    lines = tab.page.evaluate("""() => ({
+      cards: [...document.querySelectorAll('.guide-ways a')].map(a => getComputedStyle(a).textDecorationLine),
+      prose: [...document.querySelectorAll('.md-typeset p a:not(.md-button)')].filter(a => !a.closest('.guide-ways'))
+        .map(a => getComputedStyle(a).textDecorationLine)})""")
+    # A card is a bordered box with its title in the link colour: underlining its whole text only
+    # makes it harder to read. A link in a sentence is told from the text around it by more than colour.
+    assert lines["cards"] and set(lines["cards"]) == {"none"}, lines["cards"]
+    assert lines["prose"] and set(lines["prose"]) == {"underline"}, lines["prose"]
+    tab.recorder.assert_clean()
+
+
+@pytest.mark.parametrize("width", NARROW)
+def test_the_wider_than_the_screen_sign_starts_where_its_table_does(width: int, open_tab, served_site: str):
+    tab = open_tab(served_site, **phone(width))
+    tab.goto("prices/")
+    page = tab.page
+    page.wait_for_function("() => [...document.querySelectorAll('.md-typeset__scrollwrap')].every(b => b.dataset.signReady)")
+    # Opened, the tables inside a details box (a chart's numbers) are measured too.
+    page.eval_on_selector_all("details", "ds => ds.forEach(d => { d.open = true; })")
+    page.wait_for_function("() => [...document.querySelectorAll('.md-typeset__scrollwrap')].every(b => b.dataset.signReady)")
+    starts = page.eval_on_selector_all(".md-typeset__scrollwrap[data-scrolls]", """ws => ws.map(w => ({
+      sign: w.getBoundingClientRect().left + parseFloat(getComputedStyle(w, '::before').paddingLeft),
+      table: w.querySelector('table').getBoundingClientRect().left,
+      boxed: !!w.closest('details, .admonition')}))""")
+    assert any(s["boxed"] for s in starts) and any(not s["boxed"] for s in starts), starts
+    off = [s for s in starts if abs(s["sign"] - s["table"]) > 1]
+    assert not off, off
+    tab.recorder.assert_clean()
+
+
+# Each stacked cell's own content, every line box of it, measured against the column its label
+# takes; and how many of those cells mix text with elements (code, a note), the case a layout that
+# lays out each child apart gets wrong.
+STACKED_CELLS = """() => {
+  const out = [], mixed = [];
+  for (const td of document.querySelectorAll('table[data-table] td[data-label]')) {
+    const before = getComputedStyle(td, '::before');
+    if (before.content === 'none' || !td.textContent.trim()) continue;
+    const nodes = [...td.childNodes].filter(n => n.textContent.trim());
+    if (nodes.length > 1 && nodes.some(n => n.nodeType === Node.TEXT_NODE)) mixed.push(td.dataset.label);
+    const column = td.getBoundingClientRect().left + parseFloat(before.width);
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    const lefts = [...range.getClientRects()].filter(r => r.width > 0).map(r => r.left);
+    if (lefts.some(left => left < column - 1)) out.push({label: td.dataset.label, text: td.textContent.trim().slice(0, 40)});
+  }
+  return {out, mixed: mixed.length};
+}"""
+
+
+@pytest.mark.parametrize("width", NARROW)
+def test_a_stacked_cell_reads_as_one_line_of_text_beside_its_column_name(width: int, open_tab, served_site: str):
+    tab = open_tab(served_site, **phone(width))
+    mixed = 0
+    for url in ("scenarios/", "scenarios/mainstream-pretraining/", "calculator/"):
+        tab.goto(url)
+        tab.page.wait_for_function("() => !document.getElementById('guide-calc') || document.querySelector('#guide-calc[data-ready]')")
+        found = tab.page.evaluate(STACKED_CELLS)
+        assert not found["out"], f"stacked cell content under its column name on {url} at {width} px: {found['out'][:5]}"
+        mixed += found["mixed"]
+    # The Trainium3 table's UltraServer cell (code, then its chip count) and its per-chip cell (a
+    # figure, then a note) are among them.
+    assert mixed >= 2
+    tab.recorder.assert_clean()
+
+
+# Pairs of shown axis labels of one axis whose boxes cross (Vega hides some labels with opacity 0
+# where it thins them out itself).
+CROSSING_LABELS = """(view) => {
+  const out = [];
+  for (const axis of view.querySelectorAll('g.role-axis')) {
+    const boxes = [...axis.querySelectorAll('.role-axis-label text')]
+      .filter(t => getComputedStyle(t).opacity !== '0' && t.getAttribute('opacity') !== '0')
+      .map(t => ({text: t.textContent, r: t.getBoundingClientRect()}));
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i].r, b = boxes[j].r;
+      if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) out.push([boxes[i].text, boxes[j].text]);
+    }
+  }
+  return out;
+}"""
+
+
+# The plot's own box (the root frame's background), without title, axes or legend.
+PLOT_HEIGHTS = """() => [...document.querySelectorAll('.guide-chart__view')].map(v => {
+  const frame = v.querySelector('g.role-frame.root > g > path.background');
+  return frame ? Math.round(frame.getBBox().height) : null;
+})"""
+
+
+@pytest.mark.parametrize("url", ["", "prices/"])
+def test_a_chart_drawn_on_a_phone_keeps_its_plot_and_its_name(url: str, open_tab, served_site: str):
+    wide = open_tab(served_site)
+    wide.goto(url)
+    wide.charts_drawn()
+    designed = wide.page.evaluate(PLOT_HEIGHTS)
+    assert designed and all(designed), designed
+    for width in NARROW:
+        tab = open_tab(served_site, **phone(width))
+        tab.goto(url)
+        named = tab.page.eval_on_selector_all(".guide-chart__view", "vs => vs.map(v => [v.getAttribute('role'), v.getAttribute('aria-label')])")
+        tab.charts_drawn()
+        # The title takes more lines in a phone's column; the plot below it keeps its height, so
+        # the rows of the price chart's instance axis do not run into each other.
+        assert tab.page.evaluate(PLOT_HEIGHTS) == designed, (width, designed)
+        views = tab.page.locator(".guide-chart__view")
+        for i in range(views.count()):
+            crossing = views.nth(i).evaluate(CROSSING_LABELS)
+            assert not crossing, f"chart {i} on {url or 'home'} at {width} px: axis labels overlap: {crossing[:4]}"
+        # Vega's "Vega visualization" does not replace what the page says the chart shows.
+        drawn = tab.page.eval_on_selector_all(".guide-chart__view", "vs => vs.map(v => [v.getAttribute('role'), v.getAttribute('aria-label')])")
+        assert drawn == named and all(role == "img" and label for role, label in drawn), drawn
+        tab.recorder.assert_clean()
+    wide.recorder.assert_clean()
+
+
 @pytest.mark.parametrize("width", NARROW)
 def test_gallery_charts_fit_a_phone_with_their_legends_in_view_and_name_their_scenario(width: int, open_tab, served_site: str, project):
     tab = open_tab(served_site, **phone(width))

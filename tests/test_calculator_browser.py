@@ -180,8 +180,9 @@ def test_impossible_input_gets_a_message_next_to_the_field(calc: Calc):
         error = calc.page.inner_text(f"{field}-error")
         assert error == message, (field, value, error)
         assert calc.page.get_attribute(field, "aria-invalid") == "true"
-        # The answer for the last valid inputs stays, marked as such.
+        # The answer for the last valid inputs stays, marked as such, and its summary is dimmed with it.
         assert calc.page.inner_text("#calc-stale").startswith("Fix the field marked above")
+        assert calc.page.eval_on_selector("#calc-glance-verdict", "e => getComputedStyle(e.parentElement).opacity") == "0.55"
         assert calc.values() == before and calc.page.get_attribute("#calc-output", "data-stale") == "true"
         output = calc.page.inner_text("#calc-output")
         assert "NaN" not in output and "undefined" not in output
@@ -189,6 +190,7 @@ def test_impossible_input_gets_a_message_next_to_the_field(calc: Calc):
         assert calc.page.inner_text(f"{field}-error") == ""
         assert calc.page.get_attribute("#guide-calc", "data-state") == "ok"
         assert calc.page.is_hidden("#calc-stale") and calc.page.get_attribute("#calc-output", "data-stale") is None
+        assert calc.page.eval_on_selector("#calc-glance-verdict", "e => getComputedStyle(e.parentElement).opacity") == "1"
 
 
 def _at_most(model, name: str):
@@ -217,6 +219,15 @@ def test_a_value_just_above_a_schema_bound_is_refused_at_its_field(calc: Calc):
         assert calc.page.inner_text(f"{field}-error") == "", field
         assert calc.page.get_attribute("#guide-calc", "data-state") == "ok", field
         calc.page.fill(field, original)
+
+
+def test_lists_and_typed_fields_stand_the_same_height_in_the_form(calc: Calc):
+    calc.open()
+    heights = calc.page.eval_on_selector_all(
+        ".guide-calc__grid select, .guide-calc__grid input[type=number], .guide-calc__grid input[type=text]",
+        "els => els.filter(e => e.offsetParent).map(e => [e.tagName, Math.round(e.getBoundingClientRect().height * 2) / 2])")
+    assert {tag for tag, _ in heights} == {"SELECT", "INPUT"}
+    assert len({h for _, h in heights}) == 1, heights
 
 
 def test_every_input_has_a_label_and_the_keyboard_reaches_it(calc: Calc):
@@ -490,3 +501,28 @@ def test_the_new_model_inputs_reach_the_engine_from_the_form(calc: Calc, project
     calc.page.dispatch_event("#calc-gpu-held", "change")
     calc.page.wait_for_function("() => document.getElementById('calc-gpu-held-error').textContent !== ''")
     assert "commitment" in calc.page.text_content("#calc-gpu-held-error")
+
+
+def test_a_regions_list_that_rules_out_a_chosen_region_marks_the_field_at_fault(calc: Calc):
+    # Both instances are offered in us-east-1; the GPU side is priced in us-west-1.
+    calc.open("?ti=trn1.32xlarge&tr=us-east-1&to=on-demand&gi=p5.48xlarge&gr=us-west-1&go=on-demand")
+    assert calc.page.get_attribute("#guide-calc", "data-state") == "ok"
+    calc.page.fill("#calc-regions", "us-east-1")
+    assert calc.page.get_attribute("#guide-calc", "data-state") == "invalid"
+    assert calc.page.inner_text("#calc-stale").startswith("Fix the field marked above")
+    assert calc.page.get_attribute("#calc-gpu-region", "aria-invalid") == "true"
+    assert calc.page.inner_text("#calc-gpu-region-error") == "The workload may only use us-east-1: choose one of them for p5.48xlarge."
+    assert calc.page.get_attribute("#calc-trn-region", "aria-invalid") is None
+    calc.page.select_option("#calc-gpu-region", "us-east-1")
+    assert calc.page.get_attribute("#guide-calc", "data-state") == "ok"
+    assert calc.page.inner_text("#calc-gpu-region-error") == ""
+    assert calc.page.get_attribute("#calc-gpu-region", "aria-invalid") is None
+    # A list neither instance is offered in is the list's own fault.
+    calc.page.fill("#calc-regions", "mars-north-9")
+    assert calc.page.inner_text("#calc-regions-error") == (
+        "Neither trn1.32xlarge nor p5.48xlarge is offered in mars-north-9: there is nothing to compare.")
+    assert calc.page.get_attribute("#calc-regions", "aria-invalid") == "true"
+    calc.page.fill("#calc-regions", "")
+    assert calc.page.get_attribute("#guide-calc", "data-state") == "ok"
+    assert calc.page.inner_text("#calc-regions-error") == ""
+    assert calc.page.get_attribute("#calc-regions", "aria-invalid") is None

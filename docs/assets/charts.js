@@ -69,13 +69,37 @@
     return out;
   }
 
+  // The build wraps a title and its source line for a static image of fixed width; drawn live they
+  // are wrapped again for the column, so a line that does not end a sentence runs on into the next
+  // rather than standing as a short line of its own.
+  function paragraphs(texts) {
+    const out = [];
+    let run = "";
+    for (const line of [].concat(texts)) {
+      run = run ? run + " " + line : String(line);
+      if (/[.!?]$/.test(run)) { out.push(run); run = ""; }
+    }
+    if (run) out.push(run);
+    return out;
+  }
+
+  // Vega's line heights for those fonts (the font size and 2 px).
+  const TITLE_LINE = 15, SUBTITLE_LINE = 14;
+
   function fitTitle(spec, width) {
     const title = spec.title;
     if (!title || typeof title !== "object" || !width) return spec;
     const room = width - 2 * (typeof spec.padding === "number" ? spec.padding : 5);
-    const fitted = Object.assign({}, title, { text: lines(title.text, "bold 13px sans-serif", room) });
-    if (title.subtitle) fitted.subtitle = lines(title.subtitle, "12px sans-serif", room);
-    return Object.assign({}, spec, { title: fitted });
+    const fitted = Object.assign({}, title, { text: lines(paragraphs(title.text), "bold 13px sans-serif", room) });
+    if (title.subtitle) fitted.subtitle = lines(paragraphs(title.subtitle), "12px sans-serif", room);
+    // The chart is fitted into its height, title included: the lines the column adds to the title
+    // (a phone) or takes from it are added to or taken from the height, so the plot keeps the room
+    // it was designed with at every width (on a phone its rows would otherwise run into each other).
+    const added = TITLE_LINE * (fitted.text.length - [].concat(title.text).length) +
+      (title.subtitle ? SUBTITLE_LINE * (fitted.subtitle.length - [].concat(title.subtitle).length) : 0);
+    const out = Object.assign({}, spec, { title: fitted });
+    if (typeof spec.height === "number") out.height = spec.height + added;
+    return out;
   }
 
   // Text marks (the labels drawn on the plot) carry their light colour in the spec itself, where a
@@ -101,7 +125,13 @@
     const tooltip = tooltipFor(vega, theme);
     if (tooltip) view.tooltip(tooltip);
     el.replaceChildren();
+    // Vega names its container "Vega visualization"; the page's own role and label say what the chart shows.
+    const role = el.getAttribute("role"), label = el.getAttribute("aria-label");
     await view.initialize(el).runAsync();
+    for (const [name, value] of [["role", role], ["aria-label", label]]) {
+      if (value !== null) el.setAttribute(name, value);
+    }
+    el.removeAttribute("aria-roledescription");
     el.setAttribute("data-theme", theme);
     el.setAttribute("data-drawn", "true");
     return {

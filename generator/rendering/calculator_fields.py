@@ -68,12 +68,12 @@ _HOURS, _FLOPS = "hours", "flops"
 _ROWS: dict[str, tuple[_Row, ...]] = {
     "options": (
         _Row("ti", "calc-trn-instance", "select", "Trainium instance", path="trainium.instance"),
-        _Row("tr", "calc-trn-region", "select", "Trainium region", path="trainium.region", error=False),
+        _Row("tr", "calc-trn-region", "select", "Trainium region", path="trainium.region"),
         _Row("to", "calc-trn-option", "select", "Trainium purchase option", path="trainium.option"),
         # A count emptied by mistake is asked for again rather than read as the default of one.
         _Row("tc", "calc-trn-count", "number", "Trainium instances at once", "count", path="trainium.count", required=True),
         _Row("gi", "calc-gpu-instance", "select", "GPU instance", path="gpu.instance"),
-        _Row("gr", "calc-gpu-region", "select", "GPU region", path="gpu.region", error=False),
+        _Row("gr", "calc-gpu-region", "select", "GPU region", path="gpu.region"),
         _Row("go", "calc-gpu-option", "select", "GPU purchase option", path="gpu.option"),
         _Row("gc", "calc-gpu-count", "number", "GPU instances at once", "count", path="gpu.count", required=True),
         _Row("th", "calc-trn-held", "number", "Trainium reservation already held",

@@ -361,8 +361,9 @@ let pricesShown = ""; // the price line as last placed, so an edit that leaves i
 
 // What checkReferences finds goes under the field it concerns, in wording.mjs's words.
 const REFERENCE_FIELDS = {
-  "trainium.instance": "calc-trn-instance", "trainium.option": "calc-trn-option",
-  "gpu.instance": "calc-gpu-instance", "gpu.option": "calc-gpu-option",
+  "trainium.instance": "calc-trn-instance", "trainium.region": "calc-trn-region", "trainium.option": "calc-trn-option",
+  "gpu.instance": "calc-gpu-instance", "gpu.region": "calc-gpu-region", "gpu.option": "calc-gpu-option",
+  "regions": "calc-regions",
 };
 
 // The answer stays for the last valid inputs while a field is wrong, marked as such, so a reader

@@ -476,10 +476,14 @@ export const HELD_NEEDS_COMMITMENT = "Only for a 1- or 3-year commitment.";
 // reader's words. generator/model/resolve.py says "... is not sold ... in ..." to a scenario author.
 const FORM_SIDES = { trainium: "Trainium", gpu: "GPU" };
 export function referenceError(w, [field, message]) {
+  if (field === "regions") {
+    return `Neither ${w.trainium.instance} nor ${w.gpu.instance} is offered in ${w.regions.join(", ")}: there is nothing to compare.`;
+  }
   const [side, what] = field.split(".");
   const c = w[side];
   const name = FORM_SIDES[side];
   if (what === "instance") return c.instance ? `${c.instance} is not a ${name} instance this guide knows.` : `Choose a ${name} instance.`;
+  if (what === "region") return `The workload may only use ${w.regions.join(", ")}: choose one of them for ${c.instance}.`;
   if (message.startsWith("no ")) return `This guide has no ${c.option} price for ${c.instance} in ${c.region}.`;
   return `${c.instance} is not sold ${c.option} in ${c.region}.`;
 }
