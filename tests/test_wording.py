@@ -247,7 +247,7 @@ TABLES_RUNNER = """
 import { pathToFileURL } from "node:url";
 const w = await import(pathToFileURL(process.argv[1]).href);
 process.stdout.write(JSON.stringify({
-  tables: { SIDE_LABELS: w.SIDE_LABELS, RANGE_LABELS: w.RANGE_LABELS, STEPS: w.STEPS, SOONEST: w.SOONEST, REASONS: w.REASONS,
+  tables: { OPTION_WORDS: w.OPTION_WORDS, SIDE_LABELS: w.SIDE_LABELS, RANGE_LABELS: w.RANGE_LABELS, STEPS: w.STEPS, SOONEST: w.SOONEST, REASONS: w.REASONS,
             RULE_LABELS: w.RULE_LABELS, VERDICT_LABELS: w.VERDICT_LABELS },
   made: [w.ruledOutBy(["tensorflow", "multi-cloud"]), w.notOfferedIn(["eu-west-2"]), w.neitherCanRun("a", "b"),
          w.cannotRun("gpu", "c"), w.cannotRun("trainium", "d"), w.neitherOnTime("gpu"), w.neitherOnTime("trainium")],
@@ -263,7 +263,7 @@ def test_the_engines_words_are_the_same_in_both_languages():
     out = subprocess.run(["node", "--input-type=module", "-e", TABLES_RUNNER, str(PRESENT)],
                          capture_output=True, text=True, check=True)
     js = json.loads(out.stdout)
-    assert js["tables"] == {"SIDE_LABELS": w.SIDE_LABELS, "RANGE_LABELS": w.RANGE_LABELS, "STEPS": w.STEPS, "SOONEST": w.SOONEST,
+    assert js["tables"] == {"OPTION_WORDS": w.OPTION_WORDS, "SIDE_LABELS": w.SIDE_LABELS, "RANGE_LABELS": w.RANGE_LABELS, "STEPS": w.STEPS, "SOONEST": w.SOONEST,
                             "REASONS": w.REASONS, "RULE_LABELS": w.RULE_LABELS, "VERDICT_LABELS": w.VERDICT_LABELS}
     assert js["made"] == [w.ruled_out_by(("tensorflow", "multi-cloud")), w.not_offered_in(("eu-west-2",)), w.neither_can_run("a", "b"),
                           w.cannot_run("gpu", "c"), w.cannot_run("trainium", "d"), w.neither_on_time("gpu"), w.neither_on_time("trainium")]
@@ -294,7 +294,7 @@ def test_a_cheaper_way_in_another_allowed_region_names_both_regions():
     row = next(r for r in shown["summary"]["sides"] if r["label"] == "Cheapest way to buy this plan's compute")
     assert row["gpu"]["text"] == "spot in us-east-1, $175,125 less than on-demand in eu-west-2"
     assert row["gpu"]["value"] == pytest.approx(275_200 - 100_000 / 0.99925)
-    assert row["trainium"]["text"] == "capacity-block, $28,800 less than on-demand"
+    assert row["trainium"]["text"] == "Capacity Block, $28,800 less than on-demand"
 
 
 def test_a_way_elsewhere_that_costs_the_same_leaves_the_named_way():

@@ -48,6 +48,9 @@ STEPS = {
     "capacity-gpu": "Trainium is constrained, the run is needed soon, and the GPU is within the close-call margin.",
     "capacity-unchanged": "Capacity does not change the cost verdict.",
 }
+# Ways to buy as a sentence names them.
+OPTION_WORDS = {"on-demand": "on-demand", "spot": "spot", "commit-1y": "1-year commitment", "commit-3y": "3-year commitment",
+                "capacity-block": "Capacity Block"}
 SOONEST = {"trainium": "Trainium starts soonest.", "gpu": "the GPU option starts soonest."}
 REASONS = {
     "unavailable": "it cannot be had in the region and window needed",
@@ -417,18 +420,22 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
     }
 
 
+def _option(option: str) -> str:
+    return OPTION_WORDS.get(option, option)
+
+
 def _cheapest(x: dict[str, Any], sd: dict[str, Any], side: str) -> str:
     """The cheapest way to buy one side's compute against the named way; a region is named only when
     the cheaper way is in another region than the named one."""
-    named = x[side + "_option"]
+    named = _option(x[side + "_option"])
     if not sd["feasible"]:
         return "not compared: this side cannot run"  # ways to buy matter only to a side that can run
     if not sd["cheaper_by"] > 0:
         return f"{named}, as named"
     here, there = x.get(side + "_region") or "", sd.get("cheapest_region") or ""
     if there and there != here:
-        return f"{sd['cheapest_option']} in {there}, {f.money(sd['cheaper_by'])} less than {named} in {here}"
-    return f"{sd['cheapest_option']}, {f.money(sd['cheaper_by'])} less than {named}"
+        return f"{_option(sd['cheapest_option'])} in {there}, {f.money(sd['cheaper_by'])} less than {named} in {here}"
+    return f"{_option(sd['cheapest_option'])}, {f.money(sd['cheaper_by'])} less than {named}"
 
 
 def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any]) -> dict[str, Any]:

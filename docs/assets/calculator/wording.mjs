@@ -32,6 +32,12 @@ export const STEPS = {
   "capacity-gpu": "Trainium is constrained, the run is needed soon, and the GPU is within the close-call margin.",
   "capacity-unchanged": "Capacity does not change the cost verdict.",
 };
+// Ways to buy as a sentence names them.
+export const OPTION_WORDS = {
+  "on-demand": "on-demand", spot: "spot", "commit-1y": "1-year commitment", "commit-3y": "3-year commitment",
+  "capacity-block": "Capacity Block",
+};
+const optionWords = (option) => OPTION_WORDS[option] ?? option;
 export const SOONEST = { trainium: "Trainium starts soonest.", gpu: "the GPU option starts soonest." };
 export const REASONS = {
   unavailable: "it cannot be had in the region and window needed",
@@ -367,12 +373,12 @@ function summaryOf(x, o, t) {
 // The cheapest way to buy one side's compute against the named way; a region is named only when the
 // cheaper way is in another region than the named one.
 function cheapestWay(x, sd, side) {
-  const named = x[side + "_option"];
+  const named = optionWords(x[side + "_option"]);
   if (!sd.feasible) return "not compared: this side cannot run"; // ways to buy matter only to a side that can run
   if (!(sd.cheaper_by > 0)) return `${named}, as named`;
   const here = x[side + "_region"] || "", there = sd.cheapest_region || "";
-  if (there && there !== here) return `${sd.cheapest_option} in ${there}, ${f.money(sd.cheaper_by)} less than ${named} in ${here}`;
-  return `${sd.cheapest_option}, ${f.money(sd.cheaper_by)} less than ${named}`;
+  if (there && there !== here) return `${optionWords(sd.cheapest_option)} in ${there}, ${f.money(sd.cheaper_by)} less than ${named} in ${here}`;
+  return `${optionWords(sd.cheapest_option)}, ${f.money(sd.cheaper_by)} less than ${named}`;
 }
 
 function chartOf(x, o, curve, prices) {
