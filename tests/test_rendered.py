@@ -211,3 +211,26 @@ def test_a_damaged_entry_is_rendered_again(root: Path, tmp_path: Path, damage: s
         assert damaged != raw
         entry.write_bytes(damaged)
     assert render(root, cache).pages == first.pages  # as the next build, a new process, finds the cache
+
+
+def test_a_render_from_the_cache_reads_each_price_to_beat_with_its_page(root: Path, tmp_path: Path, monkeypatch):
+    """The Trainium3 page lists every workload's price to beat; a render whose scenario pages come
+    from the cache takes them from there instead of solving each again, and says the same."""
+    from generator.model import trn3
+    from generator.rendering.site import render_markdown_page
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "trainium3.md").read_text(encoding="utf-8").split("---\n", 2)[2]
+
+    def trn3_page() -> str:
+        project = load_project(root)
+        renderer = Renderer(project, site_url=URL, today=DAY, rendered=RenderedScenarios(Cache(tmp_path / "cache"), project, URL, DAY))
+        renderer.render()
+        return render_markdown_page(renderer, page)
+
+    first = trn3_page()
+    solved: list[str] = []
+    real = trn3.price_to_beat
+    monkeypatch.setattr(trn3, "price_to_beat", lambda catalog, w: solved.append(w.workload.name) or real(catalog, w))
+    again = trn3_page()  # as the next build, a new process, finds the cache
+    assert solved == []
+    assert again == first and "scenarios/" in again

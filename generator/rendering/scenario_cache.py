@@ -19,6 +19,7 @@ import orjson
 
 from generator.inputs.loader import Project
 from generator.model.results import ScenarioResult
+from generator.model.trn3 import PriceAt, PriceToBeat
 from generator.rendering.charts import Chart
 from generator.rendering.embeds import ChartFiles, JSONText
 from generator.rendering.images import Job
@@ -31,6 +32,9 @@ class Rendered:
     charts: list[Chart]
     files: list[ChartFiles]
     row: dict  # the scenario's row in the scenarios index (wording.scenario_row)
+    # Each workload's Trn3 price to beat, which the Trainium3 page lists for every scenario: stored
+    # with the page so that a warm build does not solve it again for each one.
+    beats: list[tuple[PriceToBeat, ...]]
 
 
 def _chart_json(c: Chart) -> dict:
@@ -56,6 +60,14 @@ def key_parts(cache: Cache, project: Project, site_url: str, today: dt.date, sit
     return parts
 
 
+def _beats_json(beats: tuple[PriceToBeat, ...]) -> list[dict]:
+    return [dataclasses.asdict(b) for b in beats]
+
+
+def _beats(d: list[dict]) -> tuple[PriceToBeat, ...]:
+    return tuple(PriceToBeat(**{**b, "prices": tuple(PriceAt(**p) for p in b["prices"])}) for b in d)
+
+
 def _parse(body: bytes) -> Rendered | None:
     try:
         d = orjson.loads(body)
@@ -64,6 +76,7 @@ def _parse(body: bytes) -> Rendered | None:
             [_chart(c) for c in d["charts"]],
             [ChartFiles(f["chart_id"], f["texts"], Job(JSONText(f["job"])), f["gallery"]) for f in d["files"]],
             d["row"],
+            [_beats(b) for b in d["beats"]],
         )
     except (ValueError, KeyError, TypeError):
         return None
@@ -99,4 +112,5 @@ class RenderedScenarios:
             "charts": [_chart_json(c) for c in rendered.charts],
             "files": [{"chart_id": f.chart_id, "texts": f.texts, "job": f.job.spec, "gallery": f.gallery} for f in rendered.files],
             "row": rendered.row,
+            "beats": [_beats_json(b) for b in rendered.beats],
         })

@@ -27,7 +27,7 @@ from generator.model.catalog import OPTION_LABELS, OPTIONS
 from generator.model.wording import RANGE_LABELS
 from generator.model.wording import RULE_LABELS, VERDICT_LABELS, present_workload, scenario_row
 from generator.model.reference import Reference, reference
-from generator.model.results import ScenarioResult
+from generator.model.results import ScenarioResult, WorkloadResult
 from generator.model.schema import json_schema
 from generator.rendering import catalog_tables, changes, downloads, embeds, unfurl
 from generator.rendering import charts as ch
@@ -162,7 +162,7 @@ class Renderer:
             VERDICT_LABELS=VERDICT_LABELS,
             price_rows=functools.partial(catalog_tables.price_rows, self.catalog),
             figure_sources=functools.partial(catalog_tables.figure_sources, self.catalog),
-            price_to_beat=functools.partial(trn3.price_to_beat, self.catalog),
+            price_to_beat=self.price_to_beat,
             source_links=self.source_links,
             source_name=lambda key: self.source_names.get(key, key),
             headline=self.headline,
@@ -190,6 +190,8 @@ class Renderer:
         self.embeds: list[embeds.ChartFiles] = []
         self.home: dict[str, ch.Chart] = {}
         self._rows: dict[str, dict[str, Any]] = {}  # scenario id -> its index row, made with its page
+        # id of a WorkloadResult of this build -> its Trn3 price to beat, solved once or read with its page.
+        self._beats: dict[int, tuple[trn3.PriceToBeat, ...]] = {}
 
     # Context helpers for templates and for the hand-written pages that opt into figures.
     def source_links(self, text: str, root: str) -> Markup:
@@ -275,6 +277,12 @@ class Renderer:
         return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, prices=[w.prices for w in r.workloads],
                                                               shown=shown, row=row)
 
+    def price_to_beat(self, w: WorkloadResult) -> tuple[trn3.PriceToBeat, ...]:
+        beats = self._beats.get(id(w))
+        if beats is None:
+            beats = self._beats[id(w)] = trn3.price_to_beat(self.catalog, w)
+        return beats
+
     def _cached_scenario_page(self, r: ScenarioResult) -> str:
         entry = self.rendered.entry(r) if self.rendered else None
         known = self.rendered.get(entry) if self.rendered and entry else None
@@ -283,11 +291,13 @@ class Renderer:
             for files in known.files:
                 self._add_embed(files)
             self._rows[r.id] = known.row
+            self._beats.update({id(w): beats for w, beats in zip(r.workloads, known.beats, strict=True)})
             return known.page
         first = len(self.charts)
         page = self.scenario_page(r)
         if self.rendered and entry:
-            self.rendered.put(entry, Rendered(page, self.charts[first:], self.embeds[first:], self._rows[r.id]))
+            self.rendered.put(entry, Rendered(page, self.charts[first:], self.embeds[first:], self._rows[r.id],
+                                              [self.price_to_beat(w) for w in r.workloads]))
         return page
 
     def render(self) -> Site:

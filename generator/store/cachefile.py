@@ -139,11 +139,11 @@ GRACE_SECONDS = 600
 # Each store's folder in the cache, by the store's name: the one place the layout is written.
 # The chart images, their compiled Vega skeletons and the embed text files share `embeds/`.
 FOLDERS = {
-    "known": "scenarios",  # validated scenarios and catalogs (known.py)
-    "rendered": "pages",  # scenario pages and charts (rendered.py)
-    "converted": "html",  # scenario pages' HTML (converted.py)
-    "themed": "themed",  # scenario pages' files as the theme made them (themed.py)
-    "compiled": "templates",  # compiled Jinja templates (compiled.py)
+    "known": "scenarios",  # validated scenarios and catalogs (validation_cache.py)
+    "rendered": "pages",  # scenario pages, charts and prices to beat (rendering/scenario_cache.py)
+    "converted": "html",  # scenario pages' HTML (html_cache.py)
+    "themed": "themed",  # scenario pages' files as the theme made them (page_file_cache.py)
+    "compiled": "templates",  # compiled Jinja templates (template_cache.py)
     "images": "embeds",  # chart images and their sums (images.py)
     "vega": "embeds",  # charts' compiled Vega skeletons (embeds.compile_vega)
     "texts": "embeds/texts",  # embed text files, by the hash of their bytes (embeds.py)
