@@ -14,6 +14,7 @@ into scenarios/ or data/.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -60,8 +61,10 @@ class Source:
     shown: str  # its path as problems and pages name it
     raw: bytes
 
-    @property
+    @functools.cached_property
     def digest(self) -> str:
+        """The sha256 of its bytes: the key of every cache entry made from it, and asked for several
+        times a load."""
         return sha256(self.raw)
 
     @property
@@ -69,7 +72,12 @@ class Source:
         """Named as a scenario page's address can be, and opening with the schema modeline: the two
         checks a known text skips parsing for."""
         first = self.raw.removeprefix(b"\xef\xbb\xbf").partition(b"\n")[0].strip()
-        return bool(SCENARIO_ID.match(self.path.stem)) and self.path.suffix == ".yaml" and first == MODELINE.encode()
+        return _page_name(self.path) and first == MODELINE.encode()
+
+
+def _page_name(path: Path) -> bool:
+    """Whether a scenario file's name can be its page's address."""
+    return bool(SCENARIO_ID.match(path.stem)) and path.suffix == ".yaml"
 
 
 # A file's outcome: its evaluated result, or every problem found in it.
@@ -167,7 +175,7 @@ def validate(source: Source, catalog: cat.Catalog) -> tuple[Scenario, Document]:
     every problem found in the file."""
     path, shown = source.path, source.shown
     problems = []
-    if not SCENARIO_ID.match(path.stem) or path.suffix != ".yaml":
+    if not _page_name(path):
         problems.append(Problem(shown, 1, 1, "(file)", f"file name must be lower-case letters, digits and dashes, ending .yaml (got '{path.name}')"))
     try:
         doc = parse(source.raw, shown)
