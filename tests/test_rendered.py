@@ -234,3 +234,29 @@ def test_a_render_from_the_cache_reads_each_price_to_beat_with_its_page(root: Pa
     again = trn3_page()  # as the next build, a new process, finds the cache
     assert solved == []
     assert again == first and "scenarios/" in again
+
+
+def test_a_warm_render_works_out_no_robustness_and_the_faq_counts_the_same(root: Path, tmp_path: Path):
+    """A scenario loaded from the validation cache leaves its robustness to be worked out when read,
+    and a render whose scenario pages come from the cache never reads it: the FAQ's count of
+    scenarios a Trainium price range flips comes from the stored pages, and says the same."""
+    from generator.rendering.site import render_markdown_page
+    from generator.store.validation_cache import KnownScenarios
+
+    faq = (REPO / "docs" / "faq.md").read_text(encoding="utf-8").split("---\n", 2)[2]
+    flips = "moving a Trainium price to one end of the"
+
+    def faq_page():
+        cache = Cache(tmp_path / "cache")  # as a new process finds the folder
+        project = load_project(root, known=KnownScenarios(cache))
+        renderer = Renderer(project, site_url=URL, today=DAY, rendered=RenderedScenarios(cache, project, URL, DAY))
+        renderer.render()
+        return project, render_markdown_page(renderer, faq)
+
+    _, first = faq_page()
+    assert flips in first  # the frozen project holds a scenario such a range flips
+    project, again = faq_page()
+    assert again == first
+    workloads = [w for r in project.results for w in r.workloads]
+    assert workloads and not [w for w in workloads if "robustness" in w.__dict__ or "thresholds" in w.__dict__]
+    assert all(isinstance(w.robustness.flips_on, tuple) for w in workloads)  # still there when asked for

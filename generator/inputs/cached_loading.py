@@ -5,7 +5,8 @@ Two layers of answers, cheapest first:
 - in this process (`mkdocs serve` loads the project again on every save): the catalog last read from
   the same bytes of data/, and each scenario's result evaluated against them;
 - on disk (`KnownScenarios`): data/ and the scenarios that validated before, which skip parsing with
-  positions, most of what loading a thousand unchanged files costs; they are still evaluated.
+  positions, most of what loading a thousand unchanged files costs; they are still evaluated, but
+  their robustness and thresholds only when a page is rendered afresh.
 
 Any doubt (a name data/ no longer knows, a verdict off the file's `expect`, a damaged entry) sends the
 file down the whole pipeline, which locates every problem.
@@ -63,7 +64,9 @@ class CachedLoading:
         scenario = self.known.get(source.raw)
         if scenario is None or next(iter(check_references(scenario.workloads, catalog)), None) is not None:
             return None
-        result = loader.evaluate(source, scenario, catalog)
+        # A scenario that validated before most often has a stored page too, which needs neither
+        # its robustness nor its thresholds.
+        result = loader.evaluate(source, scenario, catalog, now=False)
         if check_expect and not result.matches_expectation:
             return None  # the pipeline locates the problem
         return result

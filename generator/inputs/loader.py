@@ -199,8 +199,10 @@ def validate(source: Source, catalog: cat.Catalog) -> tuple[Scenario, Document]:
 
 # Step 3: resolve and evaluate.
 
-def evaluate(source: Source, scenario: Scenario, catalog: cat.Catalog) -> ScenarioResult:
-    return evaluate_scenario(source.path.stem, source.shown, scenario, catalog)
+def evaluate(source: Source, scenario: Scenario, catalog: cat.Catalog, *, now: bool = True) -> ScenarioResult:
+    """now=False: robustness and thresholds are worked out when a page first reads them
+    (`results.WorkloadResult`)."""
+    return evaluate_scenario(source.path.stem, source.shown, scenario, catalog, now=now)
 
 
 # Step 4: check the expectation.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -30,10 +31,20 @@ class WorkloadResult:
     workload: Workload
     inputs: Inputs
     outcome: Outcome
-    robustness: Robustness
-    thresholds: Thresholds
     trainium_price: Bought
     gpu_price: Bought
+
+    # Robustness and thresholds are most of what evaluating a workload costs, and a build reads them
+    # only for a page it renders afresh: a scenario whose page an earlier build stored never asks.
+    # They are worked out from the outcome on first use, once (`evaluate_workload(..., now=True)`
+    # works them out at once, where the evaluation runs in a worker process).
+    @functools.cached_property
+    def robustness(self) -> Robustness:
+        return robustness(self.inputs, self.outcome)
+
+    @functools.cached_property
+    def thresholds(self) -> Thresholds:
+        return thresholds(self.inputs, self.outcome)
 
     @property
     def prices(self) -> dict[str, Bought]:
@@ -86,15 +97,18 @@ class ScenarioResult:
         return sum(w.outcome.total_difference for w in self._counted())
 
 
-def evaluate_workload(w: Workload, catalog: Catalog) -> WorkloadResult:
+def evaluate_workload(w: Workload, catalog: Catalog, *, now: bool = True) -> WorkloadResult:
+    """now=False leaves robustness and thresholds to be worked out when first read."""
     r = resolve(w, catalog)
     x = r.inputs
-    o = evaluate(x)
-    return WorkloadResult(w, x, o, robustness(x, o), thresholds(x, o), r.trainium, r.gpu)
+    result = WorkloadResult(w, x, evaluate(x), r.trainium, r.gpu)
+    if now:
+        result.robustness, result.thresholds  # noqa: B018 (worked out here, kept on the result)
+    return result
 
 
-def evaluate_scenario(sid: str, path: str, s: Scenario, catalog: Catalog) -> ScenarioResult:
-    return ScenarioResult(sid, path, s, tuple(evaluate_workload(w, catalog) for w in s.workloads))
+def evaluate_scenario(sid: str, path: str, s: Scenario, catalog: Catalog, *, now: bool = True) -> ScenarioResult:
+    return ScenarioResult(sid, path, s, tuple(evaluate_workload(w, catalog, now=now) for w in s.workloads))
 
 
 @dataclass(frozen=True)

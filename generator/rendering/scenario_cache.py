@@ -35,6 +35,8 @@ class Rendered:
     # Each workload's Trn3 price to beat, which the Trainium3 page lists for every scenario: stored
     # with the page so that a warm build does not solve it again for each one.
     beats: list[tuple[PriceToBeat, ...]]
+    # Each workload's inputs whose range flips its verdict, which the FAQ counts over every scenario.
+    flips: list[tuple[str, ...]]
 
 
 def _chart_json(c: Chart) -> dict:
@@ -77,6 +79,7 @@ def _parse(body: bytes) -> Rendered | None:
             [ChartFiles(f["chart_id"], f["texts"], Job(JSONText(f["job"])), f["gallery"]) for f in d["files"]],
             d["row"],
             [_beats(b) for b in d["beats"]],
+            [tuple(f) for f in d["flips"]],
         )
     except (ValueError, KeyError, TypeError):
         return None
@@ -113,4 +116,5 @@ class RenderedScenarios:
             "files": [{"chart_id": f.chart_id, "texts": f.texts, "job": f.job.spec, "gallery": f.gallery} for f in rendered.files],
             "row": rendered.row,
             "beats": [_beats_json(b) for b in rendered.beats],
+            "flips": [list(f) for f in rendered.flips],
         })

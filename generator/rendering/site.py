@@ -163,6 +163,7 @@ class Renderer:
             price_rows=functools.partial(catalog_tables.price_rows, self.catalog),
             figure_sources=functools.partial(catalog_tables.figure_sources, self.catalog),
             price_to_beat=self.price_to_beat,
+            flips_on=self.flips_on,
             source_links=self.source_links,
             source_name=lambda key: self.source_names.get(key, key),
             headline=self.headline,
@@ -192,6 +193,9 @@ class Renderer:
         self._rows: dict[str, dict[str, Any]] = {}  # scenario id -> its index row, made with its page
         # id of a WorkloadResult of this build -> its Trn3 price to beat, solved once or read with its page.
         self._beats: dict[int, tuple[trn3.PriceToBeat, ...]] = {}
+        # id of a WorkloadResult of this build -> the inputs whose range flips its verdict, from its
+        # robustness or read with its page (whose stored result never works its robustness out).
+        self._flips: dict[int, tuple[str, ...]] = {}
 
     # Context helpers for templates and for the hand-written pages that opt into figures.
     def source_links(self, text: str, root: str) -> Markup:
@@ -283,6 +287,10 @@ class Renderer:
             beats = self._beats[id(w)] = trn3.price_to_beat(self.catalog, w)
         return beats
 
+    def flips_on(self, w: WorkloadResult) -> tuple[str, ...]:
+        flips = self._flips.get(id(w))
+        return flips if flips is not None else w.robustness.flips_on
+
     def _cached_scenario_page(self, r: ScenarioResult) -> str:
         entry = self.rendered.entry(r) if self.rendered else None
         known = self.rendered.get(entry) if self.rendered and entry else None
@@ -292,12 +300,14 @@ class Renderer:
                 self._add_embed(files)
             self._rows[r.id] = known.row
             self._beats.update({id(w): beats for w, beats in zip(r.workloads, known.beats, strict=True)})
+            self._flips.update({id(w): flips for w, flips in zip(r.workloads, known.flips, strict=True)})
             return known.page
         first = len(self.charts)
         page = self.scenario_page(r)
         if self.rendered and entry:
             self.rendered.put(entry, Rendered(page, self.charts[first:], self.embeds[first:], self._rows[r.id],
-                                              [self.price_to_beat(w) for w in r.workloads]))
+                                              [self.price_to_beat(w) for w in r.workloads],
+                                              [w.robustness.flips_on for w in r.workloads]))
         return page
 
     def render(self) -> Site:
