@@ -237,20 +237,30 @@ def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache |
     return ChartFiles(c.id, texts, Job(compile_vega(export, cache, memo)), gallery)
 
 
-def _stored(cache: Cache, path: str, text: str) -> Path:
+Stored = dict[tuple[str, str], tuple[Path, int, str]]  # (suffix, text) -> the cache file, its size and sha256
+
+
+def _stored(cache: Cache, path: str, text: str, known: Stored, now: Stored) -> Path:
     """The text in the cache under the hash of its bytes, written unless a file of exactly those
-    bytes is there already."""
-    data = text.encode("utf-8")
-    digest = hashlib.sha256(data).hexdigest()
-    stored = cache.folder("texts") / (digest + posixpath.splitext(path)[1])
+    bytes is there already. known: where texts the last build of this process stored went (`mkdocs
+    serve` links the same thousands again on every save, and only the check on disk is made again);
+    now: this build's, added to."""
+    key = (posixpath.splitext(path)[1], text)
+    found = known.get(key)
+    if found is None:
+        data = text.encode("utf-8")
+        digest = hashlib.sha256(data).hexdigest()
+        found = (cache.folder("texts") / (digest + key[0]), len(data), digest)
+    stored, size, digest = found
     try:
-        whole = cache.linkable(stored, len(data), digest)
+        whole = cache.linkable(stored, size, digest)
     except OSError:
         whole = False
     if whole:
         cache.mark_used(stored)
     else:
-        cache.write(stored, data)
+        cache.write(stored, text.encode("utf-8"))
+    now[key] = found
     return stored
 
 
@@ -263,10 +273,14 @@ def build(charts: Iterable[ChartFiles], cache: Cache, images: Images | None) -> 
     two seconds of every build; linked from the cache, where each is written once, a tenth of that."""
     texts: dict[str, str] = {}
     linked: dict[str, Path] = {}
+    # What this process stored, by text: the last build's texts only, so a long `mkdocs serve`
+    # session keeps no more of them than one build links.
+    known: Stored = cache.memo("texts")
+    now: Stored = {}
     for c in charts:
         for path, text in c.texts.items():
             try:
-                linked[path] = _stored(cache, path, text)
+                linked[path] = _stored(cache, path, text, known, now)
             except OSError:
                 texts[path] = text  # a read-only cache: MkDocs writes the file
         if images is None:
@@ -274,6 +288,8 @@ def build(charts: Iterable[ChartFiles], cache: Cache, images: Images | None) -> 
         names = file_names(c.chart_id)
         for image, path in images.add(c.job).items():
             linked[f"embed/{c.chart_id}/{names[image]}"] = path
+    known.clear()
+    known.update(now)
     return texts, linked
 
 

@@ -113,6 +113,18 @@ def card_svg(svg: str, heading: tuple[str, ...] = ()) -> str:
 _RENDERING = (vlc.__version__, str(PNG_SCALE), FONTS_CONF.read_text("utf-8"), Path(__file__).read_text("utf-8"))
 
 
+def _rendering_hashed() -> hashlib._Hash:
+    h = hashlib.sha256()
+    for part in _RENDERING:
+        h.update(part.encode("utf-8"))
+        h.update(b"\0")
+    return h
+
+
+# Hashed once: every chart's key starts with it (this module's text is most of the bytes).
+_RENDERING_HASHED = _rendering_hashed()
+
+
 @dataclass(frozen=True)
 class Job:
     spec: str  # the export spec compiled to Vega, as JSON text
@@ -125,8 +137,8 @@ class Job:
 
     @functools.cached_property
     def key(self) -> str:
-        h = hashlib.sha256()
-        for part in (*_RENDERING, self.spec, *self.heading):
+        h = _RENDERING_HASHED.copy()
+        for part in (self.spec, *self.heading):
             h.update(part.encode("utf-8"))
             h.update(b"\0")
         h.update(str(len(self.heading)).encode())
@@ -244,8 +256,20 @@ class Images:
         paths = self.paths.get(key)
         if paths is not None:
             return paths
+        # The images and sums found whole by an earlier build of this process (`mkdocs serve`
+        # checks every chart on each save): only their check on disk is made again.
+        whole: dict[str, tuple[dict[str, Path], dict, Path]] = self.cache.memo("images")
+        found = whole.get(key)
+        if found is not None and _still_whole(self.cache, found[0], found[1]):
+            self.cache.mark_used(found[2])
+            self.cached += 1
+            self.paths[key] = found[0]
+            return found[0]
         paths = {image: _cached(self.cache_dir, key, image) for image in job.images}
-        if _whole(self.cache, self.cache_dir, key, paths) or not self.render:
+        sums = _whole(self.cache, self.cache_dir, key, paths)
+        if sums is not None or not self.render:
+            if sums is not None:
+                whole[key] = (paths, sums, _sums(self.cache_dir, key))
             self.cached += 1
             self.paths[key] = paths
             return paths
@@ -291,12 +315,15 @@ def _parse_sums(body: bytes) -> dict | None:
     return sums if isinstance(sums, dict) else None
 
 
-def _whole(cache: Cache, cache_dir: Path, key: str, paths: dict[str, Path]) -> bool:
-    """Whether every image of a chart is in the cache with the size and hash it was rendered with."""
+def _whole(cache: Cache, cache_dir: Path, key: str, paths: dict[str, Path]) -> dict | None:
+    """The sums of a chart's images, where every one is in the cache with the size and hash it was
+    rendered with; else None."""
     # The images of one key are the same bytes whenever they are rendered, and so is their record.
     sums = cache.read_remembered(_sums(cache_dir, key), _parse_sums)
-    if sums is None:
-        return False
+    return sums if sums is not None and _still_whole(cache, paths, sums) else None
+
+
+def _still_whole(cache: Cache, paths: dict[str, Path], sums: dict) -> bool:
     try:
         for image, path in paths.items():
             size, sha256 = sums[image]

@@ -20,6 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+import orjson
+
 # Folders a build only reads: the cache must never be put there.
 SOURCE_FOLDERS = ("docs", "scenarios", "data")
 _HEADER = b"guide-cache "
@@ -373,7 +375,7 @@ class Cache:
         if records == self._ledger_records:
             return
         try:
-            self.write_checked(self.directory / DIGESTS, json.dumps(records, sort_keys=True, separators=(",", ":")))
+            self.write_checked(self.directory / DIGESTS, orjson.dumps(records, option=orjson.OPT_SORT_KEYS))
         except OSError:
             return
         self._ledger_records = records

@@ -77,11 +77,17 @@ class ConvertedPages:
         self.directory = cache.folder("converted")
         self.config_bytes = config_bytes
         self._common = {**cache.keys, "mkdocs.yml": hashlib.sha256(config_bytes).hexdigest()}
+        # The hash of each page's Markdown, by its text: the last build's, and this one's as it goes.
+        # A save under `mkdocs serve` hands over thousands of the same pages again.
+        self._hashed = cache.memo("markdown")
+        self._last = dict(self._hashed)
+        self._hashed.clear()
 
     def parts(self, path: str, markdown: str) -> dict[str, str]:
         """Everything a page's HTML is made from, by name, so a test can change each in turn."""
-        return {**self._common, "page": path,
-                "markdown": hashlib.sha256(markdown.encode("utf-8", "surrogatepass")).hexdigest()}
+        digest = self._last.get(markdown) or hashlib.sha256(markdown.encode("utf-8", "surrogatepass")).hexdigest()
+        self._hashed[markdown] = digest
+        return {**self._common, "page": path, "markdown": digest}
 
     def entry(self, path: str, markdown: str) -> Path:
         return self.entry_at(self.parts(path, markdown))
