@@ -81,6 +81,10 @@ def test_search_reads_a_scenario_page_without_its_tables_and_charts_and_any_page
     assert html_cache.searched("scenarios/index.md", html) == html_cache.searched("scenarios/one.md", html)
     gallery = html_cache.searched("embed.md", html)
     assert "snippet" not in gallery and "<table" in gallery and "Cap" in gallery
+    sections = ('<p>Intro.</p><section class="guide-gallery" id="s" data-embed="s" data-search-exclude><h2>A scenario chart</h2>'
+                '<p>meta</p></section><section class="guide-gallery" id="h" data-embed="h"><h2>A home chart</h2></section>')
+    assert html_cache.searched("embed.md", sections) == ('<p>Intro.</p><section class="guide-gallery" id="h" data-embed="h">'
+                                                         '<h2>A home chart</h2></section>')
 
 
 @pytest.fixture

@@ -310,6 +310,20 @@ def test_snippets_stay_out_of_the_search_index(built_site: BuiltSite):
     assert "iframe src" not in texts and "As an image that links back here" not in texts
 
 
+def test_the_gallery_is_searched_for_the_charts_of_hand_written_pages_alone(built_site: BuiltSite):
+    """A scenario's charts are found on its own page, by its title; the gallery's search entry holds
+    the charts no scenario page shows, and none of a scenario's."""
+    import html as htmllib
+
+    index = json.loads((built_site.site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    gallery = htmllib.unescape(" ".join(d["text"] for d in index["docs"] if d["location"].startswith("embed/")))
+    scenario_charts = sorted({cid for page in (built_site.site / "scenarios").glob("*/index.html")
+                              for cid in re.findall(r'class="guide-chart__view" data-chart="([^"]+)"', page.read_text(encoding="utf-8"))})
+    assert "Every chart in this guide can travel" in gallery
+    assert "decision-map-porting" in gallery and "reference-breakdown" in gallery
+    assert len(scenario_charts) > 10 and [cid for cid in scenario_charts if f"<code>{cid}</code>" in gallery] == []
+
+
 def _text_png(family: str) -> bytes:
     return vlc.svg_to_png(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="80" height="30">'

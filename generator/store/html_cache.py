@@ -27,10 +27,12 @@ from generator.store.cachefile import Cache, entry_path
 # (their data tables, embed snippets and compiled specs). What a reader searches a scenario by
 # (title, verdict, summary, notes, workload names, the rules' reasons) is outside them.
 _UNSEARCHED = re.compile(r"<figure\b.*?</figure>|<table\b.*?</table>", re.DOTALL)
-# What the search plugin skips anyway (data-search-exclude blocks): taken out before it reads the
-# page, they leave the index as it was. The embed snippets, one a chart, are most of the gallery.
-# Headings' permalinks (the search plugin drops them from titles) go too: a tenth of its reading.
-_EXCLUDED = re.compile(r"<details\b[^>]*\bdata-search-exclude\b[^>]*>.*?</details>|<a class=\"headerlink\"[^>]*>[^<]*</a>", re.DOTALL)
+# What the search plugin skips anyway (data-search-exclude blocks: the embed snippets, one a chart,
+# and the gallery's sections of scenario charts): taken out before it reads the page, they leave the
+# index as it was. Headings' permalinks (the search plugin drops them from titles) go too.
+_EXCLUDED = re.compile(r"<details\b[^>]*\bdata-search-exclude\b[^>]*>.*?</details>"
+                       r"|<section\b[^>]*\bdata-search-exclude\b[^>]*>.*?</section>"
+                       r"|<a class=\"headerlink\"[^>]*>[^<]*</a>", re.DOTALL)
 GALLERY = "embed.md"
 SCENARIOS_INDEX = "scenarios/index.md"
 
