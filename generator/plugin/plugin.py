@@ -28,6 +28,7 @@ from generator.inputs.freshness import today
 from generator.plugin import sitefolder
 from generator.plugin.config import GuideConfig
 from generator.plugin.files import GeneratedFile, StoredPage, always_modified, toc_tokens
+from generator.plugin.idle_collection import IdleCollection
 from generator.plugin.theme_inputs import page_parts, site_parts
 from generator.rendering import embeds, passthrough, unfurl
 from generator.rendering.images import Images
@@ -74,6 +75,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.bounded_at = -math.inf  # time.monotonic() when the cache was last held to its bound
         self.digests_saved_at = -math.inf  # time.monotonic() when the cache last recorded its files' digests
         self.site: Path | None = None  # the site folder of a build that is not dirty, whose folders it keeps (sitefolder)
+        self.collection: IdleCollection | None = None  # under serve: full garbage collections between saves, not during them
         self._new_build()
 
     def _new_build(self) -> None:
@@ -100,6 +102,9 @@ class GuidePlugin(BasePlugin[GuideConfig]):
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
         self.dirty = dirty
+        if self.serving and self.collection is None:
+            self.collection = IdleCollection()
+            self.collection.start()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         # Checked here, before MkDocs writes anything, so a misplaced cache or a bad date stops the
@@ -148,6 +153,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         cache = self.cache
         assert cache is not None, "on_config runs before on_files"
         self._cancel_images()  # a superseded `mkdocs serve` build's renders, before this build starts its own
+        if self.collection is not None:
+            self.collection.building()
         self._new_build()
         images = self.images = Images(cache) if self.make_images else None
         self.published = self._published_url(config)
@@ -414,13 +421,20 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             removed = cache.keep_bounded(max_mb=self.config.cache_max_mb)
             if removed:
                 log.info("guide: cache over its bound: removed %d files this build did not use", removed)
+        if self.collection is not None:
+            self.collection.built()
 
     def on_shutdown(self) -> None:
         if self.cache is not None:
             self.cache.save_digests()
+        if self.collection is not None:
+            self.collection.stop()
+            self.collection = None
 
     def on_build_error(self, *, error: Exception) -> None:
         self._cancel_images()
+        if self.collection is not None:
+            self.collection.built()
         if self.site is not None:
             try:
                 sitefolder.drop_kept(self.site)  # a failed build leaves no hidden folder in the site
