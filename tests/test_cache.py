@@ -393,3 +393,30 @@ def test_two_caches_in_one_process_share_nothing_and_a_workers_copy_knows_the_fo
     copy = pickle.loads(pickle.dumps(one))
     assert (copy.directory, copy.used(), copy.memo("vega")) == (one.directory, frozenset(), {})
     assert copy.read_checked(entry) == b"made once"
+
+
+def test_a_build_that_renders_images_records_their_digests_for_the_next(tmp_path: Path, monkeypatch):
+    """The images a build renders are hashed before it ends, so the build after a cold one checks
+    them by their stat alone; a digest taken too soon after the write is still not recorded."""
+    import time
+
+    from generator.rendering.images import Images, Job
+
+    folder = tmp_path / "cache"
+    cache = cachefile.Cache(folder)
+    cache.begin_build()
+    images = Images(cache)
+    spec = json.dumps({"$schema": "https://vega.github.io/schema/vega/v5.json", "width": 40, "height": 20, "background": "white",
+                       "marks": [{"type": "rect", "encode": {"enter": {"width": {"value": 10}, "height": {"value": 10}}}}]})
+    paths = images.add(Job(spec))
+    images.wait()
+    real = time.time_ns
+    # As at the end of a build whose images were written more than RACY_NS before it.
+    monkeypatch.setattr(cachefile.time, "time_ns", lambda: real() + cachefile.RACY_NS + 10**9)
+    images.record_rendered()
+    images.close()
+    cache.save_digests()
+    body = cachefile.unchecked((folder / cachefile.DIGESTS).read_bytes())
+    assert body is not None
+    assert sorted(json.loads(body)) == sorted(p.relative_to(folder).as_posix() for p in paths.values())
+    assert len(paths) == 5

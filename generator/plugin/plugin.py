@@ -326,11 +326,10 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             self.full[path] = page.content or ""
             page.content = ""  # nothing for the search plugin to parse: the page's stored entries join its index next
             return context
-        if page.file.generated_by:
-            # The search plugin indexes the page while it holds only what a reader searches it by
-            # (html_cache.searched); the whole HTML is put back before the theme renders the page.
-            self.full[path] = page.content or ""
-            page.content = html_cache.searched(path, page.content or "")
+        # The search plugin indexes the page while it holds only what a reader searches it by
+        # (html_cache.searched); the whole HTML is put back before the theme renders the page.
+        self.full[path] = page.content or ""
+        page.content = html_cache.searched(path, page.content or "")
         if path in self.to_theme:
             index = _search_index(config)
             self.to_theme[path].indexed_from = None if index is None else len(index.entries)
@@ -393,6 +392,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             except OSError as e:
                 raise _site_folder_failed(e) from None
         if images is not None:
+            images.record_rendered()
             images.close()
         cache = self.cache
         assert cache is not None, "on_config runs before on_post_build"

@@ -28,10 +28,13 @@ from generator.store.cachefile import Cache, entry_path
 # (title, verdict, summary, notes, workload names, the rules' reasons) is outside them.
 _UNSEARCHED = re.compile(r"<figure\b.*?</figure>|<table\b.*?</table>", re.DOTALL)
 # What the search plugin skips anyway (data-search-exclude blocks: the embed snippets, one a chart,
-# and the gallery's sections of scenario charts): taken out before it reads the page, they leave the
-# index as it was. Headings' permalinks (the search plugin drops them from titles) go too.
+# the gallery's sections of scenario charts, the Trainium3 page's table of every situation; none
+# holds a heading with an id, which would start a search section of its own): taken out before it
+# reads the page, they leave the index as it was. Headings' permalinks (the search plugin drops
+# them from titles) go too.
 _EXCLUDED = re.compile(r"<details\b[^>]*\bdata-search-exclude\b[^>]*>.*?</details>"
                        r"|<section\b[^>]*\bdata-search-exclude\b[^>]*>.*?</section>"
+                       r"|<table\b[^>]*\bdata-search-exclude\b[^>]*>.*?</table>"
                        r"|<a class=\"headerlink\"[^>]*>[^<]*</a>", re.DOTALL)
 GALLERY = "embed.md"
 SCENARIOS_INDEX = "scenarios/index.md"
@@ -48,7 +51,7 @@ def applies(path: str) -> bool:
 
 
 def searched(path: str, content: str) -> str:
-    """The part of a generated page's HTML the search index is built from. The scenarios index is
+    """The part of a page's HTML the search index is built from. The scenarios index is
     searched without its table: each row's scenario is found on its own page, and the table made
     one entry of every title and verdict in the guide (120 KB of text at a thousand scenarios)."""
     if scenario_page(path) or path == SCENARIOS_INDEX:
