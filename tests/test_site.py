@@ -611,3 +611,16 @@ def test_scenario_pages_lead_with_the_throughput_threshold_when_it_turns_the_ver
         body = doc.norm_text()
         assert "0.0 runs" not in body and '"None" means' not in body, r.id
     assert led, "no shipped scenario flips on relative throughput; this test lost its case"
+
+
+def test_a_scenario_page_names_the_teams_neuron_experience_as_the_calculator_does(built_site: BuiltSite, project):
+    from generator.model.wording import EXPERIENCE_LABELS
+
+    seen = set()
+    for r in project.results:
+        doc = page(built_site.site, f"scenarios/{r.id}/")
+        rows = [tr.find_all("td") for tr in doc.find_all("tr")]
+        shown = [cells[1].norm_text() for cells in rows if cells and cells[0].norm_text() == "Team's Neuron experience"]
+        assert shown == [EXPERIENCE_LABELS[w.workload.neuron_experience] for w in r.workloads], r.id
+        seen.update(w.workload.neuron_experience for w in r.workloads)
+    assert {"none", "some"} <= seen  # more than one kind of team, so a raw value would show

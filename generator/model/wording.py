@@ -86,6 +86,8 @@ RULE_LABELS = {
     "capacity": "Capacity and urgency",
 }
 VERDICT_LABELS = {"trainium": "Trainium", "gpu": "GPU", "hybrid": "Hybrid", "neither": "Neither"}
+# A team's Neuron experience (schema.Experience), as the scenario page and the calculator's form name it.
+EXPERIENCE_LABELS = {"none": "None", "some": "Some", "experienced": "Experienced, or a partner"}
 ROBUST_WORDS = {
     "robust": "robust",
     "joint": "changes only when several inputs are at their worst at once",

@@ -20,6 +20,7 @@ from markupsafe import Markup
 from pydantic import BaseModel
 
 from generator.model.schema import Workload
+from generator.model.wording import EXPERIENCE_LABELS
 
 Kind = Literal["number", "select", "text", "radio", "checks"]
 
@@ -105,7 +106,7 @@ _ROWS: dict[str, tuple[_Row, ...]] = {
     "porting": (
         _Row("c", "calc-arch", "select", "Architecture class", path="architecture", error=False),
         _Row("e", "calc-exp", "select", "Team's Neuron experience", path="neuron_experience", error=False,
-             choices={"none": "None", "some": "Some", "experienced": "Experienced, or a partner"}),
+             choices=EXPERIENCE_LABELS),
         _Row("w", "calc-weeks", "number", "Your own estimate of port effort", "engineer-weeks; empty: class default",
              path="porting.weeks.value"),
         _Row("wl", "calc-weeks-low", "number", "Port effort, low end", "engineer-weeks", path="porting.weeks.low"),

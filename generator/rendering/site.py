@@ -25,7 +25,7 @@ from generator.model import formatting as fmt
 from generator.model import trn3
 from generator.model.catalog import OPTION_LABELS, OPTIONS
 from generator.model.wording import RANGE_LABELS
-from generator.model.wording import RULE_LABELS, VERDICT_LABELS, present_workload, scenario_row
+from generator.model.wording import EXPERIENCE_LABELS, RULE_LABELS, VERDICT_LABELS, present_workload, scenario_row
 from generator.model.reference import Reference, reference
 from generator.model.results import ScenarioResult, WorkloadResult
 from generator.model.schema import json_schema
@@ -160,6 +160,7 @@ class Renderer:
             RULE_LABELS=RULE_LABELS,
             RANGE_LABELS=RANGE_LABELS,
             VERDICT_LABELS=VERDICT_LABELS,
+            EXPERIENCE_LABELS=EXPERIENCE_LABELS,
             price_rows=functools.partial(catalog_tables.price_rows, self.catalog),
             figure_sources=functools.partial(catalog_tables.figure_sources, self.catalog),
             price_to_beat=self.price_to_beat,
