@@ -425,8 +425,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             self.collection.built()
 
     def on_shutdown(self) -> None:
-        if self.cache is not None:
-            self.cache.save_digests()
+        if self.serving and self.cache is not None:
+            self.cache.save_digests()  # what the last minute of saves hashed (see on_post_build)
         if self.collection is not None:
             self.collection.stop()
             self.collection = None
