@@ -42,7 +42,8 @@ from generator.store.template_cache import Compiled
 
 log = logging.getLogger("mkdocs.plugins.guide")
 
-BOUND_EVERY_SECONDS = 60
+# While serving, how often the cache is held to its bound and its files' digests are recorded.
+SERVING_CHORES_EVERY_SECONDS = 60
 # Templates the plugin adds to the theme's (main.html: each page's unfurl tags in its <head>).
 THEME = Path(__file__).parent / "theme"
 
@@ -399,7 +400,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         # Recording the digests goes over every file the build used (some 40,000 at three thousand
         # scenarios). A digest left unrecorded costs a later process one hash of that file, so while
         # serving they are recorded once a minute and when the server stops.
-        if not self.serving or time.monotonic() - self.digests_saved_at >= BOUND_EVERY_SECONDS:
+        if not self.serving or time.monotonic() - self.digests_saved_at >= SERVING_CHORES_EVERY_SECONDS:
             self.digests_saved_at = time.monotonic()
             cache.save_digests()
         if self.building is not None:
@@ -416,7 +417,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         # A build without images uses none of those in the cache, and would take its bound as leave to
         # remove them: it leaves the bound to the next build that makes them.
         grew = images is not None and (cache.wrote() or images.rendered > 0)
-        if grew and (not self.serving or time.monotonic() - self.bounded_at >= BOUND_EVERY_SECONDS):
+        if grew and (not self.serving or time.monotonic() - self.bounded_at >= SERVING_CHORES_EVERY_SECONDS):
             self.bounded_at = time.monotonic()
             removed = cache.keep_bounded(max_mb=self.config.cache_max_mb)
             if removed:

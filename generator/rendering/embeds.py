@@ -247,6 +247,7 @@ def _stored(cache: Cache, path: str, text: str, known: Stored, now: Stored) -> P
     now: this build's, added to."""
     key = (posixpath.splitext(path)[1], text)
     found = known.get(key)
+    data = None
     if found is None:
         data = text.encode("utf-8")
         digest = hashlib.sha256(data).hexdigest()
@@ -259,7 +260,7 @@ def _stored(cache: Cache, path: str, text: str, known: Stored, now: Stored) -> P
     if whole:
         cache.mark_used(stored)
     else:
-        cache.write(stored, text.encode("utf-8"))
+        cache.write(stored, data if data is not None else text.encode("utf-8"))
     now[key] = found
     return stored
 

@@ -35,6 +35,7 @@ from generator.rendering.diff import DEFAULT_THRESHOLD
 from generator.rendering.images import CARD_HEIGHT, CARD_WIDTH, PNG_SCALE, Images, Job
 from generator.rendering.scenario_cache import Rendered, RenderedScenarios
 from generator.store.cachefile import Cache
+from generator.store.html_cache import scenario_page
 from generator.store.template_cache import Compiled
 
 CHARTS_JS = "assets/charts.js"  # the site's chart script, which embed pages load too
@@ -161,6 +162,7 @@ class Renderer:
             RANGE_LABELS=RANGE_LABELS,
             VERDICT_LABELS=VERDICT_LABELS,
             EXPERIENCE_LABELS=EXPERIENCE_LABELS,
+            scenario_page=scenario_page,
             price_rows=functools.partial(catalog_tables.price_rows, self.catalog),
             figure_sources=functools.partial(catalog_tables.figure_sources, self.catalog),
             price_to_beat=self.price_to_beat,

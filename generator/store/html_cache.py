@@ -32,9 +32,7 @@ _UNSEARCHED = re.compile(r"<figure\b.*?</figure>|<table\b.*?</table>", re.DOTALL
 # holds a heading with an id, which would start a search section of its own): taken out before it
 # reads the page, they leave the index as it was. Headings' permalinks (the search plugin drops
 # them from titles) go too.
-_EXCLUDED = re.compile(r"<details\b[^>]*\bdata-search-exclude\b[^>]*>.*?</details>"
-                       r"|<section\b[^>]*\bdata-search-exclude\b[^>]*>.*?</section>"
-                       r"|<table\b[^>]*\bdata-search-exclude\b[^>]*>.*?</table>"
+_EXCLUDED = re.compile(r"<(details|section|table)\b[^>]*\bdata-search-exclude\b[^>]*>.*?</\1>"
                        r"|<a class=\"headerlink\"[^>]*>[^<]*</a>", re.DOTALL)
 GALLERY = "embed.md"
 SCENARIOS_INDEX = "scenarios/index.md"
