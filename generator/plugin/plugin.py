@@ -205,7 +205,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             files.append(f)
         if self.dirty:
             self._only_what_changed(files, generated, made)
-        log.info("guide: %d scenario pages, %d charts", len(made.project.results), len(made.site.charts))
+        log.info("guide: %d scenario pages, %d charts", len(made.project.results), len(made.site.embeds))
         return files
 
     def _only_what_changed(self, files: Files, generated: list[GeneratedFile], made) -> None:

@@ -56,6 +56,20 @@ class Chart:
     vega: str | None = None  # compiled at build time (JSON text), so readers need no Vega-Lite compiler
 
 
+@dataclass(frozen=True)
+class ChartLabel:
+    """What names a chart away from it: a scenario page's card shows its first chart by these alone,
+    so a page read from the cache keeps them, not the chart's spec and rows."""
+
+    id: str
+    title: str
+    summary: str
+
+    @classmethod
+    def of(cls, c: Chart) -> ChartLabel:
+        return cls(c.id, c.title, c.summary)
+
+
 # How each data column reads in a chart's table of numbers: the kind of number it holds.
 COLUMN_FORMATS = {
     "runs": fmt.runs, "cost": fmt.money, "usd": fmt.money, "difference": fmt.money, "usd_per_hour": fmt.hourly,

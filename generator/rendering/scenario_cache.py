@@ -20,7 +20,7 @@ import orjson
 from generator.inputs.loader import Project
 from generator.model.results import ScenarioResult
 from generator.model.trn3 import PriceAt, PriceToBeat
-from generator.rendering.charts import Chart
+from generator.rendering.charts import ChartLabel
 from generator.rendering.embeds import ChartFiles, JSONText
 from generator.rendering.images import Job
 from generator.store.cachefile import Cache, entry_path
@@ -29,7 +29,9 @@ from generator.store.cachefile import Cache, entry_path
 @dataclass(frozen=True)
 class Rendered:
     page: str  # Markdown
-    charts: list[Chart]
+    # Only what names each chart: at three thousand scenarios their specs and rows, read back as
+    # Python objects, held some 250 MB that a build from the cache never reads.
+    charts: list[ChartLabel]
     files: list[ChartFiles]
     row: dict  # the scenario's row in the scenarios index (wording.scenario_row)
     # Each workload's Trn3 price to beat, which the Trainium3 page lists for every scenario: stored
@@ -37,17 +39,6 @@ class Rendered:
     beats: list[tuple[PriceToBeat, ...]]
     # Each workload's inputs whose range flips its verdict, which the FAQ counts over every scenario.
     flips: list[tuple[str, ...]]
-
-
-def _chart_json(c: Chart) -> dict:
-    return {**{f.name: getattr(c, f.name) for f in dataclasses.fields(c)}, "as_of": c.as_of.isoformat()}
-
-
-def _chart(d: dict) -> Chart:
-    d["as_of"] = dt.date.fromisoformat(d["as_of"])
-    if d["vega"] is not None:
-        d["vega"] = JSONText(d["vega"])
-    return Chart(**d)
 
 
 def key_parts(cache: Cache, project: Project, site_url: str, today: dt.date, site_name: str = "",
@@ -75,7 +66,7 @@ def _parse(body: bytes) -> Rendered | None:
         d = orjson.loads(body)
         return Rendered(
             d["page"],
-            [_chart(c) for c in d["charts"]],
+            [ChartLabel(**c) for c in d["charts"]],
             [ChartFiles(f["chart_id"], f["texts"], Job(JSONText(f["job"])), f["gallery"]) for f in d["files"]],
             d["row"],
             [_beats(b) for b in d["beats"]],
@@ -112,7 +103,7 @@ class RenderedScenarios:
         # A chart that does not travel as JSON is not stored: its scenario is rendered every time.
         self.cache.store_json(path, {
             "page": rendered.page,
-            "charts": [_chart_json(c) for c in rendered.charts],
+            "charts": [dataclasses.asdict(c) for c in rendered.charts],
             "files": [{"chart_id": f.chart_id, "texts": f.texts, "job": f.job.spec, "gallery": f.gallery} for f in rendered.files],
             "row": rendered.row,
             "beats": [_beats_json(b) for b in rendered.beats],

@@ -108,7 +108,7 @@ def sentence(text: str) -> str:
 class Site:
     pages: dict[str, str] = field(default_factory=dict)  # docs-relative path -> Markdown
     sources: dict[str, str] = field(default_factory=dict)  # docs-relative path -> YAML it comes from
-    charts: list[ch.Chart] = field(default_factory=list)
+    charts: list[ch.Chart] = field(default_factory=list)  # those this build drew (not those of pages from the cache)
     embeds: list[embeds.ChartFiles] = field(default_factory=list)  # the text files of embed/<id>/, per chart
     unfurls: dict[str, unfurl.Unfurl] = field(default_factory=dict)  # docs-relative path -> its card, for pages with their own
     site_card: Job | None = None  # the image of every other page's card (unfurl.SITE_CARD)
@@ -190,7 +190,7 @@ class Renderer:
             iframe_snippet=self.iframe_snippet,
             image_snippet=self.image_snippet,
         )
-        self.charts: list[ch.Chart] = []
+        self.charts: list[ch.Chart] = []  # drawn by this build
         self.embeds: list[embeds.ChartFiles] = []
         self.home: dict[str, ch.Chart] = {}
         self._rows: dict[str, dict[str, Any]] = {}  # scenario id -> its index row, made with its page
@@ -294,35 +294,34 @@ class Renderer:
         flips = self._flips.get(id(w))
         return flips if flips is not None else w.robustness.flips_on
 
-    def _cached_scenario_page(self, r: ScenarioResult) -> str:
+    def _cached_scenario_page(self, r: ScenarioResult) -> tuple[str, ch.ChartLabel | None]:
+        """The scenario's page, and the label of its first chart (which its card shows)."""
         entry = self.rendered.entry(r) if self.rendered else None
         known = self.rendered.get(entry) if self.rendered and entry else None
         if known is not None:
-            self.charts.extend(known.charts)
             for files in known.files:
                 self._add_embed(files)
             self._rows[r.id] = known.row
             self._beats.update({id(w): beats for w, beats in zip(r.workloads, known.beats, strict=True)})
             self._flips.update({id(w): flips for w, flips in zip(r.workloads, known.flips, strict=True)})
-            return known.page
-        first = len(self.charts)
+            return known.page, known.charts[0] if known.charts else None
+        first, first_embed = len(self.charts), len(self.embeds)
         page = self.scenario_page(r)
+        labels = [ch.ChartLabel.of(c) for c in self.charts[first:]]
         if self.rendered and entry:
-            self.rendered.put(entry, Rendered(page, self.charts[first:], self.embeds[first:], self._rows[r.id],
+            self.rendered.put(entry, Rendered(page, labels, self.embeds[first_embed:], self._rows[r.id],
                                               [self.price_to_beat(w) for w in r.workloads],
                                               [w.robustness.flips_on for w in r.workloads]))
-        return page
+        return page, labels[0] if labels else None
 
     def render(self) -> Site:
         site = Site()
         for r in self.project.results:
-            first = len(self.charts)
             path = f"scenarios/{r.id}.md"
-            site.pages[path] = self._cached_scenario_page(r)
+            site.pages[path], shown = self._cached_scenario_page(r)
             site.sources[path] = r.path
-            shown = self.charts[first:first + 1]
-            card = f"embed/{shown[0].id}/{embeds.file_names(shown[0].id)['card']}" if shown else None
-            site.unfurls[path] = unfurl.scenario(r, embeds.page_url(path), shown[0] if shown else None, card)
+            card = f"embed/{shown.id}/{embeds.file_names(shown.id)['card']}" if shown else None
+            site.unfurls[path] = unfurl.scenario(r, embeds.page_url(path), shown, card)
         site.pages["scenarios/index.md"] = self.env.get_template("scenarios_index.md.j2").render()
         pp = self.chart_block(self.register(ch.price_performance(self.catalog), "prices.md"))
         site.pages["prices.md"] = self.env.get_template("prices.md.j2").render(pp_chart=pp, today=self.freshness.today)
