@@ -63,6 +63,17 @@ def test_a_warm_build_writes_the_stored_files_and_the_site_and_search_index_are_
         docs = [d for d in marked["docs"] if d["location"].split("#")[0] == f"scenarios/{i}/"]
         assert docs and all(d["text"].endswith(" searchmark") for d in docs)
 
+    # A stored file found damaged as its page is written: the page is rendered by the theme instead,
+    # exactly as a cold build renders it, and stored again.
+    first = f"scenarios/{_scenario_ids(root)[0]}/index.html"
+    damaged = next(e for e in entries
+                   if json.loads(cachefile.unchecked(e.read_bytes()))["search"][0]["location"] == first[:-len("index.html")])
+    damaged.write_bytes(damaged.read_bytes()[:-10])
+    fourth = build_into(root, tmp_path / "four", cache)
+    assert _from_cache(fourth) == 2
+    assert (tmp_path / "four" / first).read_bytes() == (tmp_path / "one" / first).read_bytes()
+    assert _from_cache(build_into(root, tmp_path / "five", cache)) == 3
+
 
 @pytest.mark.slow
 def test_the_files_a_strict_build_stored_serve_a_plain_build(root: Path, tmp_path: Path):

@@ -93,7 +93,9 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.nav = None  # MkDocs' navigation, for what every page's file depends on
         self.themed: ThemedPages | None = None  # scenario pages' files from earlier builds; None where other plugins may change pages
         self.theme_entries: dict[str, tuple[File, Path]] = {}  # page path -> its file and where it is stored
-        self.stored_files: dict[str, tuple[Themed, dict]] = {}  # page path -> stored file, and the page's front matter
+        self.site_inputs = ""  # what every page's stored file depends on (page_file_cache.site_inputs), once the pages are converted
+        self.offered: dict[str, tuple[Path, dict]] = {}  # page path -> where its file may be stored, and its front matter
+        self.stored_files: dict[str, Themed] = {}  # page path -> its stored file, from its context to its search entries
         self.to_theme: dict[str, _Pending] = {}  # page path -> what its file is stored with once rendered
         self.files_stored = 0  # pages whose file came from the cache this build
         self.published = ""  # the site URL the generated files carry (_published_url)
@@ -241,27 +243,40 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         env.bytecode_cache = Compiled(self.cache)
         if self.themed is not None and self.theme_entries:
             env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({page_file_cache.TEMPLATE: page_file_cache.TEMPLATE_SOURCE}), env.loader])
-            self._find_stored_files(config)
+            self._offer_stored_files(config)
         return env
 
-    def _find_stored_files(self, config: MkDocsConfig) -> None:
-        """Which pages' files an earlier build stored for what they and the site are now. Runs once
-        every page is converted (their titles, which the navigation shows, are known by then); a page
-        found is rendered with a template that writes its stored file, which MkDocs picks by the page's
-        front matter before any plugin sees the page, so the front matter says so until then."""
+    def _offer_stored_files(self, config: MkDocsConfig) -> None:
+        """Pages whose file an earlier build may have stored are rendered with a template that writes
+        the stored file, or, where none is stored for what the page and the site are now, the page's
+        own template (page_file_cache.TEMPLATE_SOURCE). MkDocs picks the template by the page's front
+        matter before any plugin sees the page, so the front matter names it until then. Runs once
+        every page is converted (their titles, which the navigation shows, are known by then). Each
+        stored file is read as its page is written: read all at once, they held some 160 MB at three
+        thousand scenarios."""
         assert self.themed is not None and self.cache is not None
-        site = page_file_cache.site_inputs(self.cache.keys, site_parts(config, self.nav))
+        self.site_inputs = page_file_cache.site_inputs(self.cache.keys, site_parts(config, self.nav))
         for path, (f, entry) in self.theme_entries.items():
             page = f.page
             if page is None or (self.dirty and not f.is_modified()):
                 continue
-            check = page_file_cache.check(site, (page_parts(page, page.content), self._unfurl_tags(page, config)))
-            stored = self.themed.get(entry, check, page.canonical_url)
-            if stored is None:
-                self.to_theme[path] = _Pending(entry, check)
-            else:
-                self.stored_files[path] = (stored, page.meta)
-                page.meta = {**page.meta, "template": page_file_cache.TEMPLATE}
+            self.offered[path] = (entry, page.meta)
+            page.meta = {**page.meta, "template": page_file_cache.TEMPLATE}
+
+    def _stored_file(self, context, page: Page) -> Themed | None:
+        """The page's stored file, if it was offered one and one is stored for what it is now; a page
+        offered none is to be stored once the theme has rendered it."""
+        offered = self.offered.pop(page.file.src_uri, None)
+        if offered is None:
+            return None
+        assert self.themed is not None
+        entry, page.meta = offered
+        context[page_file_cache.OWN_TEMPLATE_KEY] = page.meta.get("template", "main.html")
+        check = page_file_cache.check(self.site_inputs, (page_parts(page, page.content), context["guide_unfurl"]))
+        stored = self.themed.get(entry, check, page.canonical_url)
+        if stored is None:
+            self.to_theme[page.file.src_uri] = _Pending(entry, check)
+        return stored
 
     def _unfurl_tags(self, page: Page, config: MkDocsConfig) -> str:
         """The page's Open Graph and Twitter card tags: the generator's card for a page it made one
@@ -320,10 +335,10 @@ class GuidePlugin(BasePlugin[GuideConfig]):
     def _before_search(self, context, *, page: Page, config: MkDocsConfig, nav):
         path = page.file.src_uri
         context["guide_unfurl"] = self._unfurl_tags(page, config)
-        stored = self.stored_files.get(path)
+        stored = self._stored_file(context, page)
         if stored is not None:
-            found, page.meta = stored
-            context[page_file_cache.CONTEXT_KEY] = found.output
+            self.stored_files[path] = stored
+            context[page_file_cache.CONTEXT_KEY] = stored.output
             self.full[path] = page.content or ""
             page.content = ""  # nothing for the search plugin to parse: the page's stored entries join its index next
             return context
@@ -346,8 +361,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         stored = self.stored_files.pop(path, None)
         if stored is not None:
             self.files_stored += 1
-            if index is not None and stored[0].search:
-                index.entries.extend(stored[0].search)
+            if index is not None and stored.search:
+                index.entries.extend(stored.search)
         elif path in self.to_theme:
             pending = self.to_theme[path]
             if index is not None and pending.indexed_from is not None:

@@ -30,10 +30,14 @@ import orjson
 
 from generator.store.cachefile import Cache, entry_path
 
-# The template a page whose file is stored is rendered with: the stored file, as it is.
+# The template a page that may have a stored file is rendered with: the stored file as it is, or,
+# where none is found, the template the page names (the theme's main.html unless its front matter
+# says otherwise), rendered with the page's context as it would be on its own.
 TEMPLATE = "guide-stored-page.html"
-TEMPLATE_SOURCE = "{{ guide_stored_page }}"
 CONTEXT_KEY = "guide_stored_page"
+OWN_TEMPLATE_KEY = "guide_own_template"
+TEMPLATE_SOURCE = (f"{{% if {CONTEXT_KEY} is defined %}}{{{{ {CONTEXT_KEY} }}}}"
+                   f"{{% else %}}{{% include {OWN_TEMPLATE_KEY} %}}{{% endif %}}")
 
 
 # Not a character a URL or an HTML page holds.
