@@ -121,3 +121,36 @@ def test_data_that_validated_before_is_not_parsed_again_until_a_byte_changes(roo
     known = KnownScenarios(Cache(tmp_path / "cache"))  # a new process
     assert load_project(root, known=known).catalog == third.catalog
     assert parsed == ["data", "data"]
+
+
+def test_a_later_load_in_the_process_reads_again_only_files_whose_stat_moved_or_that_are_new(root: Path, tmp_path: Path, monkeypatch):
+    """`mkdocs serve` loads every scenario on each save: a file whose stat is what it was when read,
+    and that was last modified well before, is not read again; a changed file is, and so is one
+    modified so lately that a second write could leave its stat as it is."""
+    files = sorted((root / "scenarios").glob("*.yaml"))
+    assert len(files) >= 3
+    an_hour_ago = (os.stat(files[0]).st_mtime_ns // 10**9 - 3600) * 10**9
+    for f in files:
+        os.utime(f, ns=(an_hour_ago, an_hour_ago))
+    fresh = files[2]
+    os.utime(fresh, None)  # modified now
+    known = KnownScenarios(Cache(tmp_path / "cache"))
+    read: list[str] = []
+    real = loader._read_bytes
+    scenarios = {f.name for f in files}  # data/reference.yaml is read the same way, every load
+    monkeypatch.setattr(loader, "_read_bytes", lambda path, shown: path.name in scenarios and read.append(path.name) or real(path, shown))
+    first = load_project(root, known=known)
+    assert sorted(read) == sorted(f.name for f in files)
+    read.clear()
+    assert load_project(root, known=known).results == first.results
+    assert read == [fresh.name]
+    # A changed file is read, and loads as it now reads.
+    changed = files[1]
+    text = changed.read_text(encoding="utf-8")
+    assert 'title: "' in text
+    changed.write_text(text.replace('title: "', 'title: "Renamed ', 1), encoding="utf-8")
+    os.utime(changed, ns=(an_hour_ago + 10**9, an_hour_ago + 10**9))
+    read.clear()
+    third = load_project(root, known=known)
+    assert sorted(read) == sorted([fresh.name, changed.name])
+    assert [r.scenario.title for r in third.results if r.path.endswith(changed.name)][0].startswith("Renamed ")
