@@ -108,7 +108,6 @@ def sentence(text: str) -> str:
 class Site:
     pages: dict[str, str] = field(default_factory=dict)  # docs-relative path -> Markdown
     sources: dict[str, str] = field(default_factory=dict)  # docs-relative path -> YAML it comes from
-    charts: list[ch.Chart] = field(default_factory=list)  # those this build drew (not those of pages from the cache)
     embeds: list[embeds.ChartFiles] = field(default_factory=list)  # the text files of embed/<id>/, per chart
     unfurls: dict[str, unfurl.Unfurl] = field(default_factory=dict)  # docs-relative path -> its card, for pages with their own
     site_card: Job | None = None  # the image of every other page's card (unfurl.SITE_CARD)
@@ -190,7 +189,9 @@ class Renderer:
             iframe_snippet=self.iframe_snippet,
             image_snippet=self.image_snippet,
         )
-        self.charts: list[ch.Chart] = []  # drawn by this build
+        # What names each chart this build drew: the charts themselves (their specs and rows) are let
+        # go once their page and embed files are made; at three thousand scenarios they held some 250 MB.
+        self.charts: list[ch.ChartLabel] = []
         self.embeds: list[embeds.ChartFiles] = []
         self.home: dict[str, ch.Chart] = {}
         self._rows: dict[str, dict[str, Any]] = {}  # scenario id -> its index row, made with its page
@@ -263,7 +264,7 @@ class Renderer:
     # Pages.
     def register(self, c: ch.Chart, page: str) -> ch.Chart:
         c = replace(c, page=page, vega=embeds.compile_vega(embeds.site_spec(c), self.cache, self._vega))
-        self.charts.append(c)
+        self.charts.append(ch.ChartLabel.of(c))
         self._add_embed(embeds.chart_files(c, self.env, self.site_url, self.cache, CHARTS_JS, self._vega,
                                            site_name=self.site_name, unfurl_env=self.unfurl_env, images=self.static_images))
         return c
@@ -307,7 +308,7 @@ class Renderer:
             return known.page, known.charts[0] if known.charts else None
         first, first_embed = len(self.charts), len(self.embeds)
         page = self.scenario_page(r)
-        labels = [ch.ChartLabel.of(c) for c in self.charts[first:]]
+        labels = self.charts[first:]
         if self.rendered and entry:
             self.rendered.put(entry, Rendered(page, labels, self.embeds[first_embed:], self._rows[r.id],
                                               [self.price_to_beat(w) for w in r.workloads],
@@ -343,7 +344,6 @@ class Renderer:
         if self.static_images:
             site.site_card = Job(embeds.compile_vega(embeds.export_spec(decision_map, self.site_url), self.cache, self._vega),
                                  heading=unfurl.site_card_heading(self.site_name))
-        site.charts = self.charts
         site.embeds = self.embeds
         return site
 
