@@ -420,3 +420,23 @@ def test_a_build_that_renders_images_records_their_digests_for_the_next(tmp_path
     assert body is not None
     assert sorted(json.loads(body)) == sorted(p.relative_to(folder).as_posix() for p in paths.values())
     assert len(paths) == 5
+
+
+@pytest.mark.parametrize("between_builds", [True, False])
+def test_entries_read_are_kept_for_later_builds_only_where_builds_follow(tmp_path: Path, between_builds: bool):
+    """Under `mkdocs serve` an entry parsed once is the same entry for the rest of the process; a
+    lone build (the plugin's cache outside serve) lets it go once used, and reads it again if asked."""
+    cache = cachefile.Cache(tmp_path / "cache", between_builds=between_builds)
+    entry = cache.folder("rendered") / "entry.json"
+    entry.parent.mkdir(parents=True)
+    cache.store_json(entry, {"page": "text"})
+    parsed: list[bytes] = []
+
+    def parse(body: bytes) -> dict:
+        parsed.append(body)
+        return json.loads(body)
+
+    assert cache.read_remembered(entry, parse) == {"page": "text"}
+    assert cache.read_remembered(entry, parse) == {"page": "text"}
+    assert len(parsed) == (1 if between_builds else 2)
+    assert str(entry.absolute()) in cache.used()

@@ -119,7 +119,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         except (cachefile.CacheDirError, ValueError) as e:
             raise Abort(str(e)) from None
         if self.cache is None or self.cache.directory != directory:
-            self.cache = Cache(directory)
+            self.cache = Cache(directory, between_builds=self.serving)
         # After a custom_dir, whose templates override the theme's and these alike.
         if str(THEME) not in config.theme.dirs:
             config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(THEME))

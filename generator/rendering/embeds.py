@@ -290,7 +290,8 @@ def build(charts: Iterable[ChartFiles], cache: Cache, images: Images | None) -> 
         for image, path in images.add(c.job).items():
             linked[f"embed/{c.chart_id}/{names[image]}"] = path
     known.clear()
-    known.update(now)
+    if cache.between_builds:
+        known.update(now)
     return texts, linked
 
 

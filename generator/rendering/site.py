@@ -344,7 +344,9 @@ class Renderer:
         if self.static_images:
             site.site_card = Job(embeds.compile_vega(embeds.export_spec(decision_map, self.site_url), self.cache, self._vega),
                                  heading=unfurl.site_card_heading(self.site_name))
-        site.embeds = self.embeds
+        # Their texts are the Site's to hand on: the renderer, which the hand-written pages use all
+        # build long, no longer needs them once the gallery is made.
+        site.embeds, self.embeds = self.embeds, []
         return site
 
     def home_charts(self) -> dict[str, tuple[str, ch.Chart]]:

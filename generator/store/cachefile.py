@@ -192,8 +192,11 @@ class Cache:
     A worker process gets a copy that knows the folder only (see __getstate__): what it records is
     its own, as it was with a process of its own."""
 
-    def __init__(self, directory: Path):
+    def __init__(self, directory: Path, *, between_builds: bool = True):
         self.directory = directory
+        # Whether entries read, and texts stored, are kept in the process for the builds that follow
+        # (`mkdocs serve`); a lone build lets each go once used.
+        self.between_builds = between_builds
         self._memos: dict[str, dict] = {}
         self._new_process()
 
@@ -341,7 +344,7 @@ class Cache:
             return known  # type: ignore[return-value]
         body = self.read_checked(path)
         parsed = None if body is None else parse(body)
-        if parsed is not None:
+        if parsed is not None and self.between_builds:
             self._remembered[path] = parsed
         return parsed
 
