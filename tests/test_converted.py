@@ -85,6 +85,9 @@ def test_search_reads_a_scenario_page_without_its_tables_and_charts_and_any_page
                 '<p>meta</p></section><section class="guide-gallery" id="h" data-embed="h"><h2>A home chart</h2></section>')
     assert html_cache.searched("embed.md", sections) == ('<p>Intro.</p><section class="guide-gallery" id="h" data-embed="h">'
                                                          '<h2>A home chart</h2></section>')
+    calculator = ('<p>Put in your own workload.</p><div hidden><template id="guide-calc-data" data-search-exclude>'
+                  '{"presets": {"a": "<b>x</b>"}}</template></div><p>End.</p>')
+    assert html_cache.searched("calculator.md", calculator) == '<p>Put in your own workload.</p><div hidden></div><p>End.</p>'
 
 
 @pytest.fixture

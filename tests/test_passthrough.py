@@ -66,6 +66,11 @@ def test_a_page_with_its_blocks_held_out_converts_to_what_markdown_makes_of_the_
     assert passthrough.anchors(blocks) == ids.ids
 
 
+def test_the_ids_of_held_blocks_are_those_of_attributes_named_id():
+    blocks = ['<section id="a-b" data-id="not-this">\n<h2\nid="on-a-new-line">x</h2></section>', '<p\tid="q&amp;a">y</p>id="bare"']
+    assert passthrough.anchors(blocks) == {"a-b", "on-a-new-line", "q&a"}
+
+
 def test_the_gallery_holds_out_a_linkable_section_per_chart(pages):
     assert len(passthrough.anchors(passthrough.split(pages["embed.md"])[1])) >= 2
 

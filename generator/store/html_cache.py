@@ -28,11 +28,12 @@ from generator.store.cachefile import Cache, entry_path
 # (title, verdict, summary, notes, workload names, the rules' reasons) is outside them.
 _UNSEARCHED = re.compile(r"<figure\b.*?</figure>|<table\b.*?</table>", re.DOTALL)
 # What the search plugin skips anyway (data-search-exclude blocks: the embed snippets, one a chart,
-# the gallery's sections of scenario charts, the Trainium3 page's table of every situation; none
+# the gallery's sections of scenario charts, the Trainium3 page's table of every situation, the
+# calculator's baked-in data, megabytes of JSON at three thousand scenarios; none
 # holds a heading with an id, which would start a search section of its own): taken out before it
 # reads the page, they leave the index as it was. Headings' permalinks (the search plugin drops
 # them from titles) go too.
-_EXCLUDED = re.compile(r"<(details|section|table)\b[^>]*\bdata-search-exclude\b[^>]*>.*?</\1>"
+_EXCLUDED = re.compile(r"<(details|section|table|template)\b[^>]*\bdata-search-exclude\b[^>]*>.*?</\1>"
                        r"|<a class=\"headerlink\"[^>]*>[^<]*</a>", re.DOTALL)
 GALLERY = "embed.md"
 SCENARIOS_INDEX = "scenarios/index.md"
