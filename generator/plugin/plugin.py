@@ -252,8 +252,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         own template (page_file_cache.TEMPLATE_SOURCE). MkDocs picks the template by the page's front
         matter before any plugin sees the page, so the front matter names it until then. Runs once
         every page is converted (their titles, which the navigation shows, are known by then). Each
-        stored file is read as its page is written: read all at once, they held some 160 MB at three
-        thousand scenarios."""
+        stored file is read as its page is written: read all at once, they weighed as much as the
+        pages' own HTML."""
         assert self.themed is not None and self.cache is not None
         self.site_inputs = page_file_cache.site_inputs(self.cache.keys, site_parts(config, self.nav))
         for path, (f, entry) in self.theme_entries.items():

@@ -29,8 +29,8 @@ from generator.store.cachefile import Cache, entry_path
 @dataclass(frozen=True)
 class Rendered:
     page: str  # Markdown
-    # Only what names each chart: at three thousand scenarios their specs and rows, read back as
-    # Python objects, held some 250 MB that a build from the cache never reads.
+    # Only what names each chart: their specs and rows, read back as Python objects for every
+    # scenario, were most of a warm build's memory, and a build from the cache never reads them.
     charts: list[ChartLabel]
     files: list[ChartFiles]
     row: dict  # the scenario's row in the scenarios index (wording.scenario_row)

@@ -190,7 +190,8 @@ class Renderer:
             image_snippet=self.image_snippet,
         )
         # What names each chart this build drew: the charts themselves (their specs and rows) are let
-        # go once their page and embed files are made; at three thousand scenarios they held some 250 MB.
+        # go once their page and embed files are made; kept for every scenario, they were most of a
+        # cold build's memory.
         self.charts: list[ch.ChartLabel] = []
         self.embeds: list[embeds.ChartFiles] = []
         self.home: dict[str, ch.Chart] = {}

@@ -29,7 +29,7 @@ from generator.store.cachefile import Cache, entry_path
 _UNSEARCHED = re.compile(r"<figure\b.*?</figure>|<table\b.*?</table>", re.DOTALL)
 # What the search plugin skips anyway (data-search-exclude blocks: the embed snippets, one a chart,
 # the gallery's sections of scenario charts, the Trainium3 page's table of every situation, the
-# calculator's baked-in data, megabytes of JSON at three thousand scenarios; none
+# calculator's baked-in data, JSON that grows with every scenario; none
 # holds a heading with an id, which would start a search section of its own): taken out before it
 # reads the page, they leave the index as it was. Headings' permalinks (the search plugin drops
 # them from titles) go too.
