@@ -212,7 +212,7 @@ def test_a_value_just_above_a_schema_bound_is_refused_at_its_field(calc: Calc):
         original = calc.page.input_value(field)
         assert calc.page.get_attribute(field, "max") == str(limit), field
         calc.page.fill(field, str(above))
-        assert calc.page.inner_text(f"{field}-error") == f"Must be at most {limit}.", field
+        assert calc.page.inner_text(f"{field}-error") == f"Must be at most {limit:,}.", field
         assert calc.page.get_attribute(field, "aria-invalid") == "true"
         assert calc.page.get_attribute("#guide-calc", "data-state") == "invalid"
         calc.page.fill(field, str(limit))

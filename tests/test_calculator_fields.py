@@ -155,6 +155,10 @@ def test_a_bound_changed_in_the_schema_reaches_the_form_and_the_check(renderer: 
         [None, "Must be at most 5."], [5, ""], [None, "Must be at least 2."], [None, "Must be at most 64."], [65, ""],
     ]
     assert _js_checks(cf.as_json(), cases) == [[6, ""], [5, ""], [1, ""], [65, ""], [65, ""]]
+    # The shipped bound as a reader reads a figure: grouped by thousands.
+    assert _js_checks(cf.as_json(), [("calc-runs", "1000001"), ("calc-trn-count", "100001")]) == [
+        [None, "Must be at most 1,000,000."], [None, "Must be at most 100,000."],
+    ]
 
 
 def test_a_table_changed_by_hand_reaches_the_form(renderer: Renderer):

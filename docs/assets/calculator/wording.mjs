@@ -457,9 +457,11 @@ export function present(result, curve, prices) {
 export const ENTER_A_NUMBER = "Enter a number.";
 export const ENTER_A_FINITE_NUMBER = "Enter a finite number.";
 export const ENTER_A_WHOLE_NUMBER = "Enter a whole number.";
-export const mustBeMoreThan = (above) => `Must be more than ${above}.`;
-export const mustBeAtLeast = (min) => `Must be at least ${min}.`;
-export const mustBeAtMost = (max) => `Must be at most ${max}.`;
+// A bound as the schema writes it, grouped by thousands where it is whole (the schema's are).
+const bound = (x) => (Number.isInteger(x) ? f.count(x) : String(x));
+export const mustBeMoreThan = (above) => `Must be more than ${bound(above)}.`;
+export const mustBeAtLeast = (min) => `Must be at least ${bound(min)}.`;
+export const mustBeAtMost = (max) => `Must be at most ${bound(max)}.`;
 
 // A value and the range the reader gives it (what: the range's label, rangeLabel above), saying
 // which way to move what.
