@@ -121,24 +121,25 @@ def _read_bytes(path: Path, shown: str) -> bytes:
         raise InputError([Problem(shown, 1, 1, "(file)", f"cannot be read: {e.strerror} (got {shown})")]) from None
 
 
-def read_sources(root: Path, paths: Iterable[str], data_dir: Path, known: dict[str, tuple] | None = None) -> list[Source | list[Problem]]:
+def read_sources(root: Path, paths: Iterable[str], data_dir: Path, known: KnownScenarios | None = None) -> list[Source | list[Problem]]:
     """The chosen scenario files (all of scenarios/ by default) as read, or why one could not be;
     files inside data_dir are data, not scenarios, and are left out.
 
-    known: what an earlier call of this process read, by path, to be given back while a file's
-    stat is what it was (`mkdocs serve` reads every scenario again on each save, three thousand
-    files at a time). A file modified within RACY_NS of its reading may change again within the same
+    known: with it, what the last call of this process read is given back for each file whose stat
+    is what it was (`mkdocs serve` reads every scenario again on each save, three thousand files at
+    a time). A file modified within RACY_NS of its reading may change again within the same
     tick of the file system's clock, its stat unchanged: it is read afresh every time."""
     data_resolved, root_resolved = data_dir.resolve(), root.resolve()
     out: list[Source | list[Problem]] = []
-    now: dict[str, tuple] = {}  # what this call read: the record kept is of the files read last
+    last: dict[str, tuple] = known.memo("reads") if known is not None else {}
+    now: dict[str, tuple] = {}  # what this call read, for the next
     for path in scenario_files(root, paths):
         try:
             st = os.stat(path)
         except OSError:
             st = None
         identity = None if st is None else (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
-        seen = known.get(str(path)) if known is not None and identity is not None else None
+        seen = last.get(str(path)) if identity is not None else None
         if seen is not None and seen[0] == identity:
             now[str(path)] = seen
             if seen[1] is not None:
@@ -161,8 +162,7 @@ def read_sources(root: Path, paths: Iterable[str], data_dir: Path, known: dict[s
         if identity is not None and time.time_ns() - identity[3] >= RACY_NS:
             now[str(path)] = (identity, source)
     if known is not None:
-        known.clear()
-        known.update(now)
+        known.carry("reads", now)
     return out
 
 
@@ -307,7 +307,7 @@ def load_project(
         problems.extend(e.problems)
     # What every evaluation depends on besides its own file: the bytes of data/.
     data_key = sha256(repr(sorted(digests.items())).encode())
-    read_ = read_sources(root, paths, data_dir, known.memo("reads") if known is not None else None)
+    read_ = read_sources(root, paths, data_dir, known)
     sources = [s for s in read_ if isinstance(s, Source)]
     for s in sources:
         digests[s.shown] = s.digest

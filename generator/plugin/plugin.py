@@ -336,15 +336,15 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         path = page.file.src_uri
         context["guide_unfurl"] = self._unfurl_tags(page, config)
         stored = self._stored_file(context, page)
+        # The search plugin indexes the page while it holds only what a reader searches it by
+        # (html_cache.searched), or nothing where the page's stored entries join its index instead;
+        # the whole HTML is put back before the theme renders the page.
+        self.full[path] = page.content or ""
         if stored is not None:
             self.stored_files[path] = stored
             context[page_file_cache.CONTEXT_KEY] = stored.output
-            self.full[path] = page.content or ""
-            page.content = ""  # nothing for the search plugin to parse: the page's stored entries join its index next
+            page.content = ""
             return context
-        # The search plugin indexes the page while it holds only what a reader searches it by
-        # (html_cache.searched); the whole HTML is put back before the theme renders the page.
-        self.full[path] = page.content or ""
         page.content = html_cache.searched(path, page.content or "")
         if path in self.to_theme:
             index = _search_index(config)

@@ -289,9 +289,7 @@ def build(charts: Iterable[ChartFiles], cache: Cache, images: Images | None) -> 
         names = file_names(c.chart_id)
         for image, path in images.add(c.job).items():
             linked[f"embed/{c.chart_id}/{names[image]}"] = path
-    known.clear()
-    if cache.between_builds:
-        known.update(now)
+    cache.carry("texts", now)
     return texts, linked
 
 

@@ -255,6 +255,14 @@ class Cache:
         made from, never by time; `forget` drops them all."""
         return self._memos.setdefault(name, {})
 
+    def carry(self, name: str, values: dict) -> None:
+        """What this build found, for the next build of this process to find in `memo(name)`, in
+        place of what the last one left; where no build follows, nothing is kept."""
+        memo = self.memo(name)
+        memo.clear()
+        if self.between_builds:
+            memo.update(values)
+
     def forget(self) -> None:
         """Drop what this process remembers of the cache's files and of earlier builds: the next
         build reads, checks and marks them all, as a new process would (which still trusts the

@@ -35,6 +35,9 @@ class KnownScenarios:
     def memo(self, name: str) -> dict:
         return self.cache.memo(f"known:{name}")
 
+    def carry(self, name: str, values: dict) -> None:
+        self.cache.carry(f"known:{name}", values)
+
     def _read(self, path: Path, model: type[M]) -> M | None:
         """The model stored at path, or None when it is missing, damaged or no longer validates."""
         body = self.cache.read_checked(path)
