@@ -20,19 +20,39 @@ import re
 
 START = "<!-- guide:html -->"
 END = "<!-- /guide:html -->"
-_BLOCK = re.compile(rf"^{re.escape(START)}\n(.*?)\n{re.escape(END)}$", re.MULTILINE | re.DOTALL)
 _HELD = re.compile(r"<!-- guide:html (\d+) -->")
 
 
 def split(markdown: str) -> tuple[str, list[str]]:
-    """The Markdown with each marked block replaced by a placeholder, and the blocks in order."""
+    """The Markdown with each marked block replaced by a placeholder, and the blocks in order. A block
+    runs from a line that is START to the first line after it that is END. Found with str.find, not a
+    regular expression: a lazy match tries END at every character of the block, and the gallery's one
+    block grows with every chart."""
+    opener, closer = START + "\n", "\n" + END
     blocks: list[str] = []
+    parts: list[str] = []
+    done = 0  # what is copied to parts
+    at = markdown.find(opener)
+    while at != -1:
+        body = at + len(opener)
+        end = markdown.find(closer, body) if at == 0 or markdown[at - 1] == "\n" else -1
+        while end != -1 and not _line_ends(markdown, end + len(closer)):
+            end = markdown.find(closer, end + 1)
+        if end == -1:
+            at = markdown.find(opener, at + 1)
+            continue
+        blocks.append(markdown[body:end].strip("\n"))  # as Markdown would: a blank line ends a block
+        parts += (markdown[done:at], f"<!-- guide:html {len(blocks) - 1} -->")
+        done = end + len(closer)
+        at = markdown.find(opener, done)
+    if not blocks:
+        return markdown, blocks
+    parts.append(markdown[done:])
+    return "".join(parts), blocks
 
-    def hold(m: re.Match[str]) -> str:
-        blocks.append(m[1].strip("\n"))  # as Markdown would: a blank line ends a block
-        return f"<!-- guide:html {len(blocks) - 1} -->"
 
-    return _BLOCK.sub(hold, markdown), blocks
+def _line_ends(text: str, i: int) -> bool:
+    return i == len(text) or text[i] == "\n"
 
 
 def join(html: str, blocks: list[str]) -> str:
