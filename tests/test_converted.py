@@ -90,6 +90,16 @@ def test_search_reads_a_scenario_page_without_its_tables_and_charts_and_any_page
     assert html_cache.searched("calculator.md", calculator) == '<p>Put in your own workload.</p><div hidden></div><p>End.</p>'
 
 
+def test_search_skips_a_block_to_the_first_closing_tag_of_its_element_and_keeps_one_never_closed():
+    nested = '<p>a</p><table data-search-exclude><tr><td><table><tr><td>1</td></tr></table>tail</td></tr></table><p>b</p>'
+    assert html_cache.searched("calculator.md", nested) == "<p>a</p>tail</td></tr></table><p>b</p>"
+    unclosed = '<p>a</p><section data-search-exclude><p>x</p></details><template data-search-exclude>y</template>'
+    assert html_cache.searched("calculator.md", unclosed) == '<p>a</p><section data-search-exclude><p>x</p></details>'
+    assert html_cache.searched("scenarios/one.md", "<p>a</p><figure>x<table>y</table><p>b</p>") == "<p>a</p><figure>x<p>b</p>"
+    words = '<section data-search-excluded>1</section><section x-data-search-exclude>2</section>'
+    assert html_cache.searched("calculator.md", words) == '<section data-search-excluded>1</section>'
+
+
 @pytest.fixture
 def root(two_scenario_project: Path) -> Path:
     return two_scenario_project

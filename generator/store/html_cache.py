@@ -25,16 +25,18 @@ from generator.store.cachefile import Cache, entry_path
 
 # Blocks of a scenario page the search index leaves out: tables of figures and the chart figures
 # (their data tables, embed snippets and compiled specs). What a reader searches a scenario by
-# (title, verdict, summary, notes, workload names, the rules' reasons) is outside them.
-_UNSEARCHED = re.compile(r"<figure\b.*?</figure>|<table\b.*?</table>", re.DOTALL)
+# (title, verdict, summary, notes, workload names, the rules' reasons) is outside them. Each pattern
+# here finds where a left-out block starts; its first group names the element whose first closing
+# tag ends the block, or is None where the match is the whole block (_cut).
+_UNSEARCHED = re.compile(r"<(figure|table)\b")
 # What the search plugin skips anyway (data-search-exclude blocks: the embed snippets, one a chart,
 # the gallery's sections of scenario charts, the Trainium3 page's table of every situation, the
 # calculator's baked-in data, JSON that grows with every scenario; none
 # holds a heading with an id, which would start a search section of its own): taken out before it
 # reads the page, they leave the index as it was. Headings' permalinks (the search plugin drops
 # them from titles) go too.
-_EXCLUDED = re.compile(r"<(details|section|table|template)\b[^>]*\bdata-search-exclude\b[^>]*>.*?</\1>"
-                       r"|<a class=\"headerlink\"[^>]*>[^<]*</a>", re.DOTALL)
+_EXCLUDED = re.compile(r"<(details|section|table|template)\b[^>]*\bdata-search-exclude\b[^>]*>"
+                       r"|<a class=\"headerlink\"[^>]*>[^<]*</a>")
 GALLERY = "embed.md"
 SCENARIOS_INDEX = "scenarios/index.md"
 
@@ -54,8 +56,31 @@ def searched(path: str, content: str) -> str:
     searched without its table: each row's scenario is found on its own page, and the table made
     one entry of every title and verdict in the guide (120 KB of text at a thousand scenarios)."""
     if scenario_page(path) or path == SCENARIOS_INDEX:
-        content = _UNSEARCHED.sub("", content)
-    return _EXCLUDED.sub("", content)
+        content = _cut(content, _UNSEARCHED)
+    return _cut(content, _EXCLUDED)
+
+
+def _cut(content: str, start: re.Pattern[str]) -> str:
+    """content without the blocks `start` finds, each from where it matches to the first closing tag
+    of the element its first group names (a block never closed stays). The closing tag is found with
+    str.find: a lazy regular expression (`.*?</section>`) tries it at every character, and the
+    gallery's sections of charts grow with every scenario."""
+    parts: list[str] = []
+    done = at = 0
+    while (m := start.search(content, at)) is not None:
+        end = m.end()
+        if m[1] is not None:
+            close = content.find(f"</{m[1]}>", end)
+            if close == -1:
+                at = m.start() + 1
+                continue
+            end = close + len(m[1]) + 3
+        parts.append(content[done:m.start()])
+        done = at = end
+    if not parts:
+        return content
+    parts.append(content[done:])
+    return "".join(parts)
 
 
 @dataclass(frozen=True)
