@@ -216,7 +216,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         scenarios' own files (data/, the day, the set of scenarios) builds everything again, as does the
         first build; a scenario's change also rebuilds the hand-written pages that bake in every scenario
         (the calculator's presets)."""
-        digests = {f.src_uri: hashlib.sha256(f.content_bytes).hexdigest() for f in generated}
+        assert self.converted is not None, "on_files keys the pages first"
+        digests = {f.src_uri: self.converted.digest(f.content_string) for f in generated}
         scenarios = {r.path for r in made.project.results}
         inputs = hashlib.sha256(repr((sorted((k, v) for k, v in made.project.digests.items() if k not in scenarios),
                                       sorted(scenarios), made.renderer.freshness.today, made.renderer.site_url)).encode()).hexdigest()

@@ -114,9 +114,14 @@ class ConvertedPages:
 
     def parts(self, path: str, markdown: str) -> dict[str, str]:
         """Everything a page's HTML is made from, by name, so a test can change each in turn."""
+        return {**self._common, "page": path, "markdown": self.digest(markdown)}
+
+    def digest(self, markdown: str) -> str:
+        """The sha256 of a page's Markdown (as UTF-8), hashed once while the last build or this one
+        knows that text."""
         digest = self._last.get(markdown) or hashlib.sha256(markdown.encode("utf-8", "surrogatepass")).hexdigest()
         self._hashed[markdown] = digest
-        return {**self._common, "page": path, "markdown": digest}
+        return digest
 
     def entry(self, path: str, markdown: str) -> Path:
         return self.entry_at(self.parts(path, markdown))
