@@ -133,8 +133,7 @@ def test_prune_removes_what_the_current_tree_does_not_use(root: Path, tmp_path: 
     extra.write_text(text.replace('title: "', 'title: "Extra: ', 1), encoding="utf-8")
     build_into(root, tmp_path / "two", cache)
     assert len(list((cache / "pages").glob("*.json"))) == 3
-    # Three scenario pages, and the embed gallery before and after the new scenario's charts joined it.
-    assert len(list((cache / "html").glob("*.json"))) == 5
+    assert len(list((cache / "html").glob("*.json"))) == 3  # the three scenario pages
     extra.unlink()
     templates = sorted(p.relative_to(cache) for p in (cache / "templates").rglob("*.bc"))
     assert len(templates) > 20  # ours and Material's, compiled by the builds
@@ -148,15 +147,15 @@ def test_prune_removes_what_the_current_tree_does_not_use(root: Path, tmp_path: 
     assert pruned.returncode == 0, pruned.stderr
     assert re.match(r"removed [1-9]\d* file\(s\)", pruned.stdout), pruned.stdout
     assert len(list((cache / "pages").glob("*.json"))) == 2
-    assert len(list((cache / "html").glob("*.json"))) == 3  # two scenario pages and the gallery of this tree
-    assert len(list((cache / "themed").glob("*.json"))) == 3  # and the files the theme made of them
+    assert len(list((cache / "html").glob("*.json"))) == 2  # the two scenario pages of this tree
+    assert len(list((cache / "themed").glob("*.json"))) == 2  # and the files the theme made of them
     assert sum(p.stat().st_size for p in cache.rglob("*") if p.is_file()) < size
     # Material's compiled templates stay though prune never renders a theme page; the stale ones go.
     assert sorted(p.relative_to(cache) for p in (cache / "templates").rglob("*.bc")) == templates
     # What the tree uses is all still there: the next build renders nothing.
     after = build_into(root, tmp_path / "three", cache)
     assert charts_rendered(after) == 0
-    assert "guide: 3 page files from the cache" in after.stderr
+    assert "guide: 2 page files from the cache" in after.stderr
     assert site_hashes(tmp_path / "three") == site_hashes(tmp_path / "one")
 
 

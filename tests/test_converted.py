@@ -111,7 +111,7 @@ def test_a_warm_build_shows_the_stored_html_and_converts_a_changed_page_afresh(r
     first = run_mkdocs_build(root, tmp_path / "one", cache=cache)
     assert first.returncode == 0, first.stderr
     entries = sorted((cache / "html").glob("*.json"))
-    assert len(entries) == 3  # the two scenario pages and the embed gallery
+    assert len(entries) == 2  # the two scenario pages
     # Rewrite each entry, whole and checked, with a mark in its HTML: a warm build must show it.
     for entry in entries:
         stored = json.loads(cachefile.unchecked(entry.read_bytes()))
@@ -122,7 +122,6 @@ def test_a_warm_build_shows_the_stored_html_and_converts_a_changed_page_afresh(r
     ids = [p.stem for p in sorted((root / "scenarios").glob("*.yaml"))]
     for i in ids:
         assert "<p>STORED-MARK</p>" in (tmp_path / "two" / "scenarios" / i / "index.html").read_text(encoding="utf-8")
-    assert "<p>STORED-MARK</p>" in (tmp_path / "two" / "embed" / "index.html").read_text(encoding="utf-8")
     # A changed scenario's Markdown is a new key: its page is converted again, without the mark.
     path = root / "scenarios" / f"{ids[0]}.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace('title: "', 'title: "Changed: ', 1), encoding="utf-8")

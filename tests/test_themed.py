@@ -1,4 +1,4 @@
-"""A scenario page's file (and the embed gallery's) that an earlier build rendered is written from the
+"""A scenario page's file that an earlier build rendered is written from the
 cache: the site and its search index stay byte-identical to a cold build, what the stored file says
 is what the page shows, and a change anywhere the theme reads (a navigation title on another page,
 another plugin) renders the pages again."""
@@ -38,9 +38,9 @@ def test_a_warm_build_writes_the_stored_files_and_the_site_and_search_index_are_
     cold = build_into(root, tmp_path / "one", cache)
     assert _from_cache(cold) == 0
     entries = sorted((cache / "themed").glob("*.json"))
-    assert len(entries) == 3  # the two scenario pages and the embed gallery
+    assert len(entries) == 2  # the two scenario pages
     warm = build_into(root, tmp_path / "two", cache)
-    assert _from_cache(warm) == 3
+    assert _from_cache(warm) == 2
     assert site_hashes(tmp_path / "two") == site_hashes(tmp_path / "one")
     index = json.loads((tmp_path / "two" / "search" / "search_index.json").read_text(encoding="utf-8"))
     assert {f"scenarios/{i}/" for i in _scenario_ids(root)} <= {d["location"] for d in index["docs"]}
@@ -54,10 +54,9 @@ def test_a_warm_build_writes_the_stored_files_and_the_site_and_search_index_are_
             e["text"] += " searchmark"
         cachefile.write_atomically(entry, cachefile.checked(json.dumps(stored)))
     third = build_into(root, tmp_path / "three", cache)
-    assert _from_cache(third) == 3
+    assert _from_cache(third) == 2
     for i in _scenario_ids(root):
         assert "<p>FILE-MARK</p>" in (tmp_path / "three" / "scenarios" / i / "index.html").read_text(encoding="utf-8")
-    assert "<p>FILE-MARK</p>" in (tmp_path / "three" / "embed" / "index.html").read_text(encoding="utf-8")
     marked = json.loads((tmp_path / "three" / "search" / "search_index.json").read_text(encoding="utf-8"))
     for i in _scenario_ids(root):
         docs = [d for d in marked["docs"] if d["location"].split("#")[0] == f"scenarios/{i}/"]
@@ -70,9 +69,9 @@ def test_a_warm_build_writes_the_stored_files_and_the_site_and_search_index_are_
                    if json.loads(cachefile.unchecked(e.read_bytes()))["search"][0]["location"] == first[:-len("index.html")])
     damaged.write_bytes(damaged.read_bytes()[:-10])
     fourth = build_into(root, tmp_path / "four", cache)
-    assert _from_cache(fourth) == 2
+    assert _from_cache(fourth) == 1
     assert (tmp_path / "four" / first).read_bytes() == (tmp_path / "one" / first).read_bytes()
-    assert _from_cache(build_into(root, tmp_path / "five", cache)) == 3
+    assert _from_cache(build_into(root, tmp_path / "five", cache)) == 2
 
 
 @pytest.mark.slow
@@ -84,7 +83,7 @@ def test_the_files_a_strict_build_stored_serve_a_plain_build(root: Path, tmp_pat
     plain = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", str(tmp_path / "two")], cwd=root, env=env,
                            capture_output=True, text=True, timeout=600)
     assert plain.returncode == 0, plain.stderr
-    assert _from_cache(plain) == 3
+    assert _from_cache(plain) == 2
     assert site_hashes(tmp_path / "two") == site_hashes(tmp_path / "one")
 
 
@@ -101,7 +100,7 @@ def test_a_new_title_in_the_navigation_renders_every_stored_page_again(root: Pat
     for i in _scenario_ids(root):
         assert "Contributing, renamed" in (tmp_path / "two" / "scenarios" / i / "index.html").read_text(encoding="utf-8")
     # And the files stored now are used by the build after.
-    assert _from_cache(build_into(root, tmp_path / "three", cache)) == 3
+    assert _from_cache(build_into(root, tmp_path / "three", cache)) == 2
     assert site_hashes(tmp_path / "three") == site_hashes(tmp_path / "two")
 
 

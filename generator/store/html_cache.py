@@ -1,5 +1,5 @@
-"""The HTML an earlier build converted each scenario page's Markdown (and the embed gallery's) to, so a later build hands
-MkDocs the page without running Markdown on it again.
+"""The HTML an earlier build converted each scenario page's Markdown to, so a later build hands MkDocs
+the page without running Markdown on it again.
 
 At a thousand scenarios, Python-Markdown on the generated pages (large raw-HTML blocks through
 md_in_html) was the largest part of a warm build. What a page converts to depends on its Markdown,
@@ -37,7 +37,6 @@ _UNSEARCHED = re.compile(r"<(figure|table)\b")
 # them from titles) go too.
 _EXCLUDED = re.compile(r"<(details|section|table|template)\b[^>]*\bdata-search-exclude\b[^>]*>"
                        r"|<a class=\"headerlink\"[^>]*>[^<]*</a>")
-GALLERY = "embed.md"
 SCENARIOS_INDEX = "scenarios/index.md"
 
 
@@ -46,9 +45,11 @@ def scenario_page(path: str) -> bool:
 
 
 def applies(path: str) -> bool:
-    """Pages converted once and remembered: the pages that grow with the number of scenarios and hold
-    no Markdown link (whose HTML would depend on which other pages exist)."""
-    return scenario_page(path) or path == GALLERY
+    """Pages converted once and remembered: the scenario pages, which grow with the number of
+    scenarios and hold no Markdown link (whose HTML would depend on which other pages exist). The
+    embed gallery grows too, but its sections are one held block Markdown never parses
+    (rendering.passthrough): converting it again takes less than storing and reading it."""
+    return scenario_page(path)
 
 
 def searched(path: str, content: str) -> str:

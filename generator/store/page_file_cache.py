@@ -1,6 +1,6 @@
-"""The HTML file the theme made of each scenario page (and of the embed gallery) in an earlier build,
-with the entries Material's search plugin indexed the page to, so a later build writes the file
-without rendering the theme's templates or parsing the page for search.
+"""The HTML file the theme made of each scenario page in an earlier build, with the entries
+Material's search plugin indexed the page to, so a later build writes the file without rendering
+the theme's templates or parsing the page for search.
 
 Once Markdown is skipped, Material's templates and its search plugin are most of a warm build at a
 thousand scenarios: every page carries the whole navigation. What the templates make of a page
