@@ -351,6 +351,34 @@ def test_a_digest_recorded_by_an_earlier_build_is_trusted_while_its_file_is_unch
     assert opened == [image]
 
 
+def test_files_a_serve_dirty_build_settled_are_taken_as_checked_by_the_next_build_alone(tmp_path: Path, monkeypatch):
+    cache = tmp_path / "cache"
+    image = _written_an_hour_ago(cache, "chart.png", b"the rendered image")
+    other = _written_an_hour_ago(cache, "other.png", b"another image")
+    sums = (18, hashlib.sha256(b"the rendered image").hexdigest())
+    served = cachefile.Cache(cache)
+    served.begin_build()
+    assert served.linkable(image, *sums)
+    served.settle([image, cache / "embeds" / "never-checked.png"])
+    assert served.settled(image) and not served.settled(other) and not served.settled(cache / "embeds" / "never-checked.png")
+
+    # The next build takes the settled file as it was checked: no stat, even where it changed since
+    # (the trade `mkdocs serve --dirty` makes), but only for the bytes it was checked to hold.
+    stats: list[Path] = []
+    real_stat = Path.stat
+    monkeypatch.setattr(Path, "stat", lambda self, *a, **k: stats.append(self) or real_stat(self, *a, **k))
+    cut(image, 3)
+    assert served.linkable(image, *sums)
+    assert stats == []
+    assert not served.linkable(image, 3, sums[1])  # other bytes: looked at, and found not to be these
+    assert stats == [image]
+
+    # Settling nothing (a failed build does) ends it: the file is looked at, and found changed.
+    served.settle(())
+    assert not served.settled(image)
+    assert not served.linkable(image, *sums)
+
+
 def test_a_digest_taken_just_after_its_file_was_written_is_not_recorded(tmp_path: Path):
     # A file written again within the same tick of the file system's clock keeps its modification
     # time: a digest taken that soon may not hold, so no later build may trust it.

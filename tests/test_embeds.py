@@ -371,6 +371,25 @@ def test_links_made_while_the_pages_are_built_are_in_the_site_and_a_failure_reac
         embeds.link_meanwhile(site, {"embed/c/a.svg": cached}).result()
 
 
+def test_a_dirty_build_links_only_what_changed_and_leaves_a_settled_link_unlooked_at(tmp_path: Path):
+    cached, other = tmp_path / "cache" / "a.svg", tmp_path / "cache" / "b.svg"
+    cached.parent.mkdir()
+    cached.write_text("<svg/>", encoding="utf-8")
+    other.write_text("<svg>b</svg>", encoding="utf-8")
+    site = tmp_path / "site"
+    first = embeds.link_into(site, {"embed/a/a.svg": cached}, {})
+    assert (site / "embed" / "a" / "a.svg").samefile(cached)
+    # Gone from the cache since: a link still made to it fails, one settled is left as it is (the
+    # site keeps its own link to the checked bytes), and a new path is linked.
+    cached.unlink()
+    with pytest.raises(FileNotFoundError):
+        embeds.link_into(site, {"embed/a/a.svg": cached}, first, settled=lambda p: False)
+    again = embeds.link_into(site, {"embed/a/a.svg": cached, "embed/b/b.svg": other}, first, settled=lambda p: p == cached)
+    assert again["embed/a/a.svg"] == first["embed/a/a.svg"]
+    assert (site / "embed" / "a" / "a.svg").read_text(encoding="utf-8") == "<svg/>"
+    assert (site / "embed" / "b" / "b.svg").samefile(other)
+
+
 def test_a_link_that_cannot_be_made_fails_the_build_with_a_sentence_naming_the_file(tmp_path: Path):
     from mkdocs.exceptions import Abort
 

@@ -394,11 +394,14 @@ class GuidePlugin(BasePlugin[GuideConfig]):
                 raise Abort(f"Rendering the chart images failed: {e}") from None
         self._stop_linking()
         site = Path(config.site_dir)
+        cache = self.cache
+        assert cache is not None, "on_config runs before on_post_build"
         try:
             if self.dirty:
                 before = self.linked_in[1] if self.linked_in is not None and self.linked_in[0] == site else {}
                 self.linked_in = None  # until this build's links are all in place
-                self.linked_in = (site, embeds.link_into(site, self.linked, before))
+                self.linked_in = (site, embeds.link_into(site, self.linked, before, cache.settled))
+                cache.settle(self.linked.values())
             else:
                 embeds.link_into(site, self.linked)
         except OSError as e:
@@ -411,8 +414,6 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         if images is not None:
             images.record_rendered()
             images.close()
-        cache = self.cache
-        assert cache is not None, "on_config runs before on_post_build"
         # Recording the digests goes over every file the build used (some 40,000 at three thousand
         # scenarios). A digest left unrecorded costs a later process one hash of that file, so while
         # serving they are recorded once a minute and when the server stops.
@@ -450,6 +451,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
     def on_build_error(self, *, error: Exception) -> None:
         self._cancel_images()
+        if self.cache is not None:
+            self.cache.settle(())  # the next build checks every file again
         if self.collection is not None:
             self.collection.built()
         if self.site is not None:

@@ -293,19 +293,25 @@ def build(charts: Iterable[ChartFiles], cache: Cache, images: Images | None) -> 
     return texts, linked
 
 
-def link_into(site_dir: Path, linked: dict[str, Path], before: dict[str, tuple] | None = None) -> dict[str, tuple]:
+def link_into(site_dir: Path, linked: dict[str, Path], before: dict[str, tuple] | None = None,
+              settled: Callable[[Path], bool] | None = None) -> dict[str, tuple]:
     """Put the files `build` found into the site: each checked in the cache just before (its hash
     or its recorded sums), so what is linked is what was rendered. Returns what each site path now
     links to (the cache file and its identity); given that record from the last build into the same
     site folder by this process (`mkdocs serve --dirty`, whose folder nobody else writes), a file
-    still linked to the same, unchanged cache file is left alone without a system call beyond a stat."""
+    still linked to the same, unchanged cache file is left alone without a system call beyond a stat,
+    and without that stat where the cache holds the file settled (`Cache.settle`)."""
     folders: set[Path] = set()
     now: dict[str, tuple] = {}
     for path, cached in linked.items():
         if before is not None:
+            was = before.get(path)
+            if was is not None and settled is not None and was[0] == str(cached) and settled(cached):
+                now[path] = was
+                continue
             st = os.stat(cached)
-            now[path] = was = (str(cached), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
-            if before.get(path) == was:
+            now[path] = current = (str(cached), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+            if was == current:
                 continue
         dest = site_dir / path
         if dest.parent not in folders:
