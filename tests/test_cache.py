@@ -449,6 +449,46 @@ def test_a_build_that_renders_images_records_their_digests_for_the_next(tmp_path
     assert len(paths) == 5
 
 
+def _spec(width: int) -> str:
+    return json.dumps({"$schema": "https://vega.github.io/schema/vega/v5.json", "width": width, "height": 20, "background": "white",
+                       "marks": [{"type": "rect", "encode": {"enter": {"width": {"value": 10}, "height": {"value": 10}}}}]})
+
+
+def test_builds_handed_the_same_image_workers_start_them_once_and_a_failed_render_ends_them(tmp_path: Path, monkeypatch):
+    from generator.rendering import images as images_module
+    from generator.rendering.images import Images, Job, Workers
+
+    started: list[int] = []
+    real_pool = images_module.process_pool
+    monkeypatch.setattr(images_module, "process_pool", lambda *a, **k: started.append(1) or real_pool(*a, **k))
+    cache = cachefile.Cache(tmp_path / "cache")
+    workers = Workers()
+    try:
+        for width in (40, 41):  # two saves under serve, each with a chart to render
+            cache.begin_build()
+            images = Images(cache, workers=workers)
+            paths = images.add(Job(_spec(width)))
+            images.wait()
+            assert all(p.stat().st_size > 0 for p in paths.values())
+        assert len(started) == 1
+        # A render that fails ends the workers handed in: the next build starts new ones.
+        broken = Images(cache, workers=workers)
+        broken.add(Job('{"marks": "not a list"}'))
+        with pytest.raises(Exception):
+            broken.wait()
+        again = Images(cache, workers=workers)
+        again.add(Job(_spec(42)))
+        again.wait()
+        assert len(started) == 2
+    finally:
+        workers.close()
+    # A build handed no workers starts its own, and ends them once its images are in.
+    alone = Images(cache)
+    alone.add(Job(_spec(43)))
+    alone.wait()
+    assert len(started) == 3
+
+
 @pytest.mark.parametrize("between_builds", [True, False])
 def test_entries_read_are_kept_for_later_builds_only_where_builds_follow(tmp_path: Path, between_builds: bool):
     """Under `mkdocs serve` an entry parsed once is the same entry for the rest of the process; a

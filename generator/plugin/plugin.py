@@ -31,7 +31,7 @@ from generator.plugin.files import GeneratedFile, StoredPage, always_modified, t
 from generator.plugin.idle_collection import IdleCollection
 from generator.plugin.theme_inputs import page_parts, site_parts
 from generator.rendering import embeds, passthrough, unfurl
-from generator.rendering.images import Images
+from generator.rendering.images import Images, Workers
 from generator.rendering.images import wanted as wanted_images
 from generator.rendering.site import Renderer
 from generator.store import cachefile, html_cache, page_file_cache
@@ -77,6 +77,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.digests_saved_at = -math.inf  # time.monotonic() when the cache last recorded its files' digests
         self.site: Path | None = None  # the site folder of a build that is not dirty, whose folders it keeps (sitefolder)
         self.collection: IdleCollection | None = None  # under serve: full garbage collections between saves, not during them
+        self.workers: Workers | None = None  # under serve: the image workers, kept from one build to the next
         self._new_build()
 
     def _new_build(self) -> None:
@@ -108,6 +109,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         if self.serving and self.collection is None:
             self.collection = IdleCollection()
             self.collection.start()
+        if self.serving and self.workers is None:
+            self.workers = Workers()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         # Checked here, before MkDocs writes anything, so a misplaced cache or a bad date stops the
@@ -159,7 +162,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         if self.collection is not None:
             self.collection.building()
         self._new_build()
-        images = self.images = Images(cache) if self.make_images else None
+        images = self.images = Images(cache, workers=self.workers) if self.make_images else None
         self.published = self._published_url(config)
         try:
             made = generate(root, cache, self.published, self.day, images, site_name=config.site_name)
@@ -448,6 +451,9 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         if self.collection is not None:
             self.collection.stop()
             self.collection = None
+        if self.workers is not None:
+            self.workers.close()
+            self.workers = None
 
     def on_build_error(self, *, error: Exception) -> None:
         self._cancel_images()

@@ -18,6 +18,7 @@ import shutil
 import struct
 import tempfile
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -229,6 +230,26 @@ def png_size(data: bytes) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
 
 
+class Workers:
+    """The image workers a `mkdocs serve` process keeps from one build to the next. A save that
+    changes a scenario renders that scenario's few charts again, and starting workers (a Python
+    process each, and vl-convert's JavaScript engine in it) took longer than rendering them. Started
+    on first use; `close` ends them."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+
+    def pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = process_pool(os.cpu_count() or 1, _only_bundled_fonts)
+        return self._pool
+
+    def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
 class Images:
     """The static images of a build. Charts come in one at a time, as the pages that show them are
     rendered; those missing from the cache, or whose cached bytes are not what was rendered, go at
@@ -237,16 +258,19 @@ class Images:
     scenarios they would not fit in memory together. With a cache that cannot be written (a warm,
     read-only one), what is missing renders into a temporary folder instead.
 
-    render=False only finds where each image is (for `guide cache prune`)."""
+    render=False only finds where each image is (for `guide cache prune`). workers: the workers to
+    render with, kept by the caller from one build to the next; without them, the build starts its
+    own and ends them once its images are in."""
 
-    def __init__(self, cache: Cache, *, render: bool = True):
+    def __init__(self, cache: Cache, *, render: bool = True, workers: Workers | None = None):
         self.cache = cache
         self.cache_dir = cache.folder("images")
         self.render = render
         self.paths: dict[str, dict[str, Path]] = {}
         self.pending: set[Path] = set()  # image files a worker is still to write
         self.rendered = self.cached = 0
-        self._pool: ProcessPoolExecutor | None = None
+        self._workers = workers
+        self._own: Workers | None = None  # workers of this build alone, where it was handed none
         self._futures: list[Future[None]] = []
         self._scratch: Path | None = None
 
@@ -277,9 +301,11 @@ class Images:
         target = self.cache_dir if writable(self.cache_dir) else self._scratch_dir()
         paths = self.paths[key] = {image: _cached(target, key, image) for image in job.images}
         self.pending.update(paths.values())
-        if self._pool is None:
-            self._pool = process_pool(os.cpu_count() or 1, _only_bundled_fonts)
-        self._futures.append(self._pool.submit(_render, job, target))
+        if self._workers is None and self._own is None:
+            self._own = Workers()
+        workers = self._workers or self._own
+        assert workers is not None
+        self._futures.append(workers.pool().submit(_render, job, target))
         return paths
 
     def _scratch_dir(self) -> Path:
@@ -308,17 +334,27 @@ class Images:
             self.cache.mark_used(path)
 
     def wait(self) -> None:
-        """Returns once every image is in the cache; raises what a worker raised."""
+        """Returns once every image is in the cache; raises what a worker raised, after which the
+        workers handed in are ended too (the next build starts its own: a worker that died leaves its
+        pool unusable)."""
         try:
             for future in self._futures:
                 future.result()
+        except BaseException:
+            if self._workers is not None:
+                self._workers.close()
+            raise
         finally:
             self.cancel()
 
     def cancel(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        """Drops the renders not started, and returns once those started are done."""
+        if self._own is not None:
+            self._own.close()
+            self._own = None
+        for future in self._futures:
+            future.cancel()
+        futures_wait(self._futures)
 
 
 def _parse_sums(body: bytes) -> dict | None:
