@@ -260,3 +260,26 @@ def test_a_warm_render_works_out_no_robustness_and_the_faq_counts_the_same(root:
     workloads = [w for r in project.results for w in r.workloads]
     assert workloads and not [w for w in workloads if "robustness" in w.__dict__ or "thresholds" in w.__dict__]
     assert all(isinstance(w.robustness.flips_on, tuple) for w in workloads)  # still there when asked for
+
+
+def test_the_home_charts_are_drawn_once_while_data_stays_and_again_when_it_changes(root: Path, tmp_path: Path, monkeypatch):
+    drawn: list[int] = []
+    real = Renderer._home_charts
+    monkeypatch.setattr(Renderer, "_home_charts", lambda self: drawn.append(1) or real(self))
+    cache = Cache(tmp_path / "cache")  # as `mkdocs serve` keeps it from one build to the next
+
+    def build() -> Renderer:
+        renderer = Renderer(load_project(root), site_url=URL, today=DAY, cache=cache)
+        renderer.render()
+        return renderer
+
+    first = build()
+    retitle(first_scenario(root), "Saved: ")
+    second = build()
+    assert len(drawn) == 1
+    assert {k: c.vega for k, c in second.home.items()} == {k: c.vega for k, c in first.home.items()}
+    reference = root / "data" / "reference.yaml"
+    reference.write_text(reference.read_text(encoding="utf-8").replace("runs: 10\n", "runs: 12\n", 1), encoding="utf-8")
+    third = build()
+    assert len(drawn) == 2
+    assert third.home["decision_map"].vega != first.home["decision_map"].vega

@@ -18,6 +18,7 @@ import pytest
 from site_support import REPO, BuiltSite, build_copy, copy_project
 
 from generator.model import formatting as fmt
+from generator.rendering import unfurl
 from generator.rendering.images import png_size
 from generator.model.wording import VERDICT_LABELS
 
@@ -291,3 +292,19 @@ def frozen_project():
     from generator.inputs.loader import load_project
 
     return load_project(FROZEN)
+
+
+def test_a_scenario_card_is_made_when_its_page_asks_for_it_and_once():
+    made: list[str] = []
+
+    def card(title: str):
+        return lambda: made.append(title) or unfurl.Unfurl(title, "d", "p/", "i.png", "alt")
+
+    cards = unfurl.Cards()
+    cards.add("scenarios/a.md", card("A"))
+    cards.add("scenarios/b.md", card("B"))
+    assert made == [] and sorted(cards) == ["scenarios/a.md", "scenarios/b.md"] and len(cards) == 2
+    assert cards["scenarios/b.md"].title == cards["scenarios/b.md"].title == "B"
+    assert made == ["B"] and cards.get("scenarios/c.md") is None
+    cards.add("scenarios/b.md", card("B2"))  # made again for what the page now is
+    assert cards["scenarios/b.md"].title == "B2"

@@ -274,6 +274,7 @@ class Project:
     # sha256 of the bytes each file was parsed from, by its shown path (data/ files and scenarios):
     # what the build cache keys on, so no later read of a file can disagree with what was evaluated.
     digests: dict[str, str] = field(default_factory=dict, compare=False)
+    data_key: str = field(default="", compare=False)  # a hash of data/'s bytes, all of them: what every result depends on besides its file
 
 
 def load_scenario(path: Path, shown: str, catalog: cat.Catalog, *, check_expect: bool = True) -> ScenarioResult:
@@ -326,7 +327,7 @@ def load_project(
     if problems:
         raise InputError(problems)
     assert reference is not None
-    return Project(catalog, tuple(results), reference, digests)
+    return Project(catalog, tuple(results), reference, digests, data_key)
 
 
 def load_reference(data_dir: Path, shown_dir: str, catalog: cat.Catalog) -> tuple[WorkloadResult, str]:

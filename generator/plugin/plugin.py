@@ -12,6 +12,7 @@ import logging
 import math
 import posixpath
 import time
+from collections.abc import Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,7 +101,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.to_theme: dict[str, _Pending] = {}  # page path -> what its file is stored with once rendered
         self.files_stored = 0  # pages whose file came from the cache this build
         self.published = ""  # the site URL the generated files carry (_published_url)
-        self.unfurls: dict[str, unfurl.Unfurl] = {}  # page path -> its card, where the generator made one
+        self.unfurls: Mapping[str, unfurl.Unfurl] = {}  # page path -> its card, where the generator made one
         self.unfurl_tags: dict[str, str] = {}  # page path -> its unfurl tags, once made
 
     def on_startup(self, *, command: str, dirty: bool) -> None:

@@ -109,7 +109,7 @@ class Site:
     pages: dict[str, str] = field(default_factory=dict)  # docs-relative path -> Markdown
     sources: dict[str, str] = field(default_factory=dict)  # docs-relative path -> YAML it comes from
     embeds: list[embeds.ChartFiles] = field(default_factory=list)  # the text files of embed/<id>/, per chart
-    unfurls: dict[str, unfurl.Unfurl] = field(default_factory=dict)  # docs-relative path -> its card, for pages with their own
+    unfurls: unfurl.Cards = field(default_factory=unfurl.Cards)  # docs-relative path -> its card, for pages with their own
     site_card: Job | None = None  # the image of every other page's card (unfurl.SITE_CARD)
     files: dict[str, str] = field(default_factory=dict)  # site path -> text: the data downloads and the Atom feed
 
@@ -323,7 +323,7 @@ class Renderer:
             site.pages[path], shown = self._cached_scenario_page(r)
             site.sources[path] = r.path
             card = f"embed/{shown.id}/{embeds.file_names(shown.id)['card']}" if shown else None
-            site.unfurls[path] = unfurl.scenario(r, embeds.page_url(path), shown, card)
+            site.unfurls.add(path, functools.partial(unfurl.scenario, r, embeds.page_url(path), shown, card))
         site.pages["scenarios/index.md"] = self.env.get_template("scenarios_index.md.j2").render()
         pp = self.chart_block(self.register(ch.price_performance(self.catalog), "prices.md"))
         site.pages["prices.md"] = self.env.get_template("prices.md.j2").render(pp_chart=pp, today=self.freshness.today)
@@ -351,7 +351,18 @@ class Renderer:
         return site
 
     def home_charts(self) -> dict[str, tuple[str, ch.Chart]]:
-        """Charts that hand-written pages place with {{ charts.NAME }}, with the page each lives on."""
+        """Charts that hand-written pages place with {{ charts.NAME }}, with the page each lives on.
+        They are drawn from data/ alone: a save of a scenario under `mkdocs serve` finds them drawn."""
+        if self.cache is None or not self.project.data_key:
+            return self._home_charts()
+        key = (self.project.data_key, self.freshness.today)
+        charts = self.cache.memo("home charts").get(key)
+        if charts is None:
+            charts = self._home_charts()
+        self.cache.carry("home charts", {key: charts})
+        return charts
+
+    def _home_charts(self) -> dict[str, tuple[str, ch.Chart]]:
         h = self.headline()
         x = self.reference.inputs
         maps = self.reference.maps

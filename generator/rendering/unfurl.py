@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urljoin
@@ -45,6 +46,31 @@ class Unfurl:
     image: str  # a CARD_WIDTH x CARD_HEIGHT PNG, relative to the site's root
     image_alt: str
     type: str = "article"
+
+
+class Cards(Mapping[str, Unfurl]):
+    """Page path -> its card, each made when first asked for: a save under `mkdocs serve --dirty`
+    writes one scenario's page again, not three thousand, and only a page written needs its card."""
+
+    def __init__(self) -> None:
+        self._make: dict[str, Callable[[], Unfurl]] = {}
+        self._made: dict[str, Unfurl] = {}
+
+    def add(self, path: str, make: Callable[[], Unfurl]) -> None:
+        self._make[path] = make
+        self._made.pop(path, None)
+
+    def __getitem__(self, path: str) -> Unfurl:
+        card = self._made.get(path)
+        if card is None:
+            card = self._made[path] = self._make[path]()
+        return card
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._make)
+
+    def __len__(self) -> int:
+        return len(self._make)
 
 
 def tags(env: jinja2.Environment, u: Unfurl, site_url: str, site_name: str, *, image: bool = True) -> str:
