@@ -489,6 +489,32 @@ def test_builds_handed_the_same_image_workers_start_them_once_and_a_failed_rende
     assert len(started) == 3
 
 
+@pytest.mark.parametrize("shared", [False, True])
+def test_a_build_that_stops_with_renders_still_queued_ends_and_leaves_handed_workers_usable(tmp_path: Path, shared: bool):
+    import threading
+
+    from generator.rendering.images import Images, Job, Workers
+
+    cache = cachefile.Cache(tmp_path / "cache")
+    workers = Workers() if shared else None
+    try:
+        images = Images(cache, workers=workers)
+        for width in range(40, 50):  # more than the workers take at once: some are still queued
+            images.add(Job(_spec(width)))
+        stopping = threading.Thread(target=images.cancel, daemon=True)
+        stopping.start()
+        stopping.join(timeout=120)
+        assert not stopping.is_alive(), "cancel() did not return"
+        if workers is not None:
+            after = Images(cache, workers=workers)
+            paths = after.add(Job(_spec(60)))
+            after.wait()
+            assert all(p.stat().st_size > 0 for p in paths.values())
+    finally:
+        if workers is not None:
+            workers.close()
+
+
 @pytest.mark.parametrize("between_builds", [True, False])
 def test_entries_read_are_kept_for_later_builds_only_where_builds_follow(tmp_path: Path, between_builds: bool):
     """Under `mkdocs serve` an entry parsed once is the same entry for the rest of the process; a

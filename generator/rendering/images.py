@@ -352,9 +352,8 @@ class Images:
         if self._own is not None:
             self._own.close()
             self._own = None
-        for future in self._futures:
-            future.cancel()
-        futures_wait(self._futures)
+        # A future cancelled before it ran is never finished: only those that did run are waited for.
+        futures_wait([future for future in self._futures if not future.cancel()])
 
 
 def _parse_sums(body: bytes) -> dict | None:
