@@ -33,7 +33,8 @@ class Rendered:
     # scenario, were most of a warm build's memory, and a build from the cache never reads them.
     charts: list[ChartLabel]
     files: list[ChartFiles]
-    row: dict  # the scenario's row in the scenarios index (wording.scenario_row)
+    row: dict  # what the scenarios index says of the scenario (wording.scenario_row)
+    row_html: str  # the scenario's row in the scenarios index (partials/index_row.html.j2)
     # Each workload's Trn3 price to beat, which the Trainium3 page lists for every scenario: stored
     # with the page so that a warm build does not solve it again for each one.
     beats: list[tuple[PriceToBeat, ...]]
@@ -69,6 +70,7 @@ def _parse(body: bytes) -> Rendered | None:
             [ChartLabel(**c) for c in d["charts"]],
             [ChartFiles(f["chart_id"], f["texts"], Job(JSONText(f["job"])), f["gallery"]) for f in d["files"]],
             d["row"],
+            d["row_html"],
             [_beats(b) for b in d["beats"]],
             [tuple(f) for f in d["flips"]],
         )
@@ -106,6 +108,7 @@ class RenderedScenarios:
             "charts": [dataclasses.asdict(c) for c in rendered.charts],
             "files": [{"chart_id": f.chart_id, "texts": f.texts, "job": f.job.spec, "gallery": f.gallery} for f in rendered.files],
             "row": rendered.row,
+            "row_html": rendered.row_html,
             "beats": [_beats_json(b) for b in rendered.beats],
             "flips": [list(f) for f in rendered.flips],
         })

@@ -171,6 +171,7 @@ class Renderer:
             headline=self.headline,
             counts=self.counts,
             scenario_row=self.scenario_row,
+            index_row=self.index_row,
             column_text=ch.column_text,
             reference_case=self.reference_case,
             reference_shown=self.reference_shown,
@@ -195,7 +196,8 @@ class Renderer:
         self.charts: list[ch.ChartLabel] = []
         self.embeds: list[embeds.ChartFiles] = []
         self.home: dict[str, ch.Chart] = {}
-        self._rows: dict[str, dict[str, Any]] = {}  # scenario id -> its index row, made with its page
+        self._rows: dict[str, dict[str, Any]] = {}  # scenario id -> what the scenarios index says of it, made with its page
+        self._row_html: dict[str, str] = {}  # scenario id -> its row in the scenarios index, made with its page
         # id of a WorkloadResult of this build -> its Trn3 price to beat, solved once or read with its page.
         self._beats: dict[int, tuple[trn3.PriceToBeat, ...]] = {}
         # id of a WorkloadResult of this build -> the inputs whose range flips its verdict, from its
@@ -250,6 +252,14 @@ class Renderer:
         row = self._rows.get(r.id)
         return row if row is not None else scenario_row(r, [present_workload(w, self.source_names) for w in r.workloads])
 
+    def index_row(self, r: ScenarioResult) -> Markup:
+        """The scenario's row in the scenarios index, as HTML."""
+        row = self._row_html.get(r.id)
+        return Markup(row if row is not None else self._index_row(r, self.scenario_row(r)))
+
+    def _index_row(self, r: ScenarioResult, row: dict[str, Any]) -> str:
+        return self.env.get_template("partials/index_row.html.j2").render(r=r, row=row)
+
     # Snippets a blogger pastes. Built as text here and escaped again where the page shows them.
     def iframe_snippet(self, c: ch.Chart) -> str:
         return unfurl.iframe(f"{self.site_url}embed/{c.id}/", c.title, "100%", unfurl.IFRAME_HEIGHT)
@@ -283,6 +293,7 @@ class Renderer:
         shown = [present_workload(w, self.source_names) for w in r.workloads]
         blocks = [self.chart_block(self.register(c, page)) for c in ch.scenario_charts(r, shown)]
         row = self._rows[r.id] = scenario_row(r, shown)
+        self._row_html[r.id] = self._index_row(r, row)
         return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, prices=[w.prices for w in r.workloads],
                                                               shown=shown, row=row)
 
@@ -304,6 +315,7 @@ class Renderer:
             for files in known.files:
                 self._add_embed(files)
             self._rows[r.id] = known.row
+            self._row_html[r.id] = known.row_html
             self._beats.update({id(w): beats for w, beats in zip(r.workloads, known.beats, strict=True)})
             self._flips.update({id(w): flips for w, flips in zip(r.workloads, known.flips, strict=True)})
             return known.page, known.charts[0] if known.charts else None
@@ -311,7 +323,7 @@ class Renderer:
         page = self.scenario_page(r)
         labels = self.charts[first:]
         if self.rendered and entry:
-            self.rendered.put(entry, Rendered(page, labels, self.embeds[first_embed:], self._rows[r.id],
+            self.rendered.put(entry, Rendered(page, labels, self.embeds[first_embed:], self._rows[r.id], self._row_html[r.id],
                                               [self.price_to_beat(w) for w in r.workloads],
                                               [w.robustness.flips_on for w in r.workloads]))
         return page, labels[0] if labels else None
