@@ -172,3 +172,13 @@ def test_the_shipped_rows_carry_what_the_checks_read():
     assert rows["pm"] == {"key": "pm", "id": "calc-plan-months", "kind": "number", "path": "plan_months", "above": 0, "max": 600,
                           "optional": True}
     assert rows["rm"]["choices"] == ["hours", "flops"] and rows["rm"]["default"] == "hours"
+
+
+def test_the_calculator_data_joined_from_stored_preset_texts_is_what_writing_it_whole_gives():
+    from generator.rendering.calculator import data_json
+    from generator.rendering.embeds import compact_json
+
+    presets = [{"id": "a/1", "label": "A <b>", "workload": {"runs": 3, "name": "x"}}, {"id": "b/1", "label": "B", "workload": {}}]
+    parts = {"reference": {"z": 1, "a": [1.5, None]}, "chart": {"k": "v"}, "presets2": 1, "data": {"n": "é"}}
+    assert data_json(parts, [compact_json(p) for p in presets]) == compact_json(parts | {"presets": presets})
+    assert data_json({}, []) == compact_json({"presets": []})

@@ -3,10 +3,12 @@ engine reads (docs/assets/calculator/engine.mjs), and every shipped scenario's w
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from generator.model.catalog import OPTION_LABELS, TERM_HOURS, Catalog
 from generator.model.results import ScenarioResult
+from generator.rendering.embeds import compact_json
 
 
 def calculator_data(catalog: Catalog) -> dict[str, Any]:
@@ -71,10 +73,18 @@ def workload_json(workload: Any) -> dict[str, Any]:
     return workload.model_dump(mode="json", exclude_none=True)
 
 
-def presets(results: tuple[ScenarioResult, ...]) -> list[dict[str, Any]]:
+def presets(r: ScenarioResult) -> list[str]:
+    """The scenario's workloads as the calculator's presets, each as JSON text (compact, keys
+    sorted): made with the scenario's page and stored with it, so the calculator's data is joined
+    from texts rather than written out again for every scenario on each build."""
     out = []
-    for r in results:
-        for i, w in enumerate(r.workloads):
-            label = r.scenario.title if len(r.workloads) == 1 else f"{r.scenario.title} ({w.workload.name})"
-            out.append({"id": f"{r.id}/{i + 1}", "label": label, "workload": workload_json(w.workload)})
+    for i, w in enumerate(r.workloads):
+        label = r.scenario.title if len(r.workloads) == 1 else f"{r.scenario.title} ({w.workload.name})"
+        out.append(compact_json({"id": f"{r.id}/{i + 1}", "label": label, "workload": workload_json(w.workload)}))
     return out
+
+
+def data_json(parts: dict[str, Any], presets: list[str]) -> str:
+    """The calculator's data as `compact_json` writes it, with `presets` the list of the texts given."""
+    texts = {key: compact_json(value) for key, value in parts.items()} | {"presets": "[" + ",".join(presets) + "]"}
+    return "{" + ",".join(f"{json.dumps(key)}:{texts[key]}" for key in sorted(texts)) + "}"

@@ -128,7 +128,8 @@ class JSONText(str):
     """JSON already serialised (compact, keys sorted): pages embed it as it is."""
 
 
-def _dump(value: Any) -> str:
+def compact_json(value: Any) -> str:
+    """JSON as the site embeds it: compact, keys sorted, no NaN."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
@@ -150,7 +151,7 @@ def compile_vega(vl_spec: dict[str, Any], cache: Cache | None, memo: dict[str, s
     is compiled once, kept in memo (the cache's, by default) and on disk, and each chart's rows and
     titles are written into the compiled text where its stand-ins are."""
     skeleton, fills = _skeleton(vl_spec)
-    text = _dump(skeleton)
+    text = compact_json(skeleton)
     memo = memo if memo is not None else cache.memo("vega") if cache is not None else {}
     template = memo.get(text)
     if template is None:
@@ -168,10 +169,10 @@ def compile_vega(vl_spec: dict[str, Any], cache: Cache | None, memo: dict[str, s
         if compiled is None:
             compiled = vlc.vegalite_to_vega(skeleton)
             if path is not None:
-                cache.store(path, _dump(compiled))
-        template = memo[text] = _dump(_with_data_stand_ins(compiled, set(skeleton.get("datasets", {}))))
-    values = {_dump(token): _dump(value) for token, value in fills.items()}
-    values.update({_dump(f"{_MARK}data:{name}{_MARK}"): _dump(rows) for name, rows in vl_spec.get("datasets", {}).items()})
+                cache.store(path, compact_json(compiled))
+        template = memo[text] = compact_json(_with_data_stand_ins(compiled, set(skeleton.get("datasets", {}))))
+    values = {compact_json(token): compact_json(value) for token, value in fills.items()}
+    values.update({compact_json(f"{_MARK}data:{name}{_MARK}"): compact_json(rows) for name, rows in vl_spec.get("datasets", {}).items()})
     # One pass, so text written in is never searched again.
     return JSONText(_STAND_IN.sub(lambda m: values.get(m.group(0), m.group(0)), template))
 
@@ -226,7 +227,7 @@ def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache |
     names = file_names(c.id)
     texts = {
         # Compact: with an indent, Python's JSON encoder falls back to its slow pure-Python path.
-        base + names["json"]: _dump(export) + "\n",
+        base + names["json"]: compact_json(export) + "\n",
         base + names["csv"]: csv_text(c),
         base + names["vega"]: str(c.vega) + "\n",
         base + "index.html": embed_page(env, c, site_url, charts_js, site_name, unfurl_env, images=images),

@@ -35,6 +35,7 @@ class Rendered:
     files: list[ChartFiles]
     row: dict  # what the scenarios index says of the scenario (wording.scenario_row)
     row_html: str  # the scenario's row in the scenarios index (partials/index_row.html.j2)
+    presets: list[str]  # its workloads as the calculator's presets (calculator.presets)
     # Each workload's Trn3 price to beat, which the Trainium3 page lists for every scenario: stored
     # with the page so that a warm build does not solve it again for each one.
     beats: list[tuple[PriceToBeat, ...]]
@@ -71,6 +72,7 @@ def _parse(body: bytes) -> Rendered | None:
             [ChartFiles(f["chart_id"], f["texts"], Job(JSONText(f["job"])), f["gallery"]) for f in d["files"]],
             d["row"],
             d["row_html"],
+            d["presets"],
             [_beats(b) for b in d["beats"]],
             [tuple(f) for f in d["flips"]],
         )
@@ -109,6 +111,7 @@ class RenderedScenarios:
             "files": [{"chart_id": f.chart_id, "texts": f.texts, "job": f.job.spec, "gallery": f.gallery} for f in rendered.files],
             "row": rendered.row,
             "row_html": rendered.row_html,
+            "presets": rendered.presets,
             "beats": [_beats_json(b) for b in rendered.beats],
             "flips": [list(f) for f in rendered.flips],
         })

@@ -53,7 +53,7 @@ def md(text: Any) -> Markup:
 
 def script_json(value: Any) -> Markup:
     """JSON that is safe inside <script type="application/json">: no '<', '>' or '&' survives."""
-    text = value if isinstance(value, embeds.JSONText) else json.dumps(value, separators=(",", ":"), sort_keys=True, allow_nan=False)
+    text = value if isinstance(value, embeds.JSONText) else embeds.compact_json(value)
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
@@ -198,6 +198,7 @@ class Renderer:
         self.home: dict[str, ch.Chart] = {}
         self._rows: dict[str, dict[str, Any]] = {}  # scenario id -> what the scenarios index says of it, made with its page
         self._row_html: dict[str, str] = {}  # scenario id -> its row in the scenarios index, made with its page
+        self._presets: dict[str, list[str]] = {}  # scenario id -> its calculator presets as JSON texts, made with its page
         # id of a WorkloadResult of this build -> its Trn3 price to beat, solved once or read with its page.
         self._beats: dict[int, tuple[trn3.PriceToBeat, ...]] = {}
         # id of a WorkloadResult of this build -> the inputs whose range flips its verdict, from its
@@ -229,12 +230,20 @@ class Renderer:
     @functools.cached_property
     def calculator_json(self) -> Markup:
         """What the calculator page bakes in; built once per build, not once per page."""
-        from generator.rendering.calculator import calculator_data, presets, workload_json
+        from generator.rendering.calculator import calculator_data, data_json, workload_json
         from generator.rendering.calculator_fields import as_json as fields_json
 
         chart = json.loads(embeds.compile_vega(ch.calculator_template(), self.cache, self._vega))
-        return script_json({"data": calculator_data(self.catalog), "fields": fields_json(), "presets": presets(self.project.results),
-                            "reference": workload_json(self.project.reference.workload), "chart": chart})
+        parts = {"data": calculator_data(self.catalog), "fields": fields_json(),
+                 "reference": workload_json(self.project.reference.workload), "chart": chart}
+        return script_json(embeds.JSONText(data_json(parts, [p for r in self.project.results for p in self.presets(r)])))
+
+    def presets(self, r: ScenarioResult) -> list[str]:
+        """The scenario's calculator presets (calculator.presets), made with its page."""
+        from generator.rendering.calculator import presets
+
+        made = self._presets.get(r.id)
+        return made if made is not None else presets(r)
 
     @functools.cached_property
     def calculator_form(self) -> Markup:
@@ -294,6 +303,7 @@ class Renderer:
         blocks = [self.chart_block(self.register(c, page)) for c in ch.scenario_charts(r, shown)]
         row = self._rows[r.id] = scenario_row(r, shown)
         self._row_html[r.id] = self._index_row(r, row)
+        self._presets[r.id] = self.presets(r)
         return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, prices=[w.prices for w in r.workloads],
                                                               shown=shown, row=row)
 
@@ -316,6 +326,7 @@ class Renderer:
                 self._add_embed(files)
             self._rows[r.id] = known.row
             self._row_html[r.id] = known.row_html
+            self._presets[r.id] = known.presets
             self._beats.update({id(w): beats for w, beats in zip(r.workloads, known.beats, strict=True)})
             self._flips.update({id(w): flips for w, flips in zip(r.workloads, known.flips, strict=True)})
             return known.page, known.charts[0] if known.charts else None
@@ -323,7 +334,7 @@ class Renderer:
         page = self.scenario_page(r)
         labels = self.charts[first:]
         if self.rendered and entry:
-            self.rendered.put(entry, Rendered(page, labels, self.embeds[first_embed:], self._rows[r.id], self._row_html[r.id],
+            self.rendered.put(entry, Rendered(page, labels, self.embeds[first_embed:], self._rows[r.id], self._row_html[r.id], self._presets[r.id],
                                               [self.price_to_beat(w) for w in r.workloads],
                                               [w.robustness.flips_on for w in r.workloads]))
         return page, labels[0] if labels else None
