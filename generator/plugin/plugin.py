@@ -223,8 +223,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         assert self.converted is not None, "on_files keys the pages first"
         digests = {f.src_uri: self.converted.digest(f.content_string) for f in generated}
         scenarios = {r.path for r in made.project.results}
-        inputs = hashlib.sha256(repr((sorted((k, v) for k, v in made.project.digests.items() if k not in scenarios),
-                                      sorted(scenarios), made.renderer.freshness.today, made.renderer.site_url)).encode()).hexdigest()
+        inputs = hashlib.sha256(repr((made.project.data_key, sorted(scenarios), made.renderer.freshness.today,
+                                      made.renderer.site_url)).encode()).hexdigest()
         self.building = (digests, inputs)
         everything = self.built is None or inputs != self.inputs
         if everything:

@@ -14,7 +14,7 @@ from generator.rendering.images import Images
 from generator.rendering.scenario_cache import RenderedScenarios
 from generator.rendering.site import Renderer, Site
 from generator.store.cachefile import Cache
-from generator.store.html_cache import ConvertedPages, applies
+from generator.store.html_cache import ConvertedPages, scenario_page
 from generator.store.page_file_cache import ThemedPages
 from generator.store.validation_cache import KnownScenarios
 
@@ -51,13 +51,13 @@ def generate(root: Path, cache: Cache, site_url: str, day: dt.date, images: Imag
 def page_stores(cache: Cache, config_bytes: bytes, site_url: str, pages: dict[str, str]
                 ) -> tuple[ConvertedPages, ThemedPages, dict[str, tuple[Path, Path]]]:
     """The stores of the generated pages' HTML and files, and, for each page they keep
-    (`converted.applies`), its two entries: where a build finds and puts them, and what `guide cache
+    (`html_cache.scenario_page`), its two entries: where a build finds and puts them, and what `guide cache
     prune` keeps. config_bytes: mkdocs.yml as MkDocs read it."""
     html = ConvertedPages(cache, config_bytes)
     files = ThemedPages(cache, site_url)
     entries = {}
     for path, markdown in pages.items():
-        if applies(path):
+        if scenario_page(path):
             parts = html.parts(path, markdown)
             entries[path] = (html.entry_at(parts), files.entry(parts))
     return html, files, entries
