@@ -182,6 +182,51 @@ def test_after_a_build_the_cache_is_cut_to_its_bound_least_recently_used_first(t
     assert (removed, left) == (3, sorted([files[30].name, files[0.001].name]))
 
 
+def _aged_files(cache: Path, count: int, days: float) -> list[Path]:
+    then = time.time() - days * 86400
+    files = []
+    for i in range(count):
+        path = cache / "embeds" / f"file-{i}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"x")
+        os.utime(path, (then, then))
+        files.append(path)
+    return files
+
+
+def test_a_lone_build_sets_a_used_files_time_of_last_use_as_it_marks_it(tmp_path: Path):
+    (path,) = _aged_files(tmp_path / "cache", 1, days=30)
+    mtime = path.stat().st_mtime_ns
+    build = cachefile.Cache(tmp_path / "cache", between_builds=False)
+    build.begin_build()
+    build.mark_used(path)
+    assert time.time() - path.stat().st_atime < 60
+    assert path.stat().st_mtime_ns == mtime  # the bytes' time, which digests rely on, is left alone
+
+
+def test_a_serve_process_sets_the_times_of_last_use_between_saves_and_stops_when_asked(tmp_path: Path):
+    files = _aged_files(tmp_path / "cache", 600, days=30)
+    served = cachefile.Cache(tmp_path / "cache", between_builds=True)
+    served.begin_build()
+    for path in files:
+        served.mark_used(path)
+    assert all(time.time() - p.stat().st_atime > 29 * 86400 for p in files)  # not during the save
+    served.touch_used(stopping=lambda: True)  # a save came at once
+    assert all(time.time() - p.stat().st_atime > 29 * 86400 for p in files)
+    served.touch_used()
+    assert all(time.time() - p.stat().st_atime < 60 for p in files)
+
+
+def test_holding_the_cache_to_its_bound_removes_nothing_once_a_save_has_come(tmp_path: Path, monkeypatch):
+    files = _aged_files(tmp_path / "cache", 300, days=30)
+    monkeypatch.setenv("GUIDE_CACHE_MAX_MB", "0")
+    build = cachefile.Cache(tmp_path / "cache")
+    build.begin_build()
+    assert build.keep_bounded(stopping=lambda: True) == 0
+    assert all(p.exists() for p in files)
+    assert build.keep_bounded() == 300  # and everything unused, when nothing stops it
+
+
 @pytest.mark.slow
 def test_builds_sharing_one_cache_at_once_both_make_the_clean_site(root: Path, tmp_path: Path):
     cache = tmp_path / "shared"

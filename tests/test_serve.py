@@ -130,3 +130,20 @@ def test_a_saved_scenario_under_serve_dirty_is_served_with_the_rest_of_the_site_
     assert first["title"].startswith("Saved again: ")
     unchanged = [d for d in before if not d["location"].startswith(("scenarios/", "calculator/", "embed/"))]
     assert unchanged and all(d in after for d in unchanged)
+
+
+def test_under_serve_the_cache_records_its_files_digests_once_the_server_is_idle(root: Path, tmp_path: Path):
+    cache = tmp_path / "cache"
+    built = run_mkdocs_build(root, tmp_path / "site", cache=cache)
+    assert built.returncode == 0, built.stderr
+    (cache / "digests.json").unlink(missing_ok=True)  # a cold build records none: its files are too new to trust by their stat
+    served = Served(root, cache, "--dirty")
+    try:
+        served.wait_for(READY)
+        deadline = time.monotonic() + 120
+        while not (cache / "digests.json").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        # Written between saves, while the server runs: not only when it stops.
+        assert (cache / "digests.json").exists()
+    finally:
+        served.stop()

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import math
 import posixpath
-import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,9 +25,9 @@ from mkdocs.structure.pages import Page
 
 from generator.inputs.freshness import today
 from generator.plugin import sitefolder
+from generator.plugin.between_saves import BetweenSaves
 from generator.plugin.config import GuideConfig
 from generator.plugin.files import GeneratedFile, StoredPage, always_modified, toc_tokens
-from generator.plugin.idle_collection import IdleCollection
 from generator.plugin.theme_inputs import page_parts, site_parts
 from generator.rendering import embeds, passthrough, unfurl
 from generator.rendering.images import Images, Workers
@@ -43,8 +41,6 @@ from generator.store.template_cache import Compiled
 
 log = logging.getLogger("mkdocs.plugins.guide")
 
-# While serving, how often the cache is held to its bound and its files' digests are recorded.
-SERVING_CHORES_EVERY_SECONDS = 60
 # Templates the plugin adds to the theme's (main.html: each page's unfurl tags in its <head>).
 THEME = Path(__file__).parent / "theme"
 
@@ -74,10 +70,9 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.built: dict[str, str] | None = None  # generated file -> sha256 of what the last finished build wrote
         self.inputs: str | None = None  # what every page may depend on, as the last finished build saw it
         self.linked_in: tuple[Path, dict[str, tuple]] | None = None  # under --dirty: the site folder, and what each embed file there links to
-        self.bounded_at = -math.inf  # time.monotonic() when the cache was last held to its bound
-        self.digests_saved_at = -math.inf  # time.monotonic() when the cache last recorded its files' digests
+        self.grew = False  # under serve: whether the cache has grown since it was last held to its bound
         self.site: Path | None = None  # the site folder of a build that is not dirty, whose folders it keeps (sitefolder)
-        self.collection: IdleCollection | None = None  # under serve: full garbage collections between saves, not during them
+        self.between: BetweenSaves | None = None  # under serve: the cache's chores and full garbage collections, run between saves
         self.workers: Workers | None = None  # under serve: the image workers, kept from one build to the next
         self._new_build()
 
@@ -107,13 +102,15 @@ class GuidePlugin(BasePlugin[GuideConfig]):
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
         self.dirty = dirty
-        if self.serving and self.collection is None:
-            self.collection = IdleCollection()
-            self.collection.start()
+        if self.serving and self.between is None:
+            self.between = BetweenSaves()
+            self.between.start()
         if self.serving and self.workers is None:
             self.workers = Workers()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        if self.between is not None:
+            self.between.building()  # the last build's chores stop before this one reads the cache
         # Checked here, before MkDocs writes anything, so a misplaced cache or a bad date stops the
         # build in one line.
         try:
@@ -160,8 +157,6 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         cache = self.cache
         assert cache is not None, "on_config runs before on_files"
         self._cancel_images()  # a superseded `mkdocs serve` build's renders, before this build starts its own
-        if self.collection is not None:
-            self.collection.building()
         self._new_build()
         images = self.images = Images(cache, workers=self.workers) if self.make_images else None
         self.published = self._published_url(config)
@@ -418,12 +413,6 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         if images is not None:
             images.record_rendered()
             images.close()
-        # Recording the digests goes over every file the build used (some 40,000 at three thousand
-        # scenarios). A digest left unrecorded costs a later process one hash of that file, so while
-        # serving they are recorded once a minute and when the server stops.
-        if not self.serving or time.monotonic() - self.digests_saved_at >= SERVING_CHORES_EVERY_SECONDS:
-            self.digests_saved_at = time.monotonic()
-            cache.save_digests()
         if self.building is not None:
             (self.built, self.inputs), self.building = self.building, None
         if images is not None:
@@ -431,27 +420,37 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         else:
             log.info("guide: no chart images (the plugin's images option is off)")
         log.info("guide: %d page files from the cache", self.files_stored)
-        # Looking over the whole cache (some 20,000 files at a thousand scenarios) takes longer than
-        # building a changed page. A build that added nothing to the cache cannot have taken it over its
-        # bound, so it does not look; while serving, a build looks at most once a minute, so a save
-        # waits for it once in a while, not every time.
         # A build without images uses none of those in the cache, and would take its bound as leave to
-        # remove them: it leaves the bound to the next build that makes them.
-        grew = images is not None and (cache.wrote() or images.rendered > 0)
-        if grew and (not self.serving or time.monotonic() - self.bounded_at >= SERVING_CHORES_EVERY_SECONDS):
-            self.bounded_at = time.monotonic()
-            removed = cache.keep_bounded(max_mb=self.config.cache_max_mb)
-            if removed:
-                log.info("guide: cache over its bound: removed %d files this build did not use", removed)
-        if self.collection is not None:
-            self.collection.built()
+        # remove them: it leaves the bound to the next build that makes them. A build that added nothing
+        # to the cache cannot have taken it over its bound.
+        self.grew = self.grew or (images is not None and (cache.wrote() or images.rendered > 0))
+        if self.between is None:
+            cache.save_digests()
+            if images is not None:
+                self._keep_bounded()
+            return
+        # Each of these goes over every file the build used (some 40,000 at three thousand scenarios).
+        chores = [cache.touch_used, lambda stopping: cache.save_digests()]
+        if images is not None:
+            chores.append(self._keep_bounded)
+        self.between.built(chores)
+
+    def _keep_bounded(self, stopping: Callable[[], bool] = lambda: False) -> None:
+        if not self.grew:
+            return
+        assert self.cache is not None, "on_config runs before any build's chores"
+        removed = self.cache.keep_bounded(max_mb=self.config.cache_max_mb, stopping=stopping)
+        if not stopping():
+            self.grew = False
+        if removed:
+            log.info("guide: cache over its bound: removed %d files the last build did not use", removed)
 
     def on_shutdown(self) -> None:
+        if self.between is not None:
+            self.between.stop()
+            self.between = None
         if self.serving and self.cache is not None:
-            self.cache.save_digests()  # what the last minute of saves hashed (see on_post_build)
-        if self.collection is not None:
-            self.collection.stop()
-            self.collection = None
+            self.cache.save_digests()  # what saves since the last idle moment hashed (see on_post_build)
         if self.workers is not None:
             self.workers.close()
             self.workers = None
@@ -460,8 +459,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self._cancel_images()
         if self.cache is not None:
             self.cache.settle(())  # the next build checks every file again
-        if self.collection is not None:
-            self.collection.built()
+        if self.between is not None:
+            self.between.built()  # no chores: what the failed build used is not the whole of what the site uses
         if self.site is not None:
             try:
                 sitefolder.drop_kept(self.site)  # a failed build leaves no hidden folder in the site

@@ -157,9 +157,12 @@ def _identity(st: os.stat_result) -> tuple[int, int, int, int]:
     return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
 
 
-def _files(directory: Path) -> list[tuple[Path, os.stat_result]]:
+def _files(directory: Path, stopping: Callable[[], bool] = lambda: False) -> list[tuple[Path, os.stat_result]]:
+    """The files under directory with their stats; only some of them once stopping() says so."""
     out = []
-    for path in directory.rglob("*"):
+    for i, path in enumerate(directory.rglob("*")):
+        if i % 256 == 0 and stopping():
+            break
         try:
             st = path.stat()
         except OSError:
@@ -286,16 +289,30 @@ class Cache:
     def mark_used(self, path: Path) -> None:
         """Record that this build uses path, and make its time of last use (its access time) now, so
         the files the bound removes first are those no build has used for longest (and none a running
-        build uses). The modification time stays that of the bytes: `digest` relies on it."""
+        build uses). A lone build sets it at once; a process that builds again and again (`mkdocs
+        serve`) sets it between saves (`touch_used`). The modification time stays that of the bytes:
+        `digest` relies on it."""
         name = str(path.absolute())
         self._used.add(name)
+        if not self.between_builds:
+            self._touch(name)
+
+    def touch_used(self, stopping: Callable[[], bool] = lambda: False) -> None:
+        """Make the time of last use of every file this build used now, where this process has not
+        set it for a minute; returns early once stopping() says so (a save has come)."""
+        for i, name in enumerate(list(self._used)):
+            if i % 256 == 0 and stopping():
+                return
+            self._touch(name)
+
+    def _touch(self, name: str) -> None:
         now = time.time_ns()
         if now - self._touched.get(name, -TOUCH_EVERY_NS) < TOUCH_EVERY_NS:
             return
         try:
-            os.utime(path, ns=(now, path.stat().st_mtime_ns))
+            os.utime(name, ns=(now, os.stat(name).st_mtime_ns))
         except OSError:
-            return  # a read-only cache
+            return  # a read-only cache, or a file gone since
         self._touched[name] = now
 
     def used(self) -> frozenset[str]:
@@ -442,12 +459,16 @@ class Cache:
 
     # --- keeping it bounded, pruning ---
 
-    def keep_bounded(self, now: float | None = None, max_mb: int | None = None) -> int:
+    def keep_bounded(self, now: float | None = None, max_mb: int | None = None,
+                     stopping: Callable[[], bool] = lambda: False) -> int:
         """After a build: while the cache is over its bound, remove the files this build did not use,
-        least recently used first. Returns how many were removed."""
+        least recently used first. Returns how many were removed; returns early, having removed some
+        or none, once stopping() says so."""
         if not writable(self.directory):
             return 0
-        files = _files(self.directory)
+        files = _files(self.directory, stopping)
+        if stopping():
+            return 0
         in_use = self._used
         used_bytes = sum(st.st_size for p, st in files if str(p.absolute()) in in_use)
         total = sum(st.st_size for _, st in files)
@@ -457,7 +478,7 @@ class Cache:
         now = time.time() if now is None else now
         removed = 0
         for path, st in sorted(files, key=lambda f: f[1].st_atime):
-            if total <= limit:
+            if total <= limit or stopping():
                 break
             if str(path.absolute()) in in_use or now - st.st_atime < GRACE_SECONDS:
                 continue
