@@ -405,3 +405,38 @@ def test_a_link_that_cannot_be_made_fails_the_build_with_a_sentence_naming_the_f
     with pytest.raises(Abort, match=r"^Putting the embed files into the site folder failed \(.*embed/c\): "):
         plugin._stop_linking()
     assert plugin.linking is None
+
+
+def _chart(chart_id: str, data: str) -> embeds.ChartFiles:
+    from generator.rendering.images import Job
+
+    return embeds.ChartFiles(chart_id, {f"embed/{chart_id}/{chart_id}.csv": data, f"embed/{chart_id}/index.html": f"<p>{data}</p>"},
+                             Job("{}"), "")
+
+
+def test_under_serve_dirty_an_unchanged_chart_is_linked_as_before_with_none_of_its_files_looked_at(tmp_path: Path, monkeypatch):
+    cache = Cache(tmp_path / "cache")  # as `mkdocs serve` keeps it from one build to the next
+    same, edited = _chart("same", "a,b\n1,2\n"), _chart("edited", "a,b\n3,4\n")
+    for _ in range(2):  # the files the first build writes, the second checks (and knows their digests)
+        cache.begin_build()
+        _, first = embeds.build([same, edited], cache, None)
+    cache.settle(first.values())  # as the plugin settles them once linked into the site
+    kept = {path: cached for path, cached in first.items() if path.startswith("embed/same/")}
+    looked: list[Path] = []
+    real = Cache.linkable
+    monkeypatch.setattr(Cache, "linkable", lambda self, path, *sums: looked.append(path) or real(self, path, *sums))
+    # The next save: `same` is the very object its scenario's stored entry gives back; `edited` is new.
+    edited_again = _chart("edited", "a,b\n5,6\n")
+    cache.begin_build()
+    _, again = embeds.build([same, edited_again], cache, None)
+    assert {path: cached for path, cached in again.items() if path.startswith("embed/same/")} == kept
+    assert looked and set(looked).isdisjoint(kept.values())  # the new chart's files alone are looked at
+    assert (tmp_path / "cache" / "embeds" / "texts").exists()
+    assert {str(p.absolute()) for p in kept.values()} <= cache.used()  # and the bound keeps them
+    assert again["embed/edited/edited.csv"].read_text(encoding="utf-8") == "a,b\n5,6\n"
+    # Once nothing is settled (a failed build settles nothing), each file is checked again.
+    cache.settle(())
+    looked.clear()
+    cache.begin_build()
+    embeds.build([same, edited_again], cache, None)
+    assert set(kept.values()) <= set(looked)

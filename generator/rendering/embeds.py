@@ -31,7 +31,7 @@ from markupsafe import Markup
 from generator.rendering import unfurl
 from generator.rendering.charts import Chart
 from generator.rendering.images import Images, Job
-from generator.store.cachefile import Cache
+from generator.store.cachefile import Cache, path_key
 
 log = logging.getLogger("mkdocs.plugins.guide")
 
@@ -266,6 +266,29 @@ def _stored(cache: Cache, path: str, text: str, known: Stored, now: Stored) -> P
     return stored
 
 
+@dataclass(frozen=True)
+class Links:
+    """What one build linked for one chart: its files by site path, and their keys in the cache's
+    records (`path_key`)."""
+    chart: ChartFiles
+    files: dict[str, Path]
+    keys: tuple[str, ...]
+    images: bool  # whether the build made static images
+
+
+def carried(cache: Cache | None, c: ChartFiles, images: bool) -> Links | None:
+    """Under `mkdocs serve --dirty`: the chart's links as the last build made them, where that build's
+    chart is this very object (its scenario's stored entry, unchanged) and every file it links is
+    settled (`Cache.settle`): nothing of it is looked at again. At three thousand scenarios, checking
+    the files of 6,000 unchanged charts one by one was a sixth of a save."""
+    if cache is None:
+        return None
+    links = cache.memo("chart links").get(id(c))
+    if links is None or links.chart is not c or links.images != images or not cache.all_settled(links.keys):
+        return None
+    return links
+
+
 def build(charts: Iterable[ChartFiles], cache: Cache, images: Images | None) -> tuple[dict[str, str], dict[str, Path]]:
     """The files of embed/: those to write, by site-relative path, and those to link from the cache,
     by site-relative path to their place there (every image, and the text files once stored).
@@ -279,18 +302,33 @@ def build(charts: Iterable[ChartFiles], cache: Cache, images: Images | None) -> 
     # session keeps no more of them than one build links.
     known: Stored = cache.memo("texts")
     now: Stored = {}
+    links_now: dict[int, Links] = {}
     for c in charts:
+        kept = carried(cache, c, images is not None)
+        if kept is not None:
+            linked.update(kept.files)
+            cache.mark_all_used(kept.keys)
+            if images is not None:
+                images.kept()
+            links_now[id(c)] = kept
+            continue
+        files: dict[str, Path] = {}
+        whole = True
         for path, text in c.texts.items():
             try:
-                linked[path] = _stored(cache, path, text, known, now)
+                files[path] = _stored(cache, path, text, known, now)
             except OSError:
                 texts[path] = text  # a read-only cache: MkDocs writes the file
-        if images is None:
-            continue
-        names = file_names(c.chart_id)
-        for image, path in images.add(c.job).items():
-            linked[f"embed/{c.chart_id}/{names[image]}"] = path
+                whole = False
+        if images is not None:
+            names = file_names(c.chart_id)
+            for image, path in images.add(c.job).items():
+                files[f"embed/{c.chart_id}/{names[image]}"] = path
+        linked.update(files)
+        if whole:  # every file linked: a later build may carry the chart as it is
+            links_now[id(c)] = Links(c, files, tuple(path_key(p) for p in files.values()), images is not None)
     cache.carry("texts", now)
+    cache.carry("chart links", links_now)
     return texts, linked
 
 

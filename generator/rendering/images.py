@@ -308,6 +308,11 @@ class Images:
         self._futures.append(workers.pool().submit(_render, job, target))
         return paths
 
+    def kept(self) -> None:
+        """A chart whose images are where the last build found them whole, carried as it was
+        (`embeds.carried`): counted with those from the cache."""
+        self.cached += 1
+
     def _scratch_dir(self) -> Path:
         if self._scratch is None:
             self._scratch = Path(tempfile.mkdtemp(prefix="guide-images-"))

@@ -291,7 +291,8 @@ class Renderer:
 
     def _add_embed(self, files: embeds.ChartFiles) -> None:
         self.embeds.append(files)
-        if self.images is not None:
+        # Rendering starts now, while the pages are made; embeds.build finds where the images are.
+        if self.images is not None and embeds.carried(self.cache, files, images=True) is None:
             self.images.add(files.job)
 
     def chart_block(self, c: ch.Chart) -> Markup:

@@ -153,6 +153,11 @@ FOLDERS = {
 }
 
 
+def path_key(path: Path) -> str:
+    """A file's key in what the cache records of its files (used, settled, digests)."""
+    return str(path.absolute())
+
+
 def _identity(st: os.stat_result) -> tuple[int, int, int, int]:
     return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
 
@@ -292,10 +297,18 @@ class Cache:
         build uses). A lone build sets it at once; a process that builds again and again (`mkdocs
         serve`) sets it between saves (`touch_used`). The modification time stays that of the bytes:
         `digest` relies on it."""
-        name = str(path.absolute())
+        name = path_key(path)
         self._used.add(name)
         if not self.between_builds:
             self._touch(name)
+
+    def mark_all_used(self, keys: Iterable[str]) -> None:
+        """mark_used for files known by their `path_key`."""
+        keys = tuple(keys)
+        self._used.update(keys)
+        if not self.between_builds:
+            for key in keys:
+                self._touch(key)
 
     def touch_used(self, stopping: Callable[[], bool] = lambda: False) -> None:
         """Make the time of last use of every file this build used now, where this process has not
@@ -413,7 +426,7 @@ class Cache:
 
     def digest(self, path: Path, st: os.stat_result | None = None) -> tuple[int, str]:
         """Size and sha256 of a file (st: its stat, where the caller took it). Raises OSError."""
-        name = str(path.absolute())
+        name = path_key(path)
         known = self._digests.get(name)
         if known is not None and known[0] == _identity(st or path.stat()):
             return known[1]
@@ -434,7 +447,7 @@ class Cache:
         older build left readable by its owner alone is made again. A settled file is taken as it
         was checked, without a look at the disk. Raises OSError."""
         if self._settled:
-            name = str(path.absolute())
+            name = path_key(path)
             if name in self._settled and self._digests[name][1] == (size, sha256):
                 return True
         st = path.stat()
@@ -449,13 +462,17 @@ class Cache:
         that fails settles nothing."""
         settled = set()
         for path in paths:
-            name = str(path.absolute())
+            name = path_key(path)
             if name in self._digests:
                 settled.add(name)
         self._settled = frozenset(settled)
 
     def settled(self, path: Path) -> bool:
-        return str(path.absolute()) in self._settled
+        return path_key(path) in self._settled
+
+    def all_settled(self, keys: Iterable[str]) -> bool:
+        """Whether every one of these files, by its `path_key`, is settled."""
+        return self._settled.issuperset(keys)
 
     # --- keeping it bounded, pruning ---
 
@@ -470,7 +487,7 @@ class Cache:
         if stopping():
             return 0
         in_use = self._used
-        used_bytes = sum(st.st_size for p, st in files if str(p.absolute()) in in_use)
+        used_bytes = sum(st.st_size for p, st in files if path_key(p) in in_use)
         total = sum(st.st_size for _, st in files)
         limit = bound(used_bytes, max_mb)
         if total <= limit:
@@ -480,7 +497,7 @@ class Cache:
         for path, st in sorted(files, key=lambda f: f[1].st_atime):
             if total <= limit or stopping():
                 break
-            if str(path.absolute()) in in_use or now - st.st_atime < GRACE_SECONDS:
+            if path_key(path) in in_use or now - st.st_atime < GRACE_SECONDS:
                 continue
             try:
                 path.unlink()
@@ -497,7 +514,7 @@ class Cache:
         now = time.time() if now is None else now
         count = size = 0
         for path, st in _files(self.directory):
-            if str(path.absolute()) in self._used or (path.suffix == ".tmp" and now - st.st_mtime < GRACE_SECONDS):
+            if path_key(path) in self._used or (path.suffix == ".tmp" and now - st.st_mtime < GRACE_SECONDS):
                 continue
             path.unlink(missing_ok=True)
             count += 1
