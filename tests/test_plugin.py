@@ -169,3 +169,21 @@ def test_the_commands_read_the_site_url_and_the_options_without_mkdocs(tmp_path:
     assert siteconfig.read(tmp_path) == siteconfig.SiteConfig("https://example.org/guide/", "elsewhere", 64, "2030-02-03")
     (tmp_path / "mkdocs.yml").write_text("site_url: https://example.org/\nplugins:\n  - search\n", encoding="utf-8")
     assert siteconfig.read(tmp_path) == siteconfig.SiteConfig("https://example.org/")
+
+
+def test_under_serve_the_generated_files_carry_the_site_url_mkdocs_yml_holds_as_it_changes(tmp_path: Path):
+    from types import SimpleNamespace
+
+    from generator.plugin.plugin import GuidePlugin
+
+    config_file = tmp_path / "mkdocs.yml"
+    config = SimpleNamespace(config_file_path=str(config_file), site_url="http://127.0.0.1:8000/guide/")  # as serve sets it
+    plugin = GuidePlugin()
+    plugin.serving = True
+    config_file.write_text("site_name: x\nsite_url: https://example.org/guide\n", encoding="utf-8")
+    assert plugin._published_url(config) == "https://example.org/guide/"
+    assert plugin._published_url(config) == "https://example.org/guide/"
+    config_file.write_text("site_name: x\nsite_url: https://example.org/elsewhere/\n", encoding="utf-8")
+    assert plugin._published_url(config) == "https://example.org/elsewhere/"
+    config_file.write_text("site_name: x\n", encoding="utf-8")
+    assert plugin._published_url(config) == ""

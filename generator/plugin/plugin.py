@@ -71,6 +71,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.inputs: str | None = None  # what every page may depend on, as the last finished build saw it
         self.linked_in: tuple[Path, dict[str, tuple]] | None = None  # under --dirty: the site folder, and what each embed file there links to
         self.grew = False  # under serve: whether the cache has grown since it was last held to its bound
+        self.published_from: tuple[bytes, str] | None = None  # under serve: mkdocs.yml as last read, and its site URL
         self.site: Path | None = None  # the site folder of a build that is not dirty, whose folders it keeps (sitefolder)
         self.between: BetweenSaves | None = None  # under serve: the cache's chores and full garbage collections, run between saves
         self.workers: Workers | None = None  # under serve: the image workers, kept from one build to the next
@@ -135,9 +136,13 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             return config.site_url or ""
         from mkdocs.utils.yaml import yaml_load
 
-        with open(config.config_file_path, "rb") as f:
-            url = yaml_load(f).get("site_url") or ""
-        return url if not url or url.endswith("/") else url + "/"
+        # Read on every save, parsed again only when mkdocs.yml changed.
+        text = Path(config.config_file_path).read_bytes()
+        if self.published_from is None or self.published_from[0] != text:
+            with open(config.config_file_path, "rb") as f:
+                url = yaml_load(f).get("site_url") or ""
+            self.published_from = (text, url if not url or url.endswith("/") else url + "/")
+        return self.published_from[1]
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         if self.dirty:
