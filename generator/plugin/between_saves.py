@@ -19,7 +19,9 @@ from collections.abc import Callable, Sequence
 
 IDLE_SECONDS = 2.0  # after a build, before the chores: the browser has reloaded the page by then
 MOST_BUILDS = 5  # builds in a row without an idle moment before the collection waits only a moment
-SOON_SECONDS = 0.5  # that moment: the page the build made is served before the collection pauses the server
+# That moment: the dev server answers the browser's reload within milliseconds of a build, so the
+# collection's pause falls after the page is served, and before a save made a second later.
+SOON_SECONDS = 0.2
 NEVER = 1 << 30  # as a full collection's threshold: more young collections than a session makes
 
 log = logging.getLogger("mkdocs.plugins.guide")
