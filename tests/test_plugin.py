@@ -181,9 +181,9 @@ def test_under_serve_the_generated_files_carry_the_site_url_mkdocs_yml_holds_as_
     plugin = GuidePlugin()
     plugin.serving = True
     config_file.write_text("site_name: x\nsite_url: https://example.org/guide\n", encoding="utf-8")
-    assert plugin._published_url(config) == "https://example.org/guide/"
-    assert plugin._published_url(config) == "https://example.org/guide/"
+    assert plugin._published_url(config, config_file.read_bytes()) == "https://example.org/guide/"
+    assert plugin._published_url(config, config_file.read_bytes()) == "https://example.org/guide/"
     config_file.write_text("site_name: x\nsite_url: https://example.org/elsewhere/\n", encoding="utf-8")
-    assert plugin._published_url(config) == "https://example.org/elsewhere/"
+    assert plugin._published_url(config, config_file.read_bytes()) == "https://example.org/elsewhere/"
     config_file.write_text("site_name: x\n", encoding="utf-8")
-    assert plugin._published_url(config) == ""
+    assert plugin._published_url(config, config_file.read_bytes()) == ""

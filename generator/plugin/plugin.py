@@ -127,17 +127,16 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(THEME))
         return config
 
-    def _published_url(self, config: MkDocsConfig) -> str:
+    def _published_url(self, config: MkDocsConfig, text: bytes) -> str:
         """The site URL the generated pages, embed files and images carry. `mkdocs serve` puts the dev
         server's address in site_url; the generator keeps the one mkdocs.yml names, so a preview reuses
         what `mkdocs build` cached (the images print the URL) and its embed snippets show where the site
-        is published."""
+        is published. text: mkdocs.yml as this build read it."""
         if not self.serving:
             return config.site_url or ""
         from mkdocs.utils.yaml import yaml_load
 
-        # Read on every save, parsed again only when mkdocs.yml changed.
-        text = Path(config.config_file_path).read_bytes()
+        # Parsed again only when mkdocs.yml changed.
         if self.published_from is None or self.published_from[0] != text:
             with open(config.config_file_path, "rb") as f:
                 url = yaml_load(f).get("site_url") or ""
@@ -164,7 +163,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self._cancel_images()  # a superseded `mkdocs serve` build's renders, before this build starts its own
         self._new_build()
         images = self.images = Images(cache, workers=self.workers) if self.make_images else None
-        self.published = self._published_url(config)
+        config_bytes = Path(config.config_file_path).read_bytes()
+        self.published = self._published_url(config, config_bytes)
         try:
             made = generate(root, cache, self.published, self.day, images, site_name=config.site_name)
         except InputError as e:
@@ -183,7 +183,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             except OSError as e:
                 raise _site_folder_failed(e) from None
             self.linking = embeds.link_meanwhile(Path(config.site_dir), ready)
-        pages, files_stored, entries = page_stores(cache, Path(config.config_file_path).read_bytes(), config.site_url or "",
+        pages, files_stored, entries = page_stores(cache, config_bytes, config.site_url or "",
                                                    made.site.pages)
         self.converted = pages
         self.themed = files_stored if self._pages_only_ours(config) else None
