@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import threading
 import time
+import weakref
 
 import pytest
 
@@ -44,18 +45,33 @@ def test_serving_turns_off_automatic_full_collections_and_stopping_puts_the_thre
     assert gc.get_threshold() == before
 
 
+class Node:
+    """An object the collector tracks."""
+
+
+def in_a_cycle() -> Node:
+    """An object only a full collection frees once nothing else refers to it."""
+    node = Node()
+    node.me = node  # type: ignore[attr-defined]
+    return node
+
+
 def test_chores_then_a_full_collection_run_once_the_server_is_idle_after_a_build(full_collections):
     ran: list[tuple[str, float]] = []
-    between = BetweenSaves(idle_seconds=0.2)
+    between = BetweenSaves(idle_seconds=0.5)
     between.start()
     try:
+        between.building()
+        between.built()
+        assert wait_until(lambda: len(full_collections) >= 2)  # the first build's: one soon after it, one once idle
+        full_collections.clear()
         between.building()
         between.built([lambda stopping: ran.append(("first", time.monotonic())),
                        lambda stopping: ran.append(("second", time.monotonic()))])
         ended = time.monotonic()
         assert wait_until(lambda: full_collections)
         assert [name for name, _ in ran] == ["first", "second"]
-        assert ran[0][1] - ended >= 0.15
+        assert ran[0][1] - ended >= 0.45
         assert full_collections[0] >= ran[1][1]
     finally:
         between.stop()
@@ -91,7 +107,7 @@ def test_a_build_that_starts_before_the_idle_moment_leaves_the_chores_for_the_ne
         between.built([lambda stopping: ran.append("first build's")])
         between.building()  # a save within the idle moment
         between.built([lambda stopping: ran.append("second build's")])
-        assert wait_until(lambda: full_collections)
+        assert wait_until(lambda: ran)
         assert ran == ["second build's"]
     finally:
         between.stop()
@@ -135,8 +151,61 @@ def test_a_chore_that_fails_on_the_file_system_is_reported_and_the_collection_st
     try:
         with caplog.at_level("WARNING", logger="mkdocs.plugins.guide"):
             between.built([failing])
-            assert wait_until(lambda: full_collections)
+            assert wait_until(lambda: len(full_collections) >= 2)  # soon after the build, and once idle
         assert "/gone/cache" in caplog.text
+    finally:
+        between.stop()
+
+
+def test_the_first_build_s_survivors_are_set_aside_soon_and_put_back_when_serving_stops():
+    between = BetweenSaves(idle_seconds=3600)
+    between.start()
+    try:
+        between.building()
+        between.built()
+        assert wait_until(lambda: gc.get_freeze_count() > 0)  # soon, not after an hour
+    finally:
+        between.stop()
+    assert gc.get_freeze_count() == 0
+
+
+def test_collections_between_idle_moments_walk_only_what_was_not_set_aside(full_collections):
+    between = BetweenSaves(idle_seconds=3600)
+    between.start()
+    try:
+        kept = in_a_cycle()
+        set_aside = weakref.ref(kept)
+        between.building()
+        between.built()
+        assert wait_until(lambda: gc.get_freeze_count() > 0)
+        del kept  # garbage now, but set aside: the collections below do not look at it
+        made = in_a_cycle()
+        made_since = weakref.ref(made)
+        del made
+        collections = len(full_collections)
+        for _ in range(MOST_BUILDS):
+            between.building()
+            between.built()
+        assert wait_until(lambda: len(full_collections) > collections)
+        assert made_since() is None
+        assert set_aside() is not None
+    finally:
+        between.stop()
+
+
+def test_the_idle_collection_frees_what_was_set_aside_and_has_become_garbage():
+    between = BetweenSaves(idle_seconds=0.5)
+    between.start()
+    try:
+        kept = in_a_cycle()
+        gone = weakref.ref(kept)
+        between.building()
+        between.built()
+        assert wait_until(lambda: gc.get_freeze_count() > 0)  # kept is set aside with the rest
+        del kept
+        between.building()
+        between.built()  # no collection soon after this one: only the idle moment's can free it
+        assert wait_until(lambda: gone() is None)
     finally:
         between.stop()
 
