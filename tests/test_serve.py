@@ -147,3 +147,36 @@ def test_under_serve_the_cache_records_its_files_digests_once_the_server_is_idle
         assert (cache / "digests.json").exists()
     finally:
         served.stop()
+
+
+def test_under_serve_dirty_a_page_a_failed_build_wrote_is_written_again_when_its_scenario_goes_back(root: Path, tmp_path: Path):
+    # A hook fails the build at the scenarios index, which MkDocs writes after the scenario pages,
+    # while a file outside the watched folders says so.
+    failing = tmp_path / "fail-the-build"
+    (root / "failing_hook.py").write_text(
+        "from pathlib import Path\n\n\n"
+        "def on_post_page(output, page, config):\n"
+        f"    if page.file.src_uri == 'scenarios/index.md' and Path({str(failing)!r}).exists():\n"
+        "        raise RuntimeError('this build fails after the scenario pages')\n"
+        "    return output\n", encoding="utf-8")
+    config = root / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8") + "\nhooks:\n  - failing_hook.py\n", encoding="utf-8")
+    edited = sorted((root / "scenarios").glob("*.yaml"))[0]
+    assert edited.stem < "index"  # its page is written before the index's
+    original = edited.read_text(encoding="utf-8")
+    served = Served(root, tmp_path / "cache", "--dirty")
+    try:
+        base = served.wait_for(READY)[1]
+        page = f"{base}scenarios/{edited.stem}/"
+        poll(page, lambda body: "Embed this chart" in body)
+        failing.touch()
+        edited.write_text(re.sub(r'^(title:\s*["\']?)', r"\g<1>Failed save: ", original, count=1, flags=re.M), encoding="utf-8")
+        # The edited page is written before the build fails; the server answers nothing until a
+        # build succeeds.
+        served.wait_for(re.compile("this build fails after the scenario pages"))
+        failing.unlink()
+        edited.write_text(original, encoding="utf-8")  # back to what the last finished build wrote
+        shown = poll(page, lambda body: "Failed save: " not in body, timeout=120)
+    finally:
+        served.stop()
+    assert "Embed this chart" in shown

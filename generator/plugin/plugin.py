@@ -462,6 +462,12 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
     def on_build_error(self, *, error: Exception) -> None:
         self._cancel_images()
+        if self.building is not None and self.built is not None:
+            # The failed build may have written any page it found changed: the next one takes none of
+            # those as written, and the rest as the last finished build wrote them.
+            made, _ = self.building
+            self.built = {path: digest for path, digest in self.built.items() if made.get(path) == digest}
+        self.building = None
         if self.cache is not None:
             self.cache.settle(())  # the next build checks every file again
         if self.between is not None:
