@@ -283,3 +283,32 @@ def test_the_home_charts_are_drawn_once_while_data_stays_and_again_when_it_chang
     third = build()
     assert len(drawn) == 2
     assert third.home["decision_map"].vega != first.home["decision_map"].vega
+
+
+def test_a_save_finds_the_reference_evaluated_and_the_schema_page_made(root: Path, tmp_path: Path, monkeypatch):
+    from generator.rendering import site as rendering
+
+    evaluated: list[int] = []
+    schemas: list[int] = []
+    real_reference, real_schema = rendering.reference, rendering.json_schema
+    monkeypatch.setattr(rendering, "reference", lambda w: evaluated.append(1) or real_reference(w))
+    monkeypatch.setattr(rendering, "json_schema", lambda: schemas.append(1) or real_schema())
+    cache = Cache(tmp_path / "cache")  # as `mkdocs serve` keeps it from one build to the next
+
+    def build() -> tuple[Renderer, str]:
+        renderer = Renderer(load_project(root), site_url=URL, today=DAY, cache=cache)
+        site = renderer.render()
+        renderer.headline()  # as the hand-written pages ask for it
+        return renderer, site.pages["reference/schema.md"]
+
+    first, schema_page = build()
+    retitle(first_scenario(root), "Saved: ")
+    second, again = build()
+    assert (len(evaluated), len(schemas)) == (1, 1)
+    assert again == schema_page and "## Workload" in again
+    assert second.reference.inputs == first.reference.inputs
+    reference = root / "data" / "reference.yaml"
+    reference.write_text(reference.read_text(encoding="utf-8").replace("runs: 10\n", "runs: 12\n", 1), encoding="utf-8")
+    third, _ = build()
+    assert (len(evaluated), len(schemas)) == (2, 1)
+    assert third.reference.inputs != first.reference.inputs

@@ -14,7 +14,7 @@ MAP_AXES = ("relative_throughput", "port_weeks")
 
 @dataclass(frozen=True)
 class Reference:
-    """The reference workload, evaluated once a build."""
+    """The reference workload, evaluated once while data/ is the same."""
 
     headline: dict[str, Any]  # its two prices, with their sources, and their ratio
     inputs: Inputs

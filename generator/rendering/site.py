@@ -211,7 +211,14 @@ class Renderer:
 
     @functools.cached_property
     def reference(self) -> Reference:
-        return reference(self.project.reference)
+        """The reference workload evaluated; a save of a scenario under `mkdocs serve` finds it
+        evaluated while data/ is the same."""
+        if self.cache is None or not self.project.data_key:
+            return reference(self.project.reference)
+        known = self.cache.memo("reference").get(self.project.data_key)
+        made = known if known is not None else reference(self.project.reference)
+        self.cache.carry("reference", {self.project.data_key: made})
+        return made
 
     def headline(self) -> dict[str, Any]:
         return self.reference.headline
@@ -360,7 +367,7 @@ class Renderer:
         site.files.update(downloads.files(self.catalog))
         site.pages["sources.md"] = self.env.get_template("sources.md.j2").render()
         site.sources["sources.md"] = "data/sources.yaml"
-        site.pages["reference/schema.md"] = self.env.get_template("schema.md.j2").render(schema=json_schema())
+        site.pages["reference/schema.md"] = self.schema_page()
         # Hand-written pages place these; they are registered here so their embeds exist.
         self.home = {name: self.register(c, page) for name, (page, c) in self.home_charts().items()}
         site.pages["embed.md"] = self.env.get_template("embed_gallery.md.j2").render(embeds=self.embeds)
@@ -373,6 +380,14 @@ class Renderer:
         # build long, no longer needs them once the gallery is made.
         site.embeds, self.embeds = self.embeds, []
         return site
+
+    def schema_page(self) -> str:
+        """The schema's reference page, made from the code alone: once in a `mkdocs serve` process."""
+        known = self.cache.memo("schema page").get("page") if self.cache is not None else None
+        page = known if known is not None else self.env.get_template("schema.md.j2").render(schema=json_schema())
+        if self.cache is not None:
+            self.cache.carry("schema page", {"page": page})
+        return page
 
     def home_charts(self) -> dict[str, tuple[str, ch.Chart]]:
         """Charts that hand-written pages place with {{ charts.NAME }}, with the page each lives on.
