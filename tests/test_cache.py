@@ -406,6 +406,9 @@ def test_files_a_serve_dirty_build_settled_are_taken_as_checked_by_the_next_buil
     assert served.linkable(image, *sums)
     served.settle([image, cache / "embeds" / "never-checked.png"])
     assert served.settled(image) and not served.settled(other) and not served.settled(cache / "embeds" / "never-checked.png")
+    # Named by their keys (files a save carried as they were), the same.
+    served.settle((), [cachefile.path_key(image), cachefile.path_key(cache / "embeds" / "never-checked.png")])
+    assert served.settled(image) and not served.settled(cache / "embeds" / "never-checked.png")
 
     # The next build takes the settled file as it was checked: no stat, even where it changed since
     # (the trade `mkdocs serve --dirty` makes), but only for the bytes it was checked to hold.

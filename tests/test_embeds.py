@@ -388,6 +388,9 @@ def test_a_dirty_build_links_only_what_changed_and_leaves_a_settled_link_unlooke
     assert again["embed/a/a.svg"] == first["embed/a/a.svg"]
     assert (site / "embed" / "a" / "a.svg").read_text(encoding="utf-8") == "<svg/>"
     assert (site / "embed" / "b" / "b.svg").samefile(other)
+    # One the build carried as the last build linked it is left as it is, settled or not.
+    carried = embeds.link_into(site, {"embed/a/a.svg": cached}, first, settled=lambda p: False, as_before={"embed/a/a.svg"})
+    assert carried == {"embed/a/a.svg": first["embed/a/a.svg"]}
 
 
 def test_a_link_that_cannot_be_made_fails_the_build_with_a_sentence_naming_the_file(tmp_path: Path):
@@ -419,7 +422,7 @@ def test_under_serve_dirty_an_unchanged_chart_is_linked_as_before_with_none_of_i
     same, edited = _chart("same", "a,b\n1,2\n"), _chart("edited", "a,b\n3,4\n")
     for _ in range(2):  # the files the first build writes, the second checks (and knows their digests)
         cache.begin_build()
-        _, first = embeds.build([same, edited], cache, None)
+        _, first, _ = embeds.build([same, edited], cache, None)
     cache.settle(first.values())  # as the plugin settles them once linked into the site
     kept = {path: cached for path, cached in first.items() if path.startswith("embed/same/")}
     looked: list[Path] = []
@@ -428,8 +431,9 @@ def test_under_serve_dirty_an_unchanged_chart_is_linked_as_before_with_none_of_i
     # The next save: `same` is the very object its scenario's stored entry gives back; `edited` is new.
     edited_again = _chart("edited", "a,b\n5,6\n")
     cache.begin_build()
-    _, again = embeds.build([same, edited_again], cache, None)
+    _, again, as_before = embeds.build([same, edited_again], cache, None)
     assert {path: cached for path, cached in again.items() if path.startswith("embed/same/")} == kept
+    assert as_before == {path: str(cached.absolute()) for path, cached in kept.items()}  # to link and settle as they were
     assert looked and set(looked).isdisjoint(kept.values())  # the new chart's files alone are looked at
     assert (tmp_path / "cache" / "embeds" / "texts").exists()
     assert {str(p.absolute()) for p in kept.values()} <= cache.used()  # and the bound keeps them

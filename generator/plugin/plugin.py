@@ -83,6 +83,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.renderer: Renderer | None = None  # for hand-written pages that opt into figures
         self.images: Images | None = None  # the chart images still rendering; None in a build without images
         self.linked: dict[str, Path] = {}  # site path -> cache file to link there once the images are rendered
+        self.as_before: dict[str, str] = {}  # of those, the ones linked as the last build linked them (embeds.build)
         self.linking: Future | None = None  # the links made while the pages are built (embeds.link_meanwhile)
         self.converted: ConvertedPages | None = None  # scenario pages' HTML from earlier builds
         self.to_store: dict[str, Path] = {}  # page path -> entry its HTML goes to once converted
@@ -171,6 +172,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             lines = "\n".join(str(p) for p in e.problems)
             raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
         self.renderer, self.linked, self.unfurls = made.renderer, made.linked, made.site.unfurls
+        self.as_before = made.as_before
         if not self.dirty:
             # MkDocs has emptied the site folder by now, and the last build's folders come back. What is
             # in the cache already, and not in them yet, is linked while the pages are built; the images
@@ -404,8 +406,9 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             if self.dirty:
                 before = self.linked_in[1] if self.linked_in is not None and self.linked_in[0] == site else {}
                 self.linked_in = None  # until this build's links are all in place
-                self.linked_in = (site, embeds.link_into(site, self.linked, before, cache.settled))
-                cache.settle(self.linked.values())
+                as_before = self.as_before
+                self.linked_in = (site, embeds.link_into(site, self.linked, before, cache.settled, as_before))
+                cache.settle((cached for path, cached in self.linked.items() if path not in as_before), as_before.values())
             else:
                 embeds.link_into(site, self.linked)
         except OSError as e:

@@ -27,6 +27,7 @@ class Generated:
     assets: dict[str, str]  # site path -> text (the chart runtime)
     texts: dict[str, str]  # embed files, data downloads and the feed, which MkDocs writes
     linked: dict[str, Path]  # embed files to link from the cache, by site path
+    as_before: dict[str, str]  # of those, the ones linked as the last build linked them: their keys in the cache's records
 
 
 def generate(root: Path, cache: Cache, site_url: str, day: dt.date, images: Images | None, *, site_name: str = "") -> Generated:
@@ -41,11 +42,11 @@ def generate(root: Path, cache: Cache, site_url: str, day: dt.date, images: Imag
     renderer = Renderer(project, site_url=site_url, today=day, cache=cache, rendered=rendered, images=images,
                         site_name=site_name, static_images=static_images)
     site = renderer.render()
-    texts, linked = embeds.build(site.embeds, cache, images)
+    texts, linked, as_before = embeds.build(site.embeds, cache, images)
     if site.site_card is not None and images is not None:
         linked[unfurl.SITE_CARD] = images.add(site.site_card)["card"]
     texts.update(site.files)
-    return Generated(project, renderer, site, assets.site_assets(cache), texts, linked)
+    return Generated(project, renderer, site, assets.site_assets(cache), texts, linked, as_before)
 
 
 def page_stores(cache: Cache, config_bytes: bytes, site_url: str, pages: dict[str, str]

@@ -17,7 +17,7 @@ import os
 import posixpath
 import re
 import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -289,10 +289,13 @@ def carried(cache: Cache | None, c: ChartFiles, images: bool) -> Links | None:
     return links
 
 
-def build(charts: Iterable[ChartFiles], cache: Cache, images: Images | None) -> tuple[dict[str, str], dict[str, Path]]:
+def build(charts: Iterable[ChartFiles], cache: Cache, images: Images | None
+          ) -> tuple[dict[str, str], dict[str, Path], dict[str, str]]:
     """The files of embed/: those to write, by site-relative path, and those to link from the cache,
-    by site-relative path to their place there (every image, and the text files once stored).
-    images=None: a build without static images, whose embed folders hold the text files alone.
+    by site-relative path to their place there (every image, and the text files once stored); and
+    of those, the ones `carried` as the last build linked them, by site path, with their keys in the
+    cache's records. images=None: a build without static images, whose embed folders hold the text
+    files alone.
 
     A thousand scenarios carry thousands of small text files. Written out by MkDocs, they took about
     two seconds of every build; linked from the cache, where each is written once, a tenth of that."""
@@ -303,10 +306,12 @@ def build(charts: Iterable[ChartFiles], cache: Cache, images: Images | None) -> 
     known: Stored = cache.memo("texts")
     now: Stored = {}
     links_now: dict[int, Links] = {}
+    as_before: dict[str, str] = {}
     for c in charts:
         kept = carried(cache, c, images is not None)
         if kept is not None:
             linked.update(kept.files)
+            as_before.update(zip(kept.files, kept.keys))
             cache.mark_all_used(kept.keys)
             if images is not None:
                 images.kept()
@@ -329,23 +334,25 @@ def build(charts: Iterable[ChartFiles], cache: Cache, images: Images | None) -> 
             links_now[id(c)] = Links(c, files, tuple(path_key(p) for p in files.values()), images is not None)
     cache.carry("texts", now)
     cache.carry("chart links", links_now)
-    return texts, linked
+    return texts, linked, as_before
 
 
 def link_into(site_dir: Path, linked: dict[str, Path], before: dict[str, tuple] | None = None,
-              settled: Callable[[Path], bool] | None = None) -> dict[str, tuple]:
+              settled: Callable[[Path], bool] | None = None, as_before: Container[str] = ()) -> dict[str, tuple]:
     """Put the files `build` found into the site: each checked in the cache just before (its hash
     or its recorded sums), so what is linked is what was rendered. Returns what each site path now
     links to (the cache file and its identity); given that record from the last build into the same
     site folder by this process (`mkdocs serve --dirty`, whose folder nobody else writes), a file
     still linked to the same, unchanged cache file is left alone without a system call beyond a stat,
-    and without that stat where the cache holds the file settled (`Cache.settle`)."""
+    and without that stat where the cache holds the file settled (`Cache.settle`) or `build` carried
+    it as the last build linked it (as_before, by site path)."""
     folders: set[Path] = set()
     now: dict[str, tuple] = {}
     for path, cached in linked.items():
         if before is not None:
             was = before.get(path)
-            if was is not None and settled is not None and was[0] == str(cached) and settled(cached):
+            if was is not None and was[0] == str(cached) and (
+                    path in as_before or (settled is not None and settled(cached))):
                 now[path] = was
                 continue
             st = os.stat(cached)

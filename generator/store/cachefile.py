@@ -453,17 +453,18 @@ class Cache:
         st = path.stat()
         return stat.S_IMODE(st.st_mode) == FILE_MODE and self.digest(path, st) == (size, sha256)
 
-    def settle(self, paths: Iterable[Path]) -> None:
+    def settle(self, paths: Iterable[Path], keys: Iterable[str] = ()) -> None:
         """Under `mkdocs serve --dirty`, once a build has checked these files and linked them into the
         site folder the server alone writes: until the next call, `linkable` and `settled` take them
         as they were, with no stat. A save at three thousand scenarios otherwise looks at some 30,000
         unchanged files twice. A file edited in place, in the cache or through its link in that
         folder, goes unseen until the server restarts; every other build checks them all. A build
-        that fails settles nothing."""
-        settled = set()
+        that fails settles nothing. keys: more files, by their `path_key`."""
+        digests = self._digests
+        settled = {name for name in keys if name in digests}
         for path in paths:
             name = path_key(path)
-            if name in self._digests:
+            if name in digests:
                 settled.add(name)
         self._settled = frozenset(settled)
 
