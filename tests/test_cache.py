@@ -537,6 +537,31 @@ def test_builds_handed_the_same_image_workers_start_them_once_and_a_failed_rende
     assert len(started) == 3
 
 
+def test_image_workers_warmed_between_saves_are_those_the_next_save_renders_with(tmp_path: Path, monkeypatch):
+    import os
+
+    from generator.rendering import images as images_module
+    from generator.rendering.images import Images, Job, Workers
+
+    started: list[int] = []
+    real_pool = images_module.process_pool
+    monkeypatch.setattr(images_module, "process_pool", lambda *a, **k: started.append(1) or real_pool(*a, **k))
+    cache = cachefile.Cache(tmp_path / "cache")
+    workers = Workers()
+    try:
+        warmed = {future.result(timeout=120) for future in workers.warm()}
+        assert len(warmed) >= 1 and os.getpid() not in warmed
+        assert workers.warm() == []  # started already: nothing more to start
+        cache.begin_build()
+        images = Images(cache, workers=workers)
+        paths = images.add(Job(_spec(44)))
+        images.wait()
+        assert all(p.stat().st_size > 0 for p in paths.values())
+        assert len(started) == 1  # rendered by the workers the warming started
+    finally:
+        workers.close()
+
+
 @pytest.mark.parametrize("shared", [False, True])
 def test_a_build_that_stops_with_renders_still_queued_ends_and_leaves_handed_workers_usable(tmp_path: Path, shared: bool):
     import threading

@@ -36,6 +36,8 @@ def test_serve_after_a_build_renders_no_chart_image_again(root: Path, tmp_path: 
         # canonical link.
         assert served.wait_for(re.compile(r"guide: (\d+) page files from the cache"))[1] == str(len(scenarios(root)))
         base = served.wait_for(READY)[1]
+        # Started while it waits for a save, which would otherwise wait for them.
+        served.wait_for(re.compile(r"guide: image workers started for the next save"))
         scenario = scenarios(root)[0]
         with urllib.request.urlopen(f"{base}scenarios/{scenario}/", timeout=30) as r:
             page = r.read().decode("utf-8")

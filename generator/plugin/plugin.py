@@ -437,11 +437,16 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             if images is not None:
                 self._keep_bounded()
             return
-        # Each of these goes over every file the build used (some 40,000 at three thousand scenarios).
-        chores = [cache.touch_used, lambda stopping: cache.save_digests()]
+        # Each of these but the first goes over every file the build used (some 40,000 at three
+        # thousand scenarios).
+        chores = [self._warm_workers, cache.touch_used, lambda stopping: cache.save_digests()]
         if images is not None:
             chores.append(self._keep_bounded)
         self.between.built(chores)
+
+    def _warm_workers(self, stopping: Callable[[], bool]) -> None:
+        if self.workers is not None and self.make_images and self.workers.warm():
+            log.info("guide: image workers started for the next save")
 
     def _keep_bounded(self, stopping: Callable[[], bool] = lambda: False) -> None:
         if not self.grew:

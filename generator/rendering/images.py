@@ -161,6 +161,13 @@ def _only_bundled_fonts() -> None:
     os.environ["FONTCONFIG_FILE"] = str(FONTS_CONF)
 
 
+def _started() -> int:
+    """A worker's first job: vl-convert's engine started and its fonts read, as a chart's text needs."""
+    vlc.vega_to_svg({"width": 10, "height": 10, "marks": [{"type": "text", "encode": {"enter": {"text": {"value": "0"}}}}]},
+                    allowed_base_urls=[])
+    return os.getpid()
+
+
 def _probe(text: str) -> bytes:
     return vlc.svg_to_png(f'<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><text x="5" y="20" '
                           f'font-family="Liberation Sans" font-size="14">{text}</text></svg>')
@@ -238,11 +245,21 @@ class Workers:
 
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
+        self.size = os.cpu_count() or 1
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = process_pool(os.cpu_count() or 1, _only_bundled_fonts)
+            self._pool = process_pool(self.size, _only_bundled_fonts)
         return self._pool
+
+    def warm(self) -> list[Future[int]]:
+        """Start the workers and their engines now, while the server waits for a save: the first save
+        otherwise waits for them at its end (some 0.4 s). Each start draws a little text; the futures
+        give each worker's process id. None where the workers are started already."""
+        if self._pool is not None:
+            return []
+        pool = self.pool()
+        return [pool.submit(_started) for _ in range(self.size)]
 
     def close(self) -> None:
         pool, self._pool = self._pool, None
