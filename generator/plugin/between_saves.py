@@ -8,10 +8,10 @@ bound) go over every one of those files. While serving, CPython starts no full c
 own: one runs once the server has been idle for a moment after a build, after the chores, and sets
 what survives it aside (`gc.freeze`). A save makes and drops a few tens of thousands of objects and
 keeps the rest, so the collections that cannot wait for an idle moment (after several builds in a
-row) walk only what saves made since (some 30,000 objects: a tenth of the time). A build that starts meanwhile stops
-the chores at their next file and waits only for what cannot stop halfway (one collection, one
-record written). What was set aside and has become garbage since (the last build's pages, which
-the plugin held) waits for the next idle moment.
+row) walk only what saves made since (some 30,000 objects: a tenth of the time). A build that
+starts meanwhile stops the chores at their next file and waits only for what cannot stop halfway
+(one collection, one record written). What was set aside and has become garbage since (the last
+build's pages, which the plugin held) waits for the next idle moment.
 """
 
 from __future__ import annotations

@@ -255,7 +255,7 @@ class Workers:
     def warm(self) -> list[Future[int]]:
         """Start the workers and their engines now, while the server waits for a save: the first save
         otherwise waits for them at its end (some 0.4 s). Each start draws a little text; the futures
-        give each worker's process id. None where the workers are started already."""
+        give each worker's process id; there are none where the workers are started already."""
         if self._pool is not None:
             return []
         pool = self.pool()

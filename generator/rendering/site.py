@@ -11,9 +11,9 @@ import functools
 import html
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import jinja2
 from markupsafe import Markup
@@ -39,6 +39,7 @@ from generator.store.html_cache import scenario_page
 from generator.store.template_cache import Compiled
 
 CHARTS_JS = "assets/charts.js"  # the site's chart script, which embed pages load too
+T = TypeVar("T")
 
 
 def md(text: Any) -> Markup:
@@ -213,11 +214,16 @@ class Renderer:
     def reference(self) -> Reference:
         """The reference workload evaluated; a save of a scenario under `mkdocs serve` finds it
         evaluated while data/ is the same."""
-        if self.cache is None or not self.project.data_key:
-            return reference(self.project.reference)
-        known = self.cache.memo("reference").get(self.project.data_key)
-        made = known if known is not None else reference(self.project.reference)
-        self.cache.carry("reference", {self.project.data_key: made})
+        return self._remembered("reference", self.project.data_key, lambda: reference(self.project.reference))
+
+    def _remembered(self, name: str, key: Any, make: Callable[[], T]) -> T:
+        """make(), or what the last build of this process made under the same key (`Cache.carry`).
+        key: everything the value is made from but the code; a falsy key remembers nothing."""
+        if self.cache is None or not key:
+            return make()
+        known = self.cache.memo(name).get(key)
+        made = known if known is not None else make()
+        self.cache.carry(name, {key: made})
         return made
 
     def headline(self) -> dict[str, Any]:
@@ -383,23 +389,13 @@ class Renderer:
 
     def schema_page(self) -> str:
         """The schema's reference page, made from the code alone: once in a `mkdocs serve` process."""
-        known = self.cache.memo("schema page").get("page") if self.cache is not None else None
-        page = known if known is not None else self.env.get_template("schema.md.j2").render(schema=json_schema())
-        if self.cache is not None:
-            self.cache.carry("schema page", {"page": page})
-        return page
+        return self._remembered("schema page", "the code", lambda: self.env.get_template("schema.md.j2").render(schema=json_schema()))
 
     def home_charts(self) -> dict[str, tuple[str, ch.Chart]]:
         """Charts that hand-written pages place with {{ charts.NAME }}, with the page each lives on.
         They are drawn from data/ alone: a save of a scenario under `mkdocs serve` finds them drawn."""
-        if self.cache is None or not self.project.data_key:
-            return self._home_charts()
-        key = (self.project.data_key, self.freshness.today)
-        charts = self.cache.memo("home charts").get(key)
-        if charts is None:
-            charts = self._home_charts()
-        self.cache.carry("home charts", {key: charts})
-        return charts
+        key = (self.project.data_key, self.freshness.today) if self.project.data_key else None
+        return self._remembered("home charts", key, self._home_charts)
 
     def _home_charts(self) -> dict[str, tuple[str, ch.Chart]]:
         h = self.headline()
