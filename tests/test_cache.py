@@ -606,3 +606,19 @@ def test_entries_read_are_kept_for_later_builds_only_where_builds_follow(tmp_pat
     assert cache.read_remembered(entry, parse) == {"page": "text"}
     assert len(parsed) == (1 if between_builds else 2)
     assert str(entry.absolute()) in cache.used()
+
+
+def test_an_entry_serve_stores_is_found_by_its_next_build_without_reading_the_file(tmp_path: Path, monkeypatch):
+    read: list[Path] = []
+    real = cachefile.Cache.read_checked
+    monkeypatch.setattr(cachefile.Cache, "read_checked", lambda self, path: read.append(path) or real(self, path))
+    served = cachefile.Cache(tmp_path / "cache")
+    entry = served.folder("rendered") / "entry.json"
+    served.store_json(entry, {"page": "# Title", "rows": [1, 2]}, json.loads)
+    assert served.read_remembered(entry, json.loads) == {"page": "# Title", "rows": [1, 2]}
+    assert read == []
+    # A lone build keeps nothing for builds that do not follow: the entry is read from its file.
+    alone = cachefile.Cache(tmp_path / "cache", between_builds=False)
+    alone.store_json(entry, {"page": "# Title", "rows": [1, 2]}, json.loads)
+    assert alone.read_remembered(entry, json.loads) == {"page": "# Title", "rows": [1, 2]}
+    assert read == [entry]

@@ -114,4 +114,4 @@ class RenderedScenarios:
             "presets": rendered.presets,
             "beats": [_beats_json(b) for b in rendered.beats],
             "flips": [list(f) for f in rendered.flips],
-        })
+        }, _parse)

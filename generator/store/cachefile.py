@@ -355,14 +355,21 @@ class Cache:
         except OSError:
             pass
 
-    def store_json(self, path: Path, value: object) -> None:
+    def store_json(self, path: Path, value: object, parse: Callable[[bytes], object | None] | None = None) -> None:
         """store() value as compact JSON. A value that does not travel as JSON (an object, a NaN) is
-        not stored: what it was made of is made again every time."""
+        not stored: what it was made of is made again every time. parse: the entry's reader
+        (`read_remembered`), where the process keeps entries between builds: the next build finds
+        the entry as a read would give it back, without reading the file (after `mkdocs serve`'s
+        first build, thousands of entries written moments before)."""
         try:
             text = json.dumps(value, separators=(",", ":"), allow_nan=False)
         except (TypeError, ValueError):
             return
         self.store(path, text)
+        if parse is not None and self.between_builds:
+            parsed = parse(text.encode("utf-8"))
+            if parsed is not None:
+                self._remembered[path] = parsed
 
     def read_checked(self, path: Path) -> bytes | None:
         """The bytes write_checked stored, or None when the file is missing, cut short or altered."""

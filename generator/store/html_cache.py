@@ -132,4 +132,4 @@ class ConvertedPages:
     def put(self, entry: Path, page: Converted) -> None:
         # Front matter that does not travel as JSON is not stored: the page is converted every time.
         self.cache.store_json(entry, {"meta": page.meta, "content": page.content, "toc": page.toc, "title": page.title,
-                           "anchors": sorted(page.anchors)})
+                           "anchors": sorted(page.anchors)}, _parse)
