@@ -444,3 +444,28 @@ def test_under_serve_dirty_an_unchanged_chart_is_linked_as_before_with_none_of_i
     cache.begin_build()
     embeds.build([same, edited_again], cache, None)
     assert set(kept.values()) <= set(looked)
+
+
+def test_after_a_build_that_checked_a_chart_an_equal_one_read_back_from_its_entry_is_carried(tmp_path: Path, monkeypatch):
+    # `mkdocs serve`'s first save finds the charts its first build rendered in the entries that build
+    # stored: equal, not the same objects.
+    cache = Cache(tmp_path / "cache")
+    rendered = _chart("same", "a,b\n1,2\n")
+    for _ in range(2):
+        cache.begin_build()
+        _, first, _ = embeds.build([rendered], cache, None)
+    cache.settle(first.values())
+    looked: list[Path] = []
+    real = Cache.linkable
+    monkeypatch.setattr(Cache, "linkable", lambda self, path, *sums: looked.append(path) or real(self, path, *sums))
+    read_back = _chart("same", "a,b\n1,2\n")
+    assert read_back == rendered and read_back is not rendered
+    cache.begin_build()
+    _, again, as_before = embeds.build([read_back], cache, None)
+    assert again == first and set(as_before) == set(first)
+    assert looked == []
+    # Under the same id with other content, it is checked and linked anew.
+    cache.begin_build()
+    _, changed, as_before = embeds.build([_chart("same", "a,b\n9,9\n")], cache, None)
+    assert as_before == {} and looked
+    assert changed["embed/same/same.csv"].read_text(encoding="utf-8") == "a,b\n9,9\n"
