@@ -56,6 +56,17 @@ def in_a_cycle() -> Node:
     return node
 
 
+def dropped_once_set_aside(between: BetweenSaves) -> weakref.ref:
+    """An object in a cycle, set aside with the rest soon after a first build, then dropped."""
+    kept = in_a_cycle()
+    ref = weakref.ref(kept)
+    between.building()
+    between.built()
+    assert wait_until(lambda: gc.get_freeze_count() > 0)  # soon, not after the idle moment
+    del kept
+    return ref
+
+
 def test_chores_then_a_full_collection_run_once_the_server_is_idle_after_a_build(full_collections):
     ran: list[tuple[str, float]] = []
     between = BetweenSaves(idle_seconds=0.5)
@@ -173,12 +184,7 @@ def test_collections_between_idle_moments_walk_only_what_was_not_set_aside(full_
     between = BetweenSaves(idle_seconds=3600)
     between.start()
     try:
-        kept = in_a_cycle()
-        set_aside = weakref.ref(kept)
-        between.building()
-        between.built()
-        assert wait_until(lambda: gc.get_freeze_count() > 0)
-        del kept  # garbage now, but set aside: the collections below do not look at it
+        set_aside = dropped_once_set_aside(between)  # garbage, but set aside: the collections below do not look at it
         made = in_a_cycle()
         made_since = weakref.ref(made)
         del made
@@ -197,12 +203,7 @@ def test_the_idle_collection_frees_what_was_set_aside_and_has_become_garbage():
     between = BetweenSaves(idle_seconds=0.5)
     between.start()
     try:
-        kept = in_a_cycle()
-        gone = weakref.ref(kept)
-        between.building()
-        between.built()
-        assert wait_until(lambda: gc.get_freeze_count() > 0)  # kept is set aside with the rest
-        del kept
+        gone = dropped_once_set_aside(between)
         between.building()
         between.built()  # no collection soon after this one: only the idle moment's can free it
         assert wait_until(lambda: gone() is None)

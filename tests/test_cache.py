@@ -502,13 +502,21 @@ def _spec(width: int) -> str:
                        "marks": [{"type": "rect", "encode": {"enter": {"width": {"value": 10}, "height": {"value": 10}}}}]})
 
 
-def test_builds_handed_the_same_image_workers_start_them_once_and_a_failed_render_ends_them(tmp_path: Path, monkeypatch):
+@pytest.fixture
+def pools_started(monkeypatch) -> list[int]:
+    """One item for each pool of image workers started while the test runs."""
     from generator.rendering import images as images_module
-    from generator.rendering.images import Images, Job, Workers
 
     started: list[int] = []
     real_pool = images_module.process_pool
     monkeypatch.setattr(images_module, "process_pool", lambda *a, **k: started.append(1) or real_pool(*a, **k))
+    return started
+
+
+def test_builds_handed_the_same_image_workers_start_them_once_and_a_failed_render_ends_them(tmp_path: Path, pools_started):
+    from generator.rendering.images import Images, Job, Workers
+
+    started = pools_started
     cache = cachefile.Cache(tmp_path / "cache")
     workers = Workers()
     try:
@@ -537,15 +545,12 @@ def test_builds_handed_the_same_image_workers_start_them_once_and_a_failed_rende
     assert len(started) == 3
 
 
-def test_image_workers_warmed_between_saves_are_those_the_next_save_renders_with(tmp_path: Path, monkeypatch):
+def test_image_workers_warmed_between_saves_are_those_the_next_save_renders_with(tmp_path: Path, pools_started):
     import os
 
-    from generator.rendering import images as images_module
     from generator.rendering.images import Images, Job, Workers
 
-    started: list[int] = []
-    real_pool = images_module.process_pool
-    monkeypatch.setattr(images_module, "process_pool", lambda *a, **k: started.append(1) or real_pool(*a, **k))
+    started = pools_started
     cache = cachefile.Cache(tmp_path / "cache")
     workers = Workers()
     try:
