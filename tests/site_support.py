@@ -58,6 +58,21 @@ def pretend_upgraded(monkeypatch, distribution: str) -> None:
     monkeypatch.setattr(metadata, "version", lambda name: "99.0" if name == distribution else real(name))
 
 
+def leave_out_of_entry_names(monkeypatch, part: str) -> None:
+    """Entries are named as though one part of their key, an entry's own or one all share, were not
+    there: for the tests that show a key test fails without that part."""
+    from generator.store.cachefile import EntryNames
+
+    real = EntryNames.path
+
+    def without(self, own):
+        assert part in {**self.common, **own}, part
+        shared = EntryNames(self.directory, {n: v for n, v in self.common.items() if n != part})
+        return real(shared, {n: v for n, v in own.items() if n != part})
+
+    monkeypatch.setattr(EntryNames, "path", without)
+
+
 def tree_hashes(root: Path, parts: tuple[str, ...] = SOURCE_PARTS) -> dict[str, str]:
     """sha256 of every file under the given files and folders, by path relative to root."""
     out = {}

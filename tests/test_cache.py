@@ -627,3 +627,19 @@ def test_an_entry_serve_stores_is_found_by_its_next_build_without_reading_the_fi
     alone.store_json(entry, {"page": "# Title", "rows": [1, 2]}, json.loads)
     assert alone.read_remembered(entry, json.loads) == {"page": "# Title", "rows": [1, 2]}
     assert read == [entry]
+
+
+@pytest.mark.parametrize("own", [
+    {"a-first": "x"},                       # sorts before every common part
+    {"m-middle": "x", "z-last": "y"},       # between them, and after them all
+    {"code": "overridden", "page": "p"},    # one replaces a common part of the same name
+    {},
+])
+def test_entries_named_from_shared_parts_get_the_name_of_all_their_parts_hashed_together(tmp_path: Path, own: dict[str, str]):
+    common = {"code": "c" * 64, "day": "2026-11-26", "site_url": "https://example.org/guide/", "libs": "mkdocs 1.6"}
+    names = cachefile.EntryNames(tmp_path, common)
+    for value in ("one", "two"):  # the second asks again of the hashes kept from the first
+        mine = {name: f"{v}-{value}" for name, v in own.items()}
+        assert names.path(mine) == cachefile.entry_path(tmp_path, {**common, **mine})
+    if own:
+        assert names.path(dict.fromkeys(own, "one")) != names.path(dict.fromkeys(own, "two"))

@@ -55,7 +55,7 @@ def page_stores(cache: Cache, config_bytes: bytes, site_url: str, pages: dict[st
     (`html_cache.scenario_page`), its two entries: where a build finds and puts them, and what `guide cache
     prune` keeps. config_bytes: mkdocs.yml as MkDocs read it."""
     html = ConvertedPages(cache, config_bytes)
-    files = ThemedPages(cache, site_url)
+    files = ThemedPages(cache, site_url, html.names)
     entries = {}
     for path, markdown in pages.items():
         if scenario_page(path):

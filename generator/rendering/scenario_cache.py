@@ -23,7 +23,7 @@ from generator.model.trn3 import PriceAt, PriceToBeat
 from generator.rendering.charts import ChartLabel
 from generator.rendering.embeds import ChartFiles, JSONText
 from generator.rendering.images import Job
-from generator.store.cachefile import Cache, entry_path
+from generator.store.cachefile import Cache, EntryNames
 
 
 @dataclass(frozen=True)
@@ -86,19 +86,15 @@ class RenderedScenarios:
         self.cache = cache
         self.directory = cache.folder("rendered")
         self.digests = project.digests
-        self.common = key_parts(cache, project, site_url, today, site_name, static_images)
-
-    def parts(self, r: ScenarioResult) -> dict[str, str]:
-        """What one scenario's entry is keyed on, by name, so a test can leave each out in turn. The
-        scenario is the hash of the very bytes the loader parsed and evaluated, never a second read
-        of its file, which an editor may have saved since."""
-        return {**self.common, "scenario": f"{r.id}\0{r.path}\0{self.digests[r.path]}"}
+        self.names = EntryNames(self.directory, key_parts(cache, project, site_url, today, site_name, static_images))
 
     def entry(self, r: ScenarioResult) -> Path | None:
-        """Where the scenario's entry is; None for a result the loader did not read from a file."""
+        """Where the scenario's entry is; None for a result the loader did not read from a file. The
+        scenario is keyed on the hash of the very bytes the loader parsed and evaluated, never a
+        second read of its file, which an editor may have saved since."""
         if r.path not in self.digests:
             return None
-        return entry_path(self.directory, self.parts(r))
+        return self.names.path({"scenario": f"{r.id}\0{r.path}\0{self.digests[r.path]}"})
 
     def get(self, path: Path) -> Rendered | None:
         return self.cache.read_remembered(path, _parse)

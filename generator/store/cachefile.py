@@ -119,8 +119,51 @@ def entry_path(directory: Path, parts: dict[str, str]) -> Path:
     """The entry made from these named parts: its name is the hash of all of them."""
     h = hashlib.sha256()
     for name, value in sorted(parts.items()):
-        h.update(f"{name}\0{value}\0".encode())
+        h.update(_part(name, value))
     return directory / f"{h.hexdigest()}.json"
+
+
+def _part(name: str, value: str) -> bytes:
+    return f"{name}\0{value}\0".encode()
+
+
+class EntryNames:
+    """The entries of one store that share most of their parts: `path({**common, **own})` is
+    `entry_path`'s, but the common parts are sorted and hashed once, not again for each of the
+    thousands of entries a build looks up (a tenth of a save's time at 3,000 scenarios)."""
+
+    def __init__(self, directory: Path, common: dict[str, str]):
+        self.directory = directory
+        self.common = common
+        # By the sorted names of an entry's own parts: the hash of the common parts that sort before
+        # all of them, then, in order, the encoded common parts between and after them, or the name
+        # of an own part.
+        self._plans: dict[tuple[str, ...], tuple[hashlib._Hash, list[bytes | str]]] = {}
+
+    def path(self, own: dict[str, str]) -> Path:
+        names = tuple(sorted(own))
+        plan = self._plans.get(names)
+        if plan is None:
+            plan = self._plans[names] = self._plan(names)
+        start, steps = plan
+        h = start.copy()
+        for step in steps:
+            h.update(step if isinstance(step, bytes) else _part(step, own[step]))
+        return self.directory / f"{h.hexdigest()}.json"
+
+    def _plan(self, names: tuple[str, ...]) -> tuple[hashlib._Hash, list[bytes | str]]:
+        shared = sorted((n, v) for n, v in self.common.items() if n not in names)
+        start = hashlib.sha256()
+        while shared and (not names or shared[0][0] < names[0]):
+            start.update(_part(*shared.pop(0)))
+        steps: list[bytes | str] = []
+        for name in names:
+            while shared and shared[0][0] < name:
+                steps.append(_part(*shared.pop(0)))
+            steps.append(name)
+        if shared:
+            steps.append(b"".join(_part(n, v) for n, v in shared))
+        return start, steps
 
 
 DIGESTS = "digests.json"

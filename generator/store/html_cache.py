@@ -21,7 +21,7 @@ from pathlib import Path
 
 import orjson
 
-from generator.store.cachefile import Cache, entry_path
+from generator.store.cachefile import Cache, EntryNames
 
 # Blocks of a scenario page the search index leaves out: tables of figures and the chart figures
 # (their data tables, embed snippets and compiled specs). What a reader searches a scenario by
@@ -102,7 +102,7 @@ class ConvertedPages:
         self.cache = cache
         self.directory = cache.folder("converted")
         self.config_bytes = config_bytes
-        self._common = {**cache.keys, "mkdocs.yml": hashlib.sha256(config_bytes).hexdigest()}
+        self.names = EntryNames(self.directory, {**cache.keys, "mkdocs.yml": hashlib.sha256(config_bytes).hexdigest()})
         # The hash of each page's Markdown, by its text: the last build's, and this one's as it goes.
         # A save under `mkdocs serve` hands over thousands of the same pages again.
         self._hashed = cache.memo("markdown")
@@ -110,8 +110,8 @@ class ConvertedPages:
         self._hashed.clear()
 
     def parts(self, path: str, markdown: str) -> dict[str, str]:
-        """Everything a page's HTML is made from, by name, so a test can change each in turn."""
-        return {**self._common, "page": path, "markdown": self.digest(markdown)}
+        """What a page's HTML is made from beside what every page's is (`names.common`), by name."""
+        return {"page": path, "markdown": self.digest(markdown)}
 
     def digest(self, markdown: str) -> str:
         """The sha256 of a page's Markdown (as UTF-8), hashed once while the last build or this one
@@ -124,7 +124,7 @@ class ConvertedPages:
         return self.entry_at(self.parts(path, markdown))
 
     def entry_at(self, parts: dict[str, str]) -> Path:
-        return entry_path(self.directory, parts)
+        return self.names.path(parts)
 
     def get(self, entry: Path) -> Converted | None:
         return self.cache.read_remembered(entry, _parse)

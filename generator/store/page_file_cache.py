@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 
 import orjson
 
-from generator.store.cachefile import Cache, entry_path
+from generator.store.cachefile import Cache, EntryNames
 
 # The template a page that may have a stored file is rendered with: the stored file as it is, or,
 # where none is found, the template the page names (the theme's main.html unless its front matter
@@ -100,15 +100,17 @@ def _parse(body: bytes) -> Themed | None:
 
 
 class ThemedPages:
-    def __init__(self, cache: Cache, site_url: str):
+    def __init__(self, cache: Cache, site_url: str, converted: EntryNames):
+        """converted: how the store of the pages' HTML names its entries."""
         self.cache = cache
         self.directory = cache.folder("themed")
         self.site_url = site_url
+        self.names = EntryNames(self.directory, {**converted.common, "site_url": site_path(site_url)})
 
     def entry(self, converted_parts: dict[str, str]) -> Path:
-        """Where a page's file is stored: by what its HTML converted from (`ConvertedPages.parts`)
-        and the path of the site URL."""
-        return entry_path(self.directory, {**converted_parts, "site_url": site_path(self.site_url)})
+        """Where a page's file is stored: by what its HTML converted from (`ConvertedPages.parts`
+        and the parts every page's HTML shares) and the path of the site URL."""
+        return self.names.path(converted_parts)
 
     def get(self, entry: Path, check: str, canonical: str | None) -> Themed | None:
         """The stored file with canonical, the page's canonical URL in this build, in its link."""
