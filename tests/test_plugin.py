@@ -14,6 +14,8 @@ from site_support import copy_project, missing_targets
 from generator.commands import siteconfig
 from generator.rendering import images
 
+REPO = Path(__file__).resolve().parents[1]
+
 
 def _with_options(root: Path, options: str) -> None:
     config = root / "mkdocs.yml"
@@ -187,3 +189,35 @@ def test_under_serve_the_generated_files_carry_the_site_url_mkdocs_yml_holds_as_
     assert plugin._published_url(config, config_file.read_bytes()) == "https://example.org/elsewhere/"
     config_file.write_text("site_name: x\n", encoding="utf-8")
     assert plugin._published_url(config, config_file.read_bytes()) == ""
+
+
+def test_stored_pages_carry_the_urls_mkdocs_gives_a_page_of_their_own_path_and_site():
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import File
+    from mkdocs.structure.pages import Page
+
+    from generator.plugin.files import StoredPage
+    from generator.store.html_cache import Converted
+
+    def config(site_url: str) -> MkDocsConfig:
+        c = MkDocsConfig()
+        c.load_dict({"site_name": "Guide", "site_url": site_url, "repo_url": "https://github.com/o/r",
+                     "edit_uri": "edit/main/docs/", "docs_dir": str(REPO / "docs")})
+        assert c.validate() == ([], [])
+        return c
+
+    def urls(page: Page) -> tuple:
+        return page.canonical_url, page.abs_url, page.edit_url
+
+    def file(c: MkDocsConfig, path: str) -> File:
+        f = File(path, src_dir=None, dest_dir=c.site_dir, use_directory_urls=c.use_directory_urls)
+        f.edit_uri = f"../{path.replace('.md', '.yaml')}"
+        return f
+
+    kept: dict[tuple, tuple] = {}
+    stored = Converted({}, "<h1>A page</h1>", [], "A page", [])
+    for site_url in ("https://example.org/guide/", "https://example.org/guide/", "https://example.com/other/"):
+        c = config(site_url)
+        for path in ("scenarios/a.md", "scenarios/b.md"):
+            assert urls(StoredPage(file(c, path), c, "# A page\n", stored, kept)) == urls(Page(None, file(c, path), c))
+    assert len(kept) == 6  # two canonical URLs a site, and the two edit URLs, asked for again

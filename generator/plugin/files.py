@@ -34,10 +34,35 @@ class StoredPage(Page):
     """A generated page whose HTML an earlier build converted from the same Markdown: MkDocs builds it
     like any page, except that Markdown does not run."""
 
-    def __init__(self, file: File, config: MkDocsConfig, markdown: str, stored: Converted):
+    def __init__(self, file: File, config: MkDocsConfig, markdown: str, stored: Converted, urls: dict[tuple, tuple]):
+        """urls: what MkDocs made of each stored page's URLs, by what it made them from. Under
+        `mkdocs serve` each save makes a page object for each of thousands of pages; working out each
+        one's canonical and edit URLs again was a twentieth of a save's time."""
+        self._urls = urls
         super().__init__(None, file, config)
         self._source = markdown
         self._stored = stored
+
+    def _set_canonical_url(self, base: str | None) -> None:
+        key = ("canonical", base, self.url)
+        known = self._urls.get(key)
+        if known is None:
+            super()._set_canonical_url(base)
+            self._urls[key] = (self.canonical_url, self.abs_url)
+        else:
+            self.canonical_url, self.abs_url = known
+
+    def _set_edit_url(self, repo_url: str | None, edit_uri: str | None = None, edit_uri_template: str | None = None) -> None:
+        if not repo_url:  # MkDocs may warn of the edit URI then, which each build should
+            super()._set_edit_url(repo_url, edit_uri, edit_uri_template)
+            return
+        key = ("edit", repo_url, edit_uri, edit_uri_template, self.file.edit_uri)
+        known = self._urls.get(key)
+        if known is None:
+            super()._set_edit_url(repo_url, edit_uri, edit_uri_template)
+            self._urls[key] = (self.edit_url,)
+        else:
+            (self.edit_url,) = known
 
     def read_source(self, config: MkDocsConfig) -> None:
         # The front matter is one line of JSON between two '---' lines (site.front_matter); what

@@ -75,6 +75,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.site: Path | None = None  # the site folder of a build that is not dirty, whose folders it keeps (sitefolder)
         self.between: BetweenSaves | None = None  # under serve: the cache's chores and full garbage collections, run between saves
         self.workers: Workers | None = None  # under serve: the image workers, kept from one build to the next
+        self.page_urls: dict[tuple, tuple] = {}  # what MkDocs made of stored pages' URLs (StoredPage), kept from one build to the next
         self._new_build()
 
     def _new_build(self) -> None:
@@ -201,7 +202,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
                 entry, file_entry = entries[path]
                 stored = pages.get(entry)
                 if stored is not None:
-                    StoredPage(f, config, markdown, stored)
+                    StoredPage(f, config, markdown, stored, self.page_urls)
                 else:
                     self.to_store[path] = entry
                 if self.themed is not None:
