@@ -2,7 +2,7 @@
 events hand each other, and what a `mkdocs serve` process keeps from one build to the next.
 
 MkDocs does not reload plugin modules under `mkdocs serve`: edits to this package need a restart,
-edits to scenarios/ and data/ (watched in mkdocs.yml) do not.
+edits to scenarios/ and data/ (which the plugin watches, `watching`) do not.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from generator.inputs.freshness import today
-from generator.plugin import sitefolder
+from generator.plugin import sitefolder, watching
 from generator.plugin.between_saves import BetweenSaves
 from generator.plugin.config import GuideConfig
 from generator.plugin.files import GeneratedFile, StoredPage, always_modified, toc_tokens
@@ -75,6 +75,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.site: Path | None = None  # the site folder of a build that is not dirty, whose folders it keeps (sitefolder)
         self.between: BetweenSaves | None = None  # under serve: the cache's chores and full garbage collections, run between saves
         self.workers: Workers | None = None  # under serve: the image workers, kept from one build to the next
+        self.watcher = None  # under serve: the system's watcher of scenarios/ and data/, where it started (watching)
         self.page_urls: dict[tuple, tuple] = {}  # what MkDocs made of stored pages' URLs (StoredPage), kept from one build to the next
         self._new_build()
 
@@ -459,7 +460,14 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         if removed:
             log.info("guide: cache over its bound: removed %d files the last build did not use", removed)
 
+    def on_serve(self, server, *, config: MkDocsConfig, builder):
+        root = _root(config)
+        self.watcher = watching.watch(server, [root / "scenarios", root / "data"])
+        return server
+
     def on_shutdown(self) -> None:
+        watching.stop(self.watcher)
+        self.watcher = None
         if self.between is not None:
             self.between.stop()
             self.between = None
