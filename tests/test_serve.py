@@ -36,8 +36,10 @@ def test_serve_after_a_build_renders_no_chart_image_again(root: Path, tmp_path: 
         # canonical link.
         assert served.wait_for(re.compile(r"guide: (\d+) page files from the cache"))[1] == str(len(scenarios(root)))
         base = served.wait_for(READY)[1]
-        # Started while it waits for a save, which would otherwise wait for them.
-        served.wait_for(re.compile(r"guide: image workers started for the next save"))
+        # Started before the server answers, not by the first save, which would wait for them.
+        started = served.wait_for(re.compile(r"guide: image workers started for the next save"))
+        serving = next(i for i, line in enumerate(served.lines) if READY.search(line))
+        assert any(started[0] in line for line in served.lines[:serving]), "".join(served.lines)
         scenario = scenarios(root)[0]
         with urllib.request.urlopen(f"{base}scenarios/{scenario}/", timeout=30) as r:
             page = r.read().decode("utf-8")

@@ -463,6 +463,9 @@ class GuidePlugin(BasePlugin[GuideConfig]):
     def on_serve(self, server, *, config: MkDocsConfig, builder):
         root = _root(config)
         self.watcher = watching.watch(server, [root / "scenarios", root / "data"])
+        # The first build is over and the server not yet answering: the workers start in their own
+        # processes while the browser loads the first page, not in the first save.
+        self._warm_workers(lambda: False)
         return server
 
     def on_shutdown(self) -> None:
