@@ -181,11 +181,10 @@ def baseline_project(ours: Path, dest: Path) -> None:
         if not target.exists():
             target.write_text(pages.get(path, "# Page\n"), encoding="utf-8")
     lines = (ours / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
-    # The floor is Material alone: no `watch:` of our folders and no guide plugin, each with what is
-    # indented under it.
+    # The floor is Material alone: no guide plugin, nor what is indented under it.
     out, under = [], None
     for line in lines:
-        if line.startswith(("watch:", "  - guide")):
+        if line.startswith("  - guide"):
             under = len(line) - len(line.lstrip())
             continue
         if under is not None and (not line.strip() or len(line) - len(line.lstrip()) > under):
