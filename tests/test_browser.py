@@ -781,3 +781,21 @@ def test_charts_and_captions_name_sources_by_title_never_by_key(built_site: Buil
         title = json.loads(spec.read_text(encoding="utf-8"))["title"]
         assert not pattern.search(" ".join(title["subtitle"])), (spec.name, title["subtitle"])
         assert "prices" in " ".join(title["subtitle"]) or spec.parent.name.startswith("reference"), spec.name
+
+
+# How far a page title's box reaches below its text: a line's height when its hidden permalink wraps.
+TITLE_OVERHANG = """() => {
+  const h = document.querySelector('.md-typeset h1'), link = h.querySelector('.headerlink'), text = document.createRange();
+  text.setStart(h, 0);
+  if (link) text.setEndBefore(link); else text.setEnd(h, h.childNodes.length);
+  return h.getBoundingClientRect().bottom - text.getBoundingClientRect().bottom;
+}"""
+
+
+@pytest.mark.parametrize("width", NARROW)
+def test_on_a_phone_a_long_page_title_ends_on_its_last_line_of_text(width: int, open_tab, served_site: str):
+    tab = open_tab(served_site, **phone(width))
+    for stem in ("case-series-a-startup", "case-continuous-pretraining-trn1n", "large-run-gpus-constrained", "mainstream-pretraining", "new-architecture-every-three-runs"):
+        tab.goto(f"scenarios/{stem}/")
+        assert tab.page.evaluate(TITLE_OVERHANG) < 4, stem
+    tab.recorder.assert_clean()
