@@ -1,6 +1,7 @@
 """Under `mkdocs serve` the guide's inputs are watched by the system's change notices: a save starts a
-build through MkDocs' own handler at once, a build reading the files does not start another, and
-where the notices cannot be had MkDocs polls the folders as it would without the plugin."""
+build through MkDocs' own handler at once, a build reading the files does not start another. MkDocs
+still polls the folders, for file systems that send no notices; a change the notices told of starts
+no second build when the poll finds it."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from mkdocs.livereload import LiveReloadServer
+from watchdog.events import FileDeletedEvent, FileModifiedEvent, FileMovedEvent, FileOpenedEvent, FileSystemEventHandler
 
 from generator.plugin import watching
 
@@ -57,9 +59,9 @@ def test_a_save_starts_a_build_through_mkdocs_handler_and_a_read_does_not(server
         assert not any("one.yaml" in m for m in seen), seen
         (folders[1] / "one.yaml").unlink()
         wait_for_build_wanted(server)
-        assert polled(server) == set()
+        assert polled(server) == {"scenarios", "data"}
         server.watch(str(scenarios))  # as mkdocs.yml's `watch:` naming the folder would
-        assert polled(server) == set(), "MkDocs would poll a folder the system already tells of"
+        assert len(server.observer.emitters) == 2, "MkDocs would poll a folder twice"
     finally:
         watching.stop(observer)
 
@@ -85,3 +87,41 @@ def test_without_the_systems_notices_mkdocs_polls_the_folders_and_a_save_starts_
     server.observer.start()
     (folders[0] / "two.yaml").write_text("title: saved\n", encoding="utf-8")
     wait_for_build_wanted(server)
+
+
+class _Handler(FileSystemEventHandler):
+    def __init__(self) -> None:
+        self.events: list[tuple[str, str]] = []
+
+    def on_any_event(self, event) -> None:
+        self.events.append((event.event_type, Path(event.src_path).name))
+
+
+def test_a_change_the_poll_finds_starts_a_build_unless_the_notices_told_of_it_as_it_is(tmp_path: Path):
+    mkdocs = _Handler()
+    told = watching._Told()
+    notices, poll = watching._Notices(told, mkdocs), watching._Polled(told, mkdocs)
+    saved, other = tmp_path / "saved.yaml", tmp_path / "other.yaml"
+    saved.write_text("title: a\n", encoding="utf-8")
+    other.write_text("title: b\n", encoding="utf-8")
+    notices.dispatch(FileOpenedEvent(str(saved)))  # a build reading it: neither a build nor noted
+    assert mkdocs.events == []
+    poll.dispatch(FileModifiedEvent(str(saved)))
+    assert mkdocs.events == [("modified", "saved.yaml")], "the notices never told of it"
+    notices.dispatch(FileModifiedEvent(str(saved)))
+    poll.dispatch(FileModifiedEvent(str(saved)))
+    assert mkdocs.events == [("modified", "saved.yaml")] * 2, "the poll found what the notices told of"
+    saved.write_text("title: changed since\n", encoding="utf-8")  # with no notice: a file system that sends none
+    poll.dispatch(FileModifiedEvent(str(saved)))
+    poll.dispatch(FileModifiedEvent(str(other)))
+    assert mkdocs.events[2:] == [("modified", "saved.yaml"), ("modified", "other.yaml")]
+    # An editor's save: written beside, then moved over the file.
+    beside = tmp_path / ".saved.yaml.swp"
+    beside.write_text("title: moved in\n", encoding="utf-8")
+    beside.replace(saved)
+    notices.dispatch(FileMovedEvent(str(beside), str(saved)))
+    poll.dispatch(FileModifiedEvent(str(saved)))
+    other.unlink()
+    notices.dispatch(FileDeletedEvent(str(other)))
+    poll.dispatch(FileDeletedEvent(str(other)))
+    assert mkdocs.events[4:] == [("moved", ".saved.yaml.swp"), ("deleted", "other.yaml")]

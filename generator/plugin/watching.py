@@ -1,18 +1,20 @@
 """Under `mkdocs serve`: the guide's own inputs (scenarios/ and data/) watched by the operating
-system's change notices rather than by MkDocs' polling.
+system's change notices as well as by MkDocs' polling.
 
 MkDocs looks at every watched file each half second, plus the time a look takes: at three thousand
-scenarios a save waited for that look 0.3 s on average before its build began, and each look held
-the interpreter while a build ran. The system's notices (inotify, FSEvents, ReadDirectoryChangesW,
-through watchdog) tell of a save as it happens. MkDocs' own handler for the folder still decides
-what a change is and starts the build, so its wait for saves to stop and its log are unchanged.
-Where the system's watcher cannot start (no notices on the file system, or its limit of watches
-reached) the folder is watched by MkDocs' polling as before.
+scenarios a save waited for that look 0.3 s on average before its build began. The system's notices
+(inotify, FSEvents, ReadDirectoryChangesW, through watchdog) tell of a save as it happens. Some file
+systems never send them (a folder shared into a virtual machine, some network mounts), so MkDocs
+keeps polling the folders; a change it finds that the notices already told of, the file as it was
+then, starts no second build. MkDocs' own handler for each folder decides what a change is and
+starts the build, so its wait for saves to stop and its log are as without the plugin.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import threading
 from pathlib import Path
 
 from watchdog.events import (EVENT_TYPE_ATTRIB, EVENT_TYPE_CLOSED, EVENT_TYPE_CREATED, EVENT_TYPE_DELETED,
@@ -28,13 +30,57 @@ CHANGES = frozenset({EVENT_TYPE_CREATED, EVENT_TYPE_DELETED, EVENT_TYPE_MODIFIED
                      EVENT_TYPE_CLOSED, EVENT_TYPE_ATTRIB})
 
 
-class _Changes(FileSystemEventHandler):
-    """Hands MkDocs' handler of a folder the notices that tell of a change."""
+def _paths(event: FileSystemEvent) -> list[str]:
+    return [str(p) for p in (event.src_path, event.dest_path) if p]
 
-    mkdocs_handler: FileSystemEventHandler | None = None
+
+def _state(path: str) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+class _Told:
+    """Each path the system's notices told of, as it was when they did (None: not there)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._states: dict[str, tuple[int, int, int] | None] = {}
+
+    def note(self, event: FileSystemEvent) -> None:
+        with self._lock:
+            for path in _paths(event):
+                self._states[path] = _state(path)
+
+    def knows(self, event: FileSystemEvent) -> bool:
+        with self._lock:
+            return all(path in self._states and self._states[path] == _state(path) for path in _paths(event))
+
+
+class _Notices(FileSystemEventHandler):
+    """The system's notices of a folder: a change goes to MkDocs' handler, and is noted."""
+
+    def __init__(self, told: _Told, mkdocs_handler: FileSystemEventHandler):
+        self.told = told
+        self.mkdocs_handler = mkdocs_handler
 
     def on_any_event(self, event: FileSystemEvent) -> None:
-        if event.event_type in CHANGES and self.mkdocs_handler is not None:
+        if event.event_type in CHANGES:
+            self.told.note(event)
+            self.mkdocs_handler.dispatch(event)
+
+
+class _Polled(FileSystemEventHandler):
+    """MkDocs' poll of a folder: a change goes to MkDocs' handler unless the notices told of it."""
+
+    def __init__(self, told: _Told, mkdocs_handler: FileSystemEventHandler):
+        self.told = told
+        self.mkdocs_handler = mkdocs_handler
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if not self.told.knows(event):
             self.mkdocs_handler.dispatch(event)
 
 
@@ -48,33 +94,33 @@ class _Handed:
 
 
 def watch(server, folders: list[Path], observer: BaseObserver | None = None) -> BaseObserver | None:
-    """Watch folders for the server by the system's notices; the observer started, to be stopped when
-    serving ends, or None where MkDocs polls them. server: MkDocs' LiveReloadServer."""
+    """Watch folders for the server: by MkDocs' polling, and by the system's notices where they can
+    be had. The notices' observer, started, to be stopped when serving ends; or None. server: MkDocs'
+    LiveReloadServer, not serving yet."""
     folders = [f for f in folders if f.is_dir()]
     if not folders:
         return None
+    told = _Told()
+    handlers = {folder: _mkdocs_handler(server, folder) for folder in folders}
+    for folder, handler in handlers.items():
+        server.observer.schedule(_Polled(told, handler), str(folder), recursive=True)
     observer = observer if observer is not None else Observer()
-    changes = {folder: _Changes() for folder in folders}
     try:
-        for folder, handler in changes.items():
-            observer.schedule(handler, str(folder), recursive=True)
+        for folder, handler in handlers.items():
+            observer.schedule(_Notices(told, handler), str(folder), recursive=True)
         observer.start()
     except OSError as e:
         log.info("guide: the system's change notices are not available (%s); MkDocs polls %s for changes",
                  e.strerror or e, _named(folders))
         stop(observer)
-        for folder in folders:
-            server.watch(str(folder))
         return None
-    for folder, handler in changes.items():
-        handler.mkdocs_handler = _mkdocs_handler(server, folder)
     log.info("guide: watching %s by the system's change notices", _named(folders))
     return observer
 
 
 def _mkdocs_handler(server, folder: Path) -> FileSystemEventHandler:
-    """The handler MkDocs makes for a watched folder, which starts a build; the folder is counted as
-    watched, so mkdocs.yml's `watch:` naming it again does not make MkDocs poll it too."""
+    """The handler MkDocs makes for a watched folder, which starts a build. The folder is counted as
+    watched, so that mkdocs.yml's `watch:` naming it again does not make MkDocs poll it twice."""
     polling, server.observer = server.observer, _Handed()
     try:
         server.watch(str(folder))
