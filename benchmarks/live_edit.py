@@ -14,8 +14,8 @@ how long serve took to start after the build (it should start from the build's c
     python benchmarks/live_edit.py 3000 --edits 5 --dirty --spread 0.6   # saves at five points of the watcher's poll
 
 The plugin has scenarios/ watched by the system's change notices (`generator/plugin/watching.py`).
-Where those cannot be had, MkDocs' watcher looks at the folder every half second, plus the time a
-look takes; a save a fixed pause after each page shows then tends to meet that poll at the same point
+Where none come, MkDocs' poll finds a save: it looks at the folder every half second, plus the time a
+look takes, and a save a fixed pause after each page shows then tends to meet that poll at the same point
 every edit, so each latency carries about the same share of the wait for the watcher, anywhere from
 none to a whole period. --spread S makes the i-th pause `pause + i * S / edits`: five edits with
 --spread 0.6 meet the poll at points spread over about a period, which is what saves at moments of a
