@@ -36,8 +36,8 @@ class StoredPage(Page):
 
     def __init__(self, file: File, config: MkDocsConfig, markdown: str, stored: Converted, urls: dict[tuple, tuple]):
         """urls: what MkDocs made of each stored page's URLs, by what it made them from. Under
-        `mkdocs serve` each save makes a page object for each of thousands of pages; working out each
-        one's canonical and edit URLs again was a twentieth of a save's time."""
+        `mkdocs serve` each save makes a page object for each of thousands of pages, whose URLs are
+        those of the last save but for a changed site URL (benchmarks/README.md, session 9)."""
         self._urls = urls
         super().__init__(None, file, config)
         self._source = markdown
