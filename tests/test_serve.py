@@ -98,7 +98,7 @@ def test_a_saved_scenario_under_serve_dirty_is_served_with_the_rest_of_the_site_
     served = Served(root, cache, "--dirty")
     try:
         base = served.wait_for(READY)[1]
-        # The save below is seen by the system's notices, not by MkDocs' poll.
+        # The system's notices are on: they tell of the save below before MkDocs' poll would find it.
         served.wait_for(re.compile(r"guide: watching scenarios/, data/ by the system's change notices"))
         page = f"{base}scenarios/{edited.stem}/"
         poll(page, lambda body: "Embed this chart" in body)
