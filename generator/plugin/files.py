@@ -3,6 +3,9 @@ scenario pages whose HTML an earlier build converted."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
@@ -44,25 +47,26 @@ class StoredPage(Page):
         self._stored = stored
 
     def _set_canonical_url(self, base: str | None) -> None:
-        key = ("canonical", base, self.url)
-        known = self._urls.get(key)
-        if known is None:
-            super()._set_canonical_url(base)
-            self._urls[key] = (self.canonical_url, self.abs_url)
-        else:
-            self.canonical_url, self.abs_url = known
+        self._kept(("canonical", base, self.url), ("canonical_url", "abs_url"),
+                   functools.partial(Page._set_canonical_url, self, base))
 
     def _set_edit_url(self, repo_url: str | None, edit_uri: str | None = None, edit_uri_template: str | None = None) -> None:
+        work = functools.partial(Page._set_edit_url, self, repo_url, edit_uri, edit_uri_template)
         if not repo_url:  # MkDocs may warn of the edit URI then, which each build should
-            super()._set_edit_url(repo_url, edit_uri, edit_uri_template)
+            work()
             return
-        key = ("edit", repo_url, edit_uri, edit_uri_template, self.file.edit_uri)
+        self._kept(("edit", repo_url, edit_uri, edit_uri_template, self.file.edit_uri), ("edit_url",), work)
+
+    def _kept(self, key: tuple, attributes: tuple[str, ...], work: Callable[[], None]) -> None:
+        """The attributes as MkDocs set them for a page made from the same key, or as work() sets them
+        now, kept for the pages after it."""
         known = self._urls.get(key)
         if known is None:
-            super()._set_edit_url(repo_url, edit_uri, edit_uri_template)
-            self._urls[key] = (self.edit_url,)
-        else:
-            (self.edit_url,) = known
+            work()
+            self._urls[key] = tuple(getattr(self, a) for a in attributes)
+            return
+        for attribute, value in zip(attributes, known, strict=True):
+            setattr(self, attribute, value)
 
     def read_source(self, config: MkDocsConfig) -> None:
         # The front matter is one line of JSON between two '---' lines (site.front_matter); what

@@ -59,12 +59,16 @@ class _Told:
             return all(path in self._states and self._states[path] == _state(path) for path in _paths(event))
 
 
-class _Notices(FileSystemEventHandler):
-    """The system's notices of a folder: a change goes to MkDocs' handler, and is noted."""
+class _ToMkDocs(FileSystemEventHandler):
+    """Passes on to MkDocs' handler of a folder what one of its two watchers finds."""
 
     def __init__(self, told: _Told, mkdocs_handler: FileSystemEventHandler):
         self.told = told
         self.mkdocs_handler = mkdocs_handler
+
+
+class _Notices(_ToMkDocs):
+    """The system's notices of a folder: a change goes to MkDocs' handler, and is noted."""
 
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.event_type in CHANGES:
@@ -72,12 +76,8 @@ class _Notices(FileSystemEventHandler):
             self.mkdocs_handler.dispatch(event)
 
 
-class _Polled(FileSystemEventHandler):
+class _Polled(_ToMkDocs):
     """MkDocs' poll of a folder: a change goes to MkDocs' handler unless the notices told of it."""
-
-    def __init__(self, told: _Told, mkdocs_handler: FileSystemEventHandler):
-        self.told = told
-        self.mkdocs_handler = mkdocs_handler
 
     def on_any_event(self, event: FileSystemEvent) -> None:
         if not self.told.knows(event):

@@ -115,22 +115,16 @@ def unchecked(raw: bytes) -> bytes | None:
     return body
 
 
-def entry_path(directory: Path, parts: dict[str, str]) -> Path:
-    """The entry made from these named parts: its name is the hash of all of them."""
-    h = hashlib.sha256()
-    for name, value in sorted(parts.items()):
-        h.update(_part(name, value))
-    return directory / f"{h.hexdigest()}.json"
-
-
 def _part(name: str, value: str) -> bytes:
     return f"{name}\0{value}\0".encode()
 
 
 class EntryNames:
-    """The entries of one store that share most of their parts: `path({**common, **own})` is
-    `entry_path`'s, but the common parts are sorted and hashed once, not again for each of the
-    thousands of entries a save looks up (benchmarks/README.md, session 9)."""
+    """How one store names its entries: an entry's name is the sha256 of all the named parts it is
+    made from, each `name\0value\0`, in the order of their names; an entry's own parts take the
+    place of common ones of the same name. Most parts are common to every entry of a build: they
+    are sorted and hashed once, not again for each of the thousands of entries a save looks up
+    (benchmarks/README.md, session 9)."""
 
     def __init__(self, directory: Path, common: dict[str, str]):
         self.directory = directory
