@@ -35,6 +35,10 @@ DAYS_PER_WEEK = 7.0
 # The most runs a scenario may plan (generator.model.schema): break-even statements cover plans up to it.
 MAX_PLAN_RUNS = 1_000_000
 CURVE_MAX_HORIZON = 400
+# The committed throughput threshold: doublings to bracket it (2^20, a millionth to a million times the
+# case's value), then halvings of the bracket (2^-60 of its width: below any difference a page shows).
+COMMITTED_BRACKET_STEPS = 20
+COMMITTED_HALVINGS = 60
 
 
 @dataclass(frozen=True)
@@ -154,7 +158,7 @@ class Outcome:
     trainium: Side
     gpu: Side
     saving_per_run: float
-    saving_pct: float  # price-performance advantage: 1 - trainium cost / gpu cost per run
+    saving_pct: float | None  # the plans' compute difference over the GPU plan's; None when that costs nothing
     port_cost: float
     ports: int
     port_calendar_days: float
@@ -179,6 +183,18 @@ def recurring_break_even(s: float, port: float, k: int) -> float | None:
     m = math.floor((port - s) / c) + 1  # the first architecture ahead from its first run
     r = math.floor((port - (m - 1) * c) / s) + 1  # where the one before it gets ahead for good
     return float((m - 1) * k + r)
+
+
+def saving_share(saving: float, runs: int, gpu_compute: float) -> float | None:
+    """The saving as a share of what the GPU plan's compute costs: the plans' difference over the GPU
+    plan's total, whether an hour is bought by the hour or under a commitment (by the hour it is
+    1 - Trainium's cost per run over the GPU's). None when the GPU plan costs nothing more (its
+    reservation already held): no share of nothing. A side that cannot finish saves 0."""
+    if saving == 0:
+        return 0.0
+    if not gpu_compute > 0 or math.isinf(gpu_compute):
+        return None
+    return saving * runs / gpu_compute
 
 
 def ports_needed(runs: int, runs_per_architecture: int | None) -> int:
@@ -360,7 +376,7 @@ def evaluate(x: Inputs) -> Outcome:
         trainium=trn,
         gpu=gpu,
         saving_per_run=saving,
-        saving_pct=saving / gpu.cost_per_run,
+        saving_pct=saving_share(saving, x.runs, gpu.compute_total),
         port_cost=port_cost,
         ports=ports,
         port_calendar_days=port_days,
@@ -833,14 +849,49 @@ def cost_parity(x: Inputs, o: Outcome | None = None) -> Thresholds:
         rel = x.trainium_price.value * trn_hours_at_parity / headroom if headroom > 0 else None
         price = headroom * x.relative_throughput.value / trn_hours_at_parity if headroom > 0 else None
     else:
-        # A committed total does not move with throughput until the plan needs another term.
-        rel = None
+        rel = _committed_throughput(x, o, gpu_total - fixed)
         reserved = x.trainium_count * o.trainium.committed_terms * x.trainium_term_hours
         price = headroom / reserved if headroom > 0 and reserved > 0 else None
     per_port = (gpu_total - o.trainium.compute_total) / o.ports - x.port_extra_usd
     weeks = per_port / x.engineer_week_usd if per_port > 0 else None
     b = break_even(x, o)
     return Thresholds(rel, crossing(x, o, b), weeks, price, b)
+
+
+def _committed_throughput(x: Inputs, o: Outcome, headroom: float) -> float | None:
+    """The least relative throughput at which Trainium's committed compute costs less than `headroom`
+    (the GPU's total less the ports). A committed total moves with throughput only in steps, when the
+    plan needs a term more or less, so no value may make both cost exactly the same: the boundary is
+    found by halving an interval around the case's own value, as the total never rises with throughput.
+    None when no throughput from a millionth to a million times the case's own reaches it."""
+    def cheaper(r: float) -> bool:
+        return _side(x, "trainium", x.gpu_hours / r, 0.0).compute_total < headroom
+
+    r = x.relative_throughput.value
+    lo, hi = r, r
+    if cheaper(r):
+        for _ in range(COMMITTED_BRACKET_STEPS):
+            lo = lo / 2
+            if not cheaper(lo):
+                break
+            hi = lo
+        else:
+            return None
+    else:
+        for _ in range(COMMITTED_BRACKET_STEPS):
+            hi = hi * 2
+            if cheaper(hi):
+                break
+            lo = hi
+        else:
+            return None
+    for _ in range(COMMITTED_HALVINGS):
+        mid = (lo + hi) / 2
+        if cheaper(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
 
 
 def thresholds(x: Inputs, o: Outcome | None = None) -> Thresholds:

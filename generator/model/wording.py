@@ -413,13 +413,19 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
         "sides": sides,
         "rows": [
             {"label": "Saving per run on Trainium",
-             **_cell("saving_per_run", o["saving_per_run"], f"{f.money(o['saving_per_run'])} ({f.pct(o['saving_pct'])} of the GPU cost)")},
+             **_cell("saving_per_run", o["saving_per_run"], saving_text(o["saving_per_run"], o["saving_pct"]))},
             {"label": "Cost of one port", **_cell("port_cost", o["port_cost"], f.money(o["port_cost"]))},
             {"label": "Ports over the plan", **_cell("ports", o["ports"], f.count(o["ports"]))},
             {"label": "Break-even runs", **_cell("break_even_runs", _break_even_value(x, o, t), _break_even(x, o, t))},
             {"label": "GPU total minus Trainium total", **_cell("total_difference", o["total_difference"], f.money(o["total_difference"]))},
         ],
     }
+
+
+def saving_text(saving: float, share: float | None) -> str:
+    if share is None:
+        return f"{f.money(saving)} (the GPU plan costs nothing more: its reservation is already paid)"
+    return f"{f.money(saving)} ({f.pct(share)} of the GPU plan's cost)"
 
 
 def _option(option: str) -> str:

@@ -19,6 +19,9 @@ const DAYS_PER_WEEK = 7.0;
 // The most runs a scenario may plan: break-even statements cover plans up to it.
 const MAX_PLAN_RUNS = 1000000;
 const CURVE_MAX_HORIZON = 400;
+// The committed throughput threshold: doublings to bracket it, then halvings of the bracket.
+const COMMITTED_BRACKET_STEPS = 20;
+const COMMITTED_HALVINGS = 60;
 // A threshold is shown only if the verdict differs this little either side of it.
 const THRESHOLD_PROBE = 1e-6;
 // The rules whose verdict the plan's costs decide; thresholds over runs mean something only there.
@@ -40,6 +43,14 @@ export function recurringBreakEven(s, port, k) {
   const m = Math.floor((port - s) / c) + 1;
   const r = Math.floor((port - (m - 1) * c) / s) + 1;
   return (m - 1) * k + r;
+}
+
+// The saving as a share of the GPU plan's compute: the plans' difference over the GPU plan's total,
+// by the hour or under a commitment alike; null when the GPU plan costs nothing more.
+export function savingShare(saving, runs, gpuCompute) {
+  if (saving === 0) return 0.0;
+  if (!(gpuCompute > 0) || gpuCompute === Infinity) return null;
+  return saving * runs / gpuCompute;
 }
 
 export function portsNeeded(runs, runsPerArchitecture) {
@@ -206,7 +217,7 @@ export function evaluate(x) {
     trainium: trn,
     gpu,
     saving_per_run: saving,
-    saving_pct: saving / gpu.cost_per_run,
+    saving_pct: savingShare(saving, x.runs, gpu.compute_total),
     port_cost: portCost,
     ports,
     port_calendar_days: portDays,
@@ -585,7 +596,7 @@ export function thresholds(x, o) {
     rel = headroom > 0 ? x.trainium_price.value * trnHoursAtParity / headroom : null;
     price = headroom > 0 ? headroom * x.relative_throughput.value / trnHoursAtParity : null;
   } else {
-    rel = null;
+    rel = committedThroughput(x, o, gpuTotal - fixed);
     const reserved = x.trainium_count * o.trainium.committed_terms * x.trainium_term_hours;
     price = headroom > 0 && reserved > 0 ? headroom / reserved : null;
   }
@@ -600,6 +611,34 @@ export function thresholds(x, o) {
     port_weeks: flipping(x, "port_weeks", weeks), trainium_price: flipping(x, "trainium_price", price),
     break_even: b,
   };
+}
+
+// The least relative throughput at which Trainium's committed compute costs less than `headroom`:
+// a committed total moves with throughput in steps, so the boundary is found by halving an interval
+// around the case's own value (the total never rises with throughput). Null when none is in reach.
+function committedThroughput(x, o, headroom) {
+  const cheaper = (r) => side(x, "trainium", x.gpu_hours / r, 0.0).compute_total < headroom;
+  const r = x.relative_throughput.value;
+  let lo = r, hi = r, found = false;
+  if (cheaper(r)) {
+    for (let i = 0; i < COMMITTED_BRACKET_STEPS; i++) {
+      lo = lo / 2;
+      if (!cheaper(lo)) { found = true; break; }
+      hi = lo;
+    }
+  } else {
+    for (let i = 0; i < COMMITTED_BRACKET_STEPS; i++) {
+      hi = hi * 2;
+      if (cheaper(hi)) { found = true; break; }
+      lo = hi;
+    }
+  }
+  if (!found) return null;
+  for (let i = 0; i < COMMITTED_HALVINGS; i++) {
+    const mid = (lo + hi) / 2;
+    if (cheaper(mid)) hi = mid; else lo = mid;
+  }
+  return hi;
 }
 
 // The threshold, if the verdict just below it differs from the verdict just above it; else null.

@@ -361,7 +361,7 @@ function summaryOf(x, o, t) {
   return {
     sides,
     rows: [
-      { label: "Saving per run on Trainium", ...cell("saving_per_run", o.saving_per_run, `${f.money(o.saving_per_run)} (${f.pct(o.saving_pct)} of the GPU cost)`) },
+      { label: "Saving per run on Trainium", ...cell("saving_per_run", o.saving_per_run, savingText(o.saving_per_run, o.saving_pct)) },
       { label: "Cost of one port", ...cell("port_cost", o.port_cost, f.money(o.port_cost)) },
       { label: "Ports over the plan", ...cell("ports", o.ports, f.count(o.ports)) },
       { label: "Break-even runs", ...cell("break_even_runs", breakEvenValue(x, o, t), breakEven(x, o, t)) },
@@ -372,6 +372,11 @@ function summaryOf(x, o, t) {
 
 // The cheapest way to buy one side's compute against the named way; a region is named only when the
 // cheaper way is in another region than the named one.
+export function savingText(saving, share) {
+  if (share === null) return `${f.money(saving)} (the GPU plan costs nothing more: its reservation is already paid)`;
+  return `${f.money(saving)} (${f.pct(share)} of the GPU plan's cost)`;
+}
+
 function cheapestWay(x, sd, side) {
   const named = optionWords(x[side + "_option"]);
   if (!sd.feasible) return "not compared: this side cannot run"; // ways to buy matter only to a side that can run
