@@ -226,7 +226,8 @@ def test_table_lists_every_scenario_with_its_verdict(runs, project):
     assert by_id["stable-architecture-growing-bill"][-3:-1] == ["1", "(plan)"]
     assert by_id["new-architecture-every-three-runs"][-2] == "never"
     assert by_id["spot-job-on-64-instances"][-3:-1] == ["no", "crossing"]
-    assert by_id["case-series-a-startup"][-3:-1] == ["1.1,", "never"]
+    # Each count of runs also as calendar time at the plan's pace (issue 45, point 8).
+    assert by_id["case-series-a-startup"][4:-1] == ["1.1", "(27.7", "days", "at", "the", "plan's", "pace),", "never"]
 
 
 def test_a_root_without_data_exits_1_naming_each_missing_file(tmp_path: Path):
