@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import subprocess
 from pathlib import Path
 
@@ -341,3 +342,14 @@ def test_a_break_even_reads_as_calendar_time_at_the_plans_pace_and_not_past_the_
             for p, s in (("near", shown_near), ("far", shown_far))}
     assert runs["near"]["text"] == "5 (5 months at the plan's pace)"
     assert runs["far"]["text"] == "not within 3 years at this pace"
+
+
+def test_a_spot_side_says_whether_its_rate_is_its_pools_rating_or_the_default():
+    # 64 GPU instances on spot in a pool the Spot Instance Advisor rates "<5%" (2.5 % a month:
+    # -ln(0.975) / 730 = 0.000035 an instance-hour), 64 Trainium instances on spot at the default 0.0005.
+    rated = Span(-math.log(0.975) / 730, 0.0, -math.log(0.95) / 730)
+    x = _inputs(gpu_spot=True, trainium_spot=True, gpu_count=64, trainium_count=64, gpu_interruption_rate=rated)
+    (shown,) = _both([_case(x)])
+    spot = next(r for r in shown["summary"]["sides"] if r["label"] == "Extra hours for spot interruptions")
+    assert "64 instances × 0.000035 interruptions an instance-hour (the Spot Instance Advisor's band for this pool)" in spot["gpu"]["text"]
+    assert "64 instances × 0.0005 interruptions an instance-hour (the guide's default)" in spot["trainium"]["text"]

@@ -422,7 +422,7 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
             count = x[f"{side}_count"]
             spot[side] = _cell(f"{side}.spot_overhead", o[side]["spot_overhead"], (
                 f"{f.pct(o[side]['spot_overhead'])}: {_plural(count, 'instance')} × {f.rate((x.get(side + '_interruption_rate') or x['interruption_rate'])['value'])} "
-                f"interruptions an instance-hour × {f.hours(x['lost_hours']['value'])} lost each") if x[f"{side}_spot"]
+                f"interruptions an instance-hour ({_spot_basis(x, side)}) × {f.hours(x['lost_hours']['value'])} lost each") if x[f"{side}_spot"]
                 else "none: not on spot")
         sides.append({"label": "Extra hours for spot interruptions", **spot})
     lead = ""
@@ -459,6 +459,11 @@ def saving_text(saving: float, share: float | None) -> str:
     if share is None:
         return f"{f.money(saving)} (the GPU plan costs nothing more: its reservation is already paid)"
     return f"{f.money(saving)} ({f.pct(share)} of the GPU plan's cost)"
+
+
+def _spot_basis(x: dict[str, Any], side: str) -> str:
+    """Where a side's interruption rate comes from: its pool's rating, or the guide's own default."""
+    return "the Spot Instance Advisor's band for this pool" if x.get(side + "_interruption_rate") else "the guide's default"
 
 
 def _option(option: str) -> str:

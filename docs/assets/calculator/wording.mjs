@@ -361,7 +361,7 @@ function summaryOf(x, o, t) {
       const n = x[`${side}_count`];
       spot[side] = cell(`${side}.spot_overhead`, o[side].spot_overhead, x[`${side}_spot`]
         ? `${f.pct(o[side].spot_overhead)}: ${plural(n, "instance")} × ${f.rate((x[`${side}_interruption_rate`] || x.interruption_rate).value)} ` +
-          `interruptions an instance-hour × ${f.hours(x.lost_hours.value)} lost each`
+          `interruptions an instance-hour (${spotBasis(x, side)}) × ${f.hours(x.lost_hours.value)} lost each`
         : "none: not on spot");
     }
     sides.push({ label: "Extra hours for spot interruptions", ...spot });
@@ -401,6 +401,9 @@ function summaryOf(x, o, t) {
 
 // The cheapest way to buy one side's compute against the named way; a region is named only when the
 // cheaper way is in another region than the named one.
+// Where a side's interruption rate comes from: its pool's rating, or the guide's own default.
+const spotBasis = (x, side) => (x[`${side}_interruption_rate`] ? "the Spot Instance Advisor's band for this pool" : "the guide's default");
+
 export function savingText(saving, share) {
   if (share === null) return `${f.money(saving)} (the GPU plan costs nothing more: its reservation is already paid)`;
   return `${f.money(saving)} (${f.pct(share)} of the GPU plan's cost)`;
