@@ -71,7 +71,24 @@ GOLDEN = [
     ("weeks", [24.134], "24.1"),
     ("rate", [0.002], "0.002"),
     ("rate", [0.0005], "0.0005"),
-    ("rate", [0.00004], "0"),
+    # Break-evens as calendar time at a plan's pace: 26,702 runs of 262.8 hours is 801 years; 190 runs a
+    # month apart, 15.8 years.
+    ("calendar", [26702 * 262.8], "801.1 years"),
+    ("calendar", [801 * 8760], "801 years"),
+    ("calendar", [190 * 730], "15.8 years"),
+    ("calendar", [36], "36 hours"),
+    ("calendar", [24], "24 hours"),
+    ("calendar", [420], "17.5 days"),
+    ("calendar", [3723], "5.1 months"),
+    ("calendar", [730], "30.4 days"),  # days below two months, months below two years
+    ("calendar", [8760], "12 months"),
+    ("calendar", [17520], "2 years"),
+    ("calendar", [1], "1 hour"),
+    ("calendar", [None], "none"),
+    ("rate", [0.00004], "0.00004"),  # two significant digits below 0.001: a rare interruption never reads 0
+    ("rate", [0.000034679], "0.000035"),
+    ("rate", [0.00014433], "0.00014"),
+    ("rate", [0], "0"),
     ("days", [14], "14 days"),
     ("days", [17.5], "17.5 days"),
     ("days", [1], "1 day"),

@@ -173,7 +173,10 @@ def test_with_commitments_on_both_sides_the_crossing_is_the_first_cheaper_run(bo
         assert r["curve"]["rows"][1]["gpu"] == approx(gpu_term)
         # Trainium's price at which both plans cost the same: (2,803,200 - 12,000) / (4 x 8,760 h).
         assert r["thresholds"]["trainium_price"] == approx((gpu_term - 12000) / (4 * 8760))
-        assert r["thresholds"]["relative_throughput"] is None
+        # Throughput moves only Trainium's terms: 10 runs of 100 hours on 4 instances span 250 / r hours,
+        # and the GPU's $2,791,200 beyond the port pays for at most 3 of Trainium's $700,800 terms, so the
+        # verdict turns where 250 / r = 3 x 8,760 hours: r = 0.0095.
+        assert r["thresholds"]["relative_throughput"] == approx(250 / (3 * 8760))
 
 
 # --- calendar time and deadlines --------------------------------------------------------------------

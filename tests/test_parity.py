@@ -134,6 +134,8 @@ def generate(rng: random.Random, catalog) -> dict[str, Any]:
     if rng.random() < 0.4:
         wv = _number(rng, 0.1, 100, [0.1, 2, 100])
         porting["weeks"] = {"value": wv, "low": wv * rng.uniform(0.3, 1), "high": wv * rng.uniform(1, 3)}
+    elif rng.random() < 0.05:
+        porting["weeks"] = {"value": 0, "low": 0, "high": 0}  # a team already on Neuron
     if rng.random() < 0.4:
         porting["engineer_week_usd"] = _number(rng, 100, 50000, [100, 6000, 50000])
     if rng.random() < 0.3:
@@ -234,6 +236,12 @@ def test_there_are_enough_cases_and_they_cover_every_rule(cases):
     assert any(r["outcome"]["decided_by"] == "deadline" and r["outcome"]["trainium"]["late_days"] and r["outcome"]["gpu"]["late_days"]
                for r in py)
     assert any(r["inputs"]["port_during_lead"] for r in py)
+    # A port of nothing, and each side on spot at its own pool's rate (the Spot Instance Advisor's bucket).
+    assert any(r["inputs"]["port_weeks"]["value"] == 0 for r in py)
+    for side in ("trainium", "gpu"):
+        assert any(r["inputs"][side + "_spot"] and r["inputs"][side + "_interruption_rate"] is not None for r in py)
+    # A commitment on Trainium whose verdict flips on throughput states where.
+    assert any(r["inputs"]["trainium_term_hours"] is not None and r["thresholds"]["relative_throughput"] is not None for r in py)
     # Spot at a scale where a run cannot be expected to finish, at the stated values and at a corner.
     assert any(not r["outcome"][side]["feasible"] and r["inputs"][side + "_spot"] for r in py for side in ("trainium", "gpu"))
     assert any(r["outcome"]["gpu"]["feasible"] and r["inputs"]["gpu_spot"] and not r["robustness"]["holds"]

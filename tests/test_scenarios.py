@@ -105,6 +105,16 @@ def test_scenario_verdict_is_hybrid_only_when_workloads_go_different_ways(catalo
     assert both_gpu.verdict == "gpu"
     both_trn = evaluate_scenario("t", "t.yaml", _scenario(production, dict(production, name="more production")), catalog)
     assert both_trn.verdict == "trainium"
+    # One GPU workload and one that neither side can run (Trainium ruled out, no GPU to be had): the
+    # scenario goes to the GPU, since nothing goes to Trainium. Not a hybrid (issue 45, point 5).
+    stuck = dict(research, name="stuck", availability={"gpu": "unavailable"})
+    gpu_and_neither = evaluate_scenario("n", "n.yaml", _scenario(research, stuck), catalog)
+    assert [w.outcome.verdict for w in gpu_and_neither.workloads] == ["gpu", "neither"]
+    assert gpu_and_neither.verdict == "gpu"
+    trn_and_neither = evaluate_scenario("tn", "tn.yaml", _scenario(production, stuck), catalog)
+    assert trn_and_neither.verdict == "trainium"
+    only_neither = evaluate_scenario("nn", "nn.yaml", _scenario(stuck), catalog)
+    assert only_neither.verdict == "neither"
     # A hybrid's saving per run is the workload it sends to Trainium; the GPU one saves nothing.
     assert mixed.workloads[1].outcome.saving_per_run != 0
     assert mixed.saving_per_run == pytest.approx(mixed.workloads[0].outcome.saving_per_run)

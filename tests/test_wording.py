@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import subprocess
 from pathlib import Path
 
@@ -184,7 +185,7 @@ def test_recurring_ports_that_never_repay_draw_no_break_even():
     x = _inputs(runs=10, runs_per_architecture=2, port_weeks=Span(20.0, 20.0, 20.0))
     (shown,) = _both([_case(x)])
     row = next(c for c in shown["summary"]["rows"] if c["key"] == "break_even_runs")
-    assert row["text"] == "never: one port needs 12.4 runs to repay, and each architecture lasts 2 runs"
+    assert row["text"] == "never: one port needs 12.4 runs (8.5 months at the plan's pace) to repay, and each architecture lasts 2 runs"
     assert [m["label"] for m in shown["chart"]["marks"]] == ["plan: 10 runs"]
     assert shown["chart"]["summary"].endswith("Trainium never breaks even.")
     assert shown["chart"]["interp"] == "step-after"
@@ -231,7 +232,8 @@ def test_an_engine_with_deadlines_terms_and_regions_is_told_in_full():
     assert rows["First run can start"]["gpu"]["text"] == "at once"
     assert shown["summary"]["sides"][-1]["label"] == "Total over 10 runs"
     be = next(c for c in shown["summary"]["rows"] if c["key"] == "break_even_runs")
-    assert be["text"] == ("7.5 (plan): the first run at which Trainium's plan costs less; "
+    # The runs as calendar time too: 7.5 runs back to back, each as long as one Trainium run.
+    assert be["text"] == ("7.5 (plan, 5.1 months at its pace): the first run at which Trainium's plan costs less; "
                           "a commitment is paid by the term, so no single run repays the port")
     assert be["value"] == 7.5  # what the scenarios index sorts by
     assert shown["chart"]["interp"] == "step-after"
@@ -316,3 +318,38 @@ def test_a_side_that_cannot_run_has_no_cheaper_way_to_buy():
     row = next(r for r in shown["summary"]["sides"] if r["label"] == "Cheapest way to buy this plan's compute")
     assert row["gpu"]["text"] == "not compared: this side cannot run"
     assert row["trainium"]["text"] != row["gpu"]["text"]
+
+
+def test_a_break_even_reads_as_calendar_time_at_the_plans_pace_and_not_past_the_horizon():
+    # Issue 45, point 8. 24 runs over 24 months: one run a month (730 hours), longer than a run takes.
+    # Each run costs 100 GPU hours x $40 = $4,000 against 80 Trainium hours x $20 = $1,600, saving $2,400;
+    # a port of 2 engineer-weeks x $6,000 = $12,000 is repaid after 12,000 / 2,400 = 5 runs: 5 months.
+    base = dict(gpu_hours=100.0, relative_throughput=Span(1.25, 1.25, 1.25), trainium_price=Span(20.0, 20.0, 20.0),
+                gpu_price=Span(40.0, 40.0, 40.0), port_weeks=Span(2.0, 2.0, 2.0), runs=24, plan_hours=24 * 730.0,
+                horizon_hours=3 * 8760.0)
+    near = _inputs(**base)
+    # A port of 200 engineer-weeks ($1,200,000) needs 500 runs: 500 months, past the 3-year horizon.
+    far = _inputs(**{**base, "port_weeks": Span(200.0, 200.0, 200.0), "runs": 1000, "plan_hours": 1000 * 730.0})
+    assert evaluate(near).break_even_runs == 5 and evaluate(near).pace_hours == 730
+    assert evaluate(far).break_even_runs == 500
+    shown_near, shown_far = _both([_case(near), _case(far)])
+    be = {p: next(c for c in s["summary"]["rows"] if c["key"] == "break_even_runs")
+          for p, s in (("near", shown_near), ("far", shown_far))}
+    assert be["near"]["text"] == "5 (5 months at the plan's pace)"
+    assert be["far"]["text"] == "not within 3 years at this pace"
+    assert be["far"]["value"] == 500  # the index still sorts by the runs
+    runs = {p: next(i for i in s["thresholds"]["parts"] if i["key"] == "threshold.runs")
+            for p, s in (("near", shown_near), ("far", shown_far))}
+    assert runs["near"]["text"] == "5 (5 months at the plan's pace)"
+    assert runs["far"]["text"] == "not within 3 years at this pace"
+
+
+def test_a_spot_side_says_whether_its_rate_is_its_pools_rating_or_the_default():
+    # 64 GPU instances on spot in a pool the Spot Instance Advisor rates "<5%" (2.5 % a month:
+    # -ln(0.975) / 730 = 0.000035 an instance-hour), 64 Trainium instances on spot at the default 0.0005.
+    rated = Span(-math.log(0.975) / 730, 0.0, -math.log(0.95) / 730)
+    x = _inputs(gpu_spot=True, trainium_spot=True, gpu_count=64, trainium_count=64, gpu_interruption_rate=rated)
+    (shown,) = _both([_case(x)])
+    spot = next(r for r in shown["summary"]["sides"] if r["label"] == "Extra hours for spot interruptions")
+    assert "64 instances × 0.000035 interruptions an instance-hour (the Spot Instance Advisor's band for this pool)" in spot["gpu"]["text"]
+    assert "64 instances × 0.0005 interruptions an instance-hour (the guide's default)" in spot["trainium"]["text"]

@@ -129,9 +129,15 @@ def _chip_problems(cdoc: Document, chips: dict[str, cat.Chip], sources: dict[str
 
 
 def _instance_problems(idoc: Document, instances: dict[str, cat.Instance], chips: dict[str, cat.Chip]) -> list[Problem]:
-    """Instances whose chip data/chips.yaml does not hold."""
-    return [idoc.problem(("instances", iid, "chip"), f"unknown chip{did_you_mean(inst.chip, chips)} (got '{inst.chip}')")
-            for iid, inst in instances.items() if inst.chip not in chips]
+    """Instances whose chip data/chips.yaml does not hold, and spot ratings in regions an instance does not list."""
+    problems = [idoc.problem(("instances", iid, "chip"), f"unknown chip{did_you_mean(inst.chip, chips)} (got '{inst.chip}')")
+                for iid, inst in instances.items() if inst.chip not in chips]
+    for iid, inst in instances.items():
+        rated = inst.spot_interruption.value if inst.spot_interruption else {}
+        problems += [idoc.problem(("instances", iid, "spot_interruption", "value", region),
+                                  f"{iid} has a spot rating in {region} but its regions do not list it (got '{region}')")
+                     for region in rated if region not in inst.regions.value]
+    return problems
 
 
 def _price_problems(pdoc: Document, prices_file: cat.PricesFile, instances: dict[str, cat.Instance]) -> list[Problem]:

@@ -109,6 +109,32 @@ class Regions(Cited):
     value: list[str]
 
 
+# The buckets of AWS's Spot Instance Advisor: the share of a spot pool's instances interrupted over the
+# trailing month.
+SpotBucket = Literal["<5%", "5-10%", "10-15%", "15-20%", ">20%"]
+SPOT_BUCKETS: tuple[str, ...] = ("<5%", "5-10%", "10-15%", "15-20%", ">20%")
+
+
+class SpotInterruption(Cited):
+    """The Spot Instance Advisor's bucket for an instance in each region it rates, by region."""
+
+    value: dict[str, SpotBucket]
+
+
+class MonthlyShare(Cited):
+    """A share of a spot pool's instances interrupted in a month, with the range it lies in."""
+
+    value: float = Field(ge=0, lt=1, allow_inf_nan=False)
+    low: float = Field(ge=0, lt=1, allow_inf_nan=False)
+    high: float = Field(ge=0, lt=1, allow_inf_nan=False)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> MonthlyShare:
+        if not self.low <= self.value <= self.high:
+            raise ValueError(f"needs low <= value <= high (got {self.low}, {self.value}, {self.high})")
+        return self
+
+
 class Instance(Strict):
     side: Side
     regions: Regions
@@ -121,6 +147,8 @@ class Instance(Strict):
     vcpu: Figure | None = None
     ram_gib: Figure | None = None
     network_gbps: Figure
+    # Where the Spot Instance Advisor rates the instance's spot pools; elsewhere the shared default applies.
+    spot_interruption: SpotInterruption | None = None
 
 
 class AltPrice(Cited):
@@ -268,9 +296,13 @@ class Assumptions(Strict):
     constraints: dict[str, Constraint]
     port_engineers: RangeFigure
     spot_interruptions_per_instance_hour: RangeFigure
+    # Each Advisor bucket as a monthly share (generator/model/resolve.py turns it into a rate an instance-hour).
+    spot_interruption_buckets: dict[SpotBucket, MonthlyShare] = {}
     spot_hours_lost_per_interruption: RangeFigure
     close_call_margin: Figure
     soon_days: Figure
+    # Past this many years at a plan's pace a break-even is said as "not within" them, not as runs.
+    break_even_horizon_years: Figure | None = None
     # Prices whose as_of is older than this many days are flagged (generator/inputs/freshness.py).
     stale_days: Figure | None = None
     trainium3: Trainium3Speed | None = None

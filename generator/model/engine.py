@@ -27,14 +27,21 @@ RANGE_INPUTS: dict[str, tuple[str, str]] = {
     "trainium_price": ("high", "low"),
     "gpu_price": ("low", "high"),
     "interruption_rate": ("high", "low"),
+    "trainium_interruption_rate": ("high", "low"),
+    "gpu_interruption_rate": ("low", "high"),
     "lost_hours": ("high", "low"),
     "port_engineers": ("low", "high"),
 }
 HOURS_PER_MONTH = 730.0  # 8,760 hours a year over 12 months
+HOURS_PER_YEAR = 12 * HOURS_PER_MONTH
 DAYS_PER_WEEK = 7.0
 # The most runs a scenario may plan (generator.model.schema): break-even statements cover plans up to it.
 MAX_PLAN_RUNS = 1_000_000
 CURVE_MAX_HORIZON = 400
+# The committed throughput threshold: doublings to bracket it (2^20, a millionth to a million times the
+# case's value), then halvings of the bracket (2^-60 of its width: below any difference a page shows).
+COMMITTED_BRACKET_STEPS = 20
+COMMITTED_HALVINGS = 60
 
 
 @dataclass(frozen=True)
@@ -73,7 +80,7 @@ class Inputs:
     gpu_price: Span
     trainium_spot: bool
     gpu_spot: bool
-    interruption_rate: Span  # spot interruptions per instance-hour
+    interruption_rate: Span  # spot interruptions per instance-hour, where a side has no rate of its own
     lost_hours: Span  # hours of the whole job's progress lost to each interruption
     port_weeks: Span  # engineer-weeks for one port, after team experience and constraints
     engineer_week_usd: float
@@ -109,6 +116,11 @@ class Inputs:
     # beside the named way, never used for the verdict or for what a held reservation leaves to buy.
     trainium_ways_elsewhere: tuple[Way, ...] = ()
     gpu_ways_elsewhere: tuple[Way, ...] = ()
+    # The side's instance's spot pool in its region, where a source rates it; None: interruption_rate.
+    trainium_interruption_rate: Span | None = None
+    gpu_interruption_rate: Span | None = None
+    # Calendar hours past which a break-even is said as "not within" rather than as runs; None: no limit.
+    horizon_hours: float | None = None
 
     def at(self, name: str, end: str) -> Inputs:
         """These inputs with one ranged input moved to one end of its range."""
@@ -154,7 +166,7 @@ class Outcome:
     trainium: Side
     gpu: Side
     saving_per_run: float
-    saving_pct: float  # price-performance advantage: 1 - trainium cost / gpu cost per run
+    saving_pct: float | None  # the plans' compute difference over the GPU plan's; None when that costs nothing
     port_cost: float
     ports: int
     port_calendar_days: float
@@ -163,6 +175,9 @@ class Outcome:
     verdict: Verdict
     trace: tuple[Step, ...]
     decided_by: str = "cost"  # the rule of the step that gave the verdict
+    # Calendar hours one run takes at the plan's pace on Trainium (back to back, or spread over the plan's
+    # months): what turns a count of runs, such as a break-even, into time.
+    pace_hours: float = 0.0
 
 
 def recurring_break_even(s: float, port: float, k: int) -> float | None:
@@ -181,10 +196,28 @@ def recurring_break_even(s: float, port: float, k: int) -> float | None:
     return float((m - 1) * k + r)
 
 
+def saving_share(saving: float, runs: int, gpu_compute: float) -> float | None:
+    """The saving as a share of what the GPU plan's compute costs: the plans' difference over the GPU
+    plan's total, whether an hour is bought by the hour or under a commitment (by the hour it is
+    1 - Trainium's cost per run over the GPU's). None when the GPU plan costs nothing more (its
+    reservation already held): no share of nothing. A side that cannot finish saves 0."""
+    if saving == 0:
+        return 0.0
+    if not gpu_compute > 0 or math.isinf(gpu_compute):
+        return None
+    return saving * runs / gpu_compute
+
+
 def ports_needed(runs: int, runs_per_architecture: int | None) -> int:
     if runs_per_architecture is None:
         return 1
     return -(-runs // runs_per_architecture)
+
+
+def interruption_rate(x: Inputs, side: str) -> Span:
+    """Spot interruptions per instance-hour for one side: its own pool's, or the shared figure."""
+    own = getattr(x, side + "_interruption_rate")
+    return x.interruption_rate if own is None else own
 
 
 def spot_load(count: int, rate: float, lost: float) -> float:
@@ -248,7 +281,7 @@ def compute_cost(n: float, x: Inputs, side: str, hours: float, wall: float) -> t
 def way_cost(n: float, x: Inputs, side: str, base_hours: float, way: Way) -> float | None:
     """Compute cost of n runs bought one way with nothing held; None when that way cannot finish."""
     count = getattr(x, side + "_count")
-    factor = spot_factor(way.option == "spot", count, x.interruption_rate.value, x.lost_hours.value)
+    factor = spot_factor(way.option == "spot", count, interruption_rate(x, side).value, x.lost_hours.value)
     if math.isinf(factor):
         return None
     hours = base_hours * factor
@@ -269,7 +302,7 @@ def plan_totals(x: Inputs, n: float, o: Outcome) -> tuple[float, float]:
 
 def _side(x: Inputs, side: str, hours: float, ready_days: float) -> Side:
     count = getattr(x, side + "_count")
-    factor = spot_factor(getattr(x, side + "_spot"), count, x.interruption_rate.value, x.lost_hours.value)
+    factor = spot_factor(getattr(x, side + "_spot"), count, interruption_rate(x, side).value, x.lost_hours.value)
     price: Span = getattr(x, side + "_price")
     base_hours = hours
     hours = hours * factor
@@ -317,7 +350,7 @@ def infeasibility(x: Inputs, side: str) -> tuple[str, ...]:
     if getattr(x, side + "_availability") == "unavailable":
         reasons.append(words.REASONS["unavailable"])
     if getattr(x, side + "_spot"):
-        load = spot_load(getattr(x, side + "_count"), x.interruption_rate.value, x.lost_hours.value)
+        load = spot_load(getattr(x, side + "_count"), interruption_rate(x, side).value, x.lost_hours.value)
         if load >= 1:
             reasons.append(words.REASONS["spot-cannot-finish"])
     return tuple(reasons)
@@ -360,7 +393,7 @@ def evaluate(x: Inputs) -> Outcome:
         trainium=trn,
         gpu=gpu,
         saving_per_run=saving,
-        saving_pct=saving / gpu.cost_per_run,
+        saving_pct=saving_share(saving, x.runs, gpu.compute_total),
         port_cost=port_cost,
         ports=ports,
         port_calendar_days=port_days,
@@ -369,6 +402,7 @@ def evaluate(x: Inputs) -> Outcome:
         verdict=verdict,
         trace=tuple(trace),
         decided_by=decided_by,
+        pace_hours=plan_span(1, x, trn.wall_clock_hours),
     )
 
 
@@ -502,9 +536,14 @@ def against_and_for(name: str, low: float, high: float) -> tuple[str, str]:
 
 
 def ranged_inputs(x: Inputs) -> list[str]:
-    names = [n for n in RANGE_INPUTS if getattr(x, n).is_range]
+    names = [n for n in RANGE_INPUTS if getattr(x, n) is not None and getattr(x, n).is_range]
+    # A spot rate counts only for a side on spot that uses it: the shared one for a side with none of its own.
+    shared = any(getattr(x, s + "_spot") and getattr(x, s + "_interruption_rate") is None for s in ("trainium", "gpu"))
+    unused = {"interruption_rate"} if not shared else set()
+    unused |= {s + "_interruption_rate" for s in ("trainium", "gpu") if not getattr(x, s + "_spot")}
     if not (x.trainium_spot or x.gpu_spot):
-        names = [n for n in names if n not in ("interruption_rate", "lost_hours")]
+        unused.add("lost_hours")
+    names = [n for n in names if n not in unused]
     if x.needed_within_days is None:
         names = [n for n in names if n != "port_engineers"]
     return names
@@ -833,14 +872,49 @@ def cost_parity(x: Inputs, o: Outcome | None = None) -> Thresholds:
         rel = x.trainium_price.value * trn_hours_at_parity / headroom if headroom > 0 else None
         price = headroom * x.relative_throughput.value / trn_hours_at_parity if headroom > 0 else None
     else:
-        # A committed total does not move with throughput until the plan needs another term.
-        rel = None
+        rel = _committed_throughput(x, o, gpu_total - fixed)
         reserved = x.trainium_count * o.trainium.committed_terms * x.trainium_term_hours
         price = headroom / reserved if headroom > 0 and reserved > 0 else None
     per_port = (gpu_total - o.trainium.compute_total) / o.ports - x.port_extra_usd
     weeks = per_port / x.engineer_week_usd if per_port > 0 else None
     b = break_even(x, o)
     return Thresholds(rel, crossing(x, o, b), weeks, price, b)
+
+
+def _committed_throughput(x: Inputs, o: Outcome, headroom: float) -> float | None:
+    """The least relative throughput at which Trainium's committed compute costs less than `headroom`
+    (the GPU's total less the ports). A committed total moves with throughput only in steps, when the
+    plan needs a term more or less, so no value may make both cost exactly the same: the boundary is
+    found by halving an interval around the case's own value, as the total never rises with throughput.
+    None when no throughput from a millionth to a million times the case's own reaches it."""
+    def cheaper(r: float) -> bool:
+        return _side(x, "trainium", x.gpu_hours / r, 0.0).compute_total < headroom
+
+    r = x.relative_throughput.value
+    lo, hi = r, r
+    if cheaper(r):
+        for _ in range(COMMITTED_BRACKET_STEPS):
+            lo = lo / 2
+            if not cheaper(lo):
+                break
+            hi = lo
+        else:
+            return None
+    else:
+        for _ in range(COMMITTED_BRACKET_STEPS):
+            hi = hi * 2
+            if cheaper(hi):
+                break
+            lo = hi
+        else:
+            return None
+    for _ in range(COMMITTED_HALVINGS):
+        mid = (lo + hi) / 2
+        if cheaper(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
 
 
 def thresholds(x: Inputs, o: Outcome | None = None) -> Thresholds:

@@ -116,10 +116,14 @@ def weeks(x: float | None) -> str:
 
 
 def rate(x: float | None) -> str:
-    """A small rate such as interruptions per instance-hour, to four decimals without trailing zeros: 0.002."""
+    """A small rate such as interruptions per instance-hour, to four decimals without trailing zeros
+    (0.002), and below 0.001 to two significant digits (0.000035), so a rare interruption never reads 0."""
     if _missing(x):
         return NONE
-    return _trim(fixed(x, 4), 0)  # type: ignore[arg-type]
+    assert x is not None
+    if x == 0 or abs(x) >= 0.001:
+        return _trim(fixed(x, 4), 0)
+    return _trim(fixed(x, 1 - math.floor(math.log10(abs(x)))), 0)
 
 
 def days(x: float | None) -> str:
@@ -150,6 +154,21 @@ def hours(h: float | None) -> str:
         return NONE
     assert h is not None
     return fixed(h / 24, 1) + " days" if h >= 48 else fixed(h, 1) + " hours"
+
+
+def calendar(h: float | None) -> str:
+    """Calendar time a number of runs takes, to one decimal without a trailing zero: hours below two
+    days (36 hours), days below two months (17.5 days), months below two years (5.1 months), then years
+    (15.8 years, 801 years). A month is 730 hours, a year 8,760."""
+    if _missing(h):
+        return NONE
+    assert h is not None
+    for size, below, unit in ((1.0, 48.0, "hour"), (24.0, 1460.0, "day"), (730.0, 17520.0, "month")):
+        if h < below:
+            body = _trim(fixed(h / size, 1), 0)
+            return body + " " + unit + ("" if body == "1" else "s")
+    body = _trim(fixed(h / 8760, 1), 0)
+    return body + (" year" if body == "1" else " years")
 
 
 def date(d: dt.date | str | None) -> str:

@@ -4,11 +4,12 @@ that possible: every instance, region and purchase option a scenario names must 
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from generator.model.catalog import TERM_HOURS, Catalog
-from generator.model.engine import HOURS_PER_MONTH, Inputs, Span, Way
+from generator.model.engine import HOURS_PER_MONTH, HOURS_PER_YEAR, Inputs, Span, Way
 from generator.model.schema import Workload
 from generator.model.suggest import did_you_mean
 
@@ -139,12 +140,46 @@ def bought(catalog: Catalog, instance: str, region: str, option: str) -> Bought:
 
 
 @dataclass(frozen=True)
+class SpotRisk:
+    """How often an instance's spot pool in a region is interrupted, as the engine takes it, and where
+    the figure comes from: the Spot Instance Advisor's bucket, or the shared default (bucket None)."""
+
+    rate: Span  # interruptions per instance-hour
+    bucket: str | None
+    source: str
+    as_of: dt.date
+
+
+def hourly_rate(monthly_share: float) -> float:
+    """Interruptions per instance-hour for a share of instances interrupted in a month of 730 hours,
+    taking interruptions to arrive at a steady rate (our conversion): 1 - exp(-730 r) = share."""
+    return -math.log1p(-monthly_share) / HOURS_PER_MONTH
+
+
+def spot_risk(catalog: Catalog, instance: str, region: str) -> SpotRisk:
+    """The Advisor's bucket for the instance in the region as a rate an instance-hour, where it rates
+    one; the shared default, labelled the guide's own, where it does not."""
+    a = catalog.assumptions
+    inst = catalog.instances.get(instance)
+    rated = inst.spot_interruption if inst is not None else None
+    bucket = rated.value.get(region) if rated is not None else None
+    share = a.spot_interruption_buckets.get(bucket) if bucket is not None else None  # type: ignore[call-overload]
+    if rated is None or share is None:
+        d = a.spot_interruptions_per_instance_hour
+        return SpotRisk(Span(d.value, d.low, d.high), None, d.source, d.as_of)
+    return SpotRisk(Span(hourly_rate(share.value), hourly_rate(share.low), hourly_rate(share.high)), bucket,
+                    rated.source, rated.as_of)
+
+
+@dataclass(frozen=True)
 class Resolved:
     """A workload as the engine takes it, with the price records its two sides were resolved from."""
 
     inputs: Inputs
     trainium: Bought
     gpu: Bought
+    trainium_spot_risk: SpotRisk | None = None  # None: the side is not bought on spot
+    gpu_spot_risk: SpotRisk | None = None
 
 
 def held_hours(c) -> float:
@@ -173,6 +208,8 @@ def ways_elsewhere(catalog: Catalog, instance: str, region: str, allowed: list[s
 def resolve(w: Workload, catalog: Catalog) -> Resolved:
     trn = bought(catalog, w.trainium.instance, w.trainium.region, w.trainium.option)
     gpu = bought(catalog, w.gpu.instance, w.gpu.region, w.gpu.option)
+    trn_risk = spot_risk(catalog, w.trainium.instance, w.trainium.region)
+    gpu_risk = spot_risk(catalog, w.gpu.instance, w.gpu.region)
     a = catalog.assumptions
     ir, lost, eng = a.spot_interruptions_per_instance_hour, a.spot_hours_lost_per_interruption, a.port_engineers
     engineers = Span(eng.value, eng.low, eng.high) if w.porting.engineers is None else Span(w.porting.engineers, w.porting.engineers, w.porting.engineers)
@@ -184,6 +221,10 @@ def resolve(w: Workload, catalog: Catalog) -> Resolved:
         trainium_spot=w.trainium.option == "spot",
         gpu_spot=w.gpu.option == "spot",
         interruption_rate=Span(ir.value, ir.low, ir.high),
+        # A side's own rate where the Advisor rates its pool; otherwise the shared default above.
+        trainium_interruption_rate=None if trn_risk.bucket is None else trn_risk.rate,
+        gpu_interruption_rate=None if gpu_risk.bucket is None else gpu_risk.rate,
+        horizon_hours=None if a.break_even_horizon_years is None else a.break_even_horizon_years.value * HOURS_PER_YEAR,
         lost_hours=Span(lost.value, lost.low, lost.high),
         port_weeks=port_weeks(w, catalog),
         engineer_week_usd=w.porting.engineer_week_usd or a.engineer_week_usd.value,
@@ -218,4 +259,5 @@ def resolve(w: Workload, catalog: Catalog) -> Resolved:
         trainium_ways_elsewhere=ways_elsewhere(catalog, w.trainium.instance, w.trainium.region, w.regions),
         gpu_ways_elsewhere=ways_elsewhere(catalog, w.gpu.instance, w.gpu.region, w.regions),
     )
-    return Resolved(x, trn, gpu)
+    return Resolved(x, trn, gpu, trn_risk if w.trainium.option == "spot" else None,
+                    gpu_risk if w.gpu.option == "spot" else None)

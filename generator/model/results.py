@@ -71,12 +71,19 @@ class ScenarioResult:
 
     @property
     def verdict(self) -> str:
+        # Hybrid only when some workloads go to Trainium and others to the GPU; a workload neither side
+        # can run sends nothing anywhere, so it does not make the others' lean a hybrid.
         verdicts = {w.outcome.verdict for w in self.workloads}
-        return verdicts.pop() if len(verdicts) == 1 else "hybrid"
+        if {"trainium", "gpu"} <= verdicts:
+            return "hybrid"
+        chosen = verdicts - {"neither"}
+        return chosen.pop() if chosen else "neither"
 
     @property
     def robust(self) -> bool:
-        return all(w.robustness.holds for w in self.workloads)
+        """As the page says it: no input alone, nor all of them at their worst or best at once,
+        changes any workload's verdict."""
+        return all(w.robustness.holds and not w.robustness.joint_flip for w in self.workloads)
 
     @property
     def matches_expectation(self) -> bool:

@@ -90,10 +90,19 @@ class Estimate(Model):
         return self
 
 
+class PortWeeks(Estimate):
+    """Engineer-weeks for one port: 0 is a real answer, for a team whose model already trains on Neuron."""
+
+    value: float = Field(ge=0, allow_inf_nan=False)
+    low: float = Field(ge=0, allow_inf_nan=False)
+    high: float = Field(ge=0, allow_inf_nan=False)
+
+
 class Porting(Model):
     """Porting effort. Leave `weeks` out to use the architecture class's default range."""
 
-    weeks: Estimate | None = Field(None, description="Engineer-weeks for one port, with its range.")
+    weeks: PortWeeks | None = Field(
+        None, description="Engineer-weeks for one port, with its range; 0 when the model already trains on Neuron.")
     engineer_week_usd: float | None = Field(
         None, gt=0, allow_inf_nan=False, description="Cost of one engineer-week; default from data/assumptions.yaml."
     )

@@ -30,6 +30,8 @@ RANGE_LABELS = {
     "trainium_price": "Trainium price",
     "gpu_price": "GPU price",
     "interruption_rate": "spot interruptions per instance-hour",
+    "trainium_interruption_rate": "spot interruptions per instance-hour on Trainium",
+    "gpu_interruption_rate": "spot interruptions per instance-hour on the GPU",
     "lost_hours": "hours of work lost per spot interruption",
     "port_engineers": "engineers on the port",
 }
@@ -127,7 +129,7 @@ def range_value(name: str, v: float | None) -> str:
         return f.hourly(v)
     if v is None:
         return f.NONE
-    if name == "interruption_rate":
+    if name in ("interruption_rate", "trainium_interruption_rate", "gpu_interruption_rate"):
         return f.rate(v) + " per instance-hour"
     if name == "lost_hours":
         return f.hours(v)
@@ -213,7 +215,28 @@ def _robustness(rob: dict[str, Any], verdict: str) -> dict[str, Any]:
             "verdict_label": VERDICT_LABELS[verdict]}
 
 
-def _thresholds(t: dict[str, Any]) -> dict[str, Any]:
+def _beyond(n: float, x: dict[str, Any], o: dict[str, Any]) -> bool:
+    """Whether n runs at the plan's pace take longer than the horizon data/ sets for a break-even."""
+    pace, horizon = o.get("pace_hours"), x.get("horizon_hours")
+    return pace is not None and horizon is not None and n * pace > horizon
+
+
+def _not_within(x: dict[str, Any]) -> str:
+    return f"not within {f.calendar(x['horizon_hours'])} at this pace"
+
+
+def _at_pace(text: str, n: float, x: dict[str, Any], o: dict[str, Any]) -> str:
+    """A count of runs (`text`, as it reads) with the calendar time the runs take at the plan's pace;
+    past the horizon, that it is not within it instead of the count."""
+    if _beyond(n, x, o):
+        return _not_within(x)
+    pace = o.get("pace_hours")
+    if pace is None or n <= 1:
+        return text
+    return f"{text} ({f.calendar(n * pace)} at the plan's pace)"
+
+
+def _thresholds(t: dict[str, Any], x: dict[str, Any], o: dict[str, Any]) -> dict[str, Any]:
     items = []
     # The break-even statement is told in the summary's break-even row, not as a value here.
     names = [n for n in THRESHOLD_LABELS if n in t] + [n for n in t if n not in THRESHOLD_LABELS and n != "break_even"]
@@ -222,7 +245,7 @@ def _thresholds(t: dict[str, Any]) -> dict[str, Any]:
         if v is None:
             text = f.NO_CROSSING
         elif name == "runs":
-            text = f.break_even(v)
+            text = _at_pace(f.break_even(v), v, x, o)
         else:
             text = range_value(name, v)
         items.append({"key": f"threshold.{name}", "label": THRESHOLD_LABELS.get(name, _generic(name)), "value": v, "text": text})
@@ -250,32 +273,42 @@ def _break_even_value(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -
     return t.get("runs") if _committed(x) else None
 
 
-def _plan_lengths(b: dict[str, Any] | None) -> str:
+def _plan_lengths(b: dict[str, Any] | None, x: dict[str, Any], o: dict[str, Any]) -> str:
     """The break-even statement over plan lengths, when it says more than one number."""
     if not b:
         return ""
     if b["kind"] == "between":
-        return f"; Trainium costs less only for plans of {f.runs(b['first'])} to {_plural(b['last'], 'run')}"
+        return f"; Trainium costs less only for plans of {f.runs(b['first'])} to {_at_pace(_plural(b['last'], 'run'), b['last'], x, o)}"
     if b["kind"] == "from" and b["first_for_good"] != b["first"]:
-        return f"; Trainium costs less for every plan of {_plural(b['first_for_good'], 'run')} or more"
+        if _beyond(b["first_for_good"], x, o):
+            return f"; every longer plan costs less on Trainium only beyond {f.calendar(x['horizon_hours'])} at this pace"
+        return f"; Trainium costs less for every plan of {_at_pace(_plural(b['first_for_good'], 'run'), b['first_for_good'], x, o)} or more"
     return ""
 
 
 def _break_even(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> str:
     be = o["break_even_runs"]
     if be is not None:
+        if _beyond(be, x, o):
+            return _not_within(x)
         if x.get("runs_per_architecture") is not None:
-            return f"{f.break_even(be)}: Trainium costs less for every plan this long or longer"
-        return f.break_even(be)
+            return f"{_at_pace(f.break_even(be), be, x, o)}: Trainium costs less for every plan this long or longer"
+        return _at_pace(f.break_even(be), be, x, o)
     if _committed(x):
         first = t.get("runs")
         if first is None:
             return f"{f.NO_CROSSING}: Trainium's plan never costs less, and a commitment is paid by the term"
-        return (f"{f.runs(first)} (plan): the first run at which Trainium's plan costs less; "
-                "a commitment is paid by the term, so no single run repays the port" + _plan_lengths(t.get("break_even")))
+        if _beyond(first, x, o):
+            return _not_within(x)
+        pace = o.get("pace_hours")
+        when = f", {f.calendar(first * pace)} at its pace" if pace is not None and first > 1 else ""
+        return (f"{f.runs(first)} (plan{when}): the first run at which Trainium's plan costs less; "
+                "a commitment is paid by the term, so no single run repays the port" + _plan_lengths(t.get("break_even"), x, o))
     if o["saving_per_run"] > 0:
-        return (f"never: one port needs {f.runs(o['port_cost'] / o['saving_per_run'])} runs to repay, "
-                f"and each architecture lasts {_plural(x['runs_per_architecture'], 'run')}")
+        needs = o["port_cost"] / o["saving_per_run"]
+        repay = (f"takes longer than {f.calendar(x['horizon_hours'])} at this pace" if _beyond(needs, x, o)
+                 else f"needs {_at_pace(f.runs(needs) + ' runs', needs, x, o)}")
+        return f"never: one port {repay} to repay, and each architecture lasts {_plural(x['runs_per_architecture'], 'run')}"
     return f"{f.NO_CROSSING}: Trainium never saves per run"
 
 
@@ -388,8 +421,8 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
         for side in ("trainium", "gpu"):
             count = x[f"{side}_count"]
             spot[side] = _cell(f"{side}.spot_overhead", o[side]["spot_overhead"], (
-                f"{f.pct(o[side]['spot_overhead'])}: {_plural(count, 'instance')} × {f.rate(x['interruption_rate']['value'])} "
-                f"interruptions an instance-hour × {f.hours(x['lost_hours']['value'])} lost each") if x[f"{side}_spot"]
+                f"{f.pct(o[side]['spot_overhead'])}: {_plural(count, 'instance')} × {f.rate((x.get(side + '_interruption_rate') or x['interruption_rate'])['value'])} "
+                f"interruptions an instance-hour ({_spot_basis(x, side)}) × {f.hours(x['lost_hours']['value'])} lost each") if x[f"{side}_spot"]
                 else "none: not on spot")
         sides.append({"label": "Extra hours for spot interruptions", **spot})
     lead = ""
@@ -413,13 +446,24 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
         "sides": sides,
         "rows": [
             {"label": "Saving per run on Trainium",
-             **_cell("saving_per_run", o["saving_per_run"], f"{f.money(o['saving_per_run'])} ({f.pct(o['saving_pct'])} of the GPU cost)")},
+             **_cell("saving_per_run", o["saving_per_run"], saving_text(o["saving_per_run"], o["saving_pct"]))},
             {"label": "Cost of one port", **_cell("port_cost", o["port_cost"], f.money(o["port_cost"]))},
             {"label": "Ports over the plan", **_cell("ports", o["ports"], f.count(o["ports"]))},
             {"label": "Break-even runs", **_cell("break_even_runs", _break_even_value(x, o, t), _break_even(x, o, t))},
             {"label": "GPU total minus Trainium total", **_cell("total_difference", o["total_difference"], f.money(o["total_difference"]))},
         ],
     }
+
+
+def saving_text(saving: float, share: float | None) -> str:
+    if share is None:
+        return f"{f.money(saving)} (the GPU plan costs nothing more: its reservation is already paid)"
+    return f"{f.money(saving)} ({f.pct(share)} of the GPU plan's cost)"
+
+
+def _spot_basis(x: dict[str, Any], side: str) -> str:
+    """Where a side's interruption rate comes from: its pool's rating, or the guide's own default."""
+    return "the Spot Instance Advisor's band for this pool" if x.get(side + "_interruption_rate") else "the guide's default"
 
 
 def _option(option: str) -> str:
@@ -502,7 +546,7 @@ def present(result: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any
         "price_notes": _price_notes(o),
         "price_marks": _price_marks(o, rob),
         "robustness": robustness,
-        "thresholds": _thresholds(t),
+        "thresholds": _thresholds(t, x, o),
         "chart": _chart(x, o, curve, prices),
     }
 

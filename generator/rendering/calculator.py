@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from generator.model.catalog import OPTION_LABELS, TERM_HOURS, Catalog
+from generator.model.resolve import spot_risk
 from generator.model.results import ScenarioResult
 from generator.rendering.embeds import compact_json
 
@@ -35,6 +36,13 @@ def calculator_data(catalog: Catalog) -> dict[str, Any]:
         # How the calculator names a price's source: by title and date, never by its key.
         "sources": {key: {"name": src.name, "url": src.url, "as_of": src.as_of.isoformat() if src.as_of else None}
                     for key, src in catalog.sources.items()},
+        # Spot interruptions per instance-hour where the Spot Instance Advisor rates a pool, as resolve
+        # converts its bucket; a pool missing here takes the shared default in the assumptions.
+        "spot_rates": {
+            iid: {region: {"value": r.rate.value, "low": r.rate.low, "high": r.rate.high}
+                  for region in i.spot_interruption.value if (r := spot_risk(catalog, iid, region)).bucket is not None}
+            for iid, i in catalog.instances.items() if iid in priced and i.spot_interruption is not None
+        },
         "options": OPTION_LABELS,
         "term_hours": TERM_HOURS,
         "assumptions": {
@@ -65,6 +73,7 @@ def calculator_data(catalog: Catalog) -> dict[str, Any]:
             },
             "close_call_margin": a.close_call_margin.value,
             "soon_days": a.soon_days.value,
+            "break_even_horizon_years": a.break_even_horizon_years.value if a.break_even_horizon_years else None,
         },
     }
 

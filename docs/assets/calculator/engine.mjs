@@ -10,15 +10,21 @@ export const RANGE_INPUTS = {
   trainium_price: ["high", "low"],
   gpu_price: ["low", "high"],
   interruption_rate: ["high", "low"],
+  trainium_interruption_rate: ["high", "low"],
+  gpu_interruption_rate: ["low", "high"],
   lost_hours: ["high", "low"],
   port_engineers: ["low", "high"],
 };
 
 export const HOURS_PER_MONTH = 730.0;
+const HOURS_PER_YEAR = 12 * HOURS_PER_MONTH;
 const DAYS_PER_WEEK = 7.0;
 // The most runs a scenario may plan: break-even statements cover plans up to it.
 const MAX_PLAN_RUNS = 1000000;
 const CURVE_MAX_HORIZON = 400;
+// The committed throughput threshold: doublings to bracket it, then halvings of the bracket.
+const COMMITTED_BRACKET_STEPS = 20;
+const COMMITTED_HALVINGS = 60;
 // A threshold is shown only if the verdict differs this little either side of it.
 const THRESHOLD_PROBE = 1e-6;
 // The rules whose verdict the plan's costs decide; thresholds over runs mean something only there.
@@ -40,6 +46,14 @@ export function recurringBreakEven(s, port, k) {
   const m = Math.floor((port - s) / c) + 1;
   const r = Math.floor((port - (m - 1) * c) / s) + 1;
   return (m - 1) * k + r;
+}
+
+// The saving as a share of the GPU plan's compute: the plans' difference over the GPU plan's total,
+// by the hour or under a commitment alike; null when the GPU plan costs nothing more.
+export function savingShare(saving, runs, gpuCompute) {
+  if (saving === 0) return 0.0;
+  if (!(gpuCompute > 0) || gpuCompute === Infinity) return null;
+  return saving * runs / gpuCompute;
 }
 
 export function portsNeeded(runs, runsPerArchitecture) {
@@ -96,10 +110,16 @@ export function computeCost(n, x, side, hours, wall) {
   return [committed, terms];
 }
 
+// Spot interruptions per instance-hour for one side: its own pool's, or the shared figure.
+export function interruptionRate(x, side) {
+  const own = x[side + "_interruption_rate"];
+  return isNone(own) ? x.interruption_rate : own;
+}
+
 // Compute cost of n runs bought one way with nothing held; null when that way cannot finish.
 export function wayCost(n, x, side, baseHours, way) {
   const count = x[side + "_count"];
-  const factor = spotFactor(way.option === "spot", count, x.interruption_rate.value, x.lost_hours.value);
+  const factor = spotFactor(way.option === "spot", count, interruptionRate(x, side).value, x.lost_hours.value);
   if (factor === Infinity) return null;
   const hours = baseHours * factor;
   if (isNone(way.term_hours)) return n * (way.usd_per_hour * hours);
@@ -116,7 +136,7 @@ export function planTotals(x, n, o) {
 
 function side(x, name, hours, readyDays) {
   const count = x[name + "_count"];
-  const factor = spotFactor(x[name + "_spot"], count, x.interruption_rate.value, x.lost_hours.value);
+  const factor = spotFactor(x[name + "_spot"], count, interruptionRate(x, name).value, x.lost_hours.value);
   const price = x[name + "_price"];
   const baseHours = hours;
   hours = hours * factor;
@@ -166,7 +186,7 @@ export function infeasibility(x, name) {
   if (name === "trainium" && x.excluded_by.length) reasons.push(words.ruledOutBy(x.excluded_by));
   if (x.region_excluded.includes(name)) reasons.push(words.notOfferedIn(x.allowed_regions));
   if (x[name + "_availability"] === "unavailable") reasons.push(words.REASONS.unavailable);
-  if (x[name + "_spot"] && spotLoad(x[name + "_count"], x.interruption_rate.value, x.lost_hours.value) >= 1) {
+  if (x[name + "_spot"] && spotLoad(x[name + "_count"], interruptionRate(x, name).value, x.lost_hours.value) >= 1) {
     reasons.push(words.REASONS["spot-cannot-finish"]);
   }
   return reasons;
@@ -206,7 +226,7 @@ export function evaluate(x) {
     trainium: trn,
     gpu,
     saving_per_run: saving,
-    saving_pct: saving / gpu.cost_per_run,
+    saving_pct: savingShare(saving, x.runs, gpu.compute_total),
     port_cost: portCost,
     ports,
     port_calendar_days: portDays,
@@ -215,6 +235,8 @@ export function evaluate(x) {
     verdict,
     trace,
     decided_by: decidedBy,
+    // Calendar hours one run takes at the plan's pace on Trainium: what turns runs into time.
+    pace_hours: planSpan(1, x, trn.wall_clock_hours),
   };
 }
 
@@ -317,8 +339,14 @@ function againstAndFor(name, low, high) {
 }
 
 export function rangedInputs(x) {
-  let names = Object.keys(RANGE_INPUTS).filter((n) => isRange(x[n]));
-  if (!(x.trainium_spot || x.gpu_spot)) names = names.filter((n) => n !== "interruption_rate" && n !== "lost_hours");
+  let names = Object.keys(RANGE_INPUTS).filter((n) => !isNone(x[n]) && isRange(x[n]));
+  // A spot rate counts only for a side on spot that uses it: the shared one for a side with none of its own.
+  const sides = ["trainium", "gpu"];
+  const shared = sides.some((s) => x[s + "_spot"] && isNone(x[s + "_interruption_rate"]));
+  const unused = new Set(shared ? [] : ["interruption_rate"]);
+  for (const s of sides) if (!x[s + "_spot"]) unused.add(s + "_interruption_rate");
+  if (!(x.trainium_spot || x.gpu_spot)) unused.add("lost_hours");
+  names = names.filter((n) => !unused.has(n));
   if (isNone(x.needed_within_days)) names = names.filter((n) => n !== "port_engineers");
   return names;
 }
@@ -585,7 +613,7 @@ export function thresholds(x, o) {
     rel = headroom > 0 ? x.trainium_price.value * trnHoursAtParity / headroom : null;
     price = headroom > 0 ? headroom * x.relative_throughput.value / trnHoursAtParity : null;
   } else {
-    rel = null;
+    rel = committedThroughput(x, o, gpuTotal - fixed);
     const reserved = x.trainium_count * o.trainium.committed_terms * x.trainium_term_hours;
     price = headroom > 0 && reserved > 0 ? headroom / reserved : null;
   }
@@ -600,6 +628,34 @@ export function thresholds(x, o) {
     port_weeks: flipping(x, "port_weeks", weeks), trainium_price: flipping(x, "trainium_price", price),
     break_even: b,
   };
+}
+
+// The least relative throughput at which Trainium's committed compute costs less than `headroom`:
+// a committed total moves with throughput in steps, so the boundary is found by halving an interval
+// around the case's own value (the total never rises with throughput). Null when none is in reach.
+function committedThroughput(x, o, headroom) {
+  const cheaper = (r) => side(x, "trainium", x.gpu_hours / r, 0.0).compute_total < headroom;
+  const r = x.relative_throughput.value;
+  let lo = r, hi = r, found = false;
+  if (cheaper(r)) {
+    for (let i = 0; i < COMMITTED_BRACKET_STEPS; i++) {
+      lo = lo / 2;
+      if (!cheaper(lo)) { found = true; break; }
+      hi = lo;
+    }
+  } else {
+    for (let i = 0; i < COMMITTED_BRACKET_STEPS; i++) {
+      hi = hi * 2;
+      if (cheaper(hi)) { found = true; break; }
+      lo = hi;
+    }
+  }
+  if (!found) return null;
+  for (let i = 0; i < COMMITTED_HALVINGS; i++) {
+    const mid = (lo + hi) / 2;
+    if (cheaper(mid)) hi = mid; else lo = mid;
+  }
+  return hi;
 }
 
 // The threshold, if the verdict just below it differs from the verdict just above it; else null.
@@ -733,6 +789,11 @@ export function waysElsewhere(data, instance, region, allowed) {
   return out;
 }
 
+function spotRate(data, c) {
+  const r = ((data.spot_rates || {})[c.instance] || {})[c.region];
+  return r === undefined ? null : span(r.value, r.low, r.high);
+}
+
 const heldHours = (c) => (isNone(c.held_months) ? 0.0 : c.held_months * HOURS_PER_MONTH);
 const termHours = (data, option) => (option in data.term_hours ? data.term_hours[option] : null);
 
@@ -753,6 +814,10 @@ export function resolve(w, data) {
     trainium_spot: w.trainium.option === "spot",
     gpu_spot: w.gpu.option === "spot",
     interruption_rate: span(ir.value, ir.low, ir.high),
+    // A side's own rate where the Advisor rates its pool (the calculator's data carries it, converted).
+    trainium_interruption_rate: spotRate(data, w.trainium),
+    gpu_interruption_rate: spotRate(data, w.gpu),
+    horizon_hours: isNone(a.break_even_horizon_years) ? null : a.break_even_horizon_years * HOURS_PER_YEAR,
     lost_hours: span(lost.value, lost.low, lost.high),
     port_weeks: portWeeks(w, data),
     engineer_week_usd: porting.engineer_week_usd || a.engineer_week_usd,

@@ -78,7 +78,9 @@ export function weeks(x) {
 }
 
 export function rate(x) {
-  return missing(x) ? NONE : trim(fixed(x, 4), 0);
+  if (missing(x)) return NONE;
+  if (x === 0 || Math.abs(x) >= 0.001) return trim(fixed(x, 4), 0);
+  return trim(fixed(x, 1 - Math.floor(Math.log10(Math.abs(x)))), 0);
 }
 
 export function days(x) {
@@ -98,6 +100,18 @@ export function num(x, digits = 2) {
 export function hours(h) {
   if (missing(h)) return NONE;
   return h >= 48 ? fixed(h / 24, 1) + " days" : fixed(h, 1) + " hours";
+}
+
+export function calendar(h) {
+  if (missing(h)) return NONE;
+  for (const [size, below, unit] of [[1.0, 48.0, "hour"], [24.0, 1460.0, "day"], [730.0, 17520.0, "month"]]) {
+    if (h < below) {
+      const body = trim(fixed(h / size, 1), 0);
+      return body + " " + unit + (body === "1" ? "" : "s");
+    }
+  }
+  const body = trim(fixed(h / 8760, 1), 0);
+  return body + (body === "1" ? " year" : " years");
 }
 
 export function date(d) {

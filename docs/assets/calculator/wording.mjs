@@ -14,6 +14,8 @@ export const RANGE_LABELS = {
   trainium_price: "Trainium price",
   gpu_price: "GPU price",
   interruption_rate: "spot interruptions per instance-hour",
+  trainium_interruption_rate: "spot interruptions per instance-hour on Trainium",
+  gpu_interruption_rate: "spot interruptions per instance-hour on the GPU",
   lost_hours: "hours of work lost per spot interruption",
   port_engineers: "engineers on the port",
 };
@@ -85,7 +87,7 @@ export function rangeValue(name, v) {
   if (name === "port_weeks") return v === null || v === undefined ? f.NONE : f.weeks(v) + (v === 1 ? " engineer-week" : " engineer-weeks");
   if (name === "trainium_price" || name === "gpu_price") return f.hourly(v);
   if (v === null || v === undefined) return f.NONE;
-  if (name === "interruption_rate") return f.rate(v) + " per instance-hour";
+  if (name === "interruption_rate" || name === "trainium_interruption_rate" || name === "gpu_interruption_rate") return f.rate(v) + " per instance-hour";
   if (name === "lost_hours") return f.hours(v);
   if (name === "port_engineers") return f.weeks(v) + (v === 1 ? " engineer" : " engineers");
   return f.num(v, 2);
@@ -161,7 +163,25 @@ function robustnessOf(rob, verdict) {
   return { state, words: robustWords(state, rob.flips_on), sentence, ends, verdict_label: VERDICT_LABELS[verdict] };
 }
 
-function thresholdsOf(t) {
+// Whether n runs at the plan's pace take longer than the horizon the data sets for a break-even.
+function beyond(n, x, o) {
+  const pace = Number.isFinite(o.pace_hours) ? o.pace_hours : null;
+  const horizon = x.horizon_hours ?? null;
+  return pace !== null && horizon !== null && n * pace > horizon;
+}
+
+const notWithin = (x) => `not within ${f.calendar(x.horizon_hours)} at this pace`;
+
+// A count of runs (`text`, as it reads) with the calendar time the runs take at the plan's pace;
+// past the horizon, that it is not within it instead of the count.
+function atPace(text, n, x, o) {
+  if (beyond(n, x, o)) return notWithin(x);
+  const pace = Number.isFinite(o.pace_hours) ? o.pace_hours : null;
+  if (pace === null || n <= 1) return text;
+  return `${text} (${f.calendar(n * pace)} at the plan's pace)`;
+}
+
+function thresholdsOf(t, x, o) {
   // The break-even statement is told in the summary's break-even row, not as a value here.
   const names = Object.keys(THRESHOLD_LABELS).filter((n) => n in t)
     .concat(Object.keys(t).filter((n) => !(n in THRESHOLD_LABELS) && n !== "break_even"));
@@ -169,7 +189,7 @@ function thresholdsOf(t) {
     const v = t[name];
     let text;
     if (v === null || v === undefined) text = f.NO_CROSSING;
-    else if (name === "runs") text = f.breakEven(v);
+    else if (name === "runs") text = atPace(f.breakEven(v), v, x, o);
     else text = rangeValue(name, v);
     return { key: `threshold.${name}`, label: THRESHOLD_LABELS[name] ?? generic(name), value: v ?? null, text };
   });
@@ -193,28 +213,37 @@ function breakEvenValue(x, o, t) {
 }
 
 // The break-even statement over plan lengths, when it says more than one number.
-function planLengths(b) {
+function planLengths(b, x, o) {
   if (!b) return "";
-  if (b.kind === "between") return `; Trainium costs less only for plans of ${f.runs(b.first)} to ${plural(b.last, "run")}`;
-  if (b.kind === "from" && b.first_for_good !== b.first) return `; Trainium costs less for every plan of ${plural(b.first_for_good, "run")} or more`;
+  if (b.kind === "between") return `; Trainium costs less only for plans of ${f.runs(b.first)} to ${atPace(plural(b.last, "run"), b.last, x, o)}`;
+  if (b.kind === "from" && b.first_for_good !== b.first) {
+    if (beyond(b.first_for_good, x, o)) return `; every longer plan costs less on Trainium only beyond ${f.calendar(x.horizon_hours)} at this pace`;
+    return `; Trainium costs less for every plan of ${atPace(plural(b.first_for_good, "run"), b.first_for_good, x, o)} or more`;
+  }
   return "";
 }
 
 function breakEven(x, o, t) {
   const be = o.break_even_runs;
   if (be !== null) {
-    if (x.runs_per_architecture !== null && x.runs_per_architecture !== undefined) return `${f.breakEven(be)}: Trainium costs less for every plan this long or longer`;
-    return f.breakEven(be);
+    if (beyond(be, x, o)) return notWithin(x);
+    if (x.runs_per_architecture !== null && x.runs_per_architecture !== undefined) return `${atPace(f.breakEven(be), be, x, o)}: Trainium costs less for every plan this long or longer`;
+    return atPace(f.breakEven(be), be, x, o);
   }
   if (committed(x)) {
     const first = t.runs ?? null;
     if (first === null) return `${f.NO_CROSSING}: Trainium's plan never costs less, and a commitment is paid by the term`;
-    return `${f.runs(first)} (plan): the first run at which Trainium's plan costs less; ` +
-      "a commitment is paid by the term, so no single run repays the port" + planLengths(t.break_even);
+    if (beyond(first, x, o)) return notWithin(x);
+    const pace = Number.isFinite(o.pace_hours) ? o.pace_hours : null;
+    const when = pace !== null && first > 1 ? `, ${f.calendar(first * pace)} at its pace` : "";
+    return `${f.runs(first)} (plan${when}): the first run at which Trainium's plan costs less; ` +
+      "a commitment is paid by the term, so no single run repays the port" + planLengths(t.break_even, x, o);
   }
   if (o.saving_per_run > 0) {
-    return `never: one port needs ${f.runs(o.port_cost / o.saving_per_run)} runs to repay, ` +
-      `and each architecture lasts ${plural(x.runs_per_architecture, "run")}`;
+    const needs = o.port_cost / o.saving_per_run;
+    const repay = beyond(needs, x, o) ? `takes longer than ${f.calendar(x.horizon_hours)} at this pace`
+      : `needs ${atPace(f.runs(needs) + " runs", needs, x, o)}`;
+    return `never: one port ${repay} to repay, and each architecture lasts ${plural(x.runs_per_architecture, "run")}`;
   }
   return `${f.NO_CROSSING}: Trainium never saves per run`;
 }
@@ -331,8 +360,8 @@ function summaryOf(x, o, t) {
     for (const side of ["trainium", "gpu"]) {
       const n = x[`${side}_count`];
       spot[side] = cell(`${side}.spot_overhead`, o[side].spot_overhead, x[`${side}_spot`]
-        ? `${f.pct(o[side].spot_overhead)}: ${plural(n, "instance")} × ${f.rate(x.interruption_rate.value)} ` +
-          `interruptions an instance-hour × ${f.hours(x.lost_hours.value)} lost each`
+        ? `${f.pct(o[side].spot_overhead)}: ${plural(n, "instance")} × ${f.rate((x[`${side}_interruption_rate`] || x.interruption_rate).value)} ` +
+          `interruptions an instance-hour (${spotBasis(x, side)}) × ${f.hours(x.lost_hours.value)} lost each`
         : "none: not on spot");
     }
     sides.push({ label: "Extra hours for spot interruptions", ...spot });
@@ -361,7 +390,7 @@ function summaryOf(x, o, t) {
   return {
     sides,
     rows: [
-      { label: "Saving per run on Trainium", ...cell("saving_per_run", o.saving_per_run, `${f.money(o.saving_per_run)} (${f.pct(o.saving_pct)} of the GPU cost)`) },
+      { label: "Saving per run on Trainium", ...cell("saving_per_run", o.saving_per_run, savingText(o.saving_per_run, o.saving_pct)) },
       { label: "Cost of one port", ...cell("port_cost", o.port_cost, f.money(o.port_cost)) },
       { label: "Ports over the plan", ...cell("ports", o.ports, f.count(o.ports)) },
       { label: "Break-even runs", ...cell("break_even_runs", breakEvenValue(x, o, t), breakEven(x, o, t)) },
@@ -372,6 +401,14 @@ function summaryOf(x, o, t) {
 
 // The cheapest way to buy one side's compute against the named way; a region is named only when the
 // cheaper way is in another region than the named one.
+// Where a side's interruption rate comes from: its pool's rating, or the guide's own default.
+const spotBasis = (x, side) => (x[`${side}_interruption_rate`] ? "the Spot Instance Advisor's band for this pool" : "the guide's default");
+
+export function savingText(saving, share) {
+  if (share === null) return `${f.money(saving)} (the GPU plan costs nothing more: its reservation is already paid)`;
+  return `${f.money(saving)} (${f.pct(share)} of the GPU plan's cost)`;
+}
+
 function cheapestWay(x, sd, side) {
   const named = optionWords(x[side + "_option"]);
   if (!sd.feasible) return "not compared: this side cannot run"; // ways to buy matter only to a side that can run
@@ -441,7 +478,7 @@ export function present(result, curve, prices) {
     price_notes: priceNotes(o),
     price_marks: priceMarks(o, rob),
     robustness,
-    thresholds: thresholdsOf(t),
+    thresholds: thresholdsOf(t, x, o),
     chart: chartOf(x, o, curve, prices),
   };
 }

@@ -1,0 +1,125 @@
+"""Rules a FinOps analyst checks on a committed plan (issue 45, points 3, 4, 5 and 9), each a golden
+case with the arithmetic worked by hand: the throughput at which a commitment's verdict flips, the
+saving's share of the GPU plan, the scenario's `robust` as its page reads, and a port of nothing."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from core_support import FROZEN
+from generator.model.engine import Inputs, Span, Way, evaluate, robustness, thresholds
+from generator.model.schema import Workload
+
+
+def point(v: float) -> Span:
+    return Span(v, v, v)
+
+
+YEAR = 8760.0
+
+# One run of 6,250 instance-hours on one GPU instance on demand at $20: $125,000. Trainium on one
+# 1-year term at $12 an hour ($105,120 a term), with a port of 2 engineer-weeks at $6,000 ($12,000).
+# At the case's throughput of 0.8 the run takes 6,250 / 0.8 = 7,812.5 hours: one term, $117,120 in
+# all, so Trainium. Below 6,250 / 8,760 = 0.7135 it takes longer than a year: two terms, $222,240,
+# so the GPU. The team buys the term only, so no hour is bought otherwise.
+COMMITTED = Inputs(
+    gpu_hours=6250.0,
+    relative_throughput=Span(0.8, 0.6, 1.0),
+    trainium_price=point(12.0),
+    gpu_price=point(20.0),
+    trainium_spot=False,
+    gpu_spot=False,
+    interruption_rate=point(0.0005),
+    lost_hours=point(1.5),
+    port_weeks=point(2.0),
+    engineer_week_usd=6000.0,
+    port_extra_usd=0.0,
+    runs=1,
+    runs_per_architecture=None,
+    trainium_count=1,
+    gpu_count=1,
+    trainium_availability="available",
+    gpu_availability="available",
+    needed_within_days=None,
+    soon_days=30,
+    close_call_margin=0.10,
+    port_engineers=point(2.0),
+    trainium_term_hours=YEAR,
+    trainium_option="commit-1y",
+    gpu_option="on-demand",
+    trainium_ways=(Way("commit-1y", 12.0, YEAR),),
+    gpu_ways=(Way("on-demand", 20.0),),
+)
+
+
+def test_a_commitment_states_the_throughput_at_which_its_verdict_flips():
+    o = evaluate(COMMITTED)
+    assert (o.verdict, o.trainium.committed_terms) == ("trainium", 1)
+    assert o.gpu.total == pytest.approx(125_000.0)
+    assert o.trainium.total == pytest.approx(105_120.0 + 12_000.0)
+    # The range's low end (0.6) needs two terms: the verdict flips on relative throughput ...
+    assert robustness(COMMITTED, o).flips_on == ("relative_throughput",)
+    # ... and the threshold says where: 6,250 / 8,760 = 0.7135 (GPU at 0.713, Trainium at 0.714).
+    at = thresholds(COMMITTED, o).relative_throughput
+    assert at == pytest.approx(6250 / 8760, rel=1e-12)
+    assert evaluate(replace(COMMITTED, relative_throughput=Span(0.713, 0.6, 1.0))).verdict == "gpu"
+    assert evaluate(replace(COMMITTED, relative_throughput=Span(0.714, 0.6, 1.0))).verdict == "trainium"
+
+
+def test_no_committed_threshold_when_no_throughput_makes_the_term_pay():
+    # A GPU run of $1,000 (50 hours at $20) never pays for a $105,120 term, however fast Trainium is.
+    x = replace(COMMITTED, gpu_hours=50.0)
+    assert evaluate(x).verdict == "gpu"
+    assert thresholds(x).relative_throughput is None
+
+
+def test_the_saving_share_is_the_plans_difference_over_the_gpu_plan():
+    # By the hour it is 1 - Trainium's cost per run over the GPU's: 100 GPU hours at $40 against 80
+    # Trainium hours at $20 is $4,000 against $1,600, a saving of 60 %.
+    hourly = replace(COMMITTED, gpu_hours=100.0, relative_throughput=point(1.25), trainium_price=point(20.0),
+                     gpu_price=point(40.0), runs=10, trainium_term_hours=None, trainium_option="on-demand",
+                     trainium_ways=(Way("on-demand", 20.0),), gpu_ways=(Way("on-demand", 40.0),))
+    assert evaluate(hourly).saving_pct == pytest.approx(0.6)
+    # A GPU term the plan barely uses: one 1-year term at $40 is $350,400 against Trainium's 10 x 80
+    # hours at $20, $16,000. The saving per run is (350,400 - 16,000) / 10 = $33,440; as a share of
+    # the GPU plan it is 334,400 / 350,400 = 95.4 %, never the 836 % that dividing by one GPU run's
+    # hourly cost ($4,000) gave.
+    term = replace(hourly, gpu_term_hours=YEAR, gpu_option="commit-1y", gpu_ways=(Way("commit-1y", 40.0, YEAR),))
+    o = evaluate(term)
+    assert o.saving_per_run == pytest.approx(33_440.0)
+    assert o.saving_pct == pytest.approx(334_400 / 350_400)
+    # A GPU reservation already held for the whole plan costs nothing more: no share of $0.
+    held = replace(term, gpu_held_hours=YEAR)
+    o = evaluate(held)
+    assert o.gpu.compute_total == 0 and o.saving_per_run == pytest.approx(-1_600.0)
+    assert o.saving_pct is None
+
+
+def test_a_team_already_on_neuron_ports_nothing():
+    w = Workload.model_validate({
+        "name": "w", "architecture": "mainstream", "run_size": {"gpu_instance_hours": 100.0}, "runs": 3,
+        "trainium": {"instance": "trn1.32xlarge", "region": "us-east-1"},
+        "gpu": {"instance": "p4d.24xlarge", "region": "us-east-1"},
+        "relative_throughput": {"value": 1.0, "low": 0.9, "high": 1.1},
+        "porting": {"weeks": {"value": 0, "low": 0, "high": 0}},
+    })
+    from generator.inputs.loader import load_catalog
+    from generator.model.results import evaluate_workload
+
+    o = evaluate_workload(w, load_catalog(FROZEN / "data")).outcome
+    # No port: Trainium's total is its compute alone, and it is ahead from the first run.
+    assert (o.port_cost, o.port_calendar_days) == (0.0, 0.0)
+    assert o.trainium.total == pytest.approx(o.trainium.compute_total)
+    assert o.break_even_runs == 0.0
+
+
+def test_a_scenario_is_robust_only_as_its_page_says():
+    from generator.inputs.loader import load_project
+
+    r = next(s for s in load_project(FROZEN).results if s.id == "cuda-native-modest-volume")
+    rob = r.workloads[0].robustness
+    # No input alone flips it, but all of them at their worst at once do: the page says "joint".
+    assert rob.holds and rob.joint_flip
+    assert r.robust is False

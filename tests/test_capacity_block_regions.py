@@ -1,0 +1,49 @@
+"""Capacity Blocks are priced in every region the Capacity Blocks page lists, not only us-east-1.
+
+The golden case: a team that must train in Stockholm (eu-north-1) on p5.48xlarge Capacity Blocks.
+The page (CB-2026-07) sells p5.48xlarge blocks there at $37.76 an hour, and trn1.32xlarge blocks at
+$9.532; the guide used to refuse the workload as "not priced there"."""
+
+from __future__ import annotations
+
+import pytest
+
+from core_support import DATA
+from generator.model.resolve import check_references
+from generator.model.results import evaluate_workload
+from generator.model.schema import Workload
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    from generator.inputs.loader import load_catalog
+
+    return load_catalog(DATA)
+
+
+def stockholm() -> Workload:
+    return Workload.model_validate({
+        "name": "Stockholm pretraining",
+        "architecture": "mainstream",
+        "neuron_experience": "experienced",
+        "run_size": {"gpu_instance_hours": 1000.0},
+        "runs": 10,
+        "regions": ["eu-north-1"],
+        "trainium": {"instance": "trn1.32xlarge", "region": "eu-north-1", "option": "capacity-block"},
+        "gpu": {"instance": "p5.48xlarge", "region": "eu-north-1", "option": "capacity-block"},
+        "relative_throughput": {"value": 0.5, "low": 0.5, "high": 0.5},
+    })
+
+
+def test_a_stockholm_workload_on_p5_capacity_blocks_is_priced(catalog):
+    assert list(check_references((stockholm(),), catalog)) == []
+    r = evaluate_workload(stockholm(), catalog)
+    assert (r.gpu_price.region, r.gpu_price.option, r.gpu_price.point, r.gpu_price.source) == ("eu-north-1", "capacity-block", 37.76, "CB-2026-07")
+    o = r.outcome
+    # GPU: 10 runs x 1,000 instance-hours x $37.76 = $377,600.
+    assert o.gpu.total == pytest.approx(377_600.0)
+    # Trainium at half the throughput: 10 x 2,000 instance-hours x $9.532 = $190,640, plus one port of
+    # 2 engineer-weeks (mainstream, an experienced team) at $6,000 = $12,000: $202,640.
+    assert o.trainium.total == pytest.approx(202_640.0)
+    assert o.verdict == "trainium"
+    assert o.total_difference == pytest.approx(377_600.0 - 202_640.0)
