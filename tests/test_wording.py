@@ -5,6 +5,7 @@ jointly, when ports recur faster than they repay, and where the cost chart marks
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 import json
 import subprocess
 from pathlib import Path
@@ -283,18 +284,28 @@ def test_the_engine_places_no_sentence_of_its_own():
 
 
 def test_a_cheaper_way_in_another_allowed_region_names_both_regions():
-    # The GPU's named way is on demand in eu-west-2 (5,000 h x 55.04 = 275,200); the workload may also
-    # use us-east-1, where spot costs 5,000 / (1 - 0.00075) x 20 = 100,075.06, 175,124.94 less.
-    # Trainium's cheaper way is in its own region, so no region is named.
+    # The GPU is named on demand in eu-west-2 (5,000 h x 55.04 = 275,200); the workload may also use
+    # us-east-1, where on demand, which it accepts, costs 5,000 x 40 = 200,000: its plan is bought there.
+    # Spot in us-east-1, which it does not accept, would cost 5,000 / (1 - 0.00075) x 20 = 100,075.06,
+    # 99,924.94 less: advice, in the plan's own region, so no region is named. Trainium's Capacity
+    # Block, not accepted either, is in its own region too.
     x = _inputs(gpu_option="on-demand", gpu_region="eu-west-2", gpu_ways=(Way("on-demand", 55.04, None, "eu-west-2"),),
                 gpu_ways_elsewhere=(Way("on-demand", 40.0, None, "us-east-1"), Way("spot", 20.0, None, "us-east-1")),
                 trainium_option="on-demand", trainium_region="us-east-2",
                 trainium_ways=(Way("on-demand", 35.76, None, "us-east-2"), Way("capacity-block", 30.0, None, "us-east-2")))
     (shown,) = _both([_case(x)])
     row = next(r for r in shown["summary"]["sides"] if r["label"] == "Cheapest way to buy this plan's compute")
-    assert row["gpu"]["text"] == "spot in us-east-1, $175,125 less than on-demand in eu-west-2"
-    assert row["gpu"]["value"] == pytest.approx(275_200 - 100_000 / 0.99925)
-    assert row["trainium"]["text"] == "Capacity Block, $28,800 less than on-demand"
+    assert row["gpu"]["text"] == "spot, $99,925 less than on-demand, if the team would buy it so"
+    assert row["gpu"]["value"] == pytest.approx(200_000 - 100_000 / 0.99925)
+    assert row["trainium"]["text"] == "Capacity Block, $28,800 less than on-demand, if the team would buy it so"
+    bought = next(r for r in shown["summary"]["sides"] if r["label"] == "How the plan is bought")
+    assert bought["gpu"]["text"] == "by the hour on demand in us-east-1"
+    assert bought["trainium"]["text"] == "by the hour on demand"
+    # Had the named region held the cheaper way, both regions would be named.
+    y = replace(x, gpu_accepts=("on-demand",), gpu_ways_elsewhere=(Way("spot", 20.0, None, "us-east-1"),))
+    (shown,) = _both([_case(y)])
+    row = next(r for r in shown["summary"]["sides"] if r["label"] == "Cheapest way to buy this plan's compute")
+    assert row["gpu"]["text"] == "spot in us-east-1, $175,125 less than on-demand in eu-west-2, if the team would buy it so"
 
 
 def test_a_way_elsewhere_that_costs_the_same_leaves_the_named_way():

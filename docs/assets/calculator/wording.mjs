@@ -46,6 +46,32 @@ export const REASONS = {
 };
 export const ruledOutBy = (constraints) => "a hard constraint rules it out (" + constraints.join(", ") + ")";
 export const notOfferedIn = (regions) => "it is not offered in any region the workload may use (" + regions.join(", ") + ")";
+export const blocksCannotHold = (across) =>
+  `Capacity Blocks hold at most ${f.count(across)} instances across an organisation's blocks, fewer than it runs at once`;
+
+// How a plan's parts are bought, as a buyer says it.
+const TERM_WORDS = { "commit-1y": "1-year term", "commit-3y": "3-year term" };
+const HOURLY_WORDS = { "on-demand": "on demand", "capacity-block": "on Capacity Blocks", spot: "on spot" };
+const SMALL_COUNTS = { 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine" };
+const termsWords = (n, option) => `${SMALL_COUNTS[n] || f.count(n)} ${TERM_WORDS[option]}${n === 1 ? "" : "s"}`;
+
+// How one side's plan is bought: held hours first, whole terms, then what is bought by the hour.
+export function planBought(x, sd, side) {
+  const option = sd.plan_option, region = sd.plan_region;
+  const where = region && region !== (x[side + "_region"] || "") ? ` in ${region}` : "";
+  if (!(option in TERM_WORDS)) {
+    const whole = option === "capacity-block" && x.block_limits ? ", each run booked as whole days" : "";
+    return `by the hour ${HOURLY_WORDS[option] ?? option}${where}${whole}`;
+  }
+  const held = x[side + "_held_hours"], terms = sd.committed_terms, hourly = sd.hourly_hours;
+  const byHour = HOURLY_WORDS[sd.hourly_option] ?? sd.hourly_option;
+  if (hourly && !(held || terms)) return `no ${TERM_WORDS[option]}: the whole plan ${byHour}${where}`;
+  const parts = [];
+  if (held) parts.push(`the ${f.count(held)} hours still held`);
+  if (terms) parts.push(termsWords(terms, option));
+  if (hourly) parts.push(`the plan's last ${f.count(hourly)} hours ${byHour}`);
+  return (parts.join(", then ") || "nothing more to buy") + where;
+}
 export const neitherCanRun = (trn, gpu) => `Neither side can run. Trainium: ${trn}. The GPU option: ${gpu}.`;
 export const cannotRun = (side, reasons) => `${SIDE_LABELS[side]} cannot run: ${reasons}.`;
 export const neitherOnTime = (soonest) => "Neither side can start by the deadline; " + SOONEST[soonest];
@@ -348,8 +374,15 @@ function summaryOf(x, o, t) {
     trainium: cell("trainium.ready_days", o.trainium.ready_days, `in ${f.days(o.trainium.ready_days)}, after the port${lead}`),
     gpu: cell("gpu.ready_days", gpuDays, gpuDays ? `in ${f.days(gpuDays)}` : "at once"),
   });
+  // Said wherever a plan is not simply the named way by the hour: a term, another way or region, blocks.
+  if (committed(x) || ["trainium", "gpu"].some((side) => o[side].plan_option !== x[side + "_option"]
+    || o[side].plan_region !== x[side + "_region"] || o[side].plan_option === "capacity-block")) {
+    const row = { label: "How the plan is bought" };
+    for (const side of ["trainium", "gpu"]) row[side] = cell(`${side}.plan_option`, o[side].plan_option, planBought(x, o[side], side));
+    sides.push(row);
+  }
   sides.push(pair(`Total over ${plural(x.runs, "run")}`, "total", f.money));
-  // The verdict keeps the way each side is named to be bought; a cheaper way is said beside it.
+  // The verdict buys each side the cheapest way it accepts; a cheaper way it does not accept is advice.
   if (["trainium", "gpu"].some((side) => (o[side].options || []).length)) {
     const row = { label: "Cheapest way to buy this plan's compute" };
     for (const side of ["trainium", "gpu"]) {
@@ -373,12 +406,20 @@ function summaryOf(x, o, t) {
 // The cheapest way to buy one side's compute against the named way; a region is named only when the
 // cheaper way is in another region than the named one.
 function cheapestWay(x, sd, side) {
-  const named = optionWords(x[side + "_option"]);
-  if (!sd.feasible) return "not compared: this side cannot run"; // ways to buy matter only to a side that can run
-  if (!(sd.cheaper_by > 0)) return `${named}, as named`;
-  const here = x[side + "_region"] || "", there = sd.cheapest_region || "";
-  if (there && there !== here) return `${optionWords(sd.cheapest_option)} in ${there}, ${f.money(sd.cheaper_by)} less than ${named} in ${here}`;
-  return `${optionWords(sd.cheapest_option)}, ${f.money(sd.cheaper_by)} less than ${named}`;
+  const planned = optionWords(sd.plan_option);
+  const here = sd.plan_region || "", there = sd.cheapest_region || "";
+  if (!sd.feasible) {
+    if ((sd.compute_total ?? null) === null && (sd.options || []).length) {
+      // No way the side accepts can run the plan; one it does not accept can.
+      const cost = Math.min(...sd.options.map((o) => o[1]));
+      return `not accepted, but ${optionWords(sd.cheapest_option)} in ${there} could run it for ${f.money(cost)}`;
+    }
+    return "not compared: this side cannot run"; // ways to buy matter only to a side that can run
+  }
+  if (!(sd.cheaper_by > 0)) return sd.plan_option === x[side + "_option"] ? `${planned}, as named` : `${planned}, the cheapest way accepted`;
+  const gain = `${f.money(sd.cheaper_by)} less than ${planned}`;
+  if (there && there !== here) return `${optionWords(sd.cheapest_option)} in ${there}, ${gain} in ${here}, if the team would buy it so`;
+  return `${optionWords(sd.cheapest_option)}, ${gain}, if the team would buy it so`;
 }
 
 function chartOf(x, o, curve, prices) {
