@@ -262,6 +262,19 @@ def block_hours(wall: float, b: BlockLimits) -> float:
     return (full * b.longest + rest) * HOURS_PER_DAY
 
 
+def booked_hours_below(limit: float, b: BlockLimits) -> float | None:
+    """The most hours a run can be booked for on Capacity Blocks that stay under `limit` hours (a
+    length `block_hours` books); None when not even one day does."""
+    days = math.ceil(limit / HOURS_PER_DAY) - 1
+    if days < 1:
+        return None
+    full = math.floor((days - 1) / b.longest)
+    rest = days - full * b.longest
+    if rest > b.daily_up_to:
+        rest = b.daily_up_to + math.floor((rest - b.daily_up_to) / b.weekly_step) * b.weekly_step
+    return (full * b.longest + rest) * HOURS_PER_DAY
+
+
 def hourly_rate(x: Inputs, side: str, option: str, usd_per_hour: float, wall: float) -> float | None:
     """What an instance-hour of a run costs bought by the hour one way: on Capacity Blocks the whole
     days booked, spread over the hours used; None when blocks cannot hold the side's instances."""
@@ -973,6 +986,14 @@ def cost_parity(x: Inputs, o: Outcome | None = None) -> Thresholds:
         trn_hours_at_parity = x.runs * x.gpu_hours * trn_factor
         rel = x.trainium_price.value * trn_hours_at_parity / headroom if headroom > 0 else None
         price = headroom * x.relative_throughput.value / trn_hours_at_parity if headroom > 0 else None
+        b = x.block_limits
+        if x.trainium_option == "capacity-block" and b is not None and headroom > 0:
+            # A run on blocks pays for the days booked, which move with throughput in steps: Trainium
+            # costs less from the throughput at which a run fits the longest booking that keeps its
+            # plan under the GPU's; at a given throughput its total is the price times those hours.
+            booked = booked_hours_below(headroom / (x.runs * x.trainium_count * x.trainium_price.value), b)
+            rel = None if booked is None else x.gpu_hours / (x.trainium_count * booked)
+            price = headroom / (x.runs * (o.trainium.cost_per_run / x.trainium_price.value))
     else:
         # A committed total does not move with throughput until the plan needs another term.
         rel = None

@@ -92,6 +92,17 @@ export function blockHours(wall, b) {
   return (full * b.longest + rest) * HOURS_PER_DAY;
 }
 
+// The most hours a run can be booked for on Capacity Blocks that stay under `limit` hours; null when
+// not even one day does.
+export function bookedHoursBelow(limit, b) {
+  const days = Math.ceil(limit / HOURS_PER_DAY) - 1;
+  if (days < 1) return null;
+  const full = Math.floor((days - 1) / b.longest);
+  let rest = days - full * b.longest;
+  if (rest > b.daily_up_to) rest = b.daily_up_to + Math.floor((rest - b.daily_up_to) / b.weekly_step) * b.weekly_step;
+  return (full * b.longest + rest) * HOURS_PER_DAY;
+}
+
 // What an instance-hour of a run costs bought by the hour one way: on Capacity Blocks the whole days
 // booked, spread over the hours used; null when blocks cannot hold the side's instances.
 export function hourlyRate(x, side, option, usdPerHour, wall) {
@@ -696,6 +707,13 @@ export function thresholds(x, o) {
     const trnHoursAtParity = y.runs * y.gpu_hours * trnFactor;
     rel = headroom > 0 ? y.trainium_price.value * trnHoursAtParity / headroom : null;
     price = headroom > 0 ? headroom * y.relative_throughput.value / trnHoursAtParity : null;
+    const b = y.block_limits;
+    if (y.trainium_option === "capacity-block" && !isNone(b) && headroom > 0) {
+      // A run on blocks pays for the days booked, which move with throughput in steps (engine.py).
+      const booked = bookedHoursBelow(headroom / (y.runs * y.trainium_count * y.trainium_price.value), b);
+      rel = booked === null ? null : y.gpu_hours / (y.trainium_count * booked);
+      price = headroom / (y.runs * (o.trainium.cost_per_run / y.trainium_price.value));
+    }
   } else {
     rel = null;
     const reserved = y.trainium_count * o.trainium.committed_terms * y.trainium_term_hours;
