@@ -5,6 +5,7 @@ data (tests/fixtures/project/data), through both engines."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -222,3 +223,23 @@ def test_a_buy_list_loads_and_decides(tmp_path: Path):
     assert r.workloads[0].inputs.gpu_accepts == ("commit-1y", "capacity-block")
     assert r.verdict == "trainium"
     assert math.isclose(r.workloads[0].outcome.gpu.total, TERM + 1460 * 8 * P4DE_BLOCK * 840 / 730, rel_tol=1e-12)
+
+
+def test_a_throughput_threshold_on_blocks_is_where_a_run_fits_fewer_days():
+    # Trainium on trn2 Capacity Blocks at $35.7608, 8 instances, and nothing else (`buy: []`: the frozen
+    # data also has an older on-demand figure for trn2); the GPU 6 runs x 1,500 h on p5 on demand
+    # = $495,360. A heavy-custom-CUDA port by a team new to Neuron: 8 x 1.5 weeks x $6,000 = $72,000.
+    # Trainium wins while 6 runs x 8 instances x (hours booked) x 35.7608 < 495,360 - 72,000 = 423,360:
+    # a run may be booked for under 246.6 hours, so for 10 days (240 h) at most. A run of
+    # 1,500 / rel / 8 hours fits 240 h from rel = 1,500 / (8 x 240) = 0.78125 up.
+    w = workload(architecture="heavy-custom-cuda", runs=6, run_size={"gpu_instance_hours": 1500},
+                 trainium={"instance": "trn2.48xlarge", "region": "us-east-2", "option": "capacity-block", "count": 8},
+                 gpu={"instance": "p5.48xlarge", "region": "us-east-1", "option": "on-demand", "count": 8},
+                 relative_throughput={"value": 0.7, "low": 0.6, "high": 0.9}, buy=[])
+    x = resolve(w, CATALOG).inputs
+    from generator.model.engine import Span, thresholds
+    assert thresholds(x).relative_throughput == pytest.approx(1500 / (8 * 240), rel=1e-12)
+    at = lambda r: evaluate(replace(x, relative_throughput=Span(r, 0.6, 0.9))).verdict  # noqa: E731
+    assert (at(0.78), at(0.78125)) == ("gpu", "trainium")
+    js = run_js_on_workloads([workload_json(w)], calculator_data(CATALOG))[0]
+    assert js["thresholds"]["relative_throughput"] == pytest.approx(0.78125, rel=1e-12)

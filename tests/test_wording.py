@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from generator.model.engine import Inputs, Span, Way, cost_curve, evaluate, robustness, thresholds
-from generator.model.wording import plain, present
+from generator.model.wording import plain, plan_bought, present
 
 PRESENT = Path(__file__).resolve().parent.parent / "docs" / "assets" / "calculator" / "wording.mjs"
 ENGINE = PRESENT.parent / "engine.mjs"
@@ -327,3 +327,24 @@ def test_a_side_that_cannot_run_has_no_cheaper_way_to_buy():
     row = next(r for r in shown["summary"]["sides"] if r["label"] == "Cheapest way to buy this plan's compute")
     assert row["gpu"]["text"] == "not compared: this side cannot run"
     assert row["trainium"]["text"] != row["gpu"]["text"]
+
+
+def test_a_plan_is_written_out_in_words_in_both_languages():
+    # One GPU on a 1-year term at $1 an hour, on demand at $2; 14 runs of 730 hours back to back, 10,220
+    # hours: one term ($8,760), then the last 1,460 hours on demand ($2,920), against two terms
+    # ($17,520) or all on demand ($20,440). With 4,380 hours still held, 5,840 are left: a term ($8,760)
+    # costs less than them on demand ($11,680). With nothing but the term accepted: two terms.
+    base = _inputs(gpu_hours=730.0, runs=14, gpu_option="commit-1y", gpu_term_hours=8760.0, gpu_price=Span(1.0, 1.0, 1.0),
+                   gpu_ways=(Way("on-demand", 2.0), Way("commit-1y", 1.0, 8760.0)))
+    cases = [base, replace(base, gpu_held_hours=4380.0), replace(base, gpu_accepts=("commit-1y",)),
+             replace(base, runs=2, gpu_hours=365.0)]
+    shown = _both([_case(x) for x in cases])
+    said = [next(r for r in s["summary"]["sides"] if r["label"] == "How the plan is bought")["gpu"]["text"] for s in shown]
+    assert said == [
+        "one 1-year term, then the plan's last 1,460 hours on demand",
+        "the 4,380 hours still held, then one 1-year term",
+        "two 1-year terms",
+        # 2 runs of 365 hours: 730 hours on demand ($1,460) cost less than a term ($8,760).
+        "no 1-year term: the whole plan on demand",
+    ]
+    assert said[0] == plan_bought(plain(base), plain(evaluate(base).gpu), "gpu")
