@@ -207,7 +207,7 @@ def test_an_engine_with_deadlines_terms_and_regions_is_told_in_full():
     case = _case(_inputs(runs_per_architecture=2, port_weeks=Span(20.0, 20.0, 20.0)))
     x, o = case["result"]["inputs"], case["result"]["outcome"]
     x.update(trainium_term_hours=8760.0, gpu_term_hours=None, trainium_lead_days=7.0)
-    o["trainium"].update(committed_terms=2, utilisation=0.25, ready_days=21.0)
+    o["trainium"].update(committed_terms=2, utilisation=0.25, ready_days=21.0, term_hours=8760.0)
     o["gpu"].update(committed_terms=0, utilisation=None, ready_days=0.0)
     o["break_even_runs"] = None
     case["result"]["thresholds"]["runs"] = 7.5

@@ -169,6 +169,7 @@ class Side:
     plan_region: str = ""
     hourly_hours: float = 0.0  # calendar hours bought by the hour past a commitment's held hours and terms
     hourly_option: str = ""  # the way those hours are bought ("" when there are none)
+    term_hours: float | None = None  # the plan's commitment term; None when it is bought by the hour
 
 
 @dataclass(frozen=True)
@@ -448,7 +449,7 @@ def _side(x: Inputs, y: Inputs, side: str, hours: float, ready_days: float) -> S
         cheapest, _, where = min(options, key=lambda o: o[1])
     return Side(hours, price.value, cost, wall, compute, factor - 1, compute, terms, utilisation, ready_days,
                 price.low, price.high, price_basis(price), not reasons, reasons, late, cheapest, cheaper_by, tuple(options),
-                where, plan_option, plan_region, hourly_hours, hourly_option)
+                where, plan_option, plan_region, hourly_hours, hourly_option, term)
 
 
 def infeasibility(x: Inputs, side: str) -> tuple[str, ...]:

@@ -274,15 +274,22 @@ def _lead(x: dict[str, Any], rob: dict[str, Any], t: dict[str, Any]) -> str | No
             f"This case puts it at {f.ratio(r['value'])}, within a range of {f.ratio(r['low'])} to {f.ratio(r['high'])}.")
 
 
-def _committed(x: dict[str, Any]) -> bool:
-    return x.get("trainium_term_hours") is not None or x.get("gpu_term_hours") is not None
+def _on_spot(x: dict[str, Any], o: dict[str, Any], side: str) -> bool:
+    """Whether a side's plan is bought on spot: another way chosen, or the named way kept."""
+    plan = o[side]["plan_option"]
+    return plan == "spot" or (plan == x.get(side + "_option", "") and bool(x[side + "_spot"]))
+
+
+def _committed(o: dict[str, Any]) -> bool:
+    """Whether either side's plan is bought on a commitment (whatever way it was named)."""
+    return o["trainium"].get("term_hours") is not None or o["gpu"].get("term_hours") is not None
 
 
 def _break_even_value(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> float | None:
     """Runs at which Trainium starts to cost less: per run, or under a commitment the plan's crossing."""
     if o["break_even_runs"] is not None:
         return o["break_even_runs"]
-    return t.get("runs") if _committed(x) else None
+    return t.get("runs") if _committed(o) else None
 
 
 def _plan_lengths(b: dict[str, Any] | None) -> str:
@@ -302,7 +309,7 @@ def _break_even(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> str:
         if x.get("runs_per_architecture") is not None:
             return f"{f.break_even(be)}: Trainium costs less for every plan this long or longer"
         return f.break_even(be)
-    if _committed(x):
+    if _committed(o):
         first = t.get("runs")
         if first is None:
             return f"{f.NO_CROSSING}: Trainium's plan never costs less, and a commitment is paid by the term"
@@ -407,7 +414,7 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
         pair("Wall-clock per run", "wall_clock_hours", f.hours),
     ]
     # A plan bought by the hour has no terms to report.
-    if _committed(x):
+    if _committed(o):
         terms, used = {}, {}
         for side in ("trainium", "gpu"):
             sd = o[side]
@@ -418,13 +425,13 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
                           else _cell(None, None, "no commitment"))
         sides.append({"label": "Commitment terms bought", **terms})
         sides.append({"label": "Share of the reserved hours the plan uses", **used})
-    if x.get("trainium_spot") or x.get("gpu_spot"):
+    if _on_spot(x, o, "trainium") or _on_spot(x, o, "gpu"):
         spot = {}
         for side in ("trainium", "gpu"):
             count = x[f"{side}_count"]
             spot[side] = _cell(f"{side}.spot_overhead", o[side]["spot_overhead"], (
                 f"{f.pct(o[side]['spot_overhead'])}: {_plural(count, 'instance')} × {f.rate(x['interruption_rate']['value'])} "
-                f"interruptions an instance-hour × {f.hours(x['lost_hours']['value'])} lost each") if x[f"{side}_spot"]
+                f"interruptions an instance-hour × {f.hours(x['lost_hours']['value'])} lost each") if _on_spot(x, o, side)
                 else "none: not on spot")
         sides.append({"label": "Extra hours for spot interruptions", **spot})
     lead = ""
@@ -440,7 +447,7 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
         "gpu": _cell("gpu.ready_days", gpu_days, f"in {f.days(gpu_days)}" if gpu_days else "at once"),
     })
     # Said wherever a plan is not simply the named way by the hour: a term, another way or region, blocks.
-    if _committed(x) or any(o[side]["plan_option"] != x[side + "_option"] or o[side]["plan_region"] != x[side + "_region"]
+    if _committed(o) or any(o[side]["plan_option"] != x[side + "_option"] or o[side]["plan_region"] != x[side + "_region"]
                             or o[side]["plan_option"] == "capacity-block" for side in ("trainium", "gpu")):
         sides.append({"label": "How the plan is bought", **{
             side: _cell(f"{side}.plan_option", o[side]["plan_option"], plan_bought(x, o[side], side)) for side in ("trainium", "gpu")}})
@@ -512,7 +519,7 @@ def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: 
     return {
         "rows": rows, "marks": marks, "source": source, "as_of": as_of,
         "subtitle": f"Source: {source}. Figures as of {as_of}.",
-        "interp": "step-after" if x.get("runs_per_architecture") or _committed(x) else "linear",
+        "interp": "step-after" if x.get("runs_per_architecture") or _committed(o) else "linear",
         "summary": summary,
     }
 

@@ -271,6 +271,7 @@ function side(x, y, name, hours, readyDays) {
     feasible: reasons.length === 0, reasons, late_days: late,
     cheapest_option: cheapest, cheaper_by: cheaperBy, options, cheapest_region: where,
     plan_option: planOption, plan_region: planRegion, hourly_hours: hourlyHours, hourly_option: hourlyOption,
+    term_hours: term,
   };
 }
 

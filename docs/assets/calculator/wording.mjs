@@ -210,12 +210,16 @@ function leadOf(x, rob, t) {
     `This case puts it at ${f.ratio(r.value)}, within a range of ${f.ratio(r.low)} to ${f.ratio(r.high)}.`;
 }
 
-const committed = (x) => (x.trainium_term_hours ?? null) !== null || (x.gpu_term_hours ?? null) !== null;
+// Whether a side's plan is bought on spot: another way chosen, or the named way kept.
+const onSpot = (x, o, side) => o[side].plan_option === "spot" || (o[side].plan_option === (x[side + "_option"] ?? "") && Boolean(x[side + "_spot"]));
+
+// Whether either side's plan is bought on a commitment (whatever way it was named).
+const committed = (o) => (o.trainium.term_hours ?? null) !== null || (o.gpu.term_hours ?? null) !== null;
 
 // Runs at which Trainium starts to cost less: per run, or under a commitment the plan's crossing.
 function breakEvenValue(x, o, t) {
   if (o.break_even_runs !== null) return o.break_even_runs;
-  return committed(x) ? (t.runs ?? null) : null;
+  return committed(o) ? (t.runs ?? null) : null;
 }
 
 // The break-even statement over plan lengths, when it says more than one number.
@@ -232,7 +236,7 @@ function breakEven(x, o, t) {
     if (x.runs_per_architecture !== null && x.runs_per_architecture !== undefined) return `${f.breakEven(be)}: Trainium costs less for every plan this long or longer`;
     return f.breakEven(be);
   }
-  if (committed(x)) {
+  if (committed(o)) {
     const first = t.runs ?? null;
     if (first === null) return `${f.NO_CROSSING}: Trainium's plan never costs less, and a commitment is paid by the term`;
     return `${f.runs(first)} (plan): the first run at which Trainium's plan costs less; ` +
@@ -340,7 +344,7 @@ function summaryOf(x, o, t) {
     pair("Wall-clock per run", "wall_clock_hours", f.hours),
   ];
   // A plan bought by the hour has no terms to report.
-  if (committed(x)) {
+  if (committed(o)) {
     const terms = {}, used = {};
     for (const side of ["trainium", "gpu"]) {
       const sd = o[side];
@@ -352,11 +356,11 @@ function summaryOf(x, o, t) {
     sides.push({ label: "Commitment terms bought", ...terms });
     sides.push({ label: "Share of the reserved hours the plan uses", ...used });
   }
-  if (x.trainium_spot || x.gpu_spot) {
+  if (onSpot(x, o, "trainium") || onSpot(x, o, "gpu")) {
     const spot = {};
     for (const side of ["trainium", "gpu"]) {
       const n = x[`${side}_count`];
-      spot[side] = cell(`${side}.spot_overhead`, o[side].spot_overhead, x[`${side}_spot`]
+      spot[side] = cell(`${side}.spot_overhead`, o[side].spot_overhead, onSpot(x, o, side)
         ? `${f.pct(o[side].spot_overhead)}: ${plural(n, "instance")} × ${f.rate(x.interruption_rate.value)} ` +
           `interruptions an instance-hour × ${f.hours(x.lost_hours.value)} lost each`
         : "none: not on spot");
@@ -375,7 +379,7 @@ function summaryOf(x, o, t) {
     gpu: cell("gpu.ready_days", gpuDays, gpuDays ? `in ${f.days(gpuDays)}` : "at once"),
   });
   // Said wherever a plan is not simply the named way by the hour: a term, another way or region, blocks.
-  if (committed(x) || ["trainium", "gpu"].some((side) => o[side].plan_option !== x[side + "_option"]
+  if (committed(o) || ["trainium", "gpu"].some((side) => o[side].plan_option !== x[side + "_option"]
     || o[side].plan_region !== x[side + "_region"] || o[side].plan_option === "capacity-block")) {
     const row = { label: "How the plan is bought" };
     for (const side of ["trainium", "gpu"]) row[side] = cell(`${side}.plan_option`, o[side].plan_option, planBought(x, o[side], side));
@@ -448,7 +452,7 @@ function chartOf(x, o, curve, prices) {
   return {
     rows, marks, source, as_of: asOf,
     subtitle: `Source: ${source}. Figures as of ${asOf}.`,
-    interp: x.runs_per_architecture || committed(x) ? "step-after" : "linear",
+    interp: x.runs_per_architecture || committed(o) ? "step-after" : "linear",
     summary,
   };
 }
