@@ -160,14 +160,15 @@ def test_both_engines_give_the_same_statement_on_the_generated_cases():
 # --- hand-written edges --------------------------------------------------------------------------
 
 # One GPU on a one-year commitment at $1 an hour; each run spans 876 hours, so a term holds 10 runs and
-# costs $8,760. Trainium by the hour at $0.50 for the same 876 hours: $438 a run.
+# costs $8,760. Trainium by the hour at $0.50 for the same 876 hours: $438 a run. The GPU accepts only its
+# commitment (`buy: []`): whole terms, nothing by the hour.
 EDGE = Inputs(
     gpu_hours=876.0, relative_throughput=point(1.0), trainium_price=point(0.5), gpu_price=point(1.0),
     trainium_spot=False, gpu_spot=False, interruption_rate=point(0.001), lost_hours=point(1.0),
     port_weeks=point(1.0), engineer_week_usd=4380.0, port_extra_usd=0.0, runs=10, runs_per_architecture=None,
     trainium_count=1, gpu_count=1, trainium_availability="available", gpu_availability="available",
     needed_within_days=None, soon_days=30, close_call_margin=0.1, gpu_term_hours=8760.0,
-    gpu_ways=(Way("on-demand", 2.0), Way("commit-1y", 1.0, 8760.0)),
+    gpu_ways=(Way("on-demand", 2.0), Way("commit-1y", 1.0, 8760.0)), gpu_accepts=("commit-1y",),
 )
 
 # Exact tie where a term ends: GPU 8,760 x ceil(n/10), Trainium 4,380 + 438 n. Ahead for n = 1..9
@@ -175,11 +176,14 @@ EDGE = Inputs(
 # the GPU pays for a second term and at every n = 10m Trainium leads by 4,380 (m - 1) >= 0, > 0 past 10.
 TIE_AT_TERM_END = EDGE
 
-# A held year on the GPU runs out after 10 runs: nothing more to pay up to there; then by the hour at
-# $2 (1,752 a run) while that costs less than a new $8,760 term (runs 11-14), then terms. Trainium
-# 4,380 + 438 n never leads up to 20 runs (GPU at most 8,760); it does at 21-29 (17,520 against
-# 4,380 + 438 n), ties at 30 (17,520 each) and leads at every n = 10m + r after: 4,380 m - 13,140 >= 0.
-HELD_RUNS_OUT = replace(EDGE, gpu_held_hours=8760.0)
+# A held year on the GPU runs out after 10 runs: nothing more to pay up to there. Past it the GPU also
+# accepts on demand at $2 (1,752 a run): at n = 10m + r (r = 1..10, m >= 1) it buys m - 1 whole terms and
+# the last r runs by the hour while that costs less than one more term, so G = 8,760 (m - 1) +
+# min(1,752 r, 8,760). Trainium T = 4,380 + 438 n = 4,380 + 4,380 m + 438 r, and
+# G - T = 4,380 (m - 3) + min(1,752 r, 8,760) - 438 r. At m = 1 (n = 11-20) that is at most -4,380: behind.
+# At m = 2, 1,314 r - 4,380 for r <= 5: behind at 21-23, ahead from 24; then 4,380 - 438 r, ahead at 26-29
+# and a tie at 30 (17,520 each), which goes to the GPU. From m = 3 (n = 31) on, at least 1,314 r > 0.
+HELD_RUNS_OUT = replace(EDGE, gpu_held_hours=8760.0, gpu_accepts=("commit-1y", "on-demand"))
 
 # A port before every run (k = 1), at $500: Trainium 938 n against the GPU's 8,760 x ceil(n/10). At the
 # first run of term m + 1 (n = 10m + 1) Trainium leads by 7,822 - 620 m, so for m up to 12; at the
@@ -195,7 +199,7 @@ PARALLEL = replace(EDGE, trainium_price=point(1.0), trainium_term_hours=8760.0, 
 
 EDGES = [
     (TIE_AT_TERM_END, BreakEven("from", 1.0, None, 11.0)),
-    (HELD_RUNS_OUT, BreakEven("from", 21.0, None, 31.0)),
+    (HELD_RUNS_OUT, BreakEven("from", 24.0, None, 31.0)),
     (PORT_EVERY_RUN, BreakEven("between", 1.0, 121.0, None)),
     (PARALLEL, BreakEven("between", 1.0, 999_995.0, None)),
 ]
@@ -210,7 +214,7 @@ def test_the_edges_hold_as_the_arithmetic_says():
     # The ties and turns the statements rest on, priced directly.
     assert [ahead(TIE_AT_TERM_END, n) for n in (9, 10, 11)] == [True, False, True]
     assert plan_totals(TIE_AT_TERM_END, 10, evaluate(TIE_AT_TERM_END)) == (8760.0, 8760.0)
-    assert [ahead(HELD_RUNS_OUT, n) for n in (10, 20, 21, 29, 30, 31)] == [False, False, True, True, False, True]
+    assert [ahead(HELD_RUNS_OUT, n) for n in (10, 20, 23, 24, 29, 30, 31)] == [False, False, False, True, True, False, True]
     assert plan_totals(HELD_RUNS_OUT, 10, evaluate(HELD_RUNS_OUT))[0] == 0.0  # the held year is sunk
     assert [ahead(PORT_EVERY_RUN, n) for n in (111, 120, 121, 122, 131)] == [True, False, True, False, False]
     o = evaluate(PARALLEL)

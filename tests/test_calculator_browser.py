@@ -526,3 +526,27 @@ def test_a_regions_list_that_rules_out_a_chosen_region_marks_the_field_at_fault(
     assert calc.page.get_attribute("#guide-calc", "data-state") == "ok"
     assert calc.page.inner_text("#calc-regions-error") == ""
     assert calc.page.get_attribute("#calc-regions", "aria-invalid") is None
+
+
+SPOT_AT_SCALE = ("?ti=trn1.32xlarge&tr=us-east-1&to=spot&tc=1400&gi=p5.48xlarge&gr=us-east-1&go=spot&gc=1400"
+                 "&rm=hours&h=140000&n=1&r=0.5&rl=0.5&rh=0.5&c=mainstream&e=none")
+
+
+def test_the_ways_a_team_accepts_are_boxes_that_the_link_and_the_yaml_carry(calc: Calc, tmp_path: Path):
+    # Both sides on spot at 1,400 instances cannot finish (load 1.05): with on demand accepted, the
+    # default, Trainium wins on demand ($6,038,000 against $7,705,600, tests/test_buying_ways.py).
+    calc.open(SPOT_AT_SCALE)
+    assert calc.page.is_checked("#calc-buy input[value='on-demand']")
+    assert calc.verdict() == "trainium"
+    # Unticking on demand keeps each side to spot: neither can run, and the link says so.
+    calc.page.uncheck("#calc-buy input[value='on-demand']")
+    calc.page.wait_for_function("() => new URLSearchParams(location.search).get('b') === ''")
+    assert calc.verdict() == "neither"
+    with calc.page.expect_download() as info:
+        calc.page.click("#calc-yaml")
+    target = tmp_path / "case.yaml"
+    info.value.save_as(target)
+    assert "    buy: []\n" in target.read_text(encoding="utf-8")
+    # The link alone brings the same choice back.
+    calc.open(SPOT_AT_SCALE + "&b=")
+    assert not calc.page.is_checked("#calc-buy input[value='on-demand']") and calc.verdict() == "neither"

@@ -51,7 +51,9 @@ def test_every_bound_in_the_table_is_the_schemas(field: cf.Field):
     assert field.integer == (node.get("type") == "integer")
     assert field.optional == (optional and field.key not in ASKED_FOR)
     if field.choices:
-        assert [value for value, _ in field.choices] == node["enum"]
+        # A group of boxes (checks) takes its choices from the list's items.
+        items = _resolve(node["items"]) if node.get("type") == "array" else node
+        assert [value for value, _ in field.choices] == items["enum"]
 
 
 def test_the_tables_keys_ids_and_paths_are_each_used_once():

@@ -40,10 +40,13 @@ def test_a_stockholm_workload_on_p5_capacity_blocks_is_priced(catalog):
     r = evaluate_workload(stockholm(), catalog)
     assert (r.gpu_price.region, r.gpu_price.option, r.gpu_price.point, r.gpu_price.source) == ("eu-north-1", "capacity-block", 37.76, "CB-2026-07")
     o = r.outcome
-    # GPU: 10 runs x 1,000 instance-hours x $37.76 = $377,600.
-    assert o.gpu.total == pytest.approx(377_600.0)
-    # Trainium at half the throughput: 10 x 2,000 instance-hours x $9.532 = $190,640, plus one port of
-    # 2 engineer-weeks (mainstream, an experienced team) at $6,000 = $12,000: $202,640.
-    assert o.trainium.total == pytest.approx(202_640.0)
+    # One instance a side, each run booked as its own block of whole days in the lengths AWS sells
+    # (daily to 14 days, then weekly). GPU: a 1,000-hour run (41.7 days) books 42 days, 1,008 hours:
+    # 10 runs x 1,008 x $37.76 = $380,620.80.
+    assert o.gpu.total == pytest.approx(380_620.80)
+    # Trainium at half the throughput: a 2,000-hour run (83.3 days) books 14 days and ten weeks, 84
+    # days or 2,016 hours: 10 x 2,016 x $9.532 = $192,165.12, plus one port of 2 engineer-weeks
+    # (mainstream, an experienced team) at $6,000 = $12,000: $204,165.12.
+    assert o.trainium.total == pytest.approx(204_165.12)
     assert o.verdict == "trainium"
-    assert o.total_difference == pytest.approx(377_600.0 - 202_640.0)
+    assert o.total_difference == pytest.approx(380_620.80 - 204_165.12)

@@ -222,8 +222,11 @@ def test_table_lists_every_scenario_with_its_verdict(runs, project):
     assert by_id["spot-job-on-64-instances"][-1] == "flips"
     assert by_id["one-off-run"][-1] == "robust"
     # Break-even is where the cost lines cross: a plan bought under a commitment has one (its totals
-    # step), a port that recurs before it is repaid has none.
-    assert by_id["stable-architecture-growing-bill"][-3:-1] == ["1", "(plan)"]
+    # step), a port that recurs before it is repaid has none. Named on 3-year terms but accepting on
+    # demand, both sides of stable-architecture-growing-bill buy no term: the GPU 2,000 h x 21.957642 =
+    # 43,915 a run, Trainium 2,000 / 1.1 x 21.5 = 39,091, and the 15,000 port is repaid at run 4; the
+    # plan runs one a month (36 runs over 36 months), so 4 months at its pace.
+    assert by_id["stable-architecture-growing-bill"][-8:-1] == ["4", "(plan,", "4", "months", "at", "its", "pace)"]
     assert by_id["new-architecture-every-three-runs"][-2] == "never"
     assert by_id["spot-job-on-64-instances"][-3:-1] == ["no", "crossing"]
     # Each count of runs also as calendar time at the plan's pace (issue 45, point 8).

@@ -109,8 +109,9 @@ def generate(rng: random.Random, catalog) -> dict[str, Any]:
         "architecture": rng.choice(["mainstream", "moderate-custom", "heavy-custom-cuda", "novel"]),
         "run_size": run_size,
         "runs": runs,
-        "trainium": {"instance": trn.instance, "region": trn.region, "option": trn.option, "count": rng.choice([1, 3, 64, 700])},
-        "gpu": {"instance": gpu.instance, "region": gpu.region, "option": gpu.option, "count": rng.choice([1, 8, 1000, 2000])},
+        # 256 and 257 sit either side of what Capacity Blocks hold across an organisation's blocks.
+        "trainium": {"instance": trn.instance, "region": trn.region, "option": trn.option, "count": rng.choice([1, 3, 64, 256, 700])},
+        "gpu": {"instance": gpu.instance, "region": gpu.region, "option": gpu.option, "count": rng.choice([1, 8, 257, 1000, 2000])},
         "relative_throughput": {"value": value, "low": low, "high": high},
         "neuron_experience": rng.choice(["none", "some", "experienced"]),
         "constraints": rng.sample(
@@ -128,6 +129,10 @@ def generate(rng: random.Random, catalog) -> dict[str, Any]:
         regions = sorted(offered) + ["eu-west-2", "eu-west-1", "ap-northeast-1"]
         allowed = rng.sample(sorted(set(regions)), k=rng.choice([1, 2]))
         w["regions"] = allowed
+    if rng.random() < 0.4:
+        # The ways a team accepts: none beyond the named ones, or any set of them.
+        w["buy"] = [] if rng.random() < 0.3 else rng.sample(
+            ["on-demand", "spot", "capacity-block", "commit-1y", "commit-3y"], k=rng.randint(1, 5))
     if rng.random() < 0.5:
         w["runs_per_architecture"] = rng.choice([1, 2, runs, runs + 1, rng.randint(1, 50)])
     porting: dict[str, Any] = {}
@@ -259,6 +264,23 @@ def test_there_are_enough_cases_and_they_cover_every_rule(cases):
     assert any(r["outcome"]["trainium"]["committed_terms"] > 1 for r in py)
     assert any(r["inputs"]["region_excluded"] for r in py)
     assert any(r["curve"]["crossing"] is not None and r["inputs"]["gpu_term_hours"] is not None for r in py)
+    # A plan bought another way than the one named, some with a `buy:` list and some without.
+    other = [r for r in py for side in ("trainium", "gpu") if r["outcome"][side]["plan_option"] != r["inputs"][side + "_option"]]
+    assert any(r["inputs"]["gpu_accepts"] == [r["inputs"]["gpu_option"], "on-demand"] for r in other)
+    assert any("spot" in r["inputs"]["trainium_accepts"][1:] or "spot" in r["inputs"]["gpu_accepts"][1:] for r in other)
+    assert any(r["inputs"]["gpu_accepts"] == [r["inputs"]["gpu_option"]] for r in py)  # buy: []
+    # Spot that cannot finish, bought on demand instead.
+    assert any(r["inputs"][side + "_spot"] and r["outcome"][side]["feasible"] and r["outcome"][side]["plan_option"] != "spot"
+               for r in py for side in ("trainium", "gpu"))
+    # Mixed plans: whole terms and hours by the hour; and a commitment's plan that buys no term.
+    assert any(s["committed_terms"] > 0 and s["hourly_hours"] > 0 for r in py for s in (r["outcome"]["trainium"], r["outcome"]["gpu"]))
+    assert any(s["committed_terms"] == 0 and s["hourly_hours"] > 0 and r["inputs"][side + "_held_hours"] == 0
+               for r in py for side, s in (("trainium", r["outcome"]["trainium"]), ("gpu", r["outcome"]["gpu"])))
+    assert any(s["hourly_option"] == "capacity-block" for r in py for s in (r["outcome"]["trainium"], r["outcome"]["gpu"]))
+    # Capacity Blocks: a plan they cannot hold, and one they can at the limit.
+    assert any(r["inputs"]["gpu_option"] == "capacity-block" and r["inputs"]["gpu_count"] == 257 and not r["outcome"]["gpu"]["feasible"]
+               for r in py)
+    assert any(r["outcome"]["trainium"]["plan_option"] == "capacity-block" and r["inputs"]["trainium_count"] == 256 for r in py)
 
 
 @pytest.mark.slow

@@ -5,6 +5,7 @@ jointly, when ports recur faster than they repay, and where the cost chart marks
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 import json
 import math
 import subprocess
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from generator.model.engine import Inputs, Span, Way, cost_curve, evaluate, robustness, thresholds
-from generator.model.wording import plain, present
+from generator.model.wording import plain, plan_bought, present
 
 PRESENT = Path(__file__).resolve().parent.parent / "docs" / "assets" / "calculator" / "wording.mjs"
 ENGINE = PRESENT.parent / "engine.mjs"
@@ -207,7 +208,7 @@ def test_an_engine_with_deadlines_terms_and_regions_is_told_in_full():
     case = _case(_inputs(runs_per_architecture=2, port_weeks=Span(20.0, 20.0, 20.0)))
     x, o = case["result"]["inputs"], case["result"]["outcome"]
     x.update(trainium_term_hours=8760.0, gpu_term_hours=None, trainium_lead_days=7.0)
-    o["trainium"].update(committed_terms=2, utilisation=0.25, ready_days=21.0)
+    o["trainium"].update(committed_terms=2, utilisation=0.25, ready_days=21.0, term_hours=8760.0)
     o["gpu"].update(committed_terms=0, utilisation=None, ready_days=0.0)
     o["break_even_runs"] = None
     case["result"]["thresholds"]["runs"] = 7.5
@@ -285,18 +286,28 @@ def test_the_engine_places_no_sentence_of_its_own():
 
 
 def test_a_cheaper_way_in_another_allowed_region_names_both_regions():
-    # The GPU's named way is on demand in eu-west-2 (5,000 h x 55.04 = 275,200); the workload may also
-    # use us-east-1, where spot costs 5,000 / (1 - 0.00075) x 20 = 100,075.06, 175,124.94 less.
-    # Trainium's cheaper way is in its own region, so no region is named.
+    # The GPU is named on demand in eu-west-2 (5,000 h x 55.04 = 275,200); the workload may also use
+    # us-east-1, where on demand, which it accepts, costs 5,000 x 40 = 200,000: its plan is bought there.
+    # Spot in us-east-1, which it does not accept, would cost 5,000 / (1 - 0.00075) x 20 = 100,075.06,
+    # 99,924.94 less: advice, in the plan's own region, so no region is named. Trainium's Capacity
+    # Block, not accepted either, is in its own region too.
     x = _inputs(gpu_option="on-demand", gpu_region="eu-west-2", gpu_ways=(Way("on-demand", 55.04, None, "eu-west-2"),),
                 gpu_ways_elsewhere=(Way("on-demand", 40.0, None, "us-east-1"), Way("spot", 20.0, None, "us-east-1")),
                 trainium_option="on-demand", trainium_region="us-east-2",
                 trainium_ways=(Way("on-demand", 35.76, None, "us-east-2"), Way("capacity-block", 30.0, None, "us-east-2")))
     (shown,) = _both([_case(x)])
     row = next(r for r in shown["summary"]["sides"] if r["label"] == "Cheapest way to buy this plan's compute")
-    assert row["gpu"]["text"] == "spot in us-east-1, $175,125 less than on-demand in eu-west-2"
-    assert row["gpu"]["value"] == pytest.approx(275_200 - 100_000 / 0.99925)
-    assert row["trainium"]["text"] == "Capacity Block, $28,800 less than on-demand"
+    assert row["gpu"]["text"] == "spot, $99,925 less than on-demand, if the team would buy it so"
+    assert row["gpu"]["value"] == pytest.approx(200_000 - 100_000 / 0.99925)
+    assert row["trainium"]["text"] == "Capacity Block, $28,800 less than on-demand, if the team would buy it so"
+    bought = next(r for r in shown["summary"]["sides"] if r["label"] == "How the plan is bought")
+    assert bought["gpu"]["text"] == "by the hour on demand in us-east-1"
+    assert bought["trainium"]["text"] == "by the hour on demand"
+    # Had the named region held the cheaper way, both regions would be named.
+    y = replace(x, gpu_accepts=("on-demand",), gpu_ways_elsewhere=(Way("spot", 20.0, None, "us-east-1"),))
+    (shown,) = _both([_case(y)])
+    row = next(r for r in shown["summary"]["sides"] if r["label"] == "Cheapest way to buy this plan's compute")
+    assert row["gpu"]["text"] == "spot in us-east-1, $175,125 less than on-demand in eu-west-2, if the team would buy it so"
 
 
 def test_a_way_elsewhere_that_costs_the_same_leaves_the_named_way():
@@ -353,3 +364,24 @@ def test_a_spot_side_says_whether_its_rate_is_its_pools_rating_or_the_default():
     spot = next(r for r in shown["summary"]["sides"] if r["label"] == "Extra hours for spot interruptions")
     assert "64 instances × 0.000035 interruptions an instance-hour (the Spot Instance Advisor's band for this pool)" in spot["gpu"]["text"]
     assert "64 instances × 0.0005 interruptions an instance-hour (the guide's default)" in spot["trainium"]["text"]
+
+
+def test_a_plan_is_written_out_in_words_in_both_languages():
+    # One GPU on a 1-year term at $1 an hour, on demand at $2; 14 runs of 730 hours back to back, 10,220
+    # hours: one term ($8,760), then the last 1,460 hours on demand ($2,920), against two terms
+    # ($17,520) or all on demand ($20,440). With 4,380 hours still held, 5,840 are left: a term ($8,760)
+    # costs less than them on demand ($11,680). With nothing but the term accepted: two terms.
+    base = _inputs(gpu_hours=730.0, runs=14, gpu_option="commit-1y", gpu_term_hours=8760.0, gpu_price=Span(1.0, 1.0, 1.0),
+                   gpu_ways=(Way("on-demand", 2.0), Way("commit-1y", 1.0, 8760.0)))
+    cases = [base, replace(base, gpu_held_hours=4380.0), replace(base, gpu_accepts=("commit-1y",)),
+             replace(base, runs=2, gpu_hours=365.0)]
+    shown = _both([_case(x) for x in cases])
+    said = [next(r for r in s["summary"]["sides"] if r["label"] == "How the plan is bought")["gpu"]["text"] for s in shown]
+    assert said == [
+        "one 1-year term, then the plan's last 1,460 hours on demand",
+        "the 4,380 hours still held, then one 1-year term",
+        "two 1-year terms",
+        # 2 runs of 365 hours: 730 hours on demand ($1,460) cost less than a term ($8,760).
+        "no 1-year term: the whole plan on demand",
+    ]
+    assert said[0] == plan_bought(plain(base), plain(evaluate(base).gpu), "gpu")

@@ -215,4 +215,25 @@ def _assumption_problems(adoc: Document, assumptions: cat.Assumptions) -> list[P
     for name in ("none", "some", "experienced"):
         if name not in assumptions.neuron_experience:
             problems.append(adoc.problem(("neuron_experience",), f"missing experience level '{name}' (got {', '.join(assumptions.neuron_experience)})"))
+    if assumptions.capacity_blocks is not None:
+        problems.extend(_capacity_block_problems(adoc, assumptions.capacity_blocks))
+    return problems
+
+
+def _capacity_block_problems(adoc: Document, b: cat.CapacityBlockTerms) -> list[Problem]:
+    """Capacity Block terms the engine can book by: whole numbers, a block within what blocks hold in
+    all, and lengths that step by whole weeks from the last daily length to the longest."""
+    problems = []
+    for name in cat.CapacityBlockTerms.model_fields:
+        v = getattr(b, name).value
+        if v != int(v):
+            problems.append(adoc.problem(("capacity_blocks", name, "value"), f"must be a whole number (got {v})"))
+    if b.instances_per_block.value > b.instances_across_blocks.value:
+        problems.append(adoc.problem(("capacity_blocks", "instances_per_block", "value"), (
+            f"a block cannot hold more instances than all blocks together (got {b.instances_per_block.value:g} "
+            f"against {b.instances_across_blocks.value:g})")))
+    daily, step, longest = b.daily_steps_up_to_days.value, b.weekly_step_days.value, b.longest_days.value
+    if longest < daily or (longest - daily) % step != 0:
+        problems.append(adoc.problem(("capacity_blocks", "longest_days", "value"), (
+            f"must be the last daily length plus whole steps of {step:g} days (got {longest:g}, daily up to {daily:g})")))
     return problems

@@ -289,6 +289,19 @@ class Trainium3Speed(Strict):
     vendor_claims: dict[str, Figure] = {}
 
 
+class CapacityBlockTerms(Strict):
+    """How AWS sells Capacity Blocks for ML: how many instances a block and all of an organisation's
+    blocks hold, and the lengths a block is sold in (whole days, daily up to one length, then in
+    weekly steps up to the longest). Checked in generator/inputs/datafiles.py."""
+
+    instances_per_block: Figure
+    instances_across_blocks: Figure
+    daily_steps_up_to_days: Figure
+    weekly_step_days: Figure
+    longest_days: Figure
+    booked_ahead_weeks: Figure
+
+
 class Assumptions(Strict):
     engineer_week_usd: Figure
     porting_classes: dict[str, PortingClass]
@@ -306,6 +319,8 @@ class Assumptions(Strict):
     # Prices whose as_of is older than this many days are flagged (generator/inputs/freshness.py).
     stale_days: Figure | None = None
     trainium3: Trainium3Speed | None = None
+    # None: no Capacity Block limits are known, and a block is priced by the hour used.
+    capacity_blocks: CapacityBlockTerms | None = None
 
 
 class SourcesFile(Strict):

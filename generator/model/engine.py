@@ -68,8 +68,21 @@ class Way:
     region: str = ""
 
 
-# Ways that are paid by the hour and not interrupted: what a plan buys beyond a held reservation.
+# Ways that are paid by the hour and not interrupted: what a plan buys beyond its commitment's terms.
 HOURLY_OPTIONS = ("on-demand", "capacity-block")
+HOURS_PER_DAY = 24.0
+
+
+@dataclass(frozen=True)
+class BlockLimits:
+    """How AWS sells Capacity Blocks (data/assumptions.yaml): instances one block and all of an
+    organisation's blocks hold, and the lengths a block is sold in, in days."""
+
+    per_block: float
+    across_blocks: float
+    daily_up_to: float
+    weekly_step: float
+    longest: float
 
 
 @dataclass(frozen=True)
@@ -121,6 +134,11 @@ class Inputs:
     gpu_interruption_rate: Span | None = None
     # Calendar hours past which a break-even is said as "not within" rather than as runs; None: no limit.
     horizon_hours: float | None = None
+    # The ways each side accepts: its named way and the workload's `buy:` list (on demand when it gives
+    # none). None: the named way and on demand.
+    trainium_accepts: tuple[str, ...] | None = None
+    gpu_accepts: tuple[str, ...] | None = None
+    block_limits: BlockLimits | None = None  # None: Capacity Blocks are priced by the hour used
 
     def at(self, name: str, end: str) -> Inputs:
         """These inputs with one ranged input moved to one end of its range."""
@@ -159,6 +177,11 @@ class Side:
     cheaper_by: float = 0.0  # how much less than the named way it costs
     options: tuple[tuple[str, float, str], ...] = ()  # the plan's compute cost bought each way: (option, cost, region)
     cheapest_region: str = ""  # where the cheapest way is bought (the named region unless another costs less)
+    plan_option: str = ""  # the way the verdict's plan is bought: the cheapest the side accepts
+    plan_region: str = ""
+    hourly_hours: float = 0.0  # calendar hours bought by the hour past a commitment's held hours and terms
+    hourly_option: str = ""  # the way those hours are bought ("" when there are none)
+    term_hours: float | None = None  # the plan's commitment term; None when it is bought by the hour
 
 
 @dataclass(frozen=True)
@@ -255,44 +278,157 @@ def plan_span(n: float, x: Inputs, wall: float) -> float:
     return span
 
 
+def accepts(x: Inputs, side: str) -> tuple[str, ...]:
+    """The ways one side accepts to buy its compute."""
+    a = getattr(x, side + "_accepts")
+    return (getattr(x, side + "_option"), "on-demand") if a is None else a
+
+
+def block_hours(wall: float, b: BlockLimits) -> float:
+    """Hours a run of `wall` hours pays for on Capacity Blocks: each run is booked as its own block
+    of whole days, in the lengths AWS sells (daily up to `daily_up_to`, then in weekly steps); a run
+    longer than the longest block takes longest blocks one after another and one more."""
+    days = math.ceil(wall / HOURS_PER_DAY)
+    full = math.floor((days - 1) / b.longest)
+    rest = days - full * b.longest
+    if rest > b.daily_up_to:
+        rest = b.daily_up_to + math.ceil((rest - b.daily_up_to) / b.weekly_step) * b.weekly_step
+    return (full * b.longest + rest) * HOURS_PER_DAY
+
+
+def booked_hours_below(limit: float, b: BlockLimits) -> float | None:
+    """The most hours a run can be booked for on Capacity Blocks that stay under `limit` hours (a
+    length `block_hours` books); None when not even one day does."""
+    days = math.ceil(limit / HOURS_PER_DAY) - 1
+    if days < 1:
+        return None
+    full = math.floor((days - 1) / b.longest)
+    rest = days - full * b.longest
+    if rest > b.daily_up_to:
+        rest = b.daily_up_to + math.floor((rest - b.daily_up_to) / b.weekly_step) * b.weekly_step
+    return (full * b.longest + rest) * HOURS_PER_DAY
+
+
+def hourly_rate(x: Inputs, side: str, option: str, usd_per_hour: float, wall: float) -> float | None:
+    """What an instance-hour of a run costs bought by the hour one way: on Capacity Blocks the whole
+    days booked, spread over the hours used; None when blocks cannot hold the side's instances."""
+    b = x.block_limits
+    if option != "capacity-block" or b is None:
+        return usd_per_hour
+    if getattr(x, side + "_count") > b.across_blocks:
+        return None
+    return usd_per_hour * (block_hours(wall, b) / wall)
+
+
+def cheapest_hourly(x: Inputs, side: str, ways: tuple[Way, ...], wall: float) -> tuple[float, str] | None:
+    """The cheapest rate an instance-hour is bought at by the hour among the ways the side accepts,
+    and its way; None when it accepts none that can run."""
+    ok = accepts(x, side)
+    best: tuple[float, str] | None = None
+    for w in ways:
+        if w.option in HOURLY_OPTIONS and w.option in ok:
+            rate = hourly_rate(x, side, w.option, w.usd_per_hour, wall)
+            if rate is not None and (best is None or rate < best[0]):
+                best = (rate, w.option)
+    return best
+
+
+def plan_cost(n: float, x: Inputs, side: str, hours: float, wall: float, option: str, price: float,
+              term: float | None, held: float, ways: tuple[Way, ...]) -> tuple[float, int, float, str]:
+    """Compute cost of n runs of `hours` instance-hours on one side bought one way (`ways`: those of
+    its region), the commitment terms it buys, and the calendar hours bought by the hour and how.
+    By the hour, the hours used (on Capacity Blocks, whole days); infinite when the way cannot hold
+    the plan. On a commitment, hours still held are sunk; past them, whichever number of whole
+    terms costs least, none included, with the rest bought by the hour the cheapest way accepted. A
+    term is paid for every hour of it, used or not."""
+    if term is None:
+        rate = hourly_rate(x, side, option, price, wall)
+        return n * ((math.inf if rate is None else rate) * hours), 0, 0.0, ""
+    span = plan_span(n, x, wall)
+    uncovered = max(0.0, span - held)
+    need = math.ceil(uncovered / term)
+    whole = getattr(x, side + "_count") * term * price
+    best = (need * whole, need, 0.0, "")
+    hourly = cheapest_hourly(x, side, ways, wall)
+    if uncovered > 0 and hourly is not None:
+        # The runs spread evenly over the span: each calendar hour of it needs this much by the hour.
+        per_hour = n * hours / span * hourly[0]
+        for terms in (0, need - 1):
+            rest = uncovered - terms * term
+            cost = terms * whole + rest * per_hour
+            if cost < best[0]:
+                best = (cost, terms, rest, hourly[1])
+    return best
+
+
 def compute_cost(n: float, x: Inputs, side: str, hours: float, wall: float) -> tuple[float, int]:
     """Compute cost of n runs of `hours` instance-hours on one side, bought the named way, and the
-    commitment terms bought. A commitment is paid for every hour of its term, used or not. Hours
-    still held on one are sunk: they cost nothing more, and what the plan needs beyond them is
-    bought the cheapest way, more terms or by the hour."""
-    term = getattr(x, side + "_term_hours")
-    price = getattr(x, side + "_price").value
-    if term is None:
-        return n * (price * hours), 0
-    span = plan_span(n, x, wall)
-    held = getattr(x, side + "_held_hours")
-    uncovered = max(0.0, span - held)
-    terms = math.ceil(uncovered / term)
-    committed = getattr(x, side + "_count") * terms * term * price
-    hourly = [w.usd_per_hour for w in getattr(x, side + "_ways") if w.option in HOURLY_OPTIONS]
-    if held > 0 and uncovered > 0 and hourly:
-        # The runs spread evenly over the span: those past the held hours need this share of the hours.
-        by_hour = n * hours * (uncovered / span) * min(hourly)
-        if by_hour < committed:
-            return by_hour, 0
-    return committed, terms
+    commitment terms bought (see `plan_cost`)."""
+    cost, terms, _, _ = plan_cost(n, x, side, hours, wall, getattr(x, side + "_option"), getattr(x, side + "_price").value,
+                                  getattr(x, side + "_term_hours"), getattr(x, side + "_held_hours"), getattr(x, side + "_ways"))
+    return cost, terms
+
+
+def region_ways(x: Inputs, side: str, region: str) -> tuple[Way, ...]:
+    if region == getattr(x, side + "_region"):
+        return getattr(x, side + "_ways")
+    return tuple(w for w in getattr(x, side + "_ways_elsewhere") if w.region == region)
 
 
 def way_cost(n: float, x: Inputs, side: str, base_hours: float, way: Way) -> float | None:
-    """Compute cost of n runs bought one way with nothing held; None when that way cannot finish."""
+    """Compute cost of n runs bought one way with nothing held (a commitment mixed with the hourly
+    ways the side accepts in the way's region); None when that way cannot run the plan."""
     count = getattr(x, side + "_count")
     factor = spot_factor(way.option == "spot", count, interruption_rate(x, side).value, x.lost_hours.value)
     if math.isinf(factor):
         return None
     hours = base_hours * factor
-    if way.term_hours is None:
-        return n * (way.usd_per_hour * hours)
-    span = plan_span(n, x, hours / count)
-    return count * math.ceil(span / way.term_hours) * way.term_hours * way.usd_per_hour
+    cost = plan_cost(n, x, side, hours, hours / count, way.option, way.usd_per_hour, way.term_hours, 0.0,
+                     region_ways(x, side, way.region))[0]
+    return cost if math.isfinite(cost) else None
+
+
+def chosen_way(x: Inputs, side: str, base_hours: float) -> Way | None:
+    """The way among those the side accepts, in its region or another the workload allows, whose
+    plan costs least, when it is not the named way; None: the named way. A held reservation is the
+    named way's, so a side that holds one keeps it. A tie keeps the way found first, the named one
+    first of all."""
+    if getattr(x, side + "_held_hours") > 0:
+        return None
+    ok = accepts(x, side)
+    option, region = getattr(x, side + "_option"), getattr(x, side + "_region")
+    named = Way(option, getattr(x, side + "_price").value, getattr(x, side + "_term_hours"), region)
+    best_way, best = None, way_cost(x.runs, x, side, base_hours, named)
+    for way in getattr(x, side + "_ways") + getattr(x, side + "_ways_elsewhere"):
+        if way.option not in ok or (way.option == option and way.region == region):
+            continue
+        cost = way_cost(x.runs, x, side, base_hours, way)
+        if cost is not None and (best is None or cost < best):
+            best_way, best = way, cost
+    return best_way
+
+
+def planned(x: Inputs) -> Inputs:
+    """These inputs with each side bought the way its plan costs least among the ways it accepts:
+    what the verdict, the break-even and the thresholds price."""
+    y = x
+    for side, base in (("gpu", x.gpu_hours), ("trainium", x.gpu_hours / x.relative_throughput.value)):
+        way = chosen_way(x, side, base)
+        if way is not None:
+            y = replace(y, **{side + "_option": way.option, side + "_price": Span(way.usd_per_hour, way.usd_per_hour, way.usd_per_hour),
+                              side + "_term_hours": way.term_hours, side + "_spot": way.option == "spot",
+                              side + "_region": way.region, side + "_ways": region_ways(x, side, way.region),
+                              side + "_accepts": accepts(x, side)})
+    return y
 
 
 def plan_totals(x: Inputs, n: float, o: Outcome) -> tuple[float, float]:
-    """GPU and Trainium totals of a plan of n runs, otherwise as `x`."""
+    """GPU and Trainium totals of a plan of n runs, otherwise as `x`, each side bought the way its
+    plan of x.runs is."""
+    return _plan_totals(planned(x), n, o)
+
+
+def _plan_totals(x: Inputs, n: float, o: Outcome) -> tuple[float, float]:
     if n == 0:
         return 0.0, 0.0
     gpu, _ = compute_cost(n, x, "gpu", o.gpu.hours_per_run, o.gpu.wall_clock_hours)
@@ -300,44 +436,53 @@ def plan_totals(x: Inputs, n: float, o: Outcome) -> tuple[float, float]:
     return gpu, ports_needed(math.ceil(n), x.runs_per_architecture) * o.port_cost + trn
 
 
-def _side(x: Inputs, side: str, hours: float, ready_days: float) -> Side:
-    count = getattr(x, side + "_count")
-    factor = spot_factor(getattr(x, side + "_spot"), count, interruption_rate(x, side).value, x.lost_hours.value)
-    price: Span = getattr(x, side + "_price")
+def _side(x: Inputs, y: Inputs, side: str, hours: float, ready_days: float) -> Side:
+    """One side bought as planned (`y`, from `planned(x)`); the ways it could be bought, accepted or
+    not, priced from the workload as given (`x`)."""
+    count = getattr(y, side + "_count")
+    factor = spot_factor(getattr(y, side + "_spot"), count, interruption_rate(y, side).value, y.lost_hours.value)
+    price: Span = getattr(y, side + "_price")
     base_hours = hours
     hours = hours * factor
-    cost = price.value * hours
     wall = hours / count
-    compute, terms = compute_cost(x.runs, x, side, hours, wall)
-    term = getattr(x, side + "_term_hours")
+    term = getattr(y, side + "_term_hours")
+    held = getattr(y, side + "_held_hours")
+    compute, terms, hourly_hours, hourly_option = plan_cost(
+        y.runs, y, side, hours, wall, getattr(y, side + "_option"), price.value, term, held, getattr(y, side + "_ways"))
+    rate = hourly_rate(y, side, getattr(y, side + "_option"), price.value, wall) if term is None else price.value
+    cost = (math.inf if rate is None else rate) * hours
     utilisation = None
     if term is not None:
-        covered = terms * term + getattr(x, side + "_held_hours")
-        # Past a held reservation the plan may buy by the hour: only the runs inside the committed
+        covered = terms * term + held
+        # Past the committed hours the plan buys by the hour: only the runs inside the committed
         # hours use them (the runs spread evenly over the span).
-        span = plan_span(x.runs, x, wall)
-        used = x.runs * hours * (min(covered, span) / span if span > 0 else 1.0)
+        span = plan_span(y.runs, y, wall)
+        used = y.runs * hours * (min(covered, span) / span if span > 0 else 1.0)
         utilisation = used / (count * covered) if covered > 0 else None
-    reasons = infeasibility(x, side)
-    late = None if x.needed_within_days is None else max(0.0, ready_days - x.needed_within_days)
-    # The named way is what the verdict uses; the others, in its region and then in the other regions
-    # the workload may use, are priced beside it. A held reservation is already the named way's, so
-    # only plans that hold nothing compare whole ways.
+    reasons = infeasibility(y, side)
+    late = None if y.needed_within_days is None else max(0.0, ready_days - y.needed_within_days)
+    # Every way data/ prices, in the named region and then in the other regions the workload may
+    # use, whether the side accepts it or not: a cheaper one is advice. A held reservation is already
+    # the named way's, so only plans that hold nothing compare whole ways.
     options: list[tuple[str, float, str]] = []
     if getattr(x, side + "_held_hours") == 0:
         for way in getattr(x, side + "_ways") + getattr(x, side + "_ways_elsewhere"):
             total = way_cost(x.runs, x, side, base_hours, way)
             if total is not None:
                 options.append((way.option, total, way.region))
-    cheapest, where, cheaper_by = getattr(x, side + "_option"), getattr(x, side + "_region"), 0.0
-    # A named way that cannot finish (spot at a load of 1) has no cost to compare. Only a way that
-    # costs strictly less displaces the one found first, so a tie keeps the named region.
-    for option, total, region in options if math.isfinite(compute) else []:
-        if compute - total > cheaper_by:
-            cheapest, where, cheaper_by = option, region, compute - total
+    plan_option, plan_region = getattr(y, side + "_option"), getattr(y, side + "_region")
+    cheapest, where, cheaper_by = plan_option, plan_region, 0.0
+    if math.isfinite(compute):
+        # Only a way that costs strictly less displaces the plan's own, so a tie keeps its region.
+        for option, total, region in options:
+            if compute - total > cheaper_by:
+                cheapest, where, cheaper_by = option, region, compute - total
+    elif options:
+        # No way the side accepts can run the plan: the cheapest way that can is named as advice.
+        cheapest, _, where = min(options, key=lambda o: o[1])
     return Side(hours, price.value, cost, wall, compute, factor - 1, compute, terms, utilisation, ready_days,
                 price.low, price.high, price_basis(price), not reasons, reasons, late, cheapest, cheaper_by, tuple(options),
-                where)
+                where, plan_option, plan_region, hourly_hours, hourly_option, term)
 
 
 def infeasibility(x: Inputs, side: str) -> tuple[str, ...]:
@@ -353,6 +498,9 @@ def infeasibility(x: Inputs, side: str) -> tuple[str, ...]:
         load = spot_load(getattr(x, side + "_count"), interruption_rate(x, side).value, x.lost_hours.value)
         if load >= 1:
             reasons.append(words.REASONS["spot-cannot-finish"])
+    b = x.block_limits
+    if getattr(x, side + "_option") == "capacity-block" and b is not None and getattr(x, side + "_count") > b.across_blocks:
+        reasons.append(words.blocks_cannot_hold(b.across_blocks))
     return tuple(reasons)
 
 
@@ -363,11 +511,15 @@ def ready_days(lead_days: float, port_days: float, overlap: bool) -> float:
 
 
 def evaluate(x: Inputs) -> Outcome:
+    """The decision for one workload, each side bought the way its plan costs least among the ways
+    it accepts (`planned`)."""
+    y = planned(x)
     port_cost = x.port_weeks.value * x.engineer_week_usd + x.port_extra_usd
     port_days = x.port_weeks.value / x.port_engineers.value * DAYS_PER_WEEK
-    gpu = _side(x, "gpu", x.gpu_hours, x.gpu_lead_days)
-    trn = _side(x, "trainium", x.gpu_hours / x.relative_throughput.value,
+    gpu = _side(x, y, "gpu", x.gpu_hours, x.gpu_lead_days)
+    trn = _side(x, y, "trainium", x.gpu_hours / x.relative_throughput.value,
                 ready_days(x.trainium_lead_days, port_days, x.port_during_lead))
+    x = y
     committed = x.gpu_term_hours is not None or x.trainium_term_hours is not None
     # Under a commitment an hour costs what the plan pays for it, held hours nothing: per run, the
     # saving is the plans' compute difference shared over the runs.
@@ -596,11 +748,11 @@ def _trend(x: Inputs, o: Outcome, side: str) -> tuple[float, float]:
     w = plan_span(1, x, sd.wall_clock_hours)
     slope = count * price * w
     far = slope
-    hourly = [v.usd_per_hour for v in getattr(x, side + "_ways") if v.option in HOURLY_OPTIONS]
+    hourly = cheapest_hourly(x, side, getattr(x, side + "_ways"), sd.wall_clock_hours)
     held = getattr(x, side + "_held_hours")
-    if held > 0 and hourly:
-        slope = min(slope, sd.hours_per_run * min(hourly))
-        far = max(far, sd.hours_per_run * min(hourly))
+    if hourly is not None:
+        slope = min(slope, sd.hours_per_run * hourly[0])
+        far = max(far, sd.hours_per_run * hourly[0])
     return slope, count * term * price + far * held / w
 
 
@@ -677,7 +829,7 @@ def _plan_lengths(x: Inputs, o: Outcome, limit: int) -> tuple[int | None, int | 
                 need = None if term is None else math.ceil(
                     max(0.0, plan_span(n, x, wall) - getattr(x, side + "_held_hours")) / term)
                 costs.append(cost)
-                keys.append(None if need is None else (need, need > 0 and bought == 0))
+                keys.append(None if need is None else (need, bought < need))
             gpu, trn = costs
             r = seen[n] = (gpu, ports_needed(n, k) * o.port_cost + trn, gpu - trn, keys[0], keys[1])
         return r
@@ -814,6 +966,7 @@ def break_even(x: Inputs, o: Outcome) -> BreakEven:
     sign can no longer change; the plan lengths before it are solved piece by piece (`_plan_lengths`)."""
     if not (o.trainium.feasible and o.gpu.feasible):
         return BreakEven("never", None, None, None)
+    x = planned(x)
     if x.gpu_term_hours is None and x.trainium_term_hours is None:
         s, k = o.saving_per_run, x.runs_per_architecture
         if o.break_even_runs is None:
@@ -840,7 +993,8 @@ def break_even(x: Inputs, o: Outcome) -> BreakEven:
 def crossing(x: Inputs, o: Outcome, b: BreakEven | None = None) -> float | None:
     """The first plan length at which Trainium's plan costs less than the GPU's (under recurring
     ports, from which every longer plan does); None when none does. `b`: break_even(x, o), if known."""
-    if x.gpu_term_hours is None and x.trainium_term_hours is None:
+    y = planned(x)
+    if y.gpu_term_hours is None and y.trainium_term_hours is None:
         return o.break_even_runs
     return (b or break_even(x, o)).first
 
@@ -863,6 +1017,7 @@ def cost_parity(x: Inputs, o: Outcome | None = None) -> Thresholds:
     o = o or evaluate(x)
     if not (o.trainium.feasible and o.gpu.feasible):
         return Thresholds(None, None, None, None)
+    given, x = x, planned(x)
     trn_factor = 1 + o.trainium.spot_overhead
     gpu_total = o.gpu.total
     fixed = o.ports * o.port_cost
@@ -871,14 +1026,22 @@ def cost_parity(x: Inputs, o: Outcome | None = None) -> Thresholds:
         trn_hours_at_parity = x.runs * x.gpu_hours * trn_factor
         rel = x.trainium_price.value * trn_hours_at_parity / headroom if headroom > 0 else None
         price = headroom * x.relative_throughput.value / trn_hours_at_parity if headroom > 0 else None
+        b = x.block_limits
+        if x.trainium_option == "capacity-block" and b is not None and headroom > 0:
+            # A run on blocks pays for the days booked, which move with throughput in steps: Trainium
+            # costs less from the throughput at which a run fits the longest booking that keeps its
+            # plan under the GPU's; at a given throughput its total is the price times those hours.
+            booked = booked_hours_below(headroom / (x.runs * x.trainium_count * x.trainium_price.value), b)
+            rel = None if booked is None else x.gpu_hours / (x.trainium_count * booked)
+            price = headroom / (x.runs * (o.trainium.cost_per_run / x.trainium_price.value))
     else:
-        rel = _committed_throughput(x, o, gpu_total - fixed)
+        rel = _committed_throughput(given, o, gpu_total - fixed)
         reserved = x.trainium_count * o.trainium.committed_terms * x.trainium_term_hours
         price = headroom / reserved if headroom > 0 and reserved > 0 else None
     per_port = (gpu_total - o.trainium.compute_total) / o.ports - x.port_extra_usd
     weeks = per_port / x.engineer_week_usd if per_port > 0 else None
-    b = break_even(x, o)
-    return Thresholds(rel, crossing(x, o, b), weeks, price, b)
+    b = break_even(given, o)
+    return Thresholds(rel, crossing(given, o, b), weeks, price, b)
 
 
 def _committed_throughput(x: Inputs, o: Outcome, headroom: float) -> float | None:
@@ -888,7 +1051,9 @@ def _committed_throughput(x: Inputs, o: Outcome, headroom: float) -> float | Non
     found by halving an interval around the case's own value, as the total never rises with throughput.
     None when no throughput from a millionth to a million times the case's own reaches it."""
     def cheaper(r: float) -> bool:
-        return _side(x, "trainium", x.gpu_hours / r, 0.0).compute_total < headroom
+        # Bought, at each throughput, the way its plan then costs least (`planned`), as evaluate does.
+        at_r = replace(x, relative_throughput=replace(x.relative_throughput, value=r))
+        return _side(at_r, planned(at_r), "trainium", x.gpu_hours / r, 0.0).compute_total < headroom
 
     r = x.relative_throughput.value
     lo, hi = r, r
@@ -971,7 +1136,8 @@ def cost_curve(x: Inputs, o: Outcome, b: BreakEven | None = None) -> CostCurve:
         ns.append(x.runs)
         ns.sort()
     rows = []
+    y = planned(x)
     for n in ns:
-        gpu, trn = plan_totals(x, n, o)
+        gpu, trn = _plan_totals(y, n, o)
         rows.append(CurvePoint(n, gpu, trn))
     return CostCurve(tuple(rows), cross)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from generator.model.catalog import TERM_HOURS, Catalog
-from generator.model.engine import HOURS_PER_MONTH, HOURS_PER_YEAR, Inputs, Span, Way
+from generator.model.engine import HOURS_PER_MONTH, HOURS_PER_YEAR, BlockLimits, Inputs, Span, Way
 from generator.model.schema import Workload
 from generator.model.suggest import did_you_mean
 
@@ -205,6 +205,22 @@ def ways_elsewhere(catalog: Catalog, instance: str, region: str, allowed: list[s
     return tuple(out)
 
 
+def accepted(w: Workload, side: str) -> tuple[str, ...]:
+    """The ways one side accepts: its named way, then the workload's `buy:` list (on-demand when it
+    gives none), each once."""
+    named = getattr(w, side).option
+    more = ["on-demand"] if w.buy is None else w.buy
+    return (named, *(o for o in more if o != named))
+
+
+def block_limits(catalog: Catalog) -> BlockLimits | None:
+    b = catalog.assumptions.capacity_blocks
+    if b is None:
+        return None
+    return BlockLimits(b.instances_per_block.value, b.instances_across_blocks.value, b.daily_steps_up_to_days.value,
+                       b.weekly_step_days.value, b.longest_days.value)
+
+
 def resolve(w: Workload, catalog: Catalog) -> Resolved:
     trn = bought(catalog, w.trainium.instance, w.trainium.region, w.trainium.option)
     gpu = bought(catalog, w.gpu.instance, w.gpu.region, w.gpu.option)
@@ -258,6 +274,9 @@ def resolve(w: Workload, catalog: Catalog) -> Resolved:
         gpu_region=w.gpu.region,
         trainium_ways_elsewhere=ways_elsewhere(catalog, w.trainium.instance, w.trainium.region, w.regions),
         gpu_ways_elsewhere=ways_elsewhere(catalog, w.gpu.instance, w.gpu.region, w.regions),
+        trainium_accepts=accepted(w, "trainium"),
+        gpu_accepts=accepted(w, "gpu"),
+        block_limits=block_limits(catalog),
     )
     return Resolved(x, trn, gpu, trn_risk if w.trainium.option == "spot" else None,
                     gpu_risk if w.gpu.option == "spot" else None)

@@ -141,6 +141,7 @@ class Rationale(Model):
     runs_per_architecture: str | None = None
     plan_months: str | None = None
     regions: str | None = None
+    buy: str | None = None
     trainium: str | None = None
     gpu: str | None = None
     relative_throughput: str | None = None
@@ -168,6 +169,11 @@ class Workload(Model):
         description="The only regions the workload may use, e.g. for data residency; other ways to buy are priced in each of them. "
                     "Leave out if any will do (other ways to buy are then priced in the region each side names).",
     )
+    buy: list[Option] | None = Field(
+        None,
+        description="Ways the team would also buy, beside each side's named option: each side's plan is the cheapest of its named way "
+                    "and these, in the regions it may use. Leave out to accept on-demand as well; [] keeps each side to its named way.",
+    )
     trainium: Compute
     gpu: Compute
     relative_throughput: Estimate = Field(
@@ -185,6 +191,14 @@ class Workload(Model):
         dupes = sorted({c for c in self.constraints if self.constraints.count(c) > 1})
         if dupes:
             raise ValueError(f"constraints must not repeat (repeated: {', '.join(dupes)})")
+        return self
+
+    @model_validator(mode="after")
+    def _buy_is_a_set(self) -> Workload:
+        if self.buy is not None:
+            dupes = sorted({b for b in self.buy if self.buy.count(b) > 1})
+            if dupes:
+                raise ValueError(f"buy must not repeat a way (repeated: {', '.join(dupes)})")
         return self
 
 

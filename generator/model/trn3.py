@@ -57,12 +57,17 @@ class PriceToBeat:
 
 
 def _trn3_inputs(x: Inputs, relative_throughput: float, count: int, price: float) -> Inputs:
-    """The workload with its Trainium side replaced by Trn3 UltraServers bought by the hour. No
-    source gives Trn3 a region, so the region rule is not applied to that side."""
+    """The workload with its Trainium side replaced by Trn3 UltraServers bought by the hour, and in
+    no other way: the side's other ways are its old instance's. No source gives Trn3 a region, so the
+    region rule is not applied to that side."""
     return replace(
         x,
         relative_throughput=Span(relative_throughput, relative_throughput, relative_throughput),
         trainium_price=Span(price, price, price),
+        trainium_option="on-demand",
+        trainium_accepts=("on-demand",),
+        trainium_ways=(),
+        trainium_ways_elsewhere=(),
         trainium_spot=False,
         trainium_term_hours=None,
         trainium_held_hours=0.0,

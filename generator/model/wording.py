@@ -69,6 +69,41 @@ def not_offered_in(regions: tuple[str, ...]) -> str:
     return "it is not offered in any region the workload may use (" + ", ".join(regions) + ")"
 
 
+def blocks_cannot_hold(across: float) -> str:
+    return f"Capacity Blocks hold at most {f.count(across)} instances across an organisation's blocks, fewer than it runs at once"
+
+
+# How a plan's parts are bought, as a buyer says it.
+TERM_WORDS = {"commit-1y": "1-year term", "commit-3y": "3-year term"}
+HOURLY_WORDS = {"on-demand": "on demand", "capacity-block": "on Capacity Blocks", "spot": "on spot"}
+SMALL_COUNTS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
+
+
+def _terms(n: int, option: str) -> str:
+    return f"{SMALL_COUNTS.get(n) or f.count(n)} {TERM_WORDS[option]}{'' if n == 1 else 's'}"
+
+
+def plan_bought(x: dict[str, Any], sd: dict[str, Any], side: str) -> str:
+    """How one side's plan is bought: held hours first, whole terms, then what is bought by the hour."""
+    option, region = sd["plan_option"], sd["plan_region"]
+    where = f" in {region}" if region and region != x.get(side + "_region") else ""
+    if option not in TERM_WORDS:
+        whole = ", each run booked as whole days" if option == "capacity-block" and x.get("block_limits") else ""
+        return f"by the hour {HOURLY_WORDS.get(option, option)}{where}{whole}"
+    held, terms, hourly = x[side + "_held_hours"], sd["committed_terms"], sd["hourly_hours"]
+    by_hour = HOURLY_WORDS.get(sd["hourly_option"], sd["hourly_option"])
+    if hourly and not (held or terms):
+        return f"no {TERM_WORDS[option]}: the whole plan {by_hour}{where}"
+    parts = []
+    if held:
+        parts.append(f"the {f.count(held)} hours still held")
+    if terms:
+        parts.append(_terms(terms, option))
+    if hourly:
+        parts.append(f"the plan's last {f.count(hourly)} hours {by_hour}")
+    return (", then ".join(parts) or "nothing more to buy") + where
+
+
 def neither_can_run(trainium_reasons: str, gpu_reasons: str) -> str:
     return f"Neither side can run. Trainium: {trainium_reasons}. The GPU option: {gpu_reasons}."
 
@@ -262,15 +297,22 @@ def _lead(x: dict[str, Any], rob: dict[str, Any], t: dict[str, Any]) -> str | No
             f"This case puts it at {f.ratio(r['value'])}, within a range of {f.ratio(r['low'])} to {f.ratio(r['high'])}.")
 
 
-def _committed(x: dict[str, Any]) -> bool:
-    return x.get("trainium_term_hours") is not None or x.get("gpu_term_hours") is not None
+def _on_spot(x: dict[str, Any], o: dict[str, Any], side: str) -> bool:
+    """Whether a side's plan is bought on spot: another way chosen, or the named way kept."""
+    plan = o[side]["plan_option"]
+    return plan == "spot" or (plan == x.get(side + "_option", "") and bool(x[side + "_spot"]))
+
+
+def _committed(o: dict[str, Any]) -> bool:
+    """Whether either side's plan is bought on a commitment (whatever way it was named)."""
+    return o["trainium"].get("term_hours") is not None or o["gpu"].get("term_hours") is not None
 
 
 def _break_even_value(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> float | None:
     """Runs at which Trainium starts to cost less: per run, or under a commitment the plan's crossing."""
     if o["break_even_runs"] is not None:
         return o["break_even_runs"]
-    return t.get("runs") if _committed(x) else None
+    return t.get("runs") if _committed(o) else None
 
 
 def _plan_lengths(b: dict[str, Any] | None, x: dict[str, Any], o: dict[str, Any]) -> str:
@@ -294,7 +336,7 @@ def _break_even(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> str:
         if x.get("runs_per_architecture") is not None:
             return f"{_at_pace(f.break_even(be), be, x, o)}: Trainium costs less for every plan this long or longer"
         return _at_pace(f.break_even(be), be, x, o)
-    if _committed(x):
+    if _committed(o):
         first = t.get("runs")
         if first is None:
             return f"{f.NO_CROSSING}: Trainium's plan never costs less, and a commitment is paid by the term"
@@ -405,7 +447,7 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
         pair("Wall-clock per run", "wall_clock_hours", f.hours),
     ]
     # A plan bought by the hour has no terms to report.
-    if _committed(x):
+    if _committed(o):
         terms, used = {}, {}
         for side in ("trainium", "gpu"):
             sd = o[side]
@@ -416,13 +458,13 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
                           else _cell(None, None, "no commitment"))
         sides.append({"label": "Commitment terms bought", **terms})
         sides.append({"label": "Share of the reserved hours the plan uses", **used})
-    if x.get("trainium_spot") or x.get("gpu_spot"):
+    if _on_spot(x, o, "trainium") or _on_spot(x, o, "gpu"):
         spot = {}
         for side in ("trainium", "gpu"):
             count = x[f"{side}_count"]
             spot[side] = _cell(f"{side}.spot_overhead", o[side]["spot_overhead"], (
                 f"{f.pct(o[side]['spot_overhead'])}: {_plural(count, 'instance')} × {f.rate((x.get(side + '_interruption_rate') or x['interruption_rate'])['value'])} "
-                f"interruptions an instance-hour ({_spot_basis(x, side)}) × {f.hours(x['lost_hours']['value'])} lost each") if x[f"{side}_spot"]
+                f"interruptions an instance-hour ({_spot_basis(x, side)}) × {f.hours(x['lost_hours']['value'])} lost each") if _on_spot(x, o, side)
                 else "none: not on spot")
         sides.append({"label": "Extra hours for spot interruptions", **spot})
     lead = ""
@@ -437,8 +479,13 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
                           f"in {f.days(o['trainium']['ready_days'])}, after the port{lead}"),
         "gpu": _cell("gpu.ready_days", gpu_days, f"in {f.days(gpu_days)}" if gpu_days else "at once"),
     })
+    # Said wherever a plan is not simply the named way by the hour: a term, another way or region, blocks.
+    if _committed(o) or any(o[side]["plan_option"] != x[side + "_option"] or o[side]["plan_region"] != x[side + "_region"]
+                            or o[side]["plan_option"] == "capacity-block" for side in ("trainium", "gpu")):
+        sides.append({"label": "How the plan is bought", **{
+            side: _cell(f"{side}.plan_option", o[side]["plan_option"], plan_bought(x, o[side], side)) for side in ("trainium", "gpu")}})
     sides.append(pair(f"Total over {_plural(n, 'run')}", "total", f.money))
-    # The verdict keeps the way each side is named to be bought; a cheaper way is said beside it.
+    # The verdict buys each side the cheapest way it accepts; a cheaper way it does not accept is advice.
     if any(o[side].get("options") for side in ("trainium", "gpu")):
         sides.append({"label": "Cheapest way to buy this plan's compute", **{
             side: _cell(f"{side}.cheaper_by", o[side]["cheaper_by"], _cheapest(x, o[side], side)) for side in ("trainium", "gpu")}})
@@ -473,15 +520,20 @@ def _option(option: str) -> str:
 def _cheapest(x: dict[str, Any], sd: dict[str, Any], side: str) -> str:
     """The cheapest way to buy one side's compute against the named way; a region is named only when
     the cheaper way is in another region than the named one."""
-    named = _option(x[side + "_option"])
+    planned = _option(sd["plan_option"])
+    here, there = sd.get("plan_region") or "", sd.get("cheapest_region") or ""
     if not sd["feasible"]:
+        if sd["compute_total"] is None and sd.get("options"):
+            # No way the side accepts can run the plan; one it does not accept can.
+            cost = min(c for _, c, _ in sd["options"])
+            return f"not accepted, but {_option(sd['cheapest_option'])} in {there} could run it for {f.money(cost)}"
         return "not compared: this side cannot run"  # ways to buy matter only to a side that can run
     if not sd["cheaper_by"] > 0:
-        return f"{named}, as named"
-    here, there = x.get(side + "_region") or "", sd.get("cheapest_region") or ""
+        return f"{planned}, as named" if sd["plan_option"] == x[side + "_option"] else f"{planned}, the cheapest way accepted"
+    gain = f"{f.money(sd['cheaper_by'])} less than {planned}"
     if there and there != here:
-        return f"{_option(sd['cheapest_option'])} in {there}, {f.money(sd['cheaper_by'])} less than {named} in {here}"
-    return f"{_option(sd['cheapest_option'])}, {f.money(sd['cheaper_by'])} less than {named}"
+        return f"{_option(sd['cheapest_option'])} in {there}, {gain} in {here}, if the team would buy it so"
+    return f"{_option(sd['cheapest_option'])}, {gain}, if the team would buy it so"
 
 
 def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any]) -> dict[str, Any]:
@@ -511,7 +563,7 @@ def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: 
     return {
         "rows": rows, "marks": marks, "source": source, "as_of": as_of,
         "subtitle": f"Source: {source}. Figures as of {as_of}.",
-        "interp": "step-after" if x.get("runs_per_architecture") or _committed(x) else "linear",
+        "interp": "step-after" if x.get("runs_per_architecture") or _committed(o) else "linear",
         "summary": summary,
     }
 

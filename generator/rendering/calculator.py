@@ -3,17 +3,19 @@ engine reads (docs/assets/calculator/engine.mjs), and every shipped scenario's w
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
 from generator.model.catalog import OPTION_LABELS, TERM_HOURS, Catalog
-from generator.model.resolve import spot_risk
+from generator.model.resolve import block_limits, spot_risk
 from generator.model.results import ScenarioResult
 from generator.rendering.embeds import compact_json
 
 
 def calculator_data(catalog: Catalog) -> dict[str, Any]:
     a = catalog.assumptions
+    limits = block_limits(catalog)
     # An instance with no published price anywhere (Trn3 today) cannot be costed: not offered here.
     priced = {p.instance for p in catalog.prices if p.offered}
     return {
@@ -74,6 +76,8 @@ def calculator_data(catalog: Catalog) -> dict[str, Any]:
             "close_call_margin": a.close_call_margin.value,
             "soon_days": a.soon_days.value,
             "break_even_horizon_years": a.break_even_horizon_years.value if a.break_even_horizon_years else None,
+            # In the engine's own shape (engine.BlockLimits), so both engines book blocks alike.
+            "capacity_blocks": None if limits is None else dataclasses.asdict(limits),
         },
     }
 

@@ -19,6 +19,7 @@ import jinja2
 from markupsafe import Markup
 from pydantic import BaseModel
 
+from generator.model.catalog import OPTION_LABELS
 from generator.model.schema import Workload
 from generator.model.wording import EXPERIENCE_LABELS
 
@@ -59,6 +60,7 @@ class _Row:
     error: bool = True
     choices: dict[str, str] | None = None  # value -> label; the values must be the schema's own
     required: bool = False  # asked for even where the schema has a default
+    default: str | None = None  # the form's value where the schema's default (None) means this
 
 
 # The run size comes in one of two ways (RunSize._one_way): within the way the reader picked, each
@@ -81,6 +83,9 @@ _ROWS: dict[str, tuple[_Row, ...]] = {
              "months left, commitment options; empty: none", path="trainium.held_months"),
         _Row("gh", "calc-gpu-held", "number", "GPU reservation already held",
              "months left, commitment options; empty: none", path="gpu.held_months"),
+        # Leaving `buy` out of a workload accepts on demand beside each named way: the same as this box alone.
+        _Row("b", "calc-buy", "checks", "Ways the team would also buy, beside each side's named option", path="buy",
+             error=False, choices=dict(OPTION_LABELS), default="on-demand"),
     ),
     "run": (
         _Row("rm", "calc-mode", "radio", "How to give the run size", error=False,
@@ -186,9 +191,13 @@ def _field(root: type[BaseModel], group: str, row: _Row) -> Field:
             if isinstance(default, float):
                 default = _number(default)
         if row.choices is not None:
-            allowed = typing.get_args(kind)
-            if typing.get_origin(kind) is not Literal or tuple(row.choices) != allowed:
+            # A list of choices (checks) takes its values from the list's items.
+            one = typing.get_args(kind)[0] if typing.get_origin(kind) is list else kind
+            allowed = typing.get_args(one)
+            if typing.get_origin(one) is not Literal or tuple(row.choices) != allowed:
                 raise ValueError(f"{row.path}: the calculator's choices {tuple(row.choices)} are not the schema's {allowed}")
+    if row.default is not None:
+        default = row.default
     if isinstance(default, list):
         default = ",".join(default)
     return Field(

@@ -2,8 +2,9 @@
 whose verdict or saving per run it moved, for the "What changed" page and its Atom feed.
 
 A move's effect on a workload is the engine run twice on the workload's inputs as they are now,
-once with the side's price at the figure before the move and once at the figure after it: what that
-move alone did, everything else held as data/ holds it today.
+once with the moved price at the figure before the move and once at the figure after it: what that
+move alone did, everything else held as data/ holds it today. A workload buys at a price when a
+side names it, or may buy that way (a way the side accepts, in a region the workload may use).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from generator.model import formatting as fmt
 from generator.model.catalog import OPTION_LABELS, Catalog, PriceMove, RegionsMove, Was
-from generator.model.engine import Outcome, Span, evaluate
+from generator.model.engine import Inputs, Outcome, Span, Way, accepts, evaluate
 from generator.model.results import ScenarioResult, WorkloadResult
 from generator.rendering.diff import DEFAULT_THRESHOLD, relative_change
 
@@ -81,13 +82,33 @@ Buyers = dict[tuple[str, str, str], list[tuple[ScenarioResult, WorkloadResult, s
 
 
 def buyers(results: list[ScenarioResult]) -> Buyers:
-    """Each price key with the workloads (and the side) that buy at it, found once for every move."""
+    """Each price key with the workloads (and the side) that buy at it or may, found once for every move."""
     out: Buyers = {}
     for r in results:
         for w in r.workloads:
             for side, bought in w.prices.items():
-                out.setdefault((bought.instance, bought.region, bought.option), []).append((r, w, side))
+                x = w.inputs
+                ok = accepts(x, side)
+                keys = {(bought.instance, bought.region, bought.option)}
+                keys |= {(bought.instance, way.region, way.option) for way in getattr(x, side + "_ways") + getattr(x, side + "_ways_elsewhere")
+                         if way.option in ok}
+                for key in sorted(keys):
+                    out.setdefault(key, []).append((r, w, side))
     return out
+
+
+def _priced(w: WorkloadResult, side: str, region: str, option: str, span: Span) -> Inputs:
+    """The workload's inputs with one of a side's ways at a price: its named price too if it is that way."""
+    x = w.inputs
+
+    def moved(ways: tuple[Way, ...]) -> tuple[Way, ...]:
+        return tuple(replace(v, usd_per_hour=span.value) if (v.region, v.option) == (region, option) else v for v in ways)
+
+    changes: dict = {f"{side}_ways": moved(getattr(x, side + "_ways")), f"{side}_ways_elsewhere": moved(getattr(x, side + "_ways_elsewhere"))}
+    bought = w.prices[side]
+    if (bought.region, bought.option) == (region, option):
+        changes[f"{side}_price"] = span
+    return replace(x, **changes)
 
 
 class _Runs:
@@ -95,14 +116,14 @@ class _Runs:
     consecutive moves of a price share a figure (one's after is the next one's before)."""
 
     def __init__(self) -> None:
-        self._done: dict[tuple[int, str, Span], Outcome] = {}
+        self._done: dict[tuple[int, str, str, str, Span], Outcome] = {}
 
-    def __call__(self, w: WorkloadResult, side: str, span: Span | None) -> Outcome | None:
+    def __call__(self, w: WorkloadResult, side: str, region: str, option: str, span: Span | None) -> Outcome | None:
         if span is None:
             return None
-        key = (id(w), side, span)
+        key = (id(w), side, region, option, span)
         if key not in self._done:
-            self._done[key] = evaluate(replace(w.inputs, **{f"{side}_price": span}))
+            self._done[key] = evaluate(_priced(w, side, region, option, span))
         return self._done[key]
 
 
@@ -116,7 +137,7 @@ def effects(move: PriceMove, bought_by: Buyers, threshold: float = DEFAULT_THRES
     before, after = _span(move.before), _span(move.after)
     out = []
     for r, w, side in bought_by.get((move.instance, move.region, move.option), ()):
-        o_before, o_after = runs(w, side, before), runs(w, side, after)
+        o_before, o_after = runs(w, side, move.region, move.option, before), runs(w, side, move.region, move.option, after)
         e = Effect(r, w.workload.name, o_before and o_before.verdict, o_after and o_after.verdict,
                    o_before and o_before.saving_per_run, o_after and o_after.saving_per_run)
         change = relative_change(e.saving_before, e.saving_after)

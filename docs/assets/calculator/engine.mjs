@@ -31,8 +31,9 @@ const THRESHOLD_PROBE = 1e-6;
 const COST_RULES = ["cost", "capacity"];
 
 const span = (value, low, high) => ({ value, low, high });
-// Ways that are paid by the hour and not interrupted: what a plan buys beyond a held reservation.
+// Ways that are paid by the hour and not interrupted: what a plan buys beyond its commitment's terms.
 const HOURLY_OPTIONS = ["on-demand", "capacity-block"];
+const HOURS_PER_DAY = 24.0;
 const isRange = (s) => s.low !== s.high;
 const isNone = (v) => v === null || v === undefined;
 
@@ -89,25 +90,10 @@ export function planSpan(n, x, wall) {
   return spanHours;
 }
 
-// Compute cost of n runs of `hours` instance-hours on one side, bought the named way, and the
-// commitment terms bought. A commitment is paid for every hour of its term; hours still held on one
-// are sunk, and what the plan needs beyond them is bought the cheapest way, more terms or by the hour.
-export function computeCost(n, x, side, hours, wall) {
-  const term = x[side + "_term_hours"];
-  const price = x[side + "_price"].value;
-  if (isNone(term)) return [n * (price * hours), 0];
-  const spanHours = planSpan(n, x, wall);
-  const held = x[side + "_held_hours"];
-  const uncovered = Math.max(0.0, spanHours - held);
-  const terms = Math.ceil(uncovered / term);
-  const committed = x[side + "_count"] * terms * term * price;
-  const hourly = (x[side + "_ways"] || []).filter((w) => HOURLY_OPTIONS.includes(w.option)).map((w) => w.usd_per_hour);
-  if (held > 0 && uncovered > 0 && hourly.length) {
-    // The runs spread evenly over the span: those past the held hours need this share of the hours.
-    const byHour = n * hours * (uncovered / spanHours) * Math.min(...hourly);
-    if (byHour < committed) return [byHour, 0];
-  }
-  return [committed, terms];
+// The ways one side accepts to buy its compute.
+export function accepts(x, side) {
+  const a = x[side + "_accepts"];
+  return isNone(a) ? [x[side + "_option"], "on-demand"] : a;
 }
 
 // Spot interruptions per instance-hour for one side: its own pool's, or the shared figure.
@@ -116,48 +102,169 @@ export function interruptionRate(x, side) {
   return isNone(own) ? x.interruption_rate : own;
 }
 
-// Compute cost of n runs bought one way with nothing held; null when that way cannot finish.
+// Hours a run of `wall` hours pays for on Capacity Blocks: each run booked as its own block of whole
+// days in the lengths AWS sells; a run longer than the longest block takes several.
+export function blockHours(wall, b) {
+  const days = Math.ceil(wall / HOURS_PER_DAY);
+  const full = Math.floor((days - 1) / b.longest);
+  let rest = days - full * b.longest;
+  if (rest > b.daily_up_to) rest = b.daily_up_to + Math.ceil((rest - b.daily_up_to) / b.weekly_step) * b.weekly_step;
+  return (full * b.longest + rest) * HOURS_PER_DAY;
+}
+
+// The most hours a run can be booked for on Capacity Blocks that stay under `limit` hours; null when
+// not even one day does.
+export function bookedHoursBelow(limit, b) {
+  const days = Math.ceil(limit / HOURS_PER_DAY) - 1;
+  if (days < 1) return null;
+  const full = Math.floor((days - 1) / b.longest);
+  let rest = days - full * b.longest;
+  if (rest > b.daily_up_to) rest = b.daily_up_to + Math.floor((rest - b.daily_up_to) / b.weekly_step) * b.weekly_step;
+  return (full * b.longest + rest) * HOURS_PER_DAY;
+}
+
+// What an instance-hour of a run costs bought by the hour one way: on Capacity Blocks the whole days
+// booked, spread over the hours used; null when blocks cannot hold the side's instances.
+export function hourlyRate(x, side, option, usdPerHour, wall) {
+  const b = x.block_limits;
+  if (option !== "capacity-block" || isNone(b)) return usdPerHour;
+  if (x[side + "_count"] > b.across_blocks) return null;
+  return usdPerHour * (blockHours(wall, b) / wall);
+}
+
+// The cheapest rate an instance-hour is bought at by the hour among the ways the side accepts, and
+// its way; null when it accepts none that can run.
+function cheapestHourly(x, side, ways, wall) {
+  const ok = accepts(x, side);
+  let best = null;
+  for (const w of ways || []) {
+    if (HOURLY_OPTIONS.includes(w.option) && ok.includes(w.option)) {
+      const rate = hourlyRate(x, side, w.option, w.usd_per_hour, wall);
+      if (rate !== null && (best === null || rate < best[0])) best = [rate, w.option];
+    }
+  }
+  return best;
+}
+
+// Compute cost of n runs on one side bought one way, the terms it buys, and the calendar hours bought
+// by the hour and how (see engine.py's plan_cost).
+export function planCost(n, x, side, hours, wall, option, price, term, held, ways) {
+  if (isNone(term)) {
+    const rate = hourlyRate(x, side, option, price, wall);
+    return [n * ((rate === null ? Infinity : rate) * hours), 0, 0.0, ""];
+  }
+  const spanHours = planSpan(n, x, wall);
+  const uncovered = Math.max(0.0, spanHours - held);
+  const need = Math.ceil(uncovered / term);
+  const whole = x[side + "_count"] * term * price;
+  let best = [need * whole, need, 0.0, ""];
+  const hourly = cheapestHourly(x, side, ways, wall);
+  if (uncovered > 0 && hourly !== null) {
+    // The runs spread evenly over the span: each calendar hour of it needs this much by the hour.
+    const perHour = n * hours / spanHours * hourly[0];
+    for (const terms of [0, need - 1]) {
+      const rest = uncovered - terms * term;
+      const cost = terms * whole + rest * perHour;
+      if (cost < best[0]) best = [cost, terms, rest, hourly[1]];
+    }
+  }
+  return best;
+}
+
+// Compute cost of n runs on one side bought the named way, and the commitment terms bought.
+export function computeCost(n, x, side, hours, wall) {
+  const [cost, terms] = planCost(n, x, side, hours, wall, x[side + "_option"], x[side + "_price"].value,
+    x[side + "_term_hours"], x[side + "_held_hours"], x[side + "_ways"]);
+  return [cost, terms];
+}
+
+function regionWays(x, side, region) {
+  if (region === x[side + "_region"]) return x[side + "_ways"] || [];
+  return (x[side + "_ways_elsewhere"] || []).filter((w) => w.region === region);
+}
+
+// Compute cost of n runs bought one way with nothing held; null when that way cannot run the plan.
 export function wayCost(n, x, side, baseHours, way) {
   const count = x[side + "_count"];
   const factor = spotFactor(way.option === "spot", count, interruptionRate(x, side).value, x.lost_hours.value);
   if (factor === Infinity) return null;
   const hours = baseHours * factor;
-  if (isNone(way.term_hours)) return n * (way.usd_per_hour * hours);
-  const spanHours = planSpan(n, x, hours / count);
-  return count * Math.ceil(spanHours / way.term_hours) * way.term_hours * way.usd_per_hour;
+  const termHours = isNone(way.term_hours) ? null : way.term_hours;
+  const cost = planCost(n, x, side, hours, hours / count, way.option, way.usd_per_hour, termHours, 0.0,
+    regionWays(x, side, way.region || ""))[0];
+  return Number.isFinite(cost) ? cost : null;
+}
+
+// The accepted way whose plan costs least, when it is not the named way; null: the named way.
+function chosenWay(x, side, baseHours) {
+  if (x[side + "_held_hours"] > 0) return null;
+  const ok = accepts(x, side);
+  const option = x[side + "_option"], region = x[side + "_region"];
+  const named = { option, usd_per_hour: x[side + "_price"].value, term_hours: x[side + "_term_hours"], region };
+  let bestWay = null, best = wayCost(x.runs, x, side, baseHours, named);
+  for (const way of [...(x[side + "_ways"] || []), ...(x[side + "_ways_elsewhere"] || [])]) {
+    if (!ok.includes(way.option) || (way.option === option && (way.region || "") === region)) continue;
+    const cost = wayCost(x.runs, x, side, baseHours, way);
+    if (cost !== null && (best === null || cost < best)) { bestWay = way; best = cost; }
+  }
+  return bestWay;
+}
+
+// These inputs with each side bought the way its plan costs least among the ways it accepts.
+export function planned(x) {
+  let y = x;
+  for (const [side, base] of [["gpu", x.gpu_hours], ["trainium", x.gpu_hours / x.relative_throughput.value]]) {
+    const way = chosenWay(x, side, base);
+    if (way !== null) {
+      y = {
+        ...y, [side + "_option"]: way.option, [side + "_price"]: span(way.usd_per_hour, way.usd_per_hour, way.usd_per_hour),
+        [side + "_term_hours"]: isNone(way.term_hours) ? null : way.term_hours, [side + "_spot"]: way.option === "spot",
+        [side + "_region"]: way.region || "", [side + "_ways"]: regionWays(x, side, way.region || ""),
+        [side + "_accepts"]: accepts(x, side),
+      };
+    }
+  }
+  return y;
 }
 
 export function planTotals(x, n, o) {
+  return planTotalsAsPlanned(planned(x), n, o);
+}
+
+function planTotalsAsPlanned(x, n, o) {
   if (n === 0) return [0.0, 0.0];
   const [gpu] = computeCost(n, x, "gpu", o.gpu.hours_per_run, o.gpu.wall_clock_hours);
   const [trn] = computeCost(n, x, "trainium", o.trainium.hours_per_run, o.trainium.wall_clock_hours);
   return [gpu, portsNeeded(Math.ceil(n), x.runs_per_architecture) * o.port_cost + trn];
 }
 
-function side(x, name, hours, readyDays) {
-  const count = x[name + "_count"];
-  const factor = spotFactor(x[name + "_spot"], count, interruptionRate(x, name).value, x.lost_hours.value);
-  const price = x[name + "_price"];
+// One side bought as planned (`y`); the ways it could be bought priced from the workload as given (`x`).
+function side(x, y, name, hours, readyDays) {
+  const count = y[name + "_count"];
+  const factor = spotFactor(y[name + "_spot"], count, interruptionRate(y, name).value, y.lost_hours.value);
+  const price = y[name + "_price"];
   const baseHours = hours;
   hours = hours * factor;
-  const cost = price.value * hours;
   const wall = hours / count;
-  const [compute, terms] = computeCost(x.runs, x, name, hours, wall);
-  const term = x[name + "_term_hours"];
+  const term = isNone(y[name + "_term_hours"]) ? null : y[name + "_term_hours"];
+  const held = y[name + "_held_hours"];
+  const [compute, terms, hourlyHours, hourlyOption] = planCost(y.runs, y, name, hours, wall, y[name + "_option"], price.value,
+    term, held, y[name + "_ways"]);
+  const rate = term === null ? hourlyRate(y, name, y[name + "_option"], price.value, wall) : price.value;
+  const cost = (rate === null ? Infinity : rate) * hours;
   let utilisation = null;
-  if (!isNone(term)) {
-    const covered = terms * term + x[name + "_held_hours"];
-    // Past a held reservation the plan may buy by the hour: only the runs inside the committed
-    // hours use them (the runs spread evenly over the span).
-    const span = planSpan(x.runs, x, wall);
-    const used = x.runs * hours * (span > 0 ? Math.min(covered, span) / span : 1.0);
+  if (term !== null) {
+    const covered = terms * term + held;
+    // Past the committed hours the plan buys by the hour: only the runs inside the committed hours
+    // use them (the runs spread evenly over the span).
+    const span = planSpan(y.runs, y, wall);
+    const used = y.runs * hours * (span > 0 ? Math.min(covered, span) / span : 1.0);
     utilisation = covered > 0 ? used / (count * covered) : null;
   }
-  const reasons = infeasibility(x, name);
-  const late = isNone(x.needed_within_days) ? null : Math.max(0.0, readyDays - x.needed_within_days);
-  // The named way is what the verdict uses; the others, in its region and then in the other regions
-  // the workload may use, are priced beside it. A held reservation is already the named way's, so
-  // only plans that hold nothing compare whole ways.
+  const reasons = infeasibility(y, name);
+  const late = isNone(y.needed_within_days) ? null : Math.max(0.0, readyDays - y.needed_within_days);
+  // Every way the catalog prices, accepted or not: a cheaper one is advice. A held reservation is the
+  // named way's, so only plans that hold nothing compare whole ways.
   const options = [];
   if (x[name + "_held_hours"] === 0) {
     for (const way of [...(x[name + "_ways"] || []), ...(x[name + "_ways_elsewhere"] || [])]) {
@@ -165,11 +272,17 @@ function side(x, name, hours, readyDays) {
       if (total !== null) options.push([way.option, total, way.region || ""]);
     }
   }
-  let cheapest = x[name + "_option"] || "", where = x[name + "_region"] || "", cheaperBy = 0.0;
-  // A named way that cannot finish (spot at a load of 1) has no cost to compare. Only a way that
-  // costs strictly less displaces the one found first, so a tie keeps the named region.
-  for (const [option, total, region] of Number.isFinite(compute) ? options : []) {
-    if (compute - total > cheaperBy) { cheapest = option; where = region; cheaperBy = compute - total; }
+  const planOption = y[name + "_option"] || "", planRegion = y[name + "_region"] || "";
+  let cheapest = planOption, where = planRegion, cheaperBy = 0.0;
+  if (Number.isFinite(compute)) {
+    // Only a way that costs strictly less displaces the plan's own, so a tie keeps its region.
+    for (const [option, total, region] of options) {
+      if (compute - total > cheaperBy) { cheapest = option; where = region; cheaperBy = compute - total; }
+    }
+  } else if (options.length) {
+    // No way the side accepts can run the plan: the cheapest way that can is named as advice.
+    const best = options.reduce((a, b) => (b[1] < a[1] ? b : a));
+    cheapest = best[0]; where = best[2];
   }
   return {
     hours_per_run: hours, usd_per_hour: price.value, cost_per_run: cost, wall_clock_hours: wall, total: compute,
@@ -177,6 +290,8 @@ function side(x, name, hours, readyDays) {
     price_low: price.low, price_high: price.high, price_basis: priceBasis(price),
     feasible: reasons.length === 0, reasons, late_days: late,
     cheapest_option: cheapest, cheaper_by: cheaperBy, options, cheapest_region: where,
+    plan_option: planOption, plan_region: planRegion, hourly_hours: hourlyHours, hourly_option: hourlyOption,
+    term_hours: term,
   };
 }
 
@@ -189,6 +304,10 @@ export function infeasibility(x, name) {
   if (x[name + "_spot"] && spotLoad(x[name + "_count"], interruptionRate(x, name).value, x.lost_hours.value) >= 1) {
     reasons.push(words.REASONS["spot-cannot-finish"]);
   }
+  const b = x.block_limits;
+  if (x[name + "_option"] === "capacity-block" && !isNone(b) && x[name + "_count"] > b.across_blocks) {
+    reasons.push(words.blocksCannotHold(b.across_blocks));
+  }
   return reasons;
 }
 
@@ -198,11 +317,13 @@ export function readyDays(leadDays, portDays, overlap) {
   return overlap ? Math.max(leadDays, portDays) : leadDays + portDays;
 }
 
-export function evaluate(x) {
+// The decision for one workload, each side bought the way its plan costs least among those it accepts.
+export function evaluate(given) {
+  const x = planned(given);
   const portCost = x.port_weeks.value * x.engineer_week_usd + x.port_extra_usd;
   const portDays = x.port_weeks.value / x.port_engineers.value * DAYS_PER_WEEK;
-  const gpu = side(x, "gpu", x.gpu_hours, x.gpu_lead_days);
-  const trn = side(x, "trainium", x.gpu_hours / x.relative_throughput.value,
+  const gpu = side(given, x, "gpu", x.gpu_hours, x.gpu_lead_days);
+  const trn = side(given, x, "trainium", x.gpu_hours / x.relative_throughput.value,
     readyDays(x.trainium_lead_days, portDays, x.port_during_lead));
   const committed = !isNone(x.gpu_term_hours) || !isNone(x.trainium_term_hours);
   // Under a commitment an hour costs what the plan pays for it, held hours nothing: per run, the
@@ -385,11 +506,11 @@ function trend(x, o, side) {
   const w = planSpan(1, x, sd.wall_clock_hours);
   let slope = count * price * w;
   let far = slope;
-  const hourly = (x[side + "_ways"] || []).filter((v) => HOURLY_OPTIONS.includes(v.option)).map((v) => v.usd_per_hour);
+  const hourly = cheapestHourly(x, side, x[side + "_ways"], sd.wall_clock_hours);
   const held = x[side + "_held_hours"];
-  if (held > 0 && hourly.length) {
-    slope = Math.min(slope, sd.hours_per_run * Math.min(...hourly));
-    far = Math.max(far, sd.hours_per_run * Math.min(...hourly));
+  if (hourly !== null) {
+    slope = Math.min(slope, sd.hours_per_run * hourly[0]);
+    far = Math.max(far, sd.hours_per_run * hourly[0]);
   }
   return [slope, count * term * price + far * held / w];
 }
@@ -459,7 +580,7 @@ function planLengths(x, o, limit) {
         const term = x[name + "_term_hours"];
         const need = isNone(term) ? null : Math.ceil(Math.max(0.0, planSpan(n, x, wall) - x[name + "_held_hours"]) / term);
         costs.push(cost);
-        keys.push(need === null ? null : [need, need > 0 && bought === 0]);
+        keys.push(need === null ? null : [need, bought < need]);
       }
       const [gpu, trn] = costs;
       r = [gpu, portsNeeded(n, k) * o.port_cost + trn, gpu - trn, keys[0], keys[1]];
@@ -572,6 +693,7 @@ function planLengths(x, o, limit) {
 export function breakEven(x, o) {
   const never = { kind: "never", first: null, last: null, first_for_good: null };
   if (!(o.trainium.feasible && o.gpu.feasible)) return never;
+  x = planned(x);
   if (isNone(x.gpu_term_hours) && isNone(x.trainium_term_hours)) {
     const s = o.saving_per_run, k = x.runs_per_architecture;
     if (o.break_even_runs === null) return never;
@@ -596,7 +718,8 @@ export function breakEven(x, o) {
 // The first plan length at which Trainium's plan costs less (under recurring ports, from which every
 // longer plan does); null when none does. `b`: breakEven(x, o), if known.
 export function crossing(x, o, b) {
-  if (isNone(x.gpu_term_hours) && isNone(x.trainium_term_hours)) return o.break_even_runs;
+  const y = planned(x);
+  if (isNone(y.gpu_term_hours) && isNone(y.trainium_term_hours)) return o.break_even_runs;
   return (b || breakEven(x, o)).first;
 }
 
@@ -608,17 +731,25 @@ export function thresholds(x, o) {
   const fixed = o.ports * o.port_cost;
   const headroom = gpuTotal - fixed;
   let rel, price;
-  if (isNone(x.trainium_term_hours)) {
-    const trnHoursAtParity = x.runs * x.gpu_hours * trnFactor;
-    rel = headroom > 0 ? x.trainium_price.value * trnHoursAtParity / headroom : null;
-    price = headroom > 0 ? headroom * x.relative_throughput.value / trnHoursAtParity : null;
+  const y = planned(x);
+  if (isNone(y.trainium_term_hours)) {
+    const trnHoursAtParity = y.runs * y.gpu_hours * trnFactor;
+    rel = headroom > 0 ? y.trainium_price.value * trnHoursAtParity / headroom : null;
+    price = headroom > 0 ? headroom * y.relative_throughput.value / trnHoursAtParity : null;
+    const b = y.block_limits;
+    if (y.trainium_option === "capacity-block" && !isNone(b) && headroom > 0) {
+      // A run on blocks pays for the days booked, which move with throughput in steps (engine.py).
+      const booked = bookedHoursBelow(headroom / (y.runs * y.trainium_count * y.trainium_price.value), b);
+      rel = booked === null ? null : y.gpu_hours / (y.trainium_count * booked);
+      price = headroom / (y.runs * (o.trainium.cost_per_run / y.trainium_price.value));
+    }
   } else {
     rel = committedThroughput(x, o, gpuTotal - fixed);
-    const reserved = x.trainium_count * o.trainium.committed_terms * x.trainium_term_hours;
+    const reserved = y.trainium_count * o.trainium.committed_terms * y.trainium_term_hours;
     price = headroom > 0 && reserved > 0 ? headroom / reserved : null;
   }
-  const perPort = (gpuTotal - o.trainium.compute_total) / o.ports - x.port_extra_usd;
-  const weeks = perPort > 0 ? perPort / x.engineer_week_usd : null;
+  const perPort = (gpuTotal - o.trainium.compute_total) / o.ports - y.port_extra_usd;
+  const weeks = perPort > 0 ? perPort / y.engineer_week_usd : null;
   // Feasibility and start dates do not move with the plan's length: only a cost verdict can turn on it.
   const costDecides = COST_RULES.includes(o.decided_by);
   const b = costDecides ? breakEven(x, o) : null;
@@ -634,7 +765,11 @@ export function thresholds(x, o) {
 // a committed total moves with throughput in steps, so the boundary is found by halving an interval
 // around the case's own value (the total never rises with throughput). Null when none is in reach.
 function committedThroughput(x, o, headroom) {
-  const cheaper = (r) => side(x, "trainium", x.gpu_hours / r, 0.0).compute_total < headroom;
+  // Bought, at each throughput, the way its plan then costs least (planned), as evaluate does.
+  const cheaper = (r) => {
+    const atR = { ...x, relative_throughput: span(r, x.relative_throughput.low, x.relative_throughput.high) };
+    return side(atR, planned(atR), "trainium", x.gpu_hours / r, 0.0).compute_total < headroom;
+  };
   const r = x.relative_throughput.value;
   let lo = r, hi = r, found = false;
   if (cheaper(r)) {
@@ -680,8 +815,9 @@ export function costCurve(x, o, b) {
   for (let n = 0; n <= horizon; n += stepSize) ns.push(n);
   if (ns[ns.length - 1] !== horizon) ns.push(horizon);
   if (!ns.includes(x.runs)) { ns.push(x.runs); ns.sort((a, b) => a - b); }
+  const y = planned(x);
   const rows = ns.map((n) => {
-    const [gpu, trn] = planTotals(x, n, o);
+    const [gpu, trn] = planTotalsAsPlanned(y, n, o);
     return { runs: n, gpu, trainium: trn };
   });
   return { rows, crossing: cross };
@@ -851,7 +987,18 @@ export function resolve(w, data) {
     gpu_region: w.gpu.region,
     trainium_ways_elsewhere: waysElsewhere(data, w.trainium.instance, w.trainium.region, w.regions),
     gpu_ways_elsewhere: waysElsewhere(data, w.gpu.instance, w.gpu.region, w.regions),
+    trainium_accepts: accepted(w, "trainium"),
+    gpu_accepts: accepted(w, "gpu"),
+    block_limits: isNone(a.capacity_blocks) ? null : { ...a.capacity_blocks },
   };
+}
+
+// The ways one side accepts: its named way, then the workload's `buy:` list (on-demand when it gives
+// none), each once.
+export function accepted(w, side) {
+  const named = w[side].option || "on-demand";
+  const more = isNone(w.buy) ? ["on-demand"] : w.buy;
+  return [named, ...more.filter((o) => o !== named)];
 }
 
 export function evaluateWorkload(w, data) {

@@ -16,6 +16,8 @@ let byId = {};
 let byPath = {};
 let mode = null; // the run-size way: hours or parameters, tokens and MFU
 let checks = null; // the hard constraints' boxes
+let buy = null; // the boxes of the ways the team would also buy
+let checkGroups = []; // every group of boxes: a value each, the checked boxes' values joined by commas
 
 // Every form field's value by its URL parameter where the URL gives none: the reference workload's
 // (data/reference.yaml, baked into the page), filled in by setup(), so the calculator starts where
@@ -41,7 +43,7 @@ function readState() {
     if (el.type === "radio") { if (el.checked) state[el.name] = el.value; }
     else state[el.name] = el.value;
   }
-  state[checks.key] = Array.from(document.querySelectorAll(`#${checks.id} input:checked`)).map((c) => c.value).join(",");
+  for (const g of checkGroups) state[g.key] = checked(g).join(",");
   return state;
 }
 
@@ -51,9 +53,13 @@ function writeState(state) {
     if (el.type === "radio") el.checked = el.value === v;
     else el.value = v;
   }
-  const chosen = (state[checks.key] ?? "").split(",").filter(Boolean);
-  document.querySelectorAll(`#${checks.id} input`).forEach((c) => { c.checked = chosen.includes(c.value); });
+  for (const g of checkGroups) {
+    const chosen = (state[g.key] ?? DEFAULTS[g.key] ?? "").split(",").filter(Boolean);
+    document.querySelectorAll(`#${g.id} input`).forEach((c) => { c.checked = chosen.includes(c.value); });
+  }
 }
+
+const checked = (g) => Array.from(document.querySelectorAll(`#${g.id} input:checked`)).map((c) => c.value);
 
 function stateFromUrl() {
   const params = new URLSearchParams(window.location.search);
@@ -230,8 +236,11 @@ function workloadFromForm() {
     porting,
     neuron_experience: $("calc-exp").value,
     availability: { trainium: ta, gpu: ga },
-    constraints: Array.from(document.querySelectorAll(`#${checks.id} input:checked`)).map((c) => c.value),
+    constraints: checked(checks),
   };
+  // On demand alone is what a workload that lists no ways accepts: the list is left out then.
+  const ways = checked(buy);
+  if (ways.join(",") !== buy.default) w.buy = ways;
   if (rpa !== null) w.runs_per_architecture = rpa;
   if (soon !== null) w.availability.needed_within_days = soon;
   for (const side of ["trainium", "gpu"]) {
@@ -461,6 +470,7 @@ function toYaml(w, verdict) {
   if (w.runs_per_architecture !== undefined) lines.push(`    runs_per_architecture: ${n(w.runs_per_architecture)}`);
   if (w.plan_months !== undefined) lines.push(`    plan_months: ${n(w.plan_months)}`);
   if (w.regions) lines.push(`    regions: [${w.regions.map(q).join(", ")}]`);
+  if (w.buy) lines.push(`    buy: [${w.buy.join(", ")}]`);
   for (const side of ["trainium", "gpu"]) {
     const c = w[side];
     const held = c.held_months === undefined ? "" : `, held_months: ${n(c.held_months)}`;
@@ -593,7 +603,9 @@ export async function setup() {
   byId = Object.fromEntries(FIELDS.map((f) => [f.id, f]));
   byPath = Object.fromEntries(FIELDS.filter((f) => f.path).map((f) => [f.path, f]));
   mode = FIELDS.find((f) => f.kind === "radio");
-  checks = FIELDS.find((f) => f.kind === "checks");
+  checks = byPath.constraints;
+  buy = byPath.buy;
+  checkGroups = FIELDS.filter((f) => f.kind === "checks");
   // Where a workload names no engineer-week cost, the form shows the guide's own.
   byPath["porting.engineer_week_usd"].default = data.assumptions.engineer_week_usd;
   for (const key of Object.keys(DEFAULTS)) delete DEFAULTS[key];

@@ -48,6 +48,32 @@ export const REASONS = {
 };
 export const ruledOutBy = (constraints) => "a hard constraint rules it out (" + constraints.join(", ") + ")";
 export const notOfferedIn = (regions) => "it is not offered in any region the workload may use (" + regions.join(", ") + ")";
+export const blocksCannotHold = (across) =>
+  `Capacity Blocks hold at most ${f.count(across)} instances across an organisation's blocks, fewer than it runs at once`;
+
+// How a plan's parts are bought, as a buyer says it.
+const TERM_WORDS = { "commit-1y": "1-year term", "commit-3y": "3-year term" };
+const HOURLY_WORDS = { "on-demand": "on demand", "capacity-block": "on Capacity Blocks", spot: "on spot" };
+const SMALL_COUNTS = { 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine" };
+const termsWords = (n, option) => `${SMALL_COUNTS[n] || f.count(n)} ${TERM_WORDS[option]}${n === 1 ? "" : "s"}`;
+
+// How one side's plan is bought: held hours first, whole terms, then what is bought by the hour.
+export function planBought(x, sd, side) {
+  const option = sd.plan_option, region = sd.plan_region;
+  const where = region && region !== (x[side + "_region"] || "") ? ` in ${region}` : "";
+  if (!(option in TERM_WORDS)) {
+    const whole = option === "capacity-block" && x.block_limits ? ", each run booked as whole days" : "";
+    return `by the hour ${HOURLY_WORDS[option] ?? option}${where}${whole}`;
+  }
+  const held = x[side + "_held_hours"], terms = sd.committed_terms, hourly = sd.hourly_hours;
+  const byHour = HOURLY_WORDS[sd.hourly_option] ?? sd.hourly_option;
+  if (hourly && !(held || terms)) return `no ${TERM_WORDS[option]}: the whole plan ${byHour}${where}`;
+  const parts = [];
+  if (held) parts.push(`the ${f.count(held)} hours still held`);
+  if (terms) parts.push(termsWords(terms, option));
+  if (hourly) parts.push(`the plan's last ${f.count(hourly)} hours ${byHour}`);
+  return (parts.join(", then ") || "nothing more to buy") + where;
+}
 export const neitherCanRun = (trn, gpu) => `Neither side can run. Trainium: ${trn}. The GPU option: ${gpu}.`;
 export const cannotRun = (side, reasons) => `${SIDE_LABELS[side]} cannot run: ${reasons}.`;
 export const neitherOnTime = (soonest) => "Neither side can start by the deadline; " + SOONEST[soonest];
@@ -204,12 +230,16 @@ function leadOf(x, rob, t) {
     `This case puts it at ${f.ratio(r.value)}, within a range of ${f.ratio(r.low)} to ${f.ratio(r.high)}.`;
 }
 
-const committed = (x) => (x.trainium_term_hours ?? null) !== null || (x.gpu_term_hours ?? null) !== null;
+// Whether a side's plan is bought on spot: another way chosen, or the named way kept.
+const onSpot = (x, o, side) => o[side].plan_option === "spot" || (o[side].plan_option === (x[side + "_option"] ?? "") && Boolean(x[side + "_spot"]));
+
+// Whether either side's plan is bought on a commitment (whatever way it was named).
+const committed = (o) => (o.trainium.term_hours ?? null) !== null || (o.gpu.term_hours ?? null) !== null;
 
 // Runs at which Trainium starts to cost less: per run, or under a commitment the plan's crossing.
 function breakEvenValue(x, o, t) {
   if (o.break_even_runs !== null) return o.break_even_runs;
-  return committed(x) ? (t.runs ?? null) : null;
+  return committed(o) ? (t.runs ?? null) : null;
 }
 
 // The break-even statement over plan lengths, when it says more than one number.
@@ -230,7 +260,7 @@ function breakEven(x, o, t) {
     if (x.runs_per_architecture !== null && x.runs_per_architecture !== undefined) return `${atPace(f.breakEven(be), be, x, o)}: Trainium costs less for every plan this long or longer`;
     return atPace(f.breakEven(be), be, x, o);
   }
-  if (committed(x)) {
+  if (committed(o)) {
     const first = t.runs ?? null;
     if (first === null) return `${f.NO_CROSSING}: Trainium's plan never costs less, and a commitment is paid by the term`;
     if (beyond(first, x, o)) return notWithin(x);
@@ -343,7 +373,7 @@ function summaryOf(x, o, t) {
     pair("Wall-clock per run", "wall_clock_hours", f.hours),
   ];
   // A plan bought by the hour has no terms to report.
-  if (committed(x)) {
+  if (committed(o)) {
     const terms = {}, used = {};
     for (const side of ["trainium", "gpu"]) {
       const sd = o[side];
@@ -355,11 +385,11 @@ function summaryOf(x, o, t) {
     sides.push({ label: "Commitment terms bought", ...terms });
     sides.push({ label: "Share of the reserved hours the plan uses", ...used });
   }
-  if (x.trainium_spot || x.gpu_spot) {
+  if (onSpot(x, o, "trainium") || onSpot(x, o, "gpu")) {
     const spot = {};
     for (const side of ["trainium", "gpu"]) {
       const n = x[`${side}_count`];
-      spot[side] = cell(`${side}.spot_overhead`, o[side].spot_overhead, x[`${side}_spot`]
+      spot[side] = cell(`${side}.spot_overhead`, o[side].spot_overhead, onSpot(x, o, side)
         ? `${f.pct(o[side].spot_overhead)}: ${plural(n, "instance")} × ${f.rate((x[`${side}_interruption_rate`] || x.interruption_rate).value)} ` +
           `interruptions an instance-hour (${spotBasis(x, side)}) × ${f.hours(x.lost_hours.value)} lost each`
         : "none: not on spot");
@@ -377,8 +407,15 @@ function summaryOf(x, o, t) {
     trainium: cell("trainium.ready_days", o.trainium.ready_days, `in ${f.days(o.trainium.ready_days)}, after the port${lead}`),
     gpu: cell("gpu.ready_days", gpuDays, gpuDays ? `in ${f.days(gpuDays)}` : "at once"),
   });
+  // Said wherever a plan is not simply the named way by the hour: a term, another way or region, blocks.
+  if (committed(o) || ["trainium", "gpu"].some((side) => o[side].plan_option !== x[side + "_option"]
+    || o[side].plan_region !== x[side + "_region"] || o[side].plan_option === "capacity-block")) {
+    const row = { label: "How the plan is bought" };
+    for (const side of ["trainium", "gpu"]) row[side] = cell(`${side}.plan_option`, o[side].plan_option, planBought(x, o[side], side));
+    sides.push(row);
+  }
   sides.push(pair(`Total over ${plural(x.runs, "run")}`, "total", f.money));
-  // The verdict keeps the way each side is named to be bought; a cheaper way is said beside it.
+  // The verdict buys each side the cheapest way it accepts; a cheaper way it does not accept is advice.
   if (["trainium", "gpu"].some((side) => (o[side].options || []).length)) {
     const row = { label: "Cheapest way to buy this plan's compute" };
     for (const side of ["trainium", "gpu"]) {
@@ -410,12 +447,20 @@ export function savingText(saving, share) {
 }
 
 function cheapestWay(x, sd, side) {
-  const named = optionWords(x[side + "_option"]);
-  if (!sd.feasible) return "not compared: this side cannot run"; // ways to buy matter only to a side that can run
-  if (!(sd.cheaper_by > 0)) return `${named}, as named`;
-  const here = x[side + "_region"] || "", there = sd.cheapest_region || "";
-  if (there && there !== here) return `${optionWords(sd.cheapest_option)} in ${there}, ${f.money(sd.cheaper_by)} less than ${named} in ${here}`;
-  return `${optionWords(sd.cheapest_option)}, ${f.money(sd.cheaper_by)} less than ${named}`;
+  const planned = optionWords(sd.plan_option);
+  const here = sd.plan_region || "", there = sd.cheapest_region || "";
+  if (!sd.feasible) {
+    if ((sd.compute_total ?? null) === null && (sd.options || []).length) {
+      // No way the side accepts can run the plan; one it does not accept can.
+      const cost = Math.min(...sd.options.map((o) => o[1]));
+      return `not accepted, but ${optionWords(sd.cheapest_option)} in ${there} could run it for ${f.money(cost)}`;
+    }
+    return "not compared: this side cannot run"; // ways to buy matter only to a side that can run
+  }
+  if (!(sd.cheaper_by > 0)) return sd.plan_option === x[side + "_option"] ? `${planned}, as named` : `${planned}, the cheapest way accepted`;
+  const gain = `${f.money(sd.cheaper_by)} less than ${planned}`;
+  if (there && there !== here) return `${optionWords(sd.cheapest_option)} in ${there}, ${gain} in ${here}, if the team would buy it so`;
+  return `${optionWords(sd.cheapest_option)}, ${gain}, if the team would buy it so`;
 }
 
 function chartOf(x, o, curve, prices) {
@@ -444,7 +489,7 @@ function chartOf(x, o, curve, prices) {
   return {
     rows, marks, source, as_of: asOf,
     subtitle: `Source: ${source}. Figures as of ${asOf}.`,
-    interp: x.runs_per_architecture || committed(x) ? "step-after" : "linear",
+    interp: x.runs_per_architecture || committed(o) ? "step-after" : "linear",
     summary,
   };
 }
