@@ -65,6 +65,15 @@ class Stubbed:
             stub.assert_no_pending_responses()
 
 
+def a_week_later(recorded: list[dict], now: dt.datetime) -> list[dict]:
+    """The same answers asked on another day: the Spot window moves with the call."""
+    for c in recorded:
+        if c["operation"] == "describe_spot_price_history":
+            c["params"]["StartTime"] = (now - dt.timedelta(days=30)).isoformat()
+            c["params"]["EndTime"] = now.isoformat()
+    return recorded
+
+
 def edit(recorded: list[dict], operation: str, region: str, change: Callable[[dict], None], nth: int = 0) -> None:
     """Apply change to the response of the nth call of operation in region."""
     found = [c for c in recorded if c["operation"] == operation and c["region"] == region]
