@@ -185,12 +185,21 @@ def _price_list(pricing: Any, region: str, instance: str) -> Iterator[dict]:
     with _calling("pricing:GetProducts", f"the {region} endpoint, for {instance}"):
         pages = pricing.get_paginator("get_products").paginate(ServiceCode="AmazonEC2", FormatVersion="aws_v1", Filters=filters)
         for page in pages:
+            _whole(page, "PriceList", f"pricing:GetProducts in the {region} endpoint, for {instance}")
             for item in page.get("PriceList", []):
                 try:
                     yield json.loads(item) if isinstance(item, str) else item
                 except json.JSONDecodeError:
                     raise AwsError(f"pricing:GetProducts in the {region} endpoint, for {instance} answered a product that is "
                                    "not JSON; check AWS's status and run the refresh again") from None
+
+
+def _whole(page: dict, key: str, at: str) -> None:
+    """A JSON answer botocore could not parse comes back as a page without the API's own fields
+    (the raw text under `message`): that is a failure, never an empty answer."""
+    if key not in page:
+        raise AwsError(f"{at} answered with something that is not the API's answer (an HTML page or a broken document, "
+                       "perhaps from a proxy or an outage); check the network and AWS's status, and run the refresh again")
 
 
 def _is_asked_product(a: dict, instance: str) -> bool:
@@ -241,6 +250,7 @@ def _savings_plans(sp: Any, instances: list[str], regions: list[str]) -> dict[tu
         token = None
         while True:
             page = sp.describe_savings_plans_offering_rates(**args, **({"nextToken": token} if token else {}))
+            _whole(page, "searchResults", "savingsplans:DescribeSavingsPlansOfferingRates in us-east-1")
             for rate in page.get("searchResults", []):
                 props = {p.get("name"): p.get("value") for p in rate.get("properties", [])}
                 offering = rate.get("savingsPlanOffering", {})
@@ -432,7 +442,7 @@ def fetch(instances: Iterable[str], regions: Iterable[str], client: ClientFactor
             fallback[(instance, region, option)] = s
     with _calling("the client setup", "this environment"):
         plans_client = client("savingsplans", "us-east-1")
-    plans = _savings_plans(plans_client, tracked, answered)
+    plans = _savings_plans(plans_client, tracked, regions)
     # A commitment is a standard Reserved Instance where one is listed, else an EC2 Instance Savings
     # Plan, else a convertible reservation: the cheapest kind first, as the engine charges every hour.
     for key, s in [*plans.items(), *fallback.items()]:

@@ -316,7 +316,9 @@ def plan(catalog: Catalog, seen: Observed, texts: dict[str, str], day: dt.date,
             continue
         offered = set(seen.offered.get(name, []))
         old = list(entry["regions"]["value"])
-        leaving = [r for r in old if r in answered and r not in offered and gone((name, r, "region"))]
+        # A region leaves only when offerings a week apart lack it and no API priced the instance there.
+        priced = {k[1] for k in seen.figures if k[0] == name}
+        leaving = [r for r in old if r in answered and r not in offered and gone((name, r, "region")) and r not in priced]
         new = [r for r in old if r not in leaving] + sorted(offered - set(old))
         if new == old:
             continue
