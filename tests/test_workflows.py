@@ -97,8 +97,12 @@ def test_prices_are_refreshed_weekly_through_an_oidc_role_into_one_pull_request_
     assert order.index("aws-actions/configure-aws-credentials") < refresh < diff < checks < token < opened
     # Validate --strict, the strict build and the fast tests run on the refreshed tree, before the pull request.
     run = steps[checks]["run"]
-    for command in ("guide validate --strict", "mkdocs build --strict", 'python -m pytest -m "not slow"'):
+    for command in ("check gate \"\\`guide validate\\`\" guide validate\n", "guide validate --strict",
+                    "check gate \"\\`mkdocs build --strict\\`\" mkdocs build --strict",
+                    'python -m pytest -m "not slow"'):
         assert command in run, command
+    # Prices the calendar made stale fail --strict whatever the refresh does: shown, like on every pull request.
+    assert re.search(r"^check info .* guide validate --strict$", run, re.M)
     assert "guide diff HEAD > guide-diff.md" in _runs(job)
     assert "cat refresh-report.md checks.md guide-diff.md > pr-body.md" in _runs(job)
     pr = steps[opened]["with"]
