@@ -145,6 +145,10 @@ def test_a_move_beyond_the_bounds_is_held_reported_and_written_only_once_accepte
     body = refresh.report_markdown(out)
     assert "### Held for a person" in body and "`guide refresh-prices --accept p5.48xlarge/us-east-1/spot`" in body
     assert settled != tree_hashes(root / "data")  # the hold itself is recorded, for the pull request
+    # The same answer the next day holds the same move again and writes nothing.
+    held_again = refresh.run(root / "data", Stubbed(absurd(a_week_later(calls(), WEEK + dt.timedelta(days=1)))),
+                             WEEK + dt.timedelta(days=1))
+    assert [h.key for h in held_again.held] == [("p5.48xlarge", "us-east-1", "spot")] and held_again.texts == {}
     # A person accepts it: the same answer, the command the report gave.
     out = refresh.run(root / "data", Stubbed(absurd(a_week_later(calls(), WEEK))), WEEK,
                       accept=frozenset({("p5.48xlarge", "us-east-1", "spot")}))

@@ -233,9 +233,7 @@ class Bounds:
                 self.on_demand.setdefault(instance, {})[region] = s.usd_per_hour
 
     def moved_too_far(self, option: str, before: float, after: float) -> str | None:
-        limit = self.b.move_percent.get(option)  # type: ignore[call-overload]
-        if limit is None:
-            return f"no move_percent for {option} in refresh_bounds"
+        limit = self.b.move_percent(option)
         moved = abs(after - before) / before * 100
         if moved > limit:
             return f"moved {moved:.1f} %, more than the {yaml_number(limit)} % refresh_bounds allows for {option}"
@@ -417,9 +415,12 @@ def _update_state(state: Any, catalog: Catalog, seen: Observed, day: dt.date, mi
     rows = [flow_map(("instance", k[0]), ("region", k[1]), ("option", k[2]), ("since", since))
             for k, since in sorted(missing.items())]
     state["missing"] = _block_list(rows)
+    # A move held again as it was keeps the day it was first held: a week that adds nothing rewrites nothing.
+    first = {(h["instance"], h["region"], h["option"], h["after"]): h["seen"] for h in state.get("held") or []}
     state["held"] = _block_list([flow_map(("instance", h.key[0]), ("region", h.key[1]), ("option", h.key[2]),
                                           *((("before", h.before),) if h.before is not None else ()),
-                                          ("after", h.after), ("seen", day), ("why", h.why)) for h in held])
+                                          ("after", h.after), ("seen", first.get((*h.key, h.after), day)), ("why", h.why))
+                                 for h in held])
 
 
 def _block_list(rows: list) -> CommentedSeq:

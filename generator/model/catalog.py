@@ -234,17 +234,22 @@ class HistoryFile(Strict):
 
 class RefreshBounds(Cited):
     """How far `guide refresh-prices` believes an API's figure without a person (ours, not AWS's):
-    a figure that moved by more than `move_percent` of its option, or a new figure outside
+    a figure that moved by more than its way of buying's percentage, or a new figure outside
     `low_ratio` to `high_ratio` times the instance's on-demand rate, is held for a person to accept."""
 
-    move_percent: dict[Option, float]
+    on_demand: float = Field(alias="on-demand", gt=0, allow_inf_nan=False)
+    spot: float = Field(gt=0, allow_inf_nan=False)
+    commit_1y: float = Field(alias="commit-1y", gt=0, allow_inf_nan=False)
+    commit_3y: float = Field(alias="commit-3y", gt=0, allow_inf_nan=False)
+    capacity_block: float = Field(alias="capacity-block", gt=0, allow_inf_nan=False)
     low_ratio: float = Positive
     high_ratio: float = Positive
 
+    def move_percent(self, option: str) -> float:
+        return float(getattr(self, option.replace("-", "_")))
+
     @model_validator(mode="after")
-    def _sane(self) -> RefreshBounds:
-        if any(not 0 < v for v in self.move_percent.values()):
-            raise ValueError("every move_percent must be above 0")
+    def _ordered(self) -> RefreshBounds:
         if not self.low_ratio < self.high_ratio:
             raise ValueError(f"needs low_ratio < high_ratio (got {self.low_ratio}, {self.high_ratio})")
         return self
