@@ -173,8 +173,11 @@ def _seen_map(s: Seen, source: str, day: dt.date) -> CommentedMap:
 
 
 def _same(entry: Any, s: Seen) -> bool:
-    return (entry.get("offered", True) is not False and entry.get("usd_per_hour") == s.usd_per_hour
-            and entry.get("low") == s.low and entry.get("high") == s.high)
+    if entry.get("offered", True) is False or entry.get("usd_per_hour") != s.usd_per_hour:
+        return False
+    if s.low is None and "low" in entry and "reason" in entry:
+        return True  # a range data/ gives for disagreeing sources stays, around the same figure
+    return entry.get("low") == s.low and entry.get("high") == s.high
 
 
 def _from_api(source: str) -> bool:

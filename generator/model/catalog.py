@@ -237,6 +237,10 @@ class RefreshBounds(Cited):
     a figure that moved by more than its way of buying's percentage, or a new figure outside
     `low_ratio` to `high_ratio` times the instance's on-demand rate, is held for a person to accept."""
 
+    # data/ names each way of buying as the rest of data/ does (`on-demand`); the build cache stores the
+    # catalog by field name and reads it back that way.
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, populate_by_name=True)
+
     on_demand: float = Field(alias="on-demand", gt=0, allow_inf_nan=False)
     spot: float = Field(gt=0, allow_inf_nan=False)
     commit_1y: float = Field(alias="commit-1y", gt=0, allow_inf_nan=False)
