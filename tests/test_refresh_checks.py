@@ -457,3 +457,16 @@ def test_a_withdrawn_rate_is_marked_on_the_prices_page_and_every_scenario_page_t
     assert users
     for name in users:
         assert '<strong class="guide-withdrawn" data-withdrawn="gpu">no longer listed by AWS since' in site.pages[name], name
+
+
+def test_the_report_file_is_the_pull_requests_part_and_says_what_a_person_must_reread(tmp_path: Path, capsys):
+    root = _project(tmp_path, scenarios=True)
+    body = tmp_path / "refresh-report.md"
+    code = cli.main(["--root", str(root), "refresh-prices", "--report", str(body)], aws_client=Stubbed(calls(), exact_times=False))
+    out = capsys.readouterr().out
+    assert code == 0
+    text = body.read_text(encoding="utf-8")
+    assert text.startswith("## Price refresh of ") and "### What the APIs said" in text
+    # The report's lines, as printed, are in the body.
+    assert all(line in text for line in out.splitlines())
+    assert "### Held for a person" not in text  # nothing moved beyond the bounds
