@@ -4,7 +4,9 @@ moves, and the notes that quote a figure that moved, for a person to reread.
 A refresh that moves a verdict would otherwise fail `guide validate` on that scenario's `expect`.
 The new verdict is the engine's, on the refreshed data; the file is edited in ruamel's round-trip
 mode, so everything else in it (comments, folded notes, layout) stays as written. Notes are not
-rewritten: they argue in words, and only a person can say whether the argument still holds.
+rewritten: they argue in words, and only a person can say whether the argument still holds. A
+price a note quotes by name (`{price:...}`, generator/model/quoting.py) follows the data by itself
+and is not listed.
 """
 
 from __future__ import annotations
