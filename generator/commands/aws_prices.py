@@ -104,8 +104,6 @@ class Observed:
     offered: dict[str, list[str]] = field(default_factory=dict)  # instance -> regions it is sold in
     figures: dict[tuple[str, str, str], Seen] = field(default_factory=dict)  # (instance, region, option)
     skipped: dict[str, str] = field(default_factory=dict)  # region -> the code it answered (not opted in)
-    # (instance, region) pairs for which Capacity Blocks answered "not sold": a documented absence
-    not_blocks: set[tuple[str, str]] = field(default_factory=set)
 
 
 # --- calling ------------------------------------------------------------------------------------
@@ -365,9 +363,9 @@ def _block_rate(o: dict, instance: str, region: str) -> Decimal | None:
     return fee / (hours * count)
 
 
-def _blocks(ec2: Any, region: str, instance: str) -> Seen | None | bool:
-    """The block rate; None when the answer lists no offering; False when AWS answers that it does
-    not sell the type as blocks at all."""
+def _blocks(ec2: Any, region: str, instance: str) -> Seen | None:
+    """The block rate; None when the answer lists no offering, or AWS answers that it does not sell
+    the type as blocks at all."""
     from botocore.exceptions import ClientError
 
     rates = []
@@ -383,7 +381,7 @@ def _blocks(ec2: Any, region: str, instance: str) -> Seen | None | bool:
             err = e.response.get("Error", {})
             if err.get("Code") in NOT_SOLD_AS_BLOCKS and instance in str(err.get("Message", "")) \
                     and UNSUPPORTED.search(str(err.get("Message", ""))):
-                return False
+                return None
             raise
     if not rates:
         return None
@@ -455,10 +453,8 @@ def fetch(instances: Iterable[str], regions: Iterable[str], client: ClientFactor
         for instance, s in _spot(ec2[region], region, here, now).items():
             seen.figures[(instance, region, "spot")] = s
         for instance in here:
-            block = _blocks(ec2[region], region, instance)
-            if block is False:
-                seen.not_blocks.add((instance, region))
-            elif block is not None:
+            # "Not sold as blocks" is an absence like an empty list: refresh.py confirms it a week on.
+            if (block := _blocks(ec2[region], region, instance)) is not None:
                 seen.figures[(instance, region, "capacity-block")] = block
     return seen
 
