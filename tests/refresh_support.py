@@ -65,6 +65,15 @@ class Stubbed:
             stub.assert_no_pending_responses()
 
 
+def a_week_later(recorded: list[dict], now: dt.datetime) -> list[dict]:
+    """The same answers asked on another day: the Spot window moves with the call."""
+    for c in recorded:
+        if c["operation"] == "describe_spot_price_history":
+            c["params"]["StartTime"] = (now - dt.timedelta(days=30)).isoformat()
+            c["params"]["EndTime"] = now.isoformat()
+    return recorded
+
+
 def edit(recorded: list[dict], operation: str, region: str, change: Callable[[dict], None], nth: int = 0) -> None:
     """Apply change to the response of the nth call of operation in region."""
     found = [c for c in recorded if c["operation"] == operation and c["region"] == region]
@@ -81,3 +90,88 @@ def cut_after(recorded: list[dict], operation: str, region: str, error: dict) ->
             return out
         out.append(c)
     raise AssertionError(f"no {operation} in {region}")
+
+
+class AnswerServer:
+    """A real HTTP server on 127.0.0.1 answering every request with the given (status, headers, body)
+    answers in turn (the last one again once they run out): boto3 clients pointed at it with
+    endpoint_url meet what a proxy, an outage or AWS's own errors send, through botocore's whole
+    parsing and retry path."""
+
+    def __init__(self, *answers: tuple[int, dict[str, str], str]):
+        import http.server
+        import threading
+
+        self.answers = list(answers)
+        self.requests: list[str] = []
+        server = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def _answer(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                self.rfile.read(length)
+                server.requests.append(self.path)
+                status, headers, body = server.answers.pop(0) if len(server.answers) > 1 else server.answers[0]
+                data = body.encode("utf-8")
+                self.send_response(status)
+                for k, v in headers.items():
+                    self.send_header(k, v)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_POST = do_GET = _answer
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> AnswerServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(timeout=10)
+
+    def client(self, service: str, region: str, attempts: int = 1) -> Any:
+        return boto3.client(service, region_name=region, endpoint_url=self.url, aws_access_key_id="AKIDEXAMPLE",
+                            aws_secret_access_key="not-a-secret",
+                            config=Config(retries={"mode": "standard", "total_max_attempts": attempts}))
+
+
+def served(server: AnswerServer, service: str, attempts: int = 1) -> Callable[[str, str], Any]:
+    """A client factory whose `service` clients talk to the server and whose others serve the
+    recorded answers (stubbed), so the refresh reaches the server's service first time round."""
+    stubbed = Stubbed([c for c in calls() if c["service"] != service], exact_times=False)
+    made: dict[tuple[str, str], Any] = {}
+
+    def factory(svc: str, region: str) -> Any:
+        if svc != service:
+            return stubbed(svc, region)
+        if (svc, region) not in made:
+            made[(svc, region)] = server.client(svc, region, attempts)
+        return made[(svc, region)]
+    return factory
+
+
+HTML_PAGE = ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>502 Bad Gateway</title></head>\n"
+             "<body><h1>Bad Gateway</h1><p>The proxy received an invalid response.<br></body></html>\n")
+HTML = {"Content-Type": "text/html; charset=utf-8"}
+XML = {"Content-Type": "text/xml;charset=UTF-8"}
+
+
+def ec2_error(code: str, message: str) -> str:
+    """An EC2 (query protocol) error document, as EC2 writes one."""
+    return (f"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Response><Errors><Error><Code>{code}</Code><Message>{message}</Message>"
+            "</Error></Errors><RequestID>ea966190-f9aa-478e-9ede-example</RequestID></Response>")
+
+
+def json_error(code: str, message: str) -> tuple[dict[str, str], str]:
+    """A JSON protocol error (Price List, Savings Plans): headers and body."""
+    return ({"Content-Type": "application/x-amz-json-1.1", "x-amzn-ErrorType": code},
+            json.dumps({"__type": code, "message": message}))

@@ -4,7 +4,9 @@ downloads of every instance and price figure parse and carry a source and an as-
 
 The history comes from two refreshes on AWS's answers served offline (tests/refresh_support.py):
 the recorded answers, then a week later the same with p5.48xlarge's on-demand rate in us-east-1
-cut to $30.00. What that move did is checked against the engine's own results before and after it.
+cut to $30.00 (a cut beyond refresh_bounds, accepted as a person would) and trn2.48xlarge's on-demand
+figure, lacked by both answers, gone. What the cut did is checked against the engine's own results
+before and after it.
 """
 
 from __future__ import annotations
@@ -43,13 +45,14 @@ def _first_refresh(root: Path) -> None:
 
 
 def _week_later(root: Path, p5: float = 30.0) -> None:
+    accept = frozenset({("p5.48xlarge", "us-east-1", "on-demand")})
     later = calls()
     edit(later, "get_products", "us-east-1", _set_on_demand("p5.48xlarge", "us-east-1", p5), nth=3)
     for c in later:  # the Spot window moves with the call
         if c["operation"] == "describe_spot_price_history":
             c["params"]["StartTime"] = (WEEK - dt.timedelta(days=30)).isoformat()
             c["params"]["EndTime"] = WEEK.isoformat()
-    refresh.run(root / "data", Stubbed(later), WEEK)
+    refresh.run(root / "data", Stubbed(later), WEEK, accept=accept)
 
 
 @pytest.fixture(scope="module")
@@ -104,13 +107,13 @@ def test_the_page_lists_the_move_with_its_date_and_exactly_the_scenarios_it_move
     for sid in flipped:
         assert re.search(rf'scenarios/{sid}/.*?verdict <strong>\w+ → \w+</strong>', row)
     # Newest first: the week-later move comes before the first refresh's.
-    assert page.index(anchor) < page.index(f"{CALLED_AT.date()}-trn2-48xlarge-us-east-2-on-demand-vanished")
+    assert page.index(anchor) < page.index(f"{CALLED_AT.date()}-trn1-32xlarge-us-west-2-on-demand-added")
 
 
 def test_the_page_lists_vanished_and_added_prices_and_region_moves(refreshed):
     _, _, site = refreshed
     page = site.pages["changes.md"]
-    gone = _row(page, f"{CALLED_AT.date()}-trn2-48xlarge-us-east-2-on-demand-vanished")
+    gone = _row(page, f"{WEEK.date()}-trn2-48xlarge-us-east-2-on-demand-vanished")
     assert "no longer listed, $35.76/h" in gone and "→ none." in gone
     added = _row(page, f"{CALLED_AT.date()}-trn1-32xlarge-us-west-2-on-demand-added")
     assert "newly listed, none → $21.50/h" in added
@@ -138,9 +141,10 @@ def test_the_feed_is_valid_atom_with_one_entry_per_move(refreshed):
             assert len(e.findall(f"{A}{tag}")) == 1, tag
         assert RFC3339.match(e.findtext(f"{A}updated"))
         assert e.find(f"{A}content").get("type") == "html" and e.find(f"{A}link").get("rel") == "alternate"
-    first = entries[0]
+    # Newest first: the week's two moves (the p5 cut, trn2's figure gone) lead.
+    assert {e.findtext(f"{A}updated") for e in entries[:2]} == {f"{WEEK.date()}T00:00:00Z"} == {feed.findtext(f"{A}updated")}
+    (first,) = [e for e in entries[:2] if e.findtext(f"{A}title").startswith("p5.48xlarge")]
     assert first.findtext(f"{A}title") == "p5.48xlarge, us-east-1, On-demand: $55.04/h → $30.00/h"
-    assert first.findtext(f"{A}updated") == f"{WEEK.date()}T00:00:00Z" == feed.findtext(f"{A}updated")
     content = first.findtext(f"{A}content")  # the entry's HTML, unescaped once by the XML parser
     assert "<li>Ongoing pretraining of a mainstream transformer, cost-sensitive (quarterly pretraining): verdict trainium → gpu" in content
 
@@ -170,7 +174,7 @@ def test_the_downloads_parse_and_every_row_has_a_source_and_an_as_of(refreshed):
     assert (p5["usd_per_hour"], p5["source"], p5["as_of"]) == (30.0, f"AWS-PRICE-LIST-API-{WEEK.date()}", str(WEEK.date()))
     trn2 = next(r for r in csv.DictReader(io.StringIO(site.files["downloads/prices.csv"]))
                 if (r["instance"], r["region"], r["option"]) == ("trn2.48xlarge", "us-east-2", "on-demand"))
-    assert (trn2["usd_per_hour"], trn2["vanished"]) == ("35.76", str(CALLED_AT.date()))
+    assert (trn2["usd_per_hour"], trn2["vanished"]) == ("35.76", str(WEEK.date()))
 
 
 @pytest.fixture(scope="module")
@@ -190,7 +194,7 @@ def test_the_built_site_has_the_page_the_feed_and_the_downloads_linked_from_the_
     for path in sorted(downloads.PATHS) + ["changes/atom.xml"]:
         assert f'href="../{path}"' in prices, path
         assert (site / path).is_file()
-    assert "No longer listed by AWS since 2026-11-25" in prices and "(no longer listed by AWS since 2026-11-25)" in prices
+    assert "No longer listed by AWS since 2026-12-02" in prices and "(no longer listed by AWS since 2026-12-02)" in prices
     nav = (site / "index.html").read_text(encoding="utf-8")
     assert re.search(r'href="changes/"[^>]*>\s*(<span[^>]*>\s*)?What changed', nav)
 

@@ -22,7 +22,7 @@ from generator.commands import cli
 from generator.rendering import diff
 from generator.commands import refresh
 from generator.inputs.loader import load_catalog, load_project
-from refresh_support import CALLED_AT, RECORDING, Stubbed, calls, client, cut_after, edit
+from refresh_support import CALLED_AT, RECORDING, Stubbed, a_week_later, calls, client, cut_after, edit
 
 # Each test loads and checks a copy of data/ once or more and some run `guide` in a process of its own:
 # two to five seconds a test, half the quick subset's time. A change to the refresh runs this file.
@@ -82,8 +82,11 @@ def test_a_normal_refresh_cites_every_tracked_figure_to_the_api_and_day_and_keep
     catalog = load_catalog(root / "data")
     tracked, regions = refresh.tracked(catalog)
     # Every priced entry of a tracked instance in a tracked region now cites one of the APIs, dated the day of the call,
-    # except the ones AWS no longer lists (kept with their old citation, marked) and those recorded as not offered.
-    current = [p for p in catalog.prices if p.instance in tracked and p.offered and p.vanished is None]
+    # except the ones this answer lacked (kept with their old citation until a week later confirms it) and those
+    # recorded as not offered.
+    lacked = {(m.instance, m.region, m.option) for m in catalog.refresh.missing}
+    assert lacked == {("trn2.48xlarge", "us-east-2", "on-demand")}
+    current = [p for p in catalog.prices if p.instance in tracked and p.offered and (p.instance, p.region, p.option) not in lacked]
     assert len(current) > 40
     stale = [(p.instance, p.region, p.option) for p in current
              if not (p.source.startswith("AWS-") and p.source.endswith(str(DAY)) and p.as_of == DAY)]
@@ -123,7 +126,7 @@ def test_a_normal_refresh_cites_every_tracked_figure_to_the_api_and_day_and_keep
     prices_text = (root / "data" / "prices.yaml").read_text(encoding="utf-8")
     assert "  - {instance: trn1.32xlarge, region: us-west-2, option: on-demand, usd_per_hour: 21.5, " \
            f"source: {PRICE_LIST}, as_of: {DAY}}}" in prices_text
-    assert out.confirmed > 30 and set(out.texts) == {"prices.yaml", "instances.yaml", "sources.yaml", "history.yaml"}
+    assert out.confirmed > 30 and set(out.texts) == {"prices.yaml", "instances.yaml", "sources.yaml", "history.yaml", "refresh.yaml"}
 
 
 def test_the_history_records_what_appeared_and_what_vanished_with_the_day_and_the_figures(tmp_path: Path):
@@ -132,11 +135,18 @@ def test_the_history_records_what_appeared_and_what_vanished_with_the_day_and_th
     moves = {(m.instance, m.region, m.option): m for m in _history(root)}
     added = moves[("trn1.32xlarge", "us-west-2", "on-demand")]
     assert (added.change, added.date, added.before, added.after.usd_per_hour, added.after.source) == ("added", DAY, None, 21.5, PRICE_LIST)
-    # trn2's on-demand figure is not in the Price List (only a Capacity Block product is): marked, never dropped.
+    # trn2's on-demand figure is not in the Price List (only a Capacity Block product is): one answer lacking it
+    # marks nothing; a refresh a week later that lacks it too marks it vanished, never dropped.
+    assert ("trn2.48xlarge", "us-east-2", "on-demand") not in moves
+    assert _price(root, "trn2.48xlarge", "us-east-2", "on-demand").vanished is None
+    week = CALLED_AT + dt.timedelta(days=7)
+    _refresh(root, a_week_later(calls(), week), now=week)
+    moves = {(m.instance, m.region, m.option): m for m in _history(root)}
     gone = moves[("trn2.48xlarge", "us-east-2", "on-demand")]
-    assert (gone.change, gone.after, gone.before.usd_per_hour, gone.before.source, gone.source) == ("vanished", None, 35.76, "VAN", PRICE_LIST)
+    assert (gone.change, gone.date, gone.after, gone.before.usd_per_hour, gone.before.source, gone.source) == \
+        ("vanished", week.date(), None, 35.76, "VAN", f"AWS-PRICE-LIST-API-{week.date()}")
     kept = _price(root, "trn2.48xlarge", "us-east-2", "on-demand")
-    assert (kept.usd_per_hour, kept.source, kept.vanished) == (35.76, "VAN", DAY)
+    assert (kept.usd_per_hour, kept.source, kept.vanished) == (35.76, "VAN", week.date())
     regions = {m.instance: m for m in load_catalog(root / "data").history.regions}
     assert (regions["trn1.2xlarge"].before, regions["trn1.2xlarge"].after) == (["us-east-1"], ["us-east-1", "us-east-2", "us-west-2"])
     assert "p5.48xlarge" not in regions  # the same regions in another order are no move
@@ -176,14 +186,12 @@ def test_a_changed_price_keeps_its_previous_figure_in_the_history_and_guide_diff
     subprocess.run([*git, "add", "-A"], cwd=root, check=True)
     subprocess.run([*git, "commit", "-q", "-m", "first refresh"], cwd=root, check=True)
     week = CALLED_AT + dt.timedelta(days=7)
-    recorded = calls()
+    recorded = a_week_later(calls(), week)
     edit(recorded, "get_products", "us-east-1", _set_on_demand("p5.48xlarge", "us-east-1", 49.536), nth=3)  # p5's second page
-    for c in recorded:  # a week later: the Spot window moves with the call
-        if c["operation"] == "describe_spot_price_history":
-            c["params"]["StartTime"] = (week - dt.timedelta(days=30)).isoformat()
-            c["params"]["EndTime"] = week.isoformat()
     out = _refresh(root, recorded, now=week)
-    assert [m.line() for m in out.moves] == ["p5.48xlarge us-east-1 on-demand: changed, 55.04 -> 49.536"]
+    # trn2's on-demand figure, lacked a week ago and again now, vanishes the same week.
+    assert sorted(m.line() for m in out.moves) == ["p5.48xlarge us-east-1 on-demand: changed, 55.04 -> 49.536",
+                                                   "trn2.48xlarge us-east-2 on-demand: vanished, 35.76 -> none"]
     moved = [m for m in _history(root) if m.change == "changed"]
     assert len(moved) == 1
     m = moved[0]
@@ -203,29 +211,39 @@ def test_a_changed_price_keeps_its_previous_figure_in_the_history_and_guide_diff
 def test_a_vanished_offering_is_kept_marked_with_the_day_and_comes_back_as_a_move(tmp_path: Path):
     root = _project(tmp_path, scenarios=True)
     base = load_project(root, check_expect=False)
-    recorded = calls()
-    edit(recorded, "describe_capacity_block_offerings", "us-east-2",
-         lambda r: r.__setitem__("CapacityBlockOfferings", []), nth=3)  # trn2.48xlarge's, the fourth in us-east-2
-    _refresh(root, recorded)
+    def without_trn2_blocks(recorded: list[dict]) -> list[dict]:
+        edit(recorded, "describe_capacity_block_offerings", "us-east-2",
+             lambda r: r.__setitem__("CapacityBlockOfferings", []), nth=3)  # trn2.48xlarge's, the fourth in us-east-2
+        return recorded
+
+    _refresh(root, without_trn2_blocks(calls()))
+    # One empty answer marks nothing: the figure stays as it was, lacked since the day.
+    cb = _price(root, "trn2.48xlarge", "us-east-2", "capacity-block")
+    assert (cb.usd_per_hour, cb.source, cb.vanished) == (35.7608, "CB-2026-07", None)
+    assert ("trn2.48xlarge", "us-east-2", "capacity-block", DAY) in {
+        (m.instance, m.region, m.option, m.since) for m in load_catalog(root / "data").refresh.missing}
+    assert [m for m in _history(root) if m.option == "capacity-block"] == []
+    # Six days later, still lacked: not yet a week apart, still nothing.
+    six = CALLED_AT + dt.timedelta(days=6)
+    _refresh(root, without_trn2_blocks(a_week_later(calls(), six)), now=six)
+    assert _price(root, "trn2.48xlarge", "us-east-2", "capacity-block").vanished is None
+    week = CALLED_AT + dt.timedelta(days=7)
+    _refresh(root, without_trn2_blocks(a_week_later(calls(), week)), now=week)
+    DAY_GONE = week.date()
     # The diff report says so, though the figure did not change.
     report = diff.compare(base, load_project(root, check_expect=False))
     (row,) = [c for c in report.prices if (c.instance, c.region, c.option) == ("trn2.48xlarge", "us-east-2", "capacity-block")]
-    assert diff.price_text(row.after) == f"$35.7608/h, no longer listed by AWS since {DAY}"
+    assert diff.price_text(row.after) == f"$35.7608/h, no longer listed by AWS since {DAY_GONE}"
     cb = _price(root, "trn2.48xlarge", "us-east-2", "capacity-block")
-    assert (cb.usd_per_hour, cb.source, cb.vanished) == (35.7608, "CB-2026-07", DAY)
+    assert (cb.usd_per_hour, cb.source, cb.vanished) == (35.7608, "CB-2026-07", DAY_GONE)
     (m,) = [m for m in _history(root) if m.option == "capacity-block"]
-    assert (m.change, m.instance, m.source, m.before.usd_per_hour) == ("vanished", "trn2.48xlarge", BLOCKS, 35.7608)
+    assert (m.change, m.instance, m.source, m.before.usd_per_hour) == ("vanished", "trn2.48xlarge", f"AWS-CAPACITY-BLOCK-API-{DAY_GONE}", 35.7608)
     text = (root / "data" / "prices.yaml").read_text(encoding="utf-8")
-    assert re.search(r"instance: trn2\.48xlarge, region: us-east-2, option: capacity-block, .*vanished: " + str(DAY), text)
+    assert re.search(r"instance: trn2\.48xlarge, region: us-east-2, option: capacity-block, .*vanished: " + str(DAY_GONE), text)
     # Still usable: scenarios that buy it keep evaluating at the last figure seen.
     load_project(root, check_expect=False)
-    later = CALLED_AT + dt.timedelta(days=7)
-    back = calls()
-    for c in back:
-        if c["operation"] == "describe_spot_price_history":
-            c["params"]["StartTime"] = (later - dt.timedelta(days=30)).isoformat()
-            c["params"]["EndTime"] = later.isoformat()
-    _refresh(root, back, now=later)
+    later = CALLED_AT + dt.timedelta(days=14)
+    _refresh(root, a_week_later(calls(), later), now=later)
     cb = _price(root, "trn2.48xlarge", "us-east-2", "capacity-block")
     assert (cb.vanished, cb.source) == (None, f"AWS-CAPACITY-BLOCK-API-{later.date()}")
     assert [m.change for m in _history(root) if m.option == "capacity-block"] == ["vanished", "returned"]
@@ -380,6 +398,6 @@ def test_a_dry_run_prints_the_moves_and_writes_nothing(tmp_path: Path, capsys):
     code = cli.main(["--root", str(root), "refresh-prices", "--dry-run"], aws_client=Stubbed(calls(), exact_times=False))
     out = capsys.readouterr().out
     assert code == 0 and tree_hashes(root / "data") == snapshot
-    assert out.startswith("data/: would write history.yaml, instances.yaml, prices.yaml, sources.yaml: 11 price move(s)")
-    assert "  trn2.48xlarge us-east-2 on-demand: vanished, 35.76 -> none\n" in out
+    assert out.startswith("data/: would write history.yaml, instances.yaml, prices.yaml, refresh.yaml, sources.yaml: 10 price move(s)")
+    assert "  lacked by this answer, kept until a refresh a week later lacks it too: trn2.48xlarge/us-east-2/on-demand (lacked since " in out
     assert "  regions trn1.32xlarge: [us-east-1] -> [us-east-1, us-east-2, us-west-2]\n" in out

@@ -71,7 +71,7 @@ def test_main_builds_and_deploys_to_pages():
     assert deploy["environment"]["name"] == "github-pages"
 
 
-def test_prices_are_refreshed_weekly_through_an_oidc_role_into_one_pull_request_described_by_guide_diff():
+def test_prices_are_refreshed_weekly_through_an_oidc_role_into_one_pull_request_that_runs_its_checks():
     wf = _load(WORKFLOWS / "refresh-prices.yml")
     assert "workflow_dispatch" in wf["on"]
     (cron,) = [entry["cron"] for entry in wf["on"]["schedule"]]
@@ -79,21 +79,55 @@ def test_prices_are_refreshed_weekly_through_an_oidc_role_into_one_pull_request_
     assert (day, month) == ("*", "*") and weekday.isdigit()  # once a week
     assert wf["permissions"] == {"contents": "read"}
     job = wf["jobs"]["refresh"]
-    assert job["permissions"]["id-token"] == "write" and job["permissions"]["pull-requests"] == "write"
+    assert job["permissions"] == {"contents": "read", "id-token": "write"}  # the App's token pushes and opens
     steps = job["steps"]
     creds = next(s for s in steps if s.get("uses", "").startswith("aws-actions/configure-aws-credentials@"))
-    # The role comes from a repository variable; no key of any kind is named in the workflow.
+    # The role comes from a repository variable; no AWS key of any kind is named in the workflow, and the
+    # one secret is the GitHub App's private key.
     assert creds["with"]["role-to-assume"] == "${{ vars.AWS_PRICES_ROLE_ARN }}"
     text = (WORKFLOWS / "refresh-prices.yml").read_text(encoding="utf-8")
-    assert "aws-access-key-id" not in text and "aws-secret-access-key" not in text and "secrets." not in text
+    assert "aws-access-key-id" not in text and "aws-secret-access-key" not in text
+    assert re.findall(r"secrets\.[A-Z_]+", text) == ["secrets.PRICES_APP_PRIVATE_KEY"]
     order = [s.get("uses", "").split("@")[0] or s.get("run", "") for s in steps]
-    refresh = next(i for i, s in enumerate(order) if s.startswith("guide refresh-prices"))
+    refresh = next(i for i, s in enumerate(order) if "guide refresh-prices --report refresh-report.md" in s)
     diff = next(i for i, s in enumerate(order) if "guide diff" in s)
-    assert order.index("aws-actions/configure-aws-credentials") < refresh < diff < order.index("peter-evans/create-pull-request")
+    checks = next(i for i, s in enumerate(steps) if s.get("id") == "checks")
+    token = order.index("actions/create-github-app-token")
+    opened = order.index("peter-evans/create-pull-request")
+    assert order.index("aws-actions/configure-aws-credentials") < refresh < diff < checks < token < opened
+    # Validate --strict, the strict build and the fast tests run on the refreshed tree, before the pull request.
+    run = steps[checks]["run"]
+    for command in ("check gate \"\\`guide validate\\`\" guide validate\n", "guide validate --strict",
+                    "check gate \"\\`mkdocs build --strict\\`\" mkdocs build --strict",
+                    'python -m pytest -m "not slow"'):
+        assert command in run, command
+    # Prices the calendar made stale fail --strict whatever the refresh does: shown, like on every pull request.
+    assert re.search(r"^check info .* guide validate --strict$", run, re.M)
     assert "guide diff HEAD > guide-diff.md" in _runs(job)
-    opened = [s for s in steps if s.get("uses", "").startswith("peter-evans/create-pull-request@")][0]["with"]
-    # One fixed branch: a later run updates the pull request already open instead of opening another.
-    assert opened["branch"] == "refresh-prices" and opened["body-path"] == "guide-diff.md" and opened["add-paths"] == "data/"
+    assert "cat refresh-report.md checks.md guide-diff.md > pr-body.md" in _runs(job)
+    pr = steps[opened]["with"]
+    # One fixed branch: a later run updates the pull request already open instead of opening another. Opened
+    # with the App's token, so that pull-request.yml runs on it; a moved verdict's expect comes along.
+    assert pr["branch"] == "refresh-prices" and pr["body-path"] == "pr-body.md"
+    assert pr["add-paths"].split() == ["data/", "scenarios/"] and pr["token"] == "${{ steps.app.outputs.token }}"
+    # A held move is accepted by running the workflow with its accept input.
+    assert "accept" in wf["on"]["workflow_dispatch"]["inputs"] and '--accept "$key"' in steps[refresh]["run"]
+    # A failed check fails the run after the pull request shows it.
+    assert steps[-1]["if"] == "steps.checks.outputs.failed == '1'" and "exit 1" in steps[-1]["run"]
+
+
+PINNED = re.compile(r"^[\w.-]+/[\w.-]+(/[\w./-]+)?@[0-9a-f]{40} # v\d+(\.\d+){0,2}$")
+
+
+@pytest.mark.parametrize("name", ["pages.yml", "pull-request.yml", "refresh-prices.yml"])
+def test_every_action_is_pinned_to_a_commit_with_its_tag_and_every_job_has_a_time_limit(name):
+    text = (WORKFLOWS / name).read_text(encoding="utf-8")
+    uses = [ln.split("uses:", 1)[1].strip() for ln in text.splitlines() if re.match(r"^\s*(- )?uses:", ln)]
+    assert uses
+    assert [u for u in uses if not PINNED.match(u)] == []
+    wf = _load(WORKFLOWS / name)
+    for job_name, job in wf["jobs"].items():
+        assert isinstance(job.get("timeout-minutes"), int) and 0 < job["timeout-minutes"] <= 60, job_name
 
 
 def test_pre_commit_checks_scenarios_against_the_committed_schema_lints_and_validates():

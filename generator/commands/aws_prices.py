@@ -2,12 +2,19 @@
 
 Five APIs, each a source of its own: the Price List Query API (on-demand and Reserved Instance
 rates), the Savings Plans API (EC2 Instance Savings Plan rates), the EC2 Spot price history (30 days,
-summarised as low, median and high), Capacity Block offerings (their upfront fee per instance-hour)
-and instance type offerings (the regions each instance is sold in). Nothing here reads or writes
-files: `fetch` returns what was seen, `generator/commands/refresh.py` decides what it changes in data/.
+each zone's prices weighted by how long they held, then across zones the median, least and most),
+Capacity Block offerings (their upfront fee per instance-hour of the block's real length) and
+instance type offerings (the regions each instance is sold in). Nothing here reads or writes files:
+`fetch` returns what was seen, `generator/commands/refresh.py` decides what it changes in data/.
+
+An answer is believed only for what was asked: Linux/UNIX on shared tenancy, the instance type and
+region of the question, a Spot record no older than the history AWS keeps and not after the call.
+Whatever else an answer holds is left out, never read as a price.
 
 Every call goes through `_calling`, which turns botocore's exceptions into one `AwsError` sentence
 saying what failed and what to do. Throttling is retried by botocore itself (standard retry mode).
+A region the account has not opted into answers `OptInRequired` or `AuthFailure`: it is skipped,
+and said so, as long as some region answered.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import datetime as dt
 import json
 import re
 import statistics
+from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -25,11 +33,17 @@ from generator.commands.import_prices import hourly_terms
 
 PRICING_REGIONS = ("us-east-1", "eu-central-1", "ap-south-1")  # where AWS serves the Price List Query API
 SPOT_DAYS = 30
+# DescribeSpotPriceHistory keeps 90 days; an older record is no answer to our question.
+SPOT_HISTORY_DAYS = 90
+SPOT_PRODUCT = "Linux/UNIX"  # not "Linux/UNIX (Amazon VPC)" nor SUSE or Red Hat
+MILLIONTH = Decimal("0.000001")  # AWS lists hourly prices to a millionth of a dollar at most
 # A Capacity Block's length the offerings are asked for: one day, the shortest every family sells.
 BLOCK_HOURS = 24
 # An EC2 instance type name; UltraServer and unreleased names in data/ (no dot) are not looked up.
 INSTANCE_TYPE = re.compile(r"^[a-z][a-z0-9-]*\.[a-z0-9]+$")
 PRODUCT = {"operatingSystem": "Linux", "tenancy": "Shared", "preInstalledSw": "NA", "capacitystatus": "Used"}
+# What a Price List product must also say to be the plain Linux instance the guide prices.
+LICENSE = "No License required"
 YEAR_SECONDS = {31536000: "commit-1y", 94608000: "commit-3y"}
 LEASES = {"1yr": "commit-1y", "3yr": "commit-3y"}
 
@@ -40,8 +54,12 @@ REJECTED = {"InvalidClientTokenId", "UnrecognizedClientException", "AuthFailure"
             "IncompleteSignature", "InvalidAccessKeyId"}
 DENIED = {"AccessDenied", "AccessDeniedException", "UnauthorizedOperation", "UnauthorizedException",
           "OptInRequired"}
-# What DescribeCapacityBlockOfferings answers for an instance type Capacity Blocks do not sell.
-NOT_SOLD_AS_BLOCKS = {"InvalidParameterValue", "InvalidParameterCombination", "Unsupported", "InvalidInstanceType"}
+# What DescribeCapacityBlockOfferings answers for an instance type Capacity Blocks do not sell: one
+# of these codes with a message that names the type as unsupported. Any other error is an error.
+NOT_SOLD_AS_BLOCKS = {"InvalidParameterValue", "Unsupported", "InvalidInstanceType"}
+UNSUPPORTED = re.compile(r"\b(not supported|unsupported|not available)\b", re.I)
+# What EC2 answers in a region the account has not enabled.
+NOT_OPTED_IN = {"OptInRequired", "AuthFailure"}
 
 # The IAM actions the refresh calls; CONTRIBUTING.md lists the same (a test holds them equal).
 ACTIONS = (
@@ -55,6 +73,14 @@ ACTIONS = (
 
 class AwsError(Exception):
     """A call failed for good; the message is one sentence saying what and what to do."""
+
+
+class RegionClosed(AwsError):
+    """An EC2 call in a region the account may not use (not opted in)."""
+
+    def __init__(self, message: str, region: str, code: str):
+        super().__init__(message)
+        self.region, self.code = region, code
 
 
 @dataclass(frozen=True)
@@ -74,25 +100,39 @@ class Observed:
     """Everything one refresh saw, for the instances and regions it asked about."""
 
     instances: list[str]
-    regions: list[str]
+    regions: list[str]  # the regions that answered
     offered: dict[str, list[str]] = field(default_factory=dict)  # instance -> regions it is sold in
     figures: dict[tuple[str, str, str], Seen] = field(default_factory=dict)  # (instance, region, option)
+    skipped: dict[str, str] = field(default_factory=dict)  # region -> the code it answered (not opted in)
 
 
 # --- calling ------------------------------------------------------------------------------------
 
 
+def _said(message: str) -> str:
+    """An error message fit to quote in one sentence: no markup, no line breaks, not too long."""
+    if re.search(r"<\s*(!doctype|html|head|body|title|h1|p|div)\b", message, re.I):
+        return "an HTML page"
+    text = " ".join(message.split())
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
 @contextmanager
-def _calling(action: str, where: str) -> Iterator[None]:
-    """Turns a failed call into an AwsError naming the action, where it was called and what to do."""
+def _calling(action: str, where: str, region: str | None = None) -> Iterator[None]:
+    """Turns a failed call into an AwsError naming the action, where it was called and what to do.
+    region: the region of an EC2 call, whose "not opted in" answer raises RegionClosed."""
     from botocore import exceptions as be
+    from botocore.parsers import ResponseParserError
 
     at = f"{action} in {where}"
     try:
         yield
     except be.ClientError as e:
         err = e.response.get("Error", {})
-        code, message = err.get("Code", "?"), err.get("Message", "")
+        code, message = str(err.get("Code", "?")), str(err.get("Message", ""))
+        status = e.response.get("ResponseMetadata", {}).get("HTTPStatusCode")
+        if region is not None and code in NOT_OPTED_IN:
+            raise RegionClosed(f"{region} answered {code} to {action}: the account may not use the region", region, code) from None
         if code in THROTTLED:
             raise AwsError(f"AWS kept throttling {at} ({code}) after botocore's retries; wait a few minutes and run the refresh again") from None
         if code in EXPIRED:
@@ -101,7 +141,16 @@ def _calling(action: str, where: str) -> Iterator[None]:
             raise AwsError(f"AWS did not accept the credentials ({code} from {at}); check the access key, session token or profile and run the refresh again") from None
         if code in DENIED:
             raise AwsError(f"the AWS credentials may not call {at} ({code}); give the role every IAM action CONTRIBUTING.md lists for the price refresh and run it again") from None
-        raise AwsError(f"{at} failed ({code}: {message or 'no message'}); fix that and run the refresh again") from None
+        if code.isdigit() or _said(message) == "an HTML page":
+            raise AwsError(f"{at} answered HTTP {status or code} with no error of the API's own (an HTML page or an empty one, "
+                           "perhaps from a proxy or an outage); check the network and AWS's status, and run the refresh again") from None
+        raise AwsError(f"{at} failed ({code}: {_said(message) or 'no message'}); fix that and run the refresh again") from None
+    except ResponseParserError:
+        raise AwsError(f"{at} answered with something that is not the API's answer (an HTML page or a broken document, "
+                       "perhaps from a proxy or an outage); check the network and AWS's status, and run the refresh again") from None
+    except be.ProfileNotFound as e:
+        raise AwsError(f"the AWS profile {e.kwargs.get('profile', '?')!r} (AWS_PROFILE) is in neither ~/.aws/config nor ~/.aws/credentials; "
+                       "name a profile that exists, or unset AWS_PROFILE, and run the refresh again") from None
     except be.NoCredentialsError:
         raise AwsError("no AWS credentials were found; set AWS_PROFILE (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), or assume a role with the IAM actions CONTRIBUTING.md lists, and run the refresh again") from None
     except (be.PartialCredentialsError, be.CredentialRetrievalError) as e:
@@ -111,7 +160,7 @@ def _calling(action: str, where: str) -> Iterator[None]:
     except (be.EndpointConnectionError, be.ConnectionError) as e:
         raise AwsError(f"could not reach AWS for {at} ({e}); check the network and run the refresh again") from None
     except be.BotoCoreError as e:
-        raise AwsError(f"{at} failed ({e}); fix that and run the refresh again") from None
+        raise AwsError(f"{at} failed ({_said(str(e))}); fix that and run the refresh again") from None
 
 
 # --- reading each API ---------------------------------------------------------------------------
@@ -119,11 +168,12 @@ def _calling(action: str, where: str) -> Iterator[None]:
 
 def _offerings(ec2: Any, region: str, instances: list[str]) -> list[str]:
     found = []
-    with _calling("ec2:DescribeInstanceTypeOfferings", region):
+    with _calling("ec2:DescribeInstanceTypeOfferings", region, region=region):
         pages = ec2.get_paginator("describe_instance_type_offerings").paginate(
             LocationType="region", Filters=[{"Name": "instance-type", "Values": instances}])
         for page in pages:
-            found += [o["InstanceType"] for o in page.get("InstanceTypeOfferings", [])]
+            found += [o["InstanceType"] for o in page.get("InstanceTypeOfferings", [])
+                      if o.get("InstanceType") in instances and o.get("Location", region) == region]
     return found
 
 
@@ -133,8 +183,28 @@ def _price_list(pricing: Any, region: str, instance: str) -> Iterator[dict]:
     with _calling("pricing:GetProducts", f"the {region} endpoint, for {instance}"):
         pages = pricing.get_paginator("get_products").paginate(ServiceCode="AmazonEC2", FormatVersion="aws_v1", Filters=filters)
         for page in pages:
+            _whole(page, "PriceList", f"pricing:GetProducts in the {region} endpoint, for {instance}")
             for item in page.get("PriceList", []):
-                yield json.loads(item) if isinstance(item, str) else item
+                try:
+                    yield json.loads(item) if isinstance(item, str) else item
+                except json.JSONDecodeError:
+                    raise AwsError(f"pricing:GetProducts in the {region} endpoint, for {instance} answered a product that is "
+                                   "not JSON; check AWS's status and run the refresh again") from None
+
+
+def _whole(page: dict, key: str, at: str) -> None:
+    """A JSON answer botocore could not parse comes back as a page without the API's own fields
+    (the raw text under `message`): that is a failure, never an empty answer."""
+    if key not in page:
+        raise AwsError(f"{at} answered with something that is not the API's answer (an HTML page or a broken document, "
+                       "perhaps from a proxy or an outage); check the network and AWS's status, and run the refresh again")
+
+
+def _is_asked_product(a: dict, instance: str) -> bool:
+    """The plain Linux, shared-tenancy, on-demand-market product of the instance asked about."""
+    return (a.get("instanceType") == instance and all(a.get(k) == v for k, v in PRODUCT.items())
+            and a.get("licenseModel", LICENSE) == LICENSE and a.get("marketoption", "OnDemand") == "OnDemand"
+            and "BoxUsage" in a.get("usagetype", "BoxUsage"))
 
 
 def _list_prices(pricing: Any, pricing_region: str, instance: str,
@@ -147,7 +217,7 @@ def _list_prices(pricing: Any, pricing_region: str, instance: str,
         a = (item.get("product") or {}).get("attributes") or {}
         region = a.get("regionCode")
         # Capacity Block and other market options are products of their own; on-demand is "OnDemand".
-        if region not in regions or a.get("marketoption", "OnDemand") != "OnDemand":
+        if region not in regions or not _is_asked_product(a, instance):
             continue
         terms = item.get("terms") or {}
         for _, usd in hourly_terms(terms.get("OnDemand") or {}):
@@ -178,17 +248,38 @@ def _savings_plans(sp: Any, instances: list[str], regions: list[str]) -> dict[tu
         token = None
         while True:
             page = sp.describe_savings_plans_offering_rates(**args, **({"nextToken": token} if token else {}))
+            _whole(page, "searchResults", "savingsplans:DescribeSavingsPlansOfferingRates in us-east-1")
             for rate in page.get("searchResults", []):
                 props = {p.get("name"): p.get("value") for p in rate.get("properties", [])}
-                option = YEAR_SECONDS.get(rate.get("savingsPlanOffering", {}).get("durationSeconds"))
+                offering = rate.get("savingsPlanOffering", {})
+                option = YEAR_SECONDS.get(offering.get("durationSeconds"))
                 usage = rate.get("usageType", "")
-                if option is None or "BoxUsage" not in usage or rate.get("unit") != "Hrs":
+                if (option is None or "BoxUsage" not in usage or rate.get("unit") != "Hrs"
+                        or offering.get("currency", "USD") != "USD" or props.get("productDescription") != SPOT_PRODUCT
+                        or props.get("tenancy") != "shared" or props.get("instanceType") not in instances
+                        or props.get("region") not in regions):
                     continue
-                out[(props.get("instanceType", ""), props.get("region", ""), option)] = Seen(
-                    float(rate["rate"]), "savingsplans", note="EC2 Instance Savings Plan, no upfront: no standard Reserved Instance rate is listed.")
+                usd = _decimal(rate.get("rate"))
+                if usd is None:
+                    continue
+                out[(props["instanceType"], props["region"], option)] = Seen(
+                    float(usd), "savingsplans", note="EC2 Instance Savings Plan, no upfront: no standard Reserved Instance rate is listed.")
             token = page.get("nextToken")
             if not token:
                 return out
+
+
+def _decimal(text: Any) -> Decimal | None:
+    """A price as AWS writes it, exactly, whatever its precision; None when it is no positive number."""
+    try:
+        value = Decimal(str(text))
+    except (InvalidOperation, ValueError):
+        return None
+    return value if value.is_finite() and value > 0 else None
+
+
+def _to_millionth(value: Decimal) -> float:
+    return float(value.quantize(MILLIONTH, rounding=ROUND_HALF_EVEN))
 
 
 def _spread(values: list[float]) -> tuple[float, float | None, float | None]:
@@ -197,52 +288,107 @@ def _spread(values: list[float]) -> tuple[float, float | None, float | None]:
     return (mid, None, None) if lo == hi else (mid, lo, hi)
 
 
+def held_mean(records: list[tuple[dt.datetime, Decimal]], start: dt.datetime, end: dt.datetime) -> Decimal | None:
+    """One zone's price over [start, end], each record weighted by how long it held: a record holds
+    from its time until the next one. Of the records before the window, only the last counts, for
+    the time it held inside the window. None when no record covers any of the window."""
+    records = sorted(records)
+    before = [r for r in records if r[0] <= start]
+    timeline = ([(start, before[-1][1])] if before else []) + [r for r in records if start < r[0] <= end]
+    total, weighted = Decimal(0), Decimal(0)
+    for i, (at, price) in enumerate(timeline):
+        until = timeline[i + 1][0] if i + 1 < len(timeline) else end
+        held = Decimal((until - at).total_seconds())
+        total += held
+        weighted += held * price
+    return weighted / total if total > 0 else None
+
+
+def _when(value: Any) -> dt.datetime | None:
+    """A timestamp as botocore parses it (or as a recorded answer writes it), in UTC."""
+    if isinstance(value, str):
+        try:
+            value = dt.datetime.fromisoformat(value)
+        except ValueError:
+            return None
+    if not isinstance(value, dt.datetime):
+        return None
+    return value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)
+
+
 def _spot(ec2: Any, region: str, instances: list[str], now: dt.datetime) -> dict[str, Seen]:
-    seen: dict[str, list[float]] = {}
-    with _calling("ec2:DescribeSpotPriceHistory", region):
+    start = now - dt.timedelta(days=SPOT_DAYS)
+    oldest = now - dt.timedelta(days=SPOT_HISTORY_DAYS)
+    zones: dict[str, dict[str, list[tuple[dt.datetime, Decimal]]]] = {}
+    with _calling("ec2:DescribeSpotPriceHistory", region, region=region):
         pages = ec2.get_paginator("describe_spot_price_history").paginate(
-            InstanceTypes=instances, ProductDescriptions=["Linux/UNIX"],
-            StartTime=now - dt.timedelta(days=SPOT_DAYS), EndTime=now)
+            InstanceTypes=instances, ProductDescriptions=[SPOT_PRODUCT], StartTime=start, EndTime=now)
         for page in pages:
             for p in page.get("SpotPriceHistory", []):
-                seen.setdefault(p["InstanceType"], []).append(float(p["SpotPrice"]))
+                at, zone, price = _when(p.get("Timestamp")), str(p.get("AvailabilityZone", "")), _decimal(p.get("SpotPrice"))
+                if (p.get("ProductDescription") != SPOT_PRODUCT or p.get("InstanceType") not in instances
+                        or not zone.startswith(region) or price is None or at is None):
+                    continue
+                if not oldest <= at <= now:
+                    continue
+                zones.setdefault(p["InstanceType"], {}).setdefault(zone, []).append((at, price))
     out = {}
-    for instance, values in seen.items():
-        mid, lo, hi = _spread(values)
+    for instance, by_zone in zones.items():
+        means = [m for recs in by_zone.values() if (m := held_mean(recs, start, now)) is not None]
+        if not means:
+            continue
+        per_zone = [_to_millionth(m) for m in means]
+        mid, lo, hi = _spread(per_zone)
+        n = len(per_zone)
         if lo is None:
-            note = f"The Spot price throughout the {SPOT_DAYS} days before the call, in every zone of the region ({len(values)} record(s))."
+            note = (f"The Spot price over the {SPOT_DAYS} days before the call, each price weighted by how long it held, "
+                    f"the same in the region's {n} zone(s) with records.")
         else:
-            note = (f"Median of the {len(values)} Spot prices recorded over the {SPOT_DAYS} days before the call, in every zone "
-                    "of the region; low and high are the least and the most.")
+            note = (f"The Spot price over the {SPOT_DAYS} days before the call, each price weighted by how long it held, "
+                    f"per zone; the figure is the median of the region's {n} zones, low and high the cheapest and dearest zone.")
         out[instance] = Seen(mid, "spot", lo, hi, note=note)
     return out
 
 
+def _block_rate(o: dict, instance: str, region: str) -> Decimal | None:
+    """The upfront fee of one offering per instance-hour of the block's real length, exactly."""
+    if (o.get("InstanceType") != instance or o.get("CurrencyCode") != "USD" or o.get("Tenancy", "default") != "default"
+            or not str(o.get("AvailabilityZone", region)).startswith(region)):
+        return None
+    fee = _decimal(o.get("UpfrontFee"))
+    hours = Decimal(int(o.get("CapacityBlockDurationHours") or 0)) + Decimal(int(o.get("CapacityBlockDurationMinutes") or 0)) / 60
+    count = int(o.get("InstanceCount") or 1)
+    if fee is None or hours <= 0 or count <= 0:
+        return None
+    return fee / (hours * count)
+
+
 def _blocks(ec2: Any, region: str, instance: str) -> Seen | None:
+    """The block rate; None when the answer lists no offering, or AWS answers that it does not sell
+    the type as blocks at all."""
     from botocore.exceptions import ClientError
 
     rates = []
-    with _calling("ec2:DescribeCapacityBlockOfferings", f"{region}, for {instance}"):
+    with _calling("ec2:DescribeCapacityBlockOfferings", f"{region}, for {instance}", region=region):
         pages = ec2.get_paginator("describe_capacity_block_offerings").paginate(
             InstanceType=instance, InstanceCount=1, CapacityDurationHours=BLOCK_HOURS)
         try:
             for page in pages:
                 for o in page.get("CapacityBlockOfferings", []):
-                    if o.get("CurrencyCode", "USD") != "USD":
-                        continue
-                    hours = o.get("CapacityBlockDurationHours") or BLOCK_HOURS
-                    # Rounded to a millionth of a dollar: the fee is given in cents over the whole block.
-                    rates.append(round(float(o["UpfrontFee"]) / (hours * (o.get("InstanceCount") or 1)), 6))
+                    if (rate := _block_rate(o, instance, region)) is not None:
+                        rates.append(_to_millionth(rate))
         except ClientError as e:
-            if e.response.get("Error", {}).get("Code") in NOT_SOLD_AS_BLOCKS:
+            err = e.response.get("Error", {})
+            if err.get("Code") in NOT_SOLD_AS_BLOCKS and instance in str(err.get("Message", "")) \
+                    and UNSUPPORTED.search(str(err.get("Message", ""))):
                 return None
             raise
     if not rates:
         return None
     mid, lo, hi = _spread(rates)
     return Seen(mid, "capacity-block", lo, hi, note=(
-        f"Upfront fee per instance-hour of the {len(rates)} {BLOCK_HOURS}-hour offerings listed on the day of the call"
-        + ("; low and high are the least and most." if lo is not None else ".")))
+        f"Upfront fee per instance-hour of the block's length, for the {len(rates)} offerings of about {BLOCK_HOURS} hours "
+        "listed on the day of the call" + ("; low and high are the least and most." if lo is not None else ".")))
 
 
 # --- one refresh --------------------------------------------------------------------------------
@@ -251,45 +397,65 @@ ClientFactory = Callable[[str, str], Any]  # (service, region) -> a boto3 client
 
 
 def fetch(instances: Iterable[str], regions: Iterable[str], client: ClientFactory, now: dt.datetime,
-          pricing_region: str = "us-east-1") -> Observed:
-    """Asks every API about every tracked instance in every tracked region. Raises AwsError."""
+          pricing_region: str = "us-east-1", known: dict[str, list[str]] | None = None) -> Observed:
+    """Asks every API about every tracked instance in every tracked region. Raises AwsError.
+    known: the regions data/ already lists for each instance, asked about as well as those the
+    offerings name, so that one answer that leaves a region out cannot hide its prices."""
     tracked = sorted(i for i in set(instances) if INSTANCE_TYPE.match(i))
     regions = sorted(set(regions))
     seen = Observed(tracked, regions)
     if not tracked or not regions:
         return seen
-    ec2 = {r: client("ec2", r) for r in regions}
+    with _calling("the client setup", "this environment"):
+        ec2 = {r: client("ec2", r) for r in regions}
     offered: dict[str, set[str]] = {i: set() for i in tracked}
+    answered = []
+    closed: list[RegionClosed] = []
     for region in regions:
-        for instance in _offerings(ec2[region], region, tracked):
-            if instance in offered:
-                offered[instance].add(region)
+        try:
+            found = _offerings(ec2[region], region, tracked)
+        except RegionClosed as e:
+            closed.append(e)
+            continue
+        answered.append(region)
+        for instance in found:
+            offered[instance].add(region)
+    if closed and not answered:
+        e = closed[0]
+        raise AwsError(f"no region let the credentials call ec2:DescribeInstanceTypeOfferings ({e.code} from {e.region}); "
+                       "check the access key, session token or profile and run the refresh again")
+    seen.skipped = {e.region: e.code for e in closed}
+    seen.regions = answered
     seen.offered = {i: sorted(r) for i, r in offered.items()}
+    asked = {i: (r | {x for x in (known or {}).get(i, []) if x in answered}) for i, r in offered.items()}
 
-    pricing = client("pricing", pricing_region)
+    with _calling("the client setup", "this environment"):
+        pricing = client("pricing", pricing_region)
     fallback: dict[tuple[str, str, str], Seen] = {}
     for instance in tracked:
-        listed, convertible = _list_prices(pricing, pricing_region, instance, offered[instance])
+        listed, convertible = _list_prices(pricing, pricing_region, instance, asked[instance])
         for (region, option), s in listed.items():
             seen.figures[(instance, region, option)] = s
         for (region, option), s in convertible.items():
             fallback[(instance, region, option)] = s
-    plans = _savings_plans(client("savingsplans", "us-east-1"), tracked, regions)
+    with _calling("the client setup", "this environment"):
+        plans_client = client("savingsplans", "us-east-1")
+    plans = _savings_plans(plans_client, tracked, regions)
     # A commitment is a standard Reserved Instance where one is listed, else an EC2 Instance Savings
     # Plan, else a convertible reservation: the cheapest kind first, as the engine charges every hour.
     for key, s in [*plans.items(), *fallback.items()]:
-        if key[1] in offered.get(key[0], ()) and key not in seen.figures:
+        if key[1] in asked.get(key[0], ()) and key not in seen.figures:
             seen.figures[key] = s
-    for region in regions:
-        here = [i for i in tracked if region in offered[i]]
+    for region in answered:
+        here = [i for i in tracked if region in asked[i]]
         if not here:
             continue
         for instance, s in _spot(ec2[region], region, here, now).items():
-            if instance in offered and region in offered[instance]:
-                seen.figures[(instance, region, "spot")] = s
+            seen.figures[(instance, region, "spot")] = s
         for instance in here:
-            if (s := _blocks(ec2[region], region, instance)) is not None:
-                seen.figures[(instance, region, "capacity-block")] = s
+            # "Not sold as blocks" is an absence like an empty list: refresh.py confirms it a week on.
+            if (block := _blocks(ec2[region], region, instance)) is not None:
+                seen.figures[(instance, region, "capacity-block")] = block
     return seen
 
 
@@ -299,8 +465,8 @@ def session_clients(pricing_region: str = "us-east-1", max_attempts: int = 8) ->
     import boto3
     from botocore.config import Config
 
-    session = boto3.Session()
     with _calling("the credential lookup", "this environment"):
+        session = boto3.Session()
         if session.get_credentials() is None:
             from botocore.exceptions import NoCredentialsError
 

@@ -57,6 +57,10 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("--pricing-region", choices=("us-east-1", "eu-central-1", "ap-south-1"), default="us-east-1",
                     help="endpoint of the Price List Query API (default: us-east-1)")
     rp.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
+    rp.add_argument("--accept", action="append", default=[], metavar="INSTANCE/REGION/OPTION",
+                    help="write this figure even if it moved beyond refresh_bounds (a held move the last report named); repeatable")
+    rp.add_argument("--report", metavar="FILE", type=Path,
+                    help="also write the report as Markdown to FILE (the weekly pull request's body)")
 
     c = sub.add_parser("cache", help="manage the build cache (.cache/ or GUIDE_CACHE_DIR)")
     c_sub = c.add_subparsers(dest="cache_command", required=True)
@@ -169,9 +173,13 @@ def _refresh_prices(root: Path, args: argparse.Namespace, client=None) -> int:
     from generator.commands import aws_prices, refresh
 
     try:
+        accept = frozenset(refresh.parse_key(k) for k in args.accept)
         if client is None:
             client = aws_prices.session_clients(args.pricing_region)
-        out = refresh.run(root / "data", client, dt.datetime.now(dt.timezone.utc), args.pricing_region, args.dry_run)
+        out = refresh.run(root / "data", client, dt.datetime.now(dt.timezone.utc), args.pricing_region, args.dry_run, accept)
+    except refresh.RefreshError as e:
+        print(f"guide refresh-prices: {e}; data/ was left as it was.", file=sys.stderr)
+        return 1
     except ImportError:
         print("guide refresh-prices: boto3 is not installed; run `pip install -e '.[aws]'` and try again", file=sys.stderr)
         return 1
@@ -184,6 +192,12 @@ def _refresh_prices(root: Path, args: argparse.Namespace, client=None) -> int:
     except InputError as e:
         return _problems(e.problems, "guide refresh-prices: data/ would not validate, so nothing was written:")
     print("\n".join(refresh.report_lines(out, "data", args.dry_run)))
+    if args.report is not None:
+        try:
+            args.report.write_text(refresh.report_markdown(out), encoding="utf-8")
+        except OSError as e:
+            print(f"guide refresh-prices: cannot write the report ({e.strerror}: {e.filename})", file=sys.stderr)
+            return 1
     return 0
 
 

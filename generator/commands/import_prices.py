@@ -280,7 +280,7 @@ def checked(data_dir: Path, new_texts: dict[str, str]) -> None:
 
 
 def write_all(data_dir: Path, texts: dict[str, str]) -> None:
-    """Replace (or make) every named file in data_dir, or none of them.
+    """Replace (or make) every named file in data_dir (a name may be a path below it), or none of them.
 
     Each new text goes to a temporary file beside its target first, so a full disk or a missing
     permission fails before anything is replaced; the renames come last, and if one of them fails
@@ -289,7 +289,8 @@ def write_all(data_dir: Path, texts: dict[str, str]) -> None:
     temps: dict[str, Path] = {}
     try:
         for name, text in texts.items():
-            tmp = data_dir / f".{name}.{os.getpid()}.tmp"
+            target = data_dir / name
+            tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
             temps[name] = tmp
             with open(tmp, "w", encoding="utf-8") as f:
                 f.write(text)

@@ -1,17 +1,23 @@
 """`guide refresh-prices`: data/ brought up to what AWS's APIs say today, with the moves recorded.
 
 `generator/commands/aws_prices.py` asks the APIs; this module turns what they said into new texts of
-data/prices.yaml, data/instances.yaml, data/sources.yaml and data/history.yaml, checks them as the
-site would load them, and writes all of them or none.
+data/prices.yaml, data/instances.yaml, data/sources.yaml, data/history.yaml and data/refresh.yaml,
+checks them as the site would load them, and writes all of them or none.
 
-- A figure the APIs give is cited to the API and the day of the call (one source key per API and day).
+- A figure the APIs give unchanged is left as it is: its row is not re-dated. The day each API last
+  answered is kept in one place, `asked` in data/refresh.yaml, and a figure it cites counts as
+  confirmed that day (generator/inputs/freshness.py). Those days are written with a change, or
+  when the one written is older than half of `stale_days`: a quiet week writes nothing.
 - A figure that changed, appeared, vanished or came back gets a move in data/history.yaml with the
-  figure before and after. The previous figure is kept there, not in the entry's `alternatives`,
-  which hold what other sources say.
-- A figure the APIs no longer give stays, as the last one seen, marked `vanished: DATE`.
+  figure before and after, cited to the API and the day of the call (one source key per API and day).
+- A move beyond `refresh_bounds` in data/assumptions.yaml (ours) is not written: it is held in
+  data/refresh.yaml and reported with the command that accepts it.
+- A figure an answer lacks is marked `vanished` only when a refresh at least a week later lacks it
+  too; the first day it was lacked is kept in data/refresh.yaml. An instance's regions grow with
+  the offerings at once and shrink the same way as figures vanish. A region the account may not
+  use is skipped, its figures kept.
 - Entries of instances or regions the refresh does not track, `offered: false` entries the APIs
   still do not price, and every hand-written field an update does not touch stay as they were.
-- An instance's `regions` become the tracked regions AWS says it is sold in.
 
 Editing goes through ruamel's round-trip mode, so comments and layout stay.
 """
@@ -19,6 +25,7 @@ Editing goes through ruamel's round-trip mode, so comments and layout stay.
 from __future__ import annotations
 
 import datetime as dt
+import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +34,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from generator.commands import history as hist
 from generator.commands.aws_prices import INSTANCE_TYPE, ClientFactory, Observed, Seen, fetch
+from generator.commands.refresh_scenarios import Followed, follow
 from generator.commands.import_prices import (
     checked,
     flow_map,
@@ -36,8 +44,9 @@ from generator.commands.import_prices import (
     yaml_number,
     yaml_text,
 )
+from generator.inputs.freshness import DEFAULT_STALE_DAYS
 from generator.inputs.loader import load_catalog
-from generator.model.catalog import Catalog
+from generator.model.catalog import Catalog, RefreshBounds
 
 # Each API is a source of its own: (key prefix, title, the API reference it is read by).
 APIS = {
@@ -54,10 +63,42 @@ APIS = {
 }
 # Which API answers for each purchase option, to cite when a figure vanishes from it.
 OPTION_API = {"on-demand": "pricing", "commit-1y": "pricing", "commit-3y": "pricing", "spot": "spot", "capacity-block": "capacity-block"}
+STATE = "refresh.yaml"
+STATE_HEADER = """\
+# What `guide refresh-prices` keeps between runs; written by it, read by the site's freshness check.
+# asked: the day each API (by the prefix of the source keys it is cited as) last answered; a figure it
+#   cites and gave again unchanged counts as confirmed that day.
+# missing: figures (and, as option `region`, regions of an instance) an answer lacked, since the day
+#   one first did; marked vanished only when a refresh a week or more later lacks them too.
+# held: figures an API gave that moved beyond refresh_bounds in data/assumptions.yaml; prices.yaml keeps
+#   the figure before until a person runs `guide refresh-prices --accept INSTANCE/REGION/OPTION`.
+asked: {}
+missing: []
+held: []
+"""
+# A figure vanishes, and a region leaves an instance's list, only after two answers this far apart lack it.
+CONFIRM_DAYS = 7
+FILES = ("prices.yaml", "instances.yaml", "sources.yaml", "history.yaml", STATE)
+
+
+class RefreshError(Exception):
+    """The refresh cannot go on for a reason in data/ or on the command line; one sentence."""
 
 
 def source_key(api: str, day: dt.date) -> str:
     return f"{APIS[api][0]}-{day.isoformat()}"
+
+
+def key_text(key: tuple[str, str, str]) -> str:
+    """How a figure is named on the command line and in reports: INSTANCE/REGION/OPTION."""
+    return "/".join(key)
+
+
+def parse_key(text: str) -> tuple[str, str, str]:
+    parts = text.strip().split("/")
+    if len(parts) != 3 or not all(parts):
+        raise RefreshError(f"--accept takes INSTANCE/REGION/OPTION, as the report names a held move (got {text!r})")
+    return parts[0], parts[1], parts[2]
 
 
 @dataclass(frozen=True)
@@ -75,13 +116,31 @@ class Move:
         return f"{self.instance} {self.region} {self.option}: {self.change}, {b} -> {a}"
 
 
+@dataclass(frozen=True)
+class HeldMove:
+    key: tuple[str, str, str]
+    before: float | None
+    after: float
+    why: str
+
+    def line(self) -> str:
+        b = "none" if self.before is None else yaml_number(self.before)
+        return (f"{key_text(self.key)}: {b} -> {yaml_number(self.after)} held ({self.why}); "
+                f"accept with `guide refresh-prices --accept {key_text(self.key)}`")
+
+
 @dataclass
 class Outcome:
     day: dt.date
     moves: list[Move] = field(default_factory=list)
     regions: list[str] = field(default_factory=list)  # "instance: [old] -> [new]"
-    confirmed: int = 0  # figures the APIs gave again unchanged (re-dated)
-    texts: dict[str, str] = field(default_factory=dict)
+    confirmed: int = 0  # figures the APIs gave again unchanged (left as they were)
+    held: list[HeldMove] = field(default_factory=list)
+    lacked: list[str] = field(default_factory=list)  # lacked by this answer, not yet confirmed gone
+    skipped: dict[str, str] = field(default_factory=dict)  # region -> code (not opted in)
+    accepted: list[str] = field(default_factory=list)
+    texts: dict[str, str] = field(default_factory=dict)  # file name under data/ -> new text
+    scenarios: Followed = field(default_factory=Followed)  # expects the new data moves, notes quoting moved figures
 
 
 def tracked(catalog: Catalog) -> tuple[list[str], list[str]]:
@@ -114,8 +173,11 @@ def _seen_map(s: Seen, source: str, day: dt.date) -> CommentedMap:
 
 
 def _same(entry: Any, s: Seen) -> bool:
-    return (entry.get("offered", True) is not False and entry.get("usd_per_hour") == s.usd_per_hour
-            and entry.get("low") == s.low and entry.get("high") == s.high)
+    if entry.get("offered", True) is False or entry.get("usd_per_hour") != s.usd_per_hour:
+        return False
+    if s.low is None and "low" in entry and "reason" in entry:
+        return True  # a range data/ gives for disagreeing sources stays, around the same figure
+    return entry.get("low") == s.low and entry.get("high") == s.high
 
 
 def _from_api(source: str) -> bool:
@@ -160,15 +222,64 @@ def _set_figure(entry: CommentedMap, s: Seen, source: str, day: dt.date) -> None
         entry.fa.set_flow_style()
 
 
-def plan(catalog: Catalog, seen: Observed, texts: dict[str, str], day: dt.date) -> Outcome:
+class Bounds:
+    """refresh_bounds of data/assumptions.yaml applied to one refresh's figures."""
+
+    def __init__(self, bounds: RefreshBounds, catalog: Catalog, seen: Observed):
+        self.b = bounds
+        self.on_demand: dict[str, dict[str, float]] = {}
+        for p in catalog.prices:
+            if p.option == "on-demand" and p.offered and p.usd_per_hour is not None:
+                self.on_demand.setdefault(p.instance, {})[p.region] = p.usd_per_hour
+        for (instance, region, option), s in seen.figures.items():
+            if option == "on-demand":
+                self.on_demand.setdefault(instance, {})[region] = s.usd_per_hour
+
+    def moved_too_far(self, option: str, before: float, after: float) -> str | None:
+        limit = self.b.move_percent(option)
+        moved = abs(after - before) / before * 100
+        if moved > limit:
+            return f"moved {moved:.1f} %, more than the {yaml_number(limit)} % refresh_bounds allows for {option}"
+        return None
+
+    def new_out_of_range(self, key: tuple[str, str, str], after: float) -> str | None:
+        instance, region, option = key
+        rates = self.on_demand.get(instance, {})
+        others = [v for r, v in rates.items() if (r, option) != (region, "on-demand")]
+        reference = rates.get(region) if option != "on-demand" and region in rates else (statistics.median(others) if others else None)
+        if reference is None:
+            return "a new figure with no on-demand rate of the instance to compare it with"
+        ratio = after / reference
+        if not self.b.low_ratio <= ratio <= self.b.high_ratio:
+            return (f"a new figure {ratio:.3g} times the instance's on-demand rate, outside the {yaml_number(self.b.low_ratio)} "
+                    f"to {yaml_number(self.b.high_ratio)} refresh_bounds allows")
+        return None
+
+
+def _missing_since(state: Any) -> dict[tuple[str, str, str], dt.date]:
+    return {(m["instance"], m["region"], m["option"]): m["since"] for m in state.get("missing") or []}
+
+
+def plan(catalog: Catalog, seen: Observed, texts: dict[str, str], day: dt.date,
+         accept: frozenset[tuple[str, str, str]] = frozenset()) -> Outcome:
     """The new texts of the data files, from their present texts and what the APIs said."""
-    out = Outcome(day)
+    out = Outcome(day, skipped=dict(seen.skipped))
+    if catalog.assumptions.refresh_bounds is None:
+        raise RefreshError("data/assumptions.yaml has no refresh_bounds, so no figure from AWS's APIs can be checked; "
+                           "add them (CONTRIBUTING.md, \"From AWS's APIs\") and run the refresh again")
+    bounds = Bounds(catalog.assumptions.refresh_bounds, catalog, seen)
     y = round_trip()
     prices = y.load(texts["prices.yaml"])
     instances = y.load(texts["instances.yaml"])
     sources = y.load(texts["sources.yaml"])
     history = hist.load(y, texts.get(hist.NAME))
+    state = y.load(texts.get(STATE) or STATE_HEADER)
+    was_missing = _missing_since(state)
+    missing: dict[tuple[str, str, str], dt.date] = {}
     used: set[str] = set()
+    answered = set(seen.regions)
+    # What this refresh did not ask about stays lacked since the day it was.
+    missing.update({k: since for k, since in was_missing.items() if k[1] not in answered or k[0] not in seen.instances})
 
     def cite(api: str) -> str:
         used.add(api)
@@ -180,57 +291,87 @@ def plan(catalog: Catalog, seen: Observed, texts: dict[str, str], day: dt.date) 
         av = None if after is None else after.get("usd_per_hour")
         out.moves.append(Move(*key, change, bv, av))
 
+    def gone(key: tuple[str, str, str]) -> bool:
+        """True when the figure was lacked a week or more ago as well; else it is kept as lacked."""
+        since = was_missing.get(key, day)
+        if (day - since).days >= CONFIRM_DAYS:
+            return True
+        missing[key] = since
+        out.lacked.append(f"{key_text(key)} (lacked since {since})")
+        return False
+
+    def believed(key: tuple[str, str, str], before: float | None, after: float) -> bool:
+        why = bounds.new_out_of_range(key, after) if before is None else bounds.moved_too_far(key[2], before, after)
+        if why is None:
+            return True
+        if key in accept:
+            out.accepted.append(f"{key_text(key)}: {'none' if before is None else yaml_number(before)} -> {yaml_number(after)} ({why})")
+            return True
+        out.held.append(HeldMove(key, before, after, why))
+        return False
+
     # Regions first: a price is only kept in a region its instance's list names.
     for name in seen.instances:
         entry = instances["instances"].get(name)
         if entry is None:
             continue
-        new = seen.offered.get(name, [])
+        offered = set(seen.offered.get(name, []))
         old = list(entry["regions"]["value"])
+        # A region leaves only when offerings a week apart lack it and no API priced the instance there.
+        priced = {k[1] for k in seen.figures if k[0] == name}
+        leaving = [r for r in old if r in answered and r not in offered and gone((name, r, "region")) and r not in priced]
+        new = [r for r in old if r not in leaving] + sorted(offered - set(old))
+        if new == old:
+            continue
         src = cite("offerings")
-        if set(new) == set(old):
-            new = old  # the same regions, in the order data/ lists them
-        else:
-            history["regions"].append(flow_map(("date", day), ("instance", name), ("source", src),
-                                            ("before", _flow_list(old)), ("after", _flow_list(new))))
-            out.regions.append(f"{name}: [{', '.join(old)}] -> [{', '.join(new)}]")
-        regions = flow_map(("value", _flow_list(new)), ("source", src), ("as_of", day))
-        entry["regions"] = regions
+        history["regions"].append(flow_map(("date", day), ("instance", name), ("source", src),
+                                        ("before", _flow_list(old)), ("after", _flow_list(new))))
+        out.regions.append(f"{name}: [{', '.join(old)}] -> [{', '.join(new)}]")
+        regions = entry["regions"]
+        regions["value"] = _flow_list(new)
+        regions["source"] = src
+        regions["as_of"] = day  # a hand-written note stays
 
     entries = prices["prices"]
     index = {(e["instance"], e["region"], e["option"]): e for e in entries}
     covered = set(seen.instances)
     for key, entry in index.items():
         instance, region, option = key
-        if instance not in covered or region not in seen.regions:
+        if instance not in covered or region not in answered:
             continue
         s = seen.figures.get(key)
         if s is None:
-            if entry.get("offered", True) is False or "vanished" in entry:
+            if entry.get("offered", True) is False or "vanished" in entry or not gone(key):
                 continue
             src = cite(OPTION_API[option])
             record(key, "vanished", src, _was(entry), None)
             entry["vanished"] = day
             continue
-        src = cite(s.api)
-        if "vanished" in entry:
-            before = _was(entry)
-            _keep_cited(entry)
-            _set_figure(entry, s, src, day)
-            record(key, "returned", src, before, _seen_map(s, src, day))
-        elif _same(entry, s):
-            _keep_cited(entry)
-            _set_figure(entry, s, src, day)
-            out.confirmed += 1
+        if entry.get("offered", True) is False:
+            before_value = None
         else:
-            before = _was(entry)
-            _keep_cited(entry)
-            _set_figure(entry, s, src, day)
-            record(key, "changed", src, before, _seen_map(s, src, day))
+            before_value = entry.get("usd_per_hour")
+        if _same(entry, s) and "vanished" not in entry:
+            out.confirmed += 1
+            if not _from_api(str(entry.get("source", ""))):
+                # Another source's figure the API now gives too: cited to the API, the other kept.
+                _keep_cited(entry)
+                _set_figure(entry, s, cite(s.api), day)
+            continue
+        if not believed(key, before_value, s.usd_per_hour):
+            continue
+        src = cite(s.api)
+        returned = "vanished" in entry
+        before = _was(entry)
+        _keep_cited(entry)
+        _set_figure(entry, s, src, day)
+        record(key, "returned" if returned else "changed", src, before, _seen_map(s, src, day))
 
     unpublished = prices.get("unpublished") or []
     for key in sorted(set(seen.figures) - set(index)):
         s = seen.figures[key]
+        if not believed(key, None, s.usd_per_hour):
+            continue
         src = cite(s.api)
         entry = CommentedMap([("instance", key[0]), ("region", key[1]), ("option", key[2])])
         _set_figure(entry, s, src, day)
@@ -249,10 +390,47 @@ def plan(catalog: Catalog, seen: Observed, texts: dict[str, str], day: dt.date) 
             sources["sources"][k] = CommentedMap([("title", f"{title} {day.isoformat()}"), ("url", url),
                                                   ("kind", "primary"), ("as_of", day)])
 
-    out.texts = {"prices.yaml": yaml_text(y, prices), "instances.yaml": yaml_text(y, instances),
+    new_texts = {"prices.yaml": yaml_text(y, prices), "instances.yaml": yaml_text(y, instances),
                  "sources.yaml": yaml_text(y, sources), "history.yaml": yaml_text(y, history)}
-    out.texts = {k: v for k, v in out.texts.items() if v != texts.get(k)}
+    changed = {k: v for k, v in new_texts.items() if v != texts.get(k)}
+    _update_state(state, catalog, seen, day, missing, out.held, bool(changed))
+    state_text = yaml_text(y, state)
+    if state_text != (texts.get(STATE) or STATE_HEADER) or (STATE not in texts and changed):
+        changed[STATE] = state_text
+    out.texts = changed
     return out
+
+
+def _update_state(state: Any, catalog: Catalog, seen: Observed, day: dt.date, missing: dict, held: list[HeldMove],
+                  writing: bool) -> None:
+    """The asked days (renewed with any change, or when older than half of stale_days), what is
+    lacked since when, and what is held."""
+    setting = catalog.assumptions.stale_days
+    renew = (int(setting.value) if setting else DEFAULT_STALE_DAYS) // 2
+    asked = state["asked"] if isinstance(state.get("asked"), dict) else CommentedMap()
+    prefixes = [APIS[api][0] for api in APIS]
+    if writing or missing != _missing_since(state) or any(p not in asked or (day - asked[p]).days >= renew for p in prefixes):
+        for p in prefixes:
+            asked[p] = day
+    flow = CommentedMap(asked.items())
+    flow.fa.set_flow_style()
+    state["asked"] = flow
+    rows = [flow_map(("instance", k[0]), ("region", k[1]), ("option", k[2]), ("since", since))
+            for k, since in sorted(missing.items())]
+    state["missing"] = _block_list(rows)
+    # A move held again as it was keeps the day it was first held: a week that adds nothing rewrites nothing.
+    first = {(h["instance"], h["region"], h["option"], h["after"]): h["seen"] for h in state.get("held") or []}
+    state["held"] = _block_list([flow_map(("instance", h.key[0]), ("region", h.key[1]), ("option", h.key[2]),
+                                          *((("before", h.before),) if h.before is not None else ()),
+                                          ("after", h.after), ("seen", first.get((*h.key, h.after), day)), ("why", h.why))
+                                 for h in held])
+
+
+def _block_list(rows: list) -> CommentedSeq:
+    s = CommentedSeq(rows)
+    if not rows:
+        s.fa.set_flow_style()
+    return s
 
 
 def _flow_list(items: list[str]) -> CommentedSeq:
@@ -262,29 +440,67 @@ def _flow_list(items: list[str]) -> CommentedSeq:
 
 
 def run(data_dir: Path, client: ClientFactory, now: dt.datetime, pricing_region: str = "us-east-1",
-        dry_run: bool = False) -> Outcome:
+        dry_run: bool = False, accept: frozenset[tuple[str, str, str]] = frozenset()) -> Outcome:
     """Ask the APIs, plan, check, and (unless dry_run) write. Raises AwsError before anything is
-    written when a call fails, InputError when data/ (or the edit) does not validate, OSError when a
-    file cannot be written (then none is)."""
+    written when a call fails, RefreshError when data/ lacks what the refresh needs, InputError when
+    data/ (or the edit) does not validate, OSError when a file cannot be written (then none is)."""
     catalog = load_catalog(data_dir)
     instances, regions = tracked(catalog)
-    seen = fetch(instances, regions, client, now, pricing_region)
-    names = ("prices.yaml", "instances.yaml", "sources.yaml", "history.yaml")
-    texts = {n: (data_dir / n).read_text(encoding="utf-8") for n in names if (data_dir / n).exists()}
-    out = plan(catalog, seen, texts, now.date())
+    known = {i: list(catalog.instances[i].regions.value) for i in instances}
+    seen = fetch(instances, regions, client, now, pricing_region, known)
+    texts = {n: (data_dir / n).read_text(encoding="utf-8") for n in FILES if (data_dir / n).exists()}
+    out = plan(catalog, seen, texts, now.date(), accept)
     if out.texts:
         checked(data_dir, out.texts)
+        root = data_dir.parent
+        moved = {m.before for m in out.moves if m.before is not None}
+        out.scenarios = follow(root, data_dir, out.texts, moved)
         if not dry_run:
-            write_all(data_dir, out.texts)
+            here = data_dir.name
+            write_all(root, {**{f"{here}/{n}": t for n, t in out.texts.items()},
+                             **{f"scenarios/{n}": t for n, t in out.scenarios.texts.items()}})
     return out
 
 
 def report_lines(out: Outcome, shown_dir: str, dry_run: bool) -> list[str]:
     verb = "would write" if dry_run else "wrote"
+    lines = []
     if not out.texts:
-        return [f"{shown_dir}/: nothing changed; every figure is as AWS's APIs gave it on {out.day}"]
-    lines = [f"{shown_dir}/: {verb} {', '.join(sorted(out.texts))}: {len(out.moves)} price move(s), "
-             f"{len(out.regions)} regions list(s) changed, {out.confirmed} figure(s) confirmed and re-dated {out.day}"]
+        lines.append(f"{shown_dir}/: nothing changed; every figure is as AWS's APIs gave it on {out.day}")
+    else:
+        lines.append(f"{shown_dir}/: {verb} {', '.join(sorted(out.texts))}: {len(out.moves)} price move(s), "
+                     f"{len(out.regions)} regions list(s) changed, {len(out.held)} move(s) held, "
+                     f"{out.confirmed} figure(s) confirmed unchanged {out.day}")
     lines += [f"  {m.line()}" for m in out.moves]
     lines += [f"  regions {r}" for r in out.regions]
+    lines += [f"  held for a person: {h.line()}" for h in out.held]
+    lines += [f"  accepted beyond the bounds: {a}" for a in out.accepted]
+    lines += [f"  lacked by this answer, kept until a refresh a week later lacks it too: {m}" for m in out.lacked]
+    lines += [f"  skipped {r}: it answered {code} (the account may not use it); its figures are kept"
+              for r, code in sorted(out.skipped.items())]
+    lines += [f"  {f.path}: expect {f.before} -> {f.after} (the verdict on the new prices)" for f in out.scenarios.flips]
+    lines += [f"  reread {q.path} {q.field}: it quotes {q.figure}, a figure that moved" for q in out.scenarios.quotes]
     return lines
+
+
+def report_markdown(out: Outcome) -> str:
+    """The refresh's part of the pull request body: what a person must look at before merging."""
+    parts = [f"## Price refresh of {out.day}", ""]
+    if out.held:
+        parts += ["### Held for a person", "",
+                  "These figures moved beyond `refresh_bounds` in data/assumptions.yaml and were **not** written. "
+                  "Check each against AWS's own pages; to take one, run the command beside it (or the workflow with "
+                  "its `accept` input): that refresh writes the figure if AWS still gives it.", ""]
+        parts += [f"- `{key_text(h.key)}`: {'none' if h.before is None else yaml_number(h.before)} -> "
+                  f"{yaml_number(h.after)}, {h.why}. Accept: `guide refresh-prices --accept {key_text(h.key)}`" for h in out.held]
+        parts.append("")
+    if out.scenarios.flips:
+        parts += ["### Verdicts that moved", "", "Their `expect` now says the verdict on the new prices; reread each:", ""]
+        parts += [f"- `{f.path}`: {f.before} -> {f.after}" for f in out.scenarios.flips]
+        parts.append("")
+    if out.scenarios.quotes:
+        parts += ["### Notes that quote a figure that moved", ""]
+        parts += [f"- `{q.path}` ({q.field}) quotes {q.figure}: \"{q.excerpt}\"" for q in out.scenarios.quotes]
+        parts.append("")
+    parts += ["### What the APIs said", "", "```", *report_lines(out, "data", False), "```", ""]
+    return "\n".join(parts)

@@ -24,9 +24,11 @@ DATA_FILES: dict[str, type[BaseModel]] = {
     "prices.yaml": cat.PricesFile,
     "assumptions.yaml": cat.Assumptions,
 }
-# Files data/ may do without: history.yaml exists from the first recorded price move on.
+# Files data/ may do without: history.yaml exists from the first recorded price move on, refresh.yaml
+# from the first `guide refresh-prices`.
 OPTIONAL_FILES: dict[str, type[BaseModel]] = {
     "history.yaml": cat.HistoryFile,
+    "refresh.yaml": cat.RefreshState,
 }
 
 
@@ -73,7 +75,8 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
         raise InputError(problems)
     catalog = cat.Catalog(sources=sources, chips=chips, instances=instances, prices=prices_file.prices, assumptions=assumptions,
                           unpublished=prices_file.unpublished,
-                          history=parsed.get("history.yaml") or cat.HistoryFile())
+                          history=parsed.get("history.yaml") or cat.HistoryFile(),
+                          refresh=parsed.get("refresh.yaml") or cat.RefreshState())
     return catalog, {doc.path: doc.digest for doc in docs.values()}
 
 

@@ -1,7 +1,9 @@
 """How old the prices are: today's date in one place, which prices are stale, and located problems.
 
-A price is stale when its `as_of` is more than `stale_days` before today (`stale_days` in
-data/assumptions.yaml, 180 when absent). The build warns in one line and the pages say so;
+A price is stale when the day it was last known true is more than `stale_days` before today
+(`stale_days` in data/assumptions.yaml, 180 when absent). That day is its `as_of`, or, for a figure
+cited to one of AWS's APIs, the day that API last answered (`asked` in data/refresh.yaml) unless
+its last answer lacked the figure: a refresh that finds a figure unchanged leaves its row alone. The build warns in one line and the pages say so;
 `guide validate --strict` refuses each one. Only each entry's own figure counts: `alternatives` are older figures on
 purpose.
 """
@@ -55,14 +57,31 @@ class DatedPrice(Protocol):
 class Freshness:
     today: dt.date
     max_days: int
+    # The day each API last answered, by the prefix of the source keys it is cited as, and the
+    # figures its last answer lacked (instance, region, option).
+    asked: tuple[tuple[str, dt.date], ...] = ()
+    lacked: frozenset[tuple[str, str, str]] = frozenset()
 
     @classmethod
     def of(cls, catalog: Catalog, on: dt.date | None = None) -> Freshness:
         setting = catalog.assumptions.stale_days
-        return cls(on or today(), int(setting.value) if setting else DEFAULT_STALE_DAYS)
+        state = catalog.refresh
+        lacked = frozenset((m.instance, m.region, m.option) for m in state.missing)
+        return cls(on or today(), int(setting.value) if setting else DEFAULT_STALE_DAYS,
+                   tuple(sorted(state.asked.items())), lacked)
+
+    def known_on(self, p: DatedPrice) -> dt.date:
+        """The last day the figure was known true: its as_of, or the day the API it cites last gave it."""
+        source = str(getattr(p, "source", "") or "")
+        if getattr(p, "vanished", None) is not None or (p.instance, p.region, p.option) in self.lacked:
+            return p.as_of
+        for prefix, day in self.asked:
+            if source.startswith(prefix + "-") and day > p.as_of:
+                return day
+        return p.as_of
 
     def age(self, p: DatedPrice) -> int:
-        return (self.today - p.as_of).days
+        return (self.today - self.known_on(p)).days
 
     def is_stale(self, p: DatedPrice) -> bool:
         return self.age(p) > self.max_days
@@ -70,11 +89,11 @@ class Freshness:
     def stale(self, prices: Iterable[DatedPrice]) -> list[DatedPrice]:
         """The stale prices among these, each once, oldest first."""
         seen: dict[int, DatedPrice] = {id(p): p for p in prices if self.is_stale(p)}
-        return sorted(seen.values(), key=lambda p: (p.as_of, p.instance, p.region, p.option))
+        return sorted(seen.values(), key=lambda p: (self.known_on(p), p.instance, p.region, p.option))
 
     def stale_dates(self, prices: Iterable[DatedPrice]) -> list[dt.date]:
-        """The distinct as_of dates of the stale prices among these, oldest first (for page notes)."""
-        return sorted({p.as_of for p in self.stale(prices)})
+        """The distinct days the stale prices among these were last known true, oldest first (for page notes)."""
+        return sorted({self.known_on(p) for p in self.stale(prices)})
 
     def message(self, p: DatedPrice) -> str:
         return (
@@ -94,7 +113,7 @@ def stale_summary(catalog: Catalog, on: dt.date | None = None) -> str | None:
     total = len(catalog.prices)
     many = f"{len(stale)} of {total} prices are" if len(stale) > 1 else f"1 of {total} prices is"
     return (
-        f"{many} older than {fresh.max_days} days on {fresh.today} (the oldest is from {stale[0].as_of}); "
+        f"{many} older than {fresh.max_days} days on {fresh.today} (the oldest is from {fresh.known_on(stale[0])}); "
         "`guide validate --strict` lists them"
     )
 

@@ -33,6 +33,7 @@ from generator.inputs.problems import InputError, Problem, describe, dotted
 from generator.inputs.validation import validate_doc
 from generator.inputs.yamlread import Document, parse, read, strings
 from generator.model import catalog as cat
+from generator.model import quoting
 from generator.model.resolve import check_references
 from generator.model.results import ScenarioResult, WorkloadResult, evaluate_scenario, evaluate_workload, mismatch_message
 from generator.model.schema import MODELINE, Compute, Scenario, Workload
@@ -218,6 +219,7 @@ def validate(source: Source, catalog: cat.Catalog) -> tuple[Scenario, Document]:
         raise InputError(_with_placeholders(doc, problems + e.problems + _references_of_invalid(doc, catalog))) from None
     for loc, msg in check_references(scenario.workloads, catalog):
         problems.append(doc.problem(loc, msg))
+    problems += [doc.problem(("notes",), msg) for msg in quoting.problems(scenario.notes, catalog)]
     problems = _with_placeholders(doc, problems)
     if problems:
         raise InputError(problems)

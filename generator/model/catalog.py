@@ -260,6 +260,66 @@ class HistoryFile(Strict):
     regions: list[RegionsMove] = []
 
 
+class RefreshBounds(Cited):
+    """How far `guide refresh-prices` believes an API's figure without a person (ours, not AWS's):
+    a figure that moved by more than its way of buying's percentage, or a new figure outside
+    `low_ratio` to `high_ratio` times the instance's on-demand rate, is held for a person to accept."""
+
+    # data/ names each way of buying as the rest of data/ does (`on-demand`); the build cache stores the
+    # catalog by field name and reads it back that way.
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, populate_by_name=True)
+
+    on_demand: float = Field(alias="on-demand", gt=0, allow_inf_nan=False)
+    spot: float = Field(gt=0, allow_inf_nan=False)
+    commit_1y: float = Field(alias="commit-1y", gt=0, allow_inf_nan=False)
+    commit_3y: float = Field(alias="commit-3y", gt=0, allow_inf_nan=False)
+    capacity_block: float = Field(alias="capacity-block", gt=0, allow_inf_nan=False)
+    low_ratio: float = Positive
+    high_ratio: float = Positive
+
+    def move_percent(self, option: str) -> float:
+        return float(getattr(self, option.replace("-", "_")))
+
+    @model_validator(mode="after")
+    def _ordered(self) -> RefreshBounds:
+        if not self.low_ratio < self.high_ratio:
+            raise ValueError(f"needs low_ratio < high_ratio (got {self.low_ratio}, {self.high_ratio})")
+        return self
+
+
+class Missing(Strict):
+    """A figure (or, with option `region`, an instance's region) an answer of AWS's APIs lacked, and
+    the day one first did: it is marked vanished only when a refresh a week or more later lacks it too."""
+
+    instance: str
+    region: str
+    option: Option | Literal["region"]
+    since: dt.date
+
+
+class Held(Strict):
+    """A figure an API gave that moved beyond the bounds in data/assumptions.yaml: not written into
+    prices.yaml until a person accepts it (`guide refresh-prices --accept INSTANCE/REGION/OPTION`)."""
+
+    instance: str
+    region: str
+    option: Option
+    before: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    after: float = Field(allow_inf_nan=False)
+    seen: dt.date
+    why: str
+
+
+class RefreshState(Strict):
+    """data/refresh.yaml: what `guide refresh-prices` keeps between runs. `asked` is the one place
+    that says when each API (by its source key prefix) last answered: a figure it cites and gave
+    again unchanged counts as confirmed that day (generator/inputs/freshness.py), without its row re-dated."""
+
+    asked: dict[str, dt.date] = {}
+    missing: list[Missing] = []
+    held: list[Held] = []
+
+
 class PortingClass(Strict):
     label: str
     examples: str
@@ -318,6 +378,7 @@ class Assumptions(Strict):
     break_even_horizon_years: Figure | None = None
     # Prices whose as_of is older than this many days are flagged (generator/inputs/freshness.py).
     stale_days: Figure | None = None
+    refresh_bounds: RefreshBounds | None = None
     trainium3: Trainium3Speed | None = None
     # None: no Capacity Block limits are known, and a block is priced by the hour used.
     capacity_blocks: CapacityBlockTerms | None = None
@@ -352,6 +413,7 @@ class Catalog(BaseModel):
     assumptions: Assumptions
     unpublished: list[Unpublished] = []
     history: HistoryFile = HistoryFile()
+    refresh: RefreshState = RefreshState()
 
     def unpublished_for(self, instance: str) -> list[Unpublished]:
         return [u for u in self.unpublished if u.instance == instance]

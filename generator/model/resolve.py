@@ -127,6 +127,8 @@ class Bought:
     source: str
     as_of: dt.date
     reason: str | None  # why data/ uses this figure where sources disagree
+    # The day AWS's APIs were found no longer to list the figure: a page that uses it says so.
+    vanished: dt.date | None = None
 
     @property
     def span(self) -> Span:
@@ -136,7 +138,7 @@ class Bought:
 def bought(catalog: Catalog, instance: str, region: str, option: str) -> Bought:
     p = catalog.price(instance, region, option)
     assert p is not None and p.offered, "check_references runs before resolve"
-    return Bought(instance, region, option, p.point, p.low, p.high, p.source, p.as_of, p.reason)
+    return Bought(instance, region, option, p.point, p.low, p.high, p.source, p.as_of, p.reason, p.vanished)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from generator import TEMPLATES
 from generator.inputs.freshness import Freshness
 from generator.inputs.loader import Project
 from generator.model import formatting as fmt
+from generator.model import quoting as quoted_prices
 from generator.model import trn3
 from generator.model.catalog import OPTION_LABELS, OPTIONS
 from generator.model.wording import RANGE_LABELS
@@ -152,6 +153,7 @@ class Renderer:
             md=md, script_json=script_json, front_matter=front_matter, money=fmt.money, hourly=fmt.hourly, hourly_exact=fmt.hourly_exact, break_even=fmt.break_even,
             runs=fmt.runs, ratio=fmt.ratio, pct=fmt.pct, weeks=fmt.weeks, count=fmt.count, num=fmt.num, hours=fmt.hours,
             days=fmt.days, date=fmt.date, threshold=fmt.threshold, pixels=fmt.pixels, sentence=sentence,
+            quoting=self.quoting,
         )
         self.env.globals.update(
             catalog=self.catalog,
@@ -207,6 +209,13 @@ class Renderer:
         self._flips: dict[int, tuple[str, ...]] = {}
 
     # Context helpers for templates and for the hand-written pages that opt into figures.
+    def quoting(self, text: str) -> Markup:
+        """A scenario's notes with every {price:INSTANCE/REGION/OPTION} the price data/ gives today,
+        the rest escaped."""
+        # join escapes each plain string it is handed
+        return Markup("").join(part if isinstance(part, str) else Markup.escape(_quoted(part))
+                               for part in quoted_prices.parts(text, self.catalog))
+
     def source_links(self, text: str, root: str) -> Markup:
         return linked_sources(text, self._source_pattern, self._source_keys, root, self._source_dated)
 
@@ -422,6 +431,13 @@ class Renderer:
         if sensitivity is not None:
             charts["sensitivity"] = ("methodology.md", replace(sensitivity, id="reference-sensitivity"))
         return charts
+
+
+def _quoted(p: Any) -> str:
+    text = fmt.hourly_exact(p.usd_per_hour)
+    if p.vanished is not None:
+        text += f" (no longer listed by AWS since {fmt.date(p.vanished)})"
+    return text
 
 
 class _Slots:

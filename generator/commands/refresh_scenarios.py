@@ -1,0 +1,106 @@
+"""What a price refresh does to scenarios/: the `expect` of each scenario whose verdict the new data
+moves, and the notes that quote a figure that moved, for a person to reread.
+
+A refresh that moves a verdict would otherwise fail `guide validate` on that scenario's `expect`.
+The new verdict is the engine's, on the refreshed data; the file is edited in ruamel's round-trip
+mode, so everything else in it (comments, folded notes, layout) stays as written. Notes are not
+rewritten: they argue in words, and only a person can say whether the argument still holds. A
+price a note quotes by name (`{price:...}`, generator/model/quoting.py) follows the data by itself
+and is not listed.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator.commands.import_prices import round_trip, yaml_number, yaml_text
+from generator.inputs.loader import load_project
+
+# The prose fields of a scenario file (and of each workload's rationale) a person writes.
+PROSE = ("title", "summary", "notes", "rationale")
+
+
+@dataclass(frozen=True)
+class Flip:
+    path: str  # as shown, e.g. scenarios/x.yaml
+    before: str
+    after: str
+
+
+@dataclass(frozen=True)
+class Quote:
+    path: str
+    field: str  # e.g. notes, workloads.0.rationale.gpu
+    figure: str
+    excerpt: str
+
+
+@dataclass
+class Followed:
+    texts: dict[str, str] = field(default_factory=dict)  # file name under scenarios/ -> new text
+    flips: list[Flip] = field(default_factory=list)
+    quotes: list[Quote] = field(default_factory=list)
+
+
+def _figure_pattern(value: float) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\d.]){re.escape(yaml_number(value))}(?![\d])")
+
+
+def _prose(data: Any, where: str = "", inside: bool = False) -> Iterable[tuple[str, str]]:
+    """(field path, text) of every prose string in a scenario's data."""
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from _prose(v, f"{where}.{k}" if where else str(k), inside or k in PROSE)
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _prose(v, f"{where}.{i}", inside)
+    elif isinstance(data, str) and inside:
+        yield where, data
+
+
+def _sentence(flat: str, at: int) -> str:
+    """The sentence of flat (one line of text) around position at."""
+    stop = flat.rfind(". ", 0, at)
+    start = stop + 2 if stop >= 0 else 0
+    end = flat.find(". ", at)
+    return flat[start: end + 1 if end >= 0 else len(flat)].strip()
+
+
+def follow(root: Path, data_dir: Path, new_data: dict[str, str], moved: Iterable[float]) -> Followed:
+    """The scenario files to rewrite so that their `expect` is the verdict on the new data, and the
+    prose that quotes any of the moved figures (the values before a move). Raises InputError when a
+    scenario does not load."""
+    out = Followed()
+    scenarios = root / "scenarios"
+    if not scenarios.is_dir():
+        return out
+    before = {r.path: r.verdict for r in load_project(root, data_dir=data_dir, check_expect=False).results}
+    with tempfile.TemporaryDirectory(prefix="guide-refresh-") as tmp:
+        scratch = Path(tmp) / data_dir.name
+        shutil.copytree(data_dir, scratch)
+        for name, text in new_data.items():
+            (scratch / name).write_text(text, encoding="utf-8")
+        after = load_project(root, data_dir=scratch, check_expect=False).results
+    y = round_trip()
+    patterns = {yaml_number(v): _figure_pattern(v) for v in moved}
+    for r in after:
+        path = root / r.path
+        text = path.read_text(encoding="utf-8")
+        data = y.load(text)
+        expect = r.scenario.expect
+        if r.verdict != expect and before.get(r.path) == expect:
+            data["expect"] = r.verdict
+            out.texts[path.name] = yaml_text(y, data)
+            out.flips.append(Flip(r.path, expect, r.verdict))
+        for where, prose in _prose(data):
+            flat = " ".join(prose.split())
+            for figure, pattern in patterns.items():
+                if (m := pattern.search(flat)) is not None:
+                    out.quotes.append(Quote(r.path, where, figure, _sentence(flat, m.start())))
+    return out

@@ -1,0 +1,91 @@
+"""The refresh's readers of AWS's answers held to independent readings of the APIs: moto's
+DescribeInstanceTypeOfferings and DescribeSpotPriceHistory, and botocore's service models for
+every field the refresh reads of the other three (whose recorded answers Stubber checks against
+the same models, tests/test_refresh_prices.py). A change in botocore's models or in moto's answers
+fails here, in CI, before a weekly refresh meets it."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import botocore.session
+import pytest
+
+from generator.commands import aws_prices
+
+NOW = dt.datetime(2026, 11, 25, 9, 0, tzinfo=dt.timezone.utc)
+
+
+@pytest.fixture
+def ec2():
+    import boto3
+    from moto import mock_aws
+
+    # moto makes its EC2 backend on the first call (several seconds): the moto tests are marked slow.
+    with mock_aws():
+        yield boto3.client("ec2", region_name="us-east-1", aws_access_key_id="AKIDEXAMPLE", aws_secret_access_key="not-a-secret")
+
+
+@pytest.mark.slow
+def test_moto_offerings_are_read_for_the_types_asked_in_the_region_asked(ec2):
+    found = aws_prices._offerings(ec2, "us-east-1", ["p5.48xlarge", "trn1.32xlarge", "no-such.type"])
+    assert sorted(found) == ["p5.48xlarge", "trn1.32xlarge"]
+    # The fields the reader relies on are the ones moto answers with.
+    page = ec2.describe_instance_type_offerings(LocationType="region", Filters=[{"Name": "instance-type", "Values": ["p5.48xlarge"]}])
+    assert page["InstanceTypeOfferings"] == [{"InstanceType": "p5.48xlarge", "LocationType": "region", "Location": "us-east-1"}]
+
+
+@pytest.mark.slow
+def test_moto_spot_answers_are_no_spot_price(ec2):
+    # moto answers a "Linux/UNIX (Amazon VPC)" product at $0.00001 from 2006 for whatever is asked.
+    page = ec2.describe_spot_price_history(InstanceTypes=["p5.48xlarge"], ProductDescriptions=["Linux/UNIX"],
+                                           StartTime=NOW - dt.timedelta(days=30), EndTime=NOW)
+    rows = page["SpotPriceHistory"]
+    assert rows and {r["ProductDescription"] for r in rows} == {"Linux/UNIX (Amazon VPC)"}
+    assert all(isinstance(r["Timestamp"], dt.datetime) and r["AvailabilityZone"].startswith("us-east-1") for r in rows)
+    assert aws_prices._spot(ec2, "us-east-1", ["p5.48xlarge"], NOW) == {}
+
+
+def _members(service: str, shape: str) -> set[str]:
+    return set(botocore.session.get_session().get_service_model(service).shape_for(shape).members)
+
+
+def test_every_field_the_refresh_reads_is_in_botocores_models():
+    assert {"InstanceType", "Location"} <= _members("ec2", "InstanceTypeOffering")
+    assert {"AvailabilityZone", "InstanceType", "ProductDescription", "SpotPrice", "Timestamp"} <= _members("ec2", "SpotPrice")
+    assert {"InstanceType", "AvailabilityZone", "InstanceCount", "CapacityBlockDurationHours", "CapacityBlockDurationMinutes",
+            "UpfrontFee", "CurrencyCode", "Tenancy"} <= _members("ec2", "CapacityBlockOffering")
+    assert {"PriceList", "FormatVersion", "NextToken"} <= _members("pricing", "GetProductsResponse")
+    assert {"savingsPlanOffering", "rate", "unit", "usageType", "properties"} <= _members("savingsplans", "SavingsPlanOfferingRate")
+    assert {"durationSeconds", "currency"} <= _members("savingsplans", "ParentSavingsPlanOffering")
+
+
+def _at(days: float) -> dt.datetime:
+    return NOW - dt.timedelta(days=30) + dt.timedelta(days=days)
+
+
+def test_a_zones_price_is_weighted_by_how_long_each_record_held_inside_the_window():
+    start = _at(0)
+    records = [(_at(-40), Decimal("99")), (_at(-2), Decimal("10")), (_at(15), Decimal("20"))]
+    # 10 holds from the window's start for 15 days, 20 for the last 15; 99 was superseded before the window.
+    assert aws_prices.held_mean(records, start, NOW) == Decimal(15)
+    assert aws_prices.held_mean([(_at(29), Decimal("8"))], start, NOW) == Decimal(8)
+    assert aws_prices.held_mean([], start, NOW) is None
+
+
+def test_a_block_rate_is_its_fee_over_its_real_length_exactly():
+    o = {"InstanceType": "p5.48xlarge", "AvailabilityZone": "us-east-1a", "InstanceCount": 2, "CapacityBlockDurationHours": 20,
+         "CapacityBlockDurationMinutes": 35, "UpfrontFee": "1709.569333333333333333", "CurrencyCode": "USD", "Tenancy": "default"}
+    rate = aws_prices._block_rate(o, "p5.48xlarge", "us-east-1")
+    assert rate.quantize(Decimal("0.000001")) == Decimal("41.528000")
+    for other in ({"CurrencyCode": "EUR"}, {"Tenancy": "dedicated"}, {"InstanceType": "p5e.48xlarge"},
+                  {"AvailabilityZone": "us-west-2a"}, {"UpfrontFee": "n/a"},
+                  {"CapacityBlockDurationHours": 0, "CapacityBlockDurationMinutes": 0}):
+        assert aws_prices._block_rate({**o, **other}, "p5.48xlarge", "us-east-1") is None, other
+
+
+def test_an_error_message_is_quoted_without_markup_or_line_breaks():
+    assert aws_prices._said("<!DOCTYPE html><html><body><h1>502</h1></body></html>") == "an HTML page"
+    assert aws_prices._said("Rate\n  exceeded") == "Rate exceeded"
+    assert len(aws_prices._said("x" * 500)) == 200
