@@ -4,6 +4,7 @@ data (tests/fixtures/project/data), through both engines."""
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from dataclasses import replace
 from pathlib import Path
@@ -85,6 +86,22 @@ def test_buy_nothing_else_keeps_the_gpu_to_whole_terms_and_trainium_wins():
     # What on demand for the last two months would save is said as advice: spot on the GPU is cheaper
     # still, and named.
     assert py.gpu.cheaper_by > 2 * TERM - (TERM + 1460 * 8 * P4DE_ON_DEMAND)
+
+
+def test_a_way_aws_no_longer_lists_is_not_planned_on():
+    # The same fourteen months, with p4de on demand in us-east-1 found withdrawn by two refreshes a
+    # week apart (`vanished`). The last two months cannot be bought by the hour at a rate AWS no longer
+    # sells, so the GPU buys two whole terms, $2,438,975.32, and Trainium's $1,971,155.56 wins.
+    withdrawn = CATALOG.model_copy(update={"prices": [
+        p.model_copy(update={"vanished": dt.date(2026, 11, 20)})
+        if (p.instance, p.region, p.option) == ("p4de.24xlarge", "us-east-1", "on-demand") else p
+        for p in CATALOG.prices]})
+    py = evaluate(resolve(workload(), withdrawn).inputs)
+    js = run_js_on_workloads([workload_json(workload())], calculator_data(withdrawn))[0]
+    for o in (plain(py), js["outcome"]):
+        assert o["verdict"] == "trainium"
+        assert o["gpu"]["total"] == pytest.approx(2 * TERM, rel=1e-12)
+        assert (o["gpu"]["committed_terms"], o["gpu"]["hourly_hours"]) == (2, 0)
 
 
 def test_capacity_blocks_accepted_by_both_sides_book_whole_days():

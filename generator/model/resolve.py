@@ -189,9 +189,10 @@ def held_hours(c) -> float:
 
 
 def ways(catalog: Catalog, instance: str, region: str) -> tuple[Way, ...]:
-    """Every way data/ sells an instance in a region, in data/'s order."""
+    """Every way data/ sells an instance in a region, in data/'s order. A figure AWS's APIs no longer
+    list (`vanished`) is no way to buy: only a workload that names it is priced at it, marked."""
     return tuple(Way(p.option, p.point, TERM_HOURS.get(p.option), p.region) for p in catalog.prices
-                 if p.instance == instance and p.region == region and p.offered)
+                 if p.instance == instance and p.region == region and p.offered and p.vanished is None)
 
 
 def ways_elsewhere(catalog: Catalog, instance: str, region: str, allowed: list[str] | None) -> tuple[Way, ...]:

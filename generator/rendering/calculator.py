@@ -32,6 +32,7 @@ def calculator_data(catalog: Catalog) -> dict[str, Any]:
                 "instance": p.instance, "region": p.region, "option": p.option, "offered": p.offered,
                 "usd_per_hour": p.usd_per_hour, "low": p.low, "high": p.high,
                 "source": p.source, "as_of": p.as_of.isoformat(), "note": p.note,
+                "vanished": p.vanished.isoformat() if p.vanished else None,
             }
             for p in catalog.prices
         ],

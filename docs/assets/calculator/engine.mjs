@@ -904,9 +904,10 @@ function priceSpan(data, c) {
   return span(p.usd_per_hour, lo, hi);
 }
 
-// Every way the catalog sells an instance in a region, in the catalog's order.
+// Every way the catalog sells an instance in a region, in the catalog's order; a figure AWS no longer
+// lists is no way to buy (resolve.py's ways).
 export function ways(data, instance, region) {
-  return data.prices.filter((p) => p.instance === instance && p.region === region && p.offered)
+  return data.prices.filter((p) => p.instance === instance && p.region === region && p.offered && !p.vanished)
     .map((p) => ({ option: p.option, usd_per_hour: p.usd_per_hour, term_hours: termHours(data, p.option), region: p.region }));
 }
 
