@@ -1037,7 +1037,10 @@ def cost_parity(x: Inputs, o: Outcome | None = None) -> Thresholds:
     else:
         rel = _committed_throughput(given, o, gpu_total - fixed)
         reserved = x.trainium_count * o.trainium.committed_terms * x.trainium_term_hours
-        price = headroom / reserved if headroom > 0 and reserved > 0 else None
+        # Hours a mixed plan buys by the hour past its terms cost the same at any term rate: only what
+        # the headroom leaves after them pays for the reserved hours.
+        left = headroom - (o.trainium.compute_total - reserved * x.trainium_price.value)
+        price = left / reserved if left > 0 and reserved > 0 else None
     per_port = (gpu_total - o.trainium.compute_total) / o.ports - x.port_extra_usd
     weeks = per_port / x.engineer_week_usd if per_port > 0 else None
     b = break_even(given, o)

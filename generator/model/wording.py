@@ -472,11 +472,13 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
         # Whether the port waits for capacity or runs beside it is an assumption the reader can change.
         lead = (" or the wait for capacity, whichever is longer (ported while waiting)" if x.get("port_during_lead")
                 else " and the wait for capacity, one after the other")
-    gpu_days = o["gpu"]["ready_days"]
+    gpu_days, trn_days = o["gpu"]["ready_days"], o["trainium"]["ready_days"]
+    # A team already on Neuron has no port to wait for.
+    trn_text = ("at once" if not trn_days else f"in {f.days(trn_days)}, the wait for capacity" if not o["port_calendar_days"]
+                else f"in {f.days(trn_days)}, after the port{lead}")
     sides.append({
         "label": "First run can start",
-        "trainium": _cell("trainium.ready_days", o["trainium"]["ready_days"],
-                          f"in {f.days(o['trainium']['ready_days'])}, after the port{lead}"),
+        "trainium": _cell("trainium.ready_days", trn_days, trn_text),
         "gpu": _cell("gpu.ready_days", gpu_days, f"in {f.days(gpu_days)}" if gpu_days else "at once"),
     })
     # Said wherever a plan is not simply the named way by the hour: a term, another way or region, blocks.
@@ -530,7 +532,10 @@ def _cheapest(x: dict[str, Any], sd: dict[str, Any], side: str) -> str:
         return "not compared: this side cannot run"  # ways to buy matter only to a side that can run
     if not sd["cheaper_by"] > 0:
         return f"{planned}, as named" if sd["plan_option"] == x[side + "_option"] else f"{planned}, the cheapest way accepted"
-    gain = f"{f.money(sd['cheaper_by'])} less than {planned}"
+    against = planned
+    if sd["plan_option"] in TERM_WORDS and sd["hourly_hours"] and not (sd["committed_terms"] or x[side + "_held_hours"]):
+        against = _option(sd["hourly_option"])  # a plan that buys no term pays what it buys by the hour
+    gain = f"{f.money(sd['cheaper_by'])} less than {against}"
     if there and there != here:
         return f"{_option(sd['cheapest_option'])} in {there}, {gain} in {here}, if the team would buy it so"
     return f"{_option(sd['cheapest_option'])}, {gain}, if the team would buy it so"

@@ -746,7 +746,9 @@ export function thresholds(x, o) {
   } else {
     rel = committedThroughput(x, o, gpuTotal - fixed);
     const reserved = y.trainium_count * o.trainium.committed_terms * y.trainium_term_hours;
-    price = headroom > 0 && reserved > 0 ? headroom / reserved : null;
+    // Hours bought by the hour past the terms cost the same at any term rate (engine.py).
+    const left = headroom - (o.trainium.compute_total - reserved * y.trainium_price.value);
+    price = left > 0 && reserved > 0 ? left / reserved : null;
   }
   const perPort = (gpuTotal - o.trainium.compute_total) / o.ports - y.port_extra_usd;
   const weeks = perPort > 0 ? perPort / y.engineer_week_usd : null;

@@ -401,10 +401,13 @@ function summaryOf(x, o, t) {
     lead = x.port_during_lead ? " or the wait for capacity, whichever is longer (ported while waiting)"
       : " and the wait for capacity, one after the other";
   }
-  const gpuDays = o.gpu.ready_days;
+  const gpuDays = o.gpu.ready_days, trnDays = o.trainium.ready_days;
+  // A team already on Neuron has no port to wait for (wording.py).
+  const trnText = !trnDays ? "at once" : !o.port_calendar_days ? `in ${f.days(trnDays)}, the wait for capacity`
+    : `in ${f.days(trnDays)}, after the port${lead}`;
   sides.push({
     label: "First run can start",
-    trainium: cell("trainium.ready_days", o.trainium.ready_days, `in ${f.days(o.trainium.ready_days)}, after the port${lead}`),
+    trainium: cell("trainium.ready_days", trnDays, trnText),
     gpu: cell("gpu.ready_days", gpuDays, gpuDays ? `in ${f.days(gpuDays)}` : "at once"),
   });
   // Said wherever a plan is not simply the named way by the hour: a term, another way or region, blocks.
@@ -458,7 +461,9 @@ function cheapestWay(x, sd, side) {
     return "not compared: this side cannot run"; // ways to buy matter only to a side that can run
   }
   if (!(sd.cheaper_by > 0)) return sd.plan_option === x[side + "_option"] ? `${planned}, as named` : `${planned}, the cheapest way accepted`;
-  const gain = `${f.money(sd.cheaper_by)} less than ${planned}`;
+  // A plan that buys no term pays what it buys by the hour (wording.py).
+  const noTerm = sd.plan_option in TERM_WORDS && sd.hourly_hours && !(sd.committed_terms || x[side + "_held_hours"]);
+  const gain = `${f.money(sd.cheaper_by)} less than ${noTerm ? optionWords(sd.hourly_option) : planned}`;
   if (there && there !== here) return `${optionWords(sd.cheapest_option)} in ${there}, ${gain} in ${here}, if the team would buy it so`;
   return `${optionWords(sd.cheapest_option)}, ${gain}, if the team would buy it so`;
 }
