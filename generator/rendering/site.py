@@ -437,10 +437,11 @@ class _Slots:
             raise AttributeError(name) from None
 
 
-def render_markdown_page(renderer: Renderer, markdown: str) -> str:
-    """Render a hand-written page that opted into figures (front matter `figures: true`)."""
-    charts = _Slots(renderer)
+def render_markdown_page(renderer: Renderer, markdown: str, charts: Any = None) -> str:
+    """Render a hand-written page that opted into figures (front matter `figures: true`). charts:
+    what `{{ charts.NAME }}` reads, the chart blocks by default. The calculator's data and form are
+    made only for a page that places them."""
+    baked = {name: getattr(renderer, name) for name in ("calculator_json", "calculator_form") if name in markdown}
     return renderer.env.from_string(markdown).render(
-        charts=charts, headline=renderer.headline(), calculator_json=renderer.calculator_json,
-        calculator_form=renderer.calculator_form,
+        charts=charts if charts is not None else _Slots(renderer), headline=renderer.headline(), **baked,
     )
