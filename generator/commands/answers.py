@@ -71,7 +71,7 @@ class Guide:
         out = []
         for side, p in w.prices.items():
             out.append(self._source(p.source, p.as_of, f"{side} price: {p.instance} {p.region} {p.option}",
-                                    stale=self.fresh.is_stale(p), age_days=self.fresh.age(p)))
+                                    side=side, stale=self.fresh.is_stale(p), age_days=self.fresh.age(p)))
         a, wl = self.catalog.assumptions, w.workload
         used: list[tuple[str, Any]] = []
         if wl.porting.engineer_week_usd is None:
@@ -103,8 +103,8 @@ class Guide:
 
     def addresses(self, r: ScenarioResult) -> dict[str, str]:
         page = f"scenarios/{r.id}.md"
-        return {"page": self.site_url + page_url(page), "markdown": self.site_url + markdown_path(page),
-                "result": self.site_url + result_path(r.id)}
+        return {"page_url": self.site_url + page_url(page), "markdown_url": self.site_url + markdown_path(page),
+                "result_url": self.site_url + result_path(r.id)}
 
     # The tools.
 
@@ -237,5 +237,7 @@ def guide_for(root: Path) -> Guide:
     config = siteconfig.read(root)
     today = freshness.today(config.today)
     guide = Guide(root, config.site_url, today, [])
-    guide.methodology = [Section(*s) for s in methodology_sections(guide.project, root / "docs" / METHODOLOGY, config.site_url, today)]
+    page = root / "docs" / METHODOLOGY
+    if page.is_file():  # a project of scenarios and data alone has no pages to explain from
+        guide.methodology = [Section(*s) for s in methodology_sections(guide.project, page, config.site_url, today)]
     return guide
