@@ -238,7 +238,7 @@ class ChartFiles:
     renders its images; and the chart's section of the embed gallery (HTML), which points there."""
     chart_id: str
     texts: dict[str, str]
-    job: Job
+    job: Job | None  # None: text files alone, no chart (a scenario's published files)
     gallery: str
 
 
@@ -343,7 +343,7 @@ def build(charts: Iterable[ChartFiles], cache: Cache, images: Images | None
             linked.update(kept.files)
             as_before.update(zip(kept.files, kept.keys))
             cache.mark_all_used(kept.keys)
-            if images is not None:
+            if images is not None and c.job is not None:
                 images.kept()
             links_now[id(c)] = kept
             continue
@@ -355,7 +355,7 @@ def build(charts: Iterable[ChartFiles], cache: Cache, images: Images | None
             except OSError:
                 texts[path] = text  # a read-only cache: MkDocs writes the file
                 whole = False
-        if images is not None:
+        if images is not None and c.job is not None:
             names = file_names(c.chart_id)
             for image, path in images.add(c.job).items():
                 files[f"embed/{c.chart_id}/{names[image]}"] = path

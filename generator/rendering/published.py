@@ -44,9 +44,9 @@ def result_json(r: ScenarioResult) -> str:
 
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
-# A chart's compiled spec, which the page's script draws: JSON no reader of the text needs (the chart's
-# numbers are in the table after it and in its CSV). script_json leaves no '<' inside it.
-_SPEC = re.compile(r'<template class="guide-chart__spec"[^>]*>[^<]*</template>\n?')
+# JSON a page's script reads (a chart's compiled spec, the calculator's data): no reader of the text
+# needs it (a chart's numbers are in the table after it and in its CSV). script_json leaves no '<' inside.
+_SPEC = re.compile(r"<template\b[^>]*>[^<]*</template>\n?")
 _MARKERS = re.compile(r"^<!-- /?guide:[a-z-]+ -->\n", re.M)
 
 
@@ -84,14 +84,16 @@ class PageInfo:
 
 
 def _link(site_url: str, title: str, path: str, note: str) -> str:
-    return f"- [{md_text(title)}]({site_url}{path})" + (f": {md_text(note)}" if note else "")
+    """A list item of llms.txt; the title is escaped here, the note by the caller (it mixes our words
+    with contributed ones)."""
+    return f"- [{md_text(title)}]({site_url}{path})" + (f": {note}" if note else "")
 
 
 def scenario_note(r: ScenarioResult) -> str:
     """One line on a scenario: its verdict, what it saves a run where it goes to Trainium, its summary."""
     verdict = VERDICT_LABELS[r.verdict]
     saving = f", saving {fmt.money(r.saving_per_run)} a run" if r.verdict in ("trainium", "hybrid") else ""
-    return f"verdict {verdict}{saving}. {r.scenario.summary}"
+    return f"verdict {verdict}{saving}. {md_text(r.scenario.summary)}"
 
 
 def llms_txt(site_name: str, summary: str, site_url: str, pages: Iterable[PageInfo],
@@ -107,7 +109,7 @@ def llms_txt(site_name: str, summary: str, site_url: str, pages: Iterable[PageIn
         by_section.setdefault(p.section, []).append(p)
     for section, listed in by_section.items():
         lines += [f"## {md_text(section)}", ""]
-        lines += [_link(site_url, p.title, markdown_path(p.path), p.description) for p in listed]
+        lines += [_link(site_url, p.title, markdown_path(p.path), md_text(p.description)) for p in listed]
         lines.append("")
     lines += ["## Scenarios", ""]
     for r in results:

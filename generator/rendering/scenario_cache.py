@@ -41,6 +41,9 @@ class Rendered:
     beats: list[tuple[PriceToBeat, ...]]
     # Each workload's inputs whose range flips its verdict, which the FAQ counts over every scenario.
     flips: list[tuple[str, ...]]
+    # Its result as JSON and its page's Markdown, published beside the page (`published.scenario_files`):
+    # the result needs the robustness and thresholds a stored page never works out again.
+    published: ChartFiles
 
 
 def key_parts(cache: Cache, project: Project, site_url: str, today: dt.date, site_name: str = "",
@@ -75,6 +78,7 @@ def _parse(body: bytes) -> Rendered | None:
             d["presets"],
             [_beats(b) for b in d["beats"]],
             [tuple(f) for f in d["flips"]],
+            ChartFiles(d["published"]["chart_id"], d["published"]["texts"], None, ""),
         )
     except (ValueError, KeyError, TypeError):
         return None
@@ -110,4 +114,5 @@ class RenderedScenarios:
             "presets": rendered.presets,
             "beats": [_beats_json(b) for b in rendered.beats],
             "flips": [list(f) for f in rendered.flips],
+            "published": {"chart_id": rendered.published.chart_id, "texts": rendered.published.texts},
         }, _parse)
