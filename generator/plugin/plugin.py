@@ -80,12 +80,14 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         # Each page's Markdown as published beside it, but the scenarios' (published.scenario_files), by page
         # path: kept from one build to the next, since `mkdocs serve --dirty` converts only what changed.
         self.page_markdown: dict[str, str] = {}
+        self.markdown_written: dict[str, str] = {}  # of those, what was last written into the site folder
         self._new_build()
 
     def _new_build(self) -> None:
         """What one build's events hand each other, set in on_files and used by the later events."""
         self.building: tuple[dict[str, str], str] | None = None  # built and inputs for the build under way
         self.renderer: Renderer | None = None  # for hand-written pages that opt into figures
+        self.scenario_texts: list[published.ScenarioTexts] = []  # what each scenario publishes, for llms.txt
         self.images: Images | None = None  # the chart images still rendering; None in a build without images
         self.linked: dict[str, Path] = {}  # site path -> cache file to link there once the images are rendered
         self.as_before: dict[str, str] = {}  # of those, the ones linked as the last build linked them (embeds.build)
@@ -177,6 +179,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             lines = "\n".join(str(p) for p in e.problems)
             raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
         self.renderer, self.linked, self.unfurls = made.renderer, made.linked, made.site.unfurls
+        self.scenario_texts = made.site.published
         self.as_before = made.as_before
         if not self.dirty:
             # MkDocs has emptied the site folder by now, and the last build's folders come back. What is
@@ -461,15 +464,18 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         assert self.renderer is not None, "on_files runs before on_post_build"
         pages = [replace(p, markdown=self.page_markdown.get(p.path, "")) for p in _nav_pages(self.nav)]
         for path, markdown in self.page_markdown.items():
+            if self.dirty and self.markdown_written.get(path) is markdown:
+                continue  # `mkdocs serve --dirty` did not convert the page again: its file is as written
             dest = site / published.markdown_path(path)
             dest.parent.mkdir(parents=True, exist_ok=True)
             dest.write_text(markdown, encoding="utf-8")
-        project = self.renderer.project
+            self.markdown_written[path] = markdown
         summary = config.site_description or ""
         (site / published.LLMS).write_text(published.llms_txt(
-            config.site_name, summary, self.published, pages, project.results, project.catalog.latest_as_of()), encoding="utf-8")
+            config.site_name, summary, self.published, pages, self.scenario_texts,
+            self.renderer.project.catalog.latest_as_of()), encoding="utf-8")
         (site / published.LLMS_FULL).write_text(
-            published.llms_full(config.site_name, summary, self.published, pages, project.results), encoding="utf-8")
+            published.llms_full(config.site_name, summary, self.published, pages, self.scenario_texts), encoding="utf-8")
 
     def _warm_workers(self, stopping: Callable[[], bool]) -> None:
         if self.workers is not None and self.make_images and self.workers.warm():

@@ -57,11 +57,20 @@ def page_markdown(markdown: str) -> str:
     return _MARKERS.sub("", _SPEC.sub("", text)).lstrip("\n")
 
 
-def scenario_files(r: ScenarioResult, markdown: str) -> ChartFiles:
-    """The scenario's published files, as one bundle the embed files' machinery stores and links."""
+@dataclass(frozen=True)
+class ScenarioTexts:
+    """What a scenario publishes, made with its page and stored with it: its files, as one bundle the
+    embed files' machinery stores and links, and its lines of llms.txt and llms-full.txt (written for
+    every scenario on each build, they would cost a warm build of thousands of scenarios a second)."""
+    files: ChartFiles
+    listed: str
+    full: str
+
+
+def scenario_texts(r: ScenarioResult, markdown: str, site_url: str) -> ScenarioTexts:
     page = f"scenarios/{r.id}.md"
     texts = {result_path(r.id): result_json(r), markdown_path(page): page_markdown(markdown)}
-    return ChartFiles(f"scenario:{r.id}", texts, None, "")
+    return ScenarioTexts(ChartFiles(f"scenario:{r.id}", texts, None, ""), _listed(r, site_url), _full(r, site_url))
 
 
 # Markdown for llms.txt: contributed text (titles, summaries) with every character that could start
@@ -96,8 +105,24 @@ def scenario_note(r: ScenarioResult) -> str:
     return f"verdict {verdict}{saving}. {md_text(r.scenario.summary)}"
 
 
+def _listed(r: ScenarioResult, site_url: str) -> str:
+    return "\n".join([
+        _link(site_url, r.scenario.title, markdown_path(f"scenarios/{r.id}.md"), scenario_note(r)),
+        _link(site_url, f"{r.scenario.title}: result as JSON", result_path(r.id),
+              "the engine's whole result, as `guide evaluate --format json` writes it"),
+    ]) + "\n"
+
+
+def _full(r: ScenarioResult, site_url: str) -> str:
+    rows = "\n".join(
+        f"- {md_text(w.workload.name)}: {VERDICT_LABELS[w.outcome.verdict]}; total over the plan "
+        f"Trainium {fmt.money(w.outcome.trainium.total)}, GPU {fmt.money(w.outcome.gpu.total)}" for w in r.workloads)
+    return (f"\n## {md_text(r.scenario.title)}\n\nVerdict: {VERDICT_LABELS[r.verdict]}. {md_text(r.scenario.summary)}\n\n"
+            f"{rows}\n\nPage: {site_url}{markdown_path(f'scenarios/{r.id}.md')} · result: {site_url}{result_path(r.id)}\n")
+
+
 def llms_txt(site_name: str, summary: str, site_url: str, pages: Iterable[PageInfo],
-             results: Iterable[ScenarioResult], data_as_of: dt.date) -> str:
+             scenarios: Iterable[ScenarioTexts], data_as_of: dt.date) -> str:
     """The site's llms.txt: its name, the guide in one paragraph, then every page with a line on it,
     each scenario with its Markdown and its result, and the data files."""
     lines = [f"# {md_text(site_name)}", "", f"> {md_text(summary)}", "",
@@ -111,12 +136,7 @@ def llms_txt(site_name: str, summary: str, site_url: str, pages: Iterable[PageIn
         lines += [f"## {md_text(section)}", ""]
         lines += [_link(site_url, p.title, markdown_path(p.path), md_text(p.description)) for p in listed]
         lines.append("")
-    lines += ["## Scenarios", ""]
-    for r in results:
-        lines.append(_link(site_url, r.scenario.title, markdown_path(f"scenarios/{r.id}.md"), scenario_note(r)))
-        lines.append(_link(site_url, f"{r.scenario.title}: result as JSON", result_path(r.id),
-                           "the engine's whole result, as `guide evaluate --format json` writes it"))
-    lines += ["", "## Optional", ""]
+    lines += ["## Scenarios", "", "".join(s.listed for s in scenarios) + "## Optional", ""]
     lines += [_link(site_url, f"Data: {path}", path, "every figure of data/, one row each, with its source and date")
               for path in sorted(downloads.PATHS)]
     lines.append(_link(site_url, "The whole guide in one file", LLMS_FULL, "every page's Markdown"))
@@ -124,7 +144,7 @@ def llms_txt(site_name: str, summary: str, site_url: str, pages: Iterable[PageIn
 
 
 def llms_full(site_name: str, summary: str, site_url: str, pages: Iterable[PageInfo],
-              results: Iterable[ScenarioResult]) -> str:
+              scenarios: Iterable[ScenarioTexts]) -> str:
     """Every page's Markdown in one file, each after a line naming its address; the scenarios by their
     verdict and totals, each pointing at its own Markdown and result (the pages themselves would make
     the file grow with every scenario's tables and charts)."""
@@ -132,13 +152,7 @@ def llms_full(site_name: str, summary: str, site_url: str, pages: Iterable[PageI
     for p in pages:
         parts.append(f"\n---\n\nPage: {site_url}{page_url(p.path)}\n\n{p.markdown.rstrip()}\n")
     parts.append("\n---\n\n# Scenarios\n")
-    for r in results:
-        rows = "\n".join(
-            f"- {md_text(w.workload.name)}: {VERDICT_LABELS[w.outcome.verdict]}; total over the plan "
-            f"Trainium {fmt.money(w.outcome.trainium.total)}, GPU {fmt.money(w.outcome.gpu.total)}" for w in r.workloads)
-        parts.append(f"\n## {md_text(r.scenario.title)}\n\nVerdict: {VERDICT_LABELS[r.verdict]}. {md_text(r.scenario.summary)}\n\n"
-                     f"{rows}\n\nPage: {site_url}{markdown_path(f'scenarios/{r.id}.md')} · "
-                     f"result: {site_url}{result_path(r.id)}\n")
+    parts += [s.full for s in scenarios]
     return "".join(parts)
 
 

@@ -113,7 +113,7 @@ class Site:
     unfurls: unfurl.Cards = field(default_factory=unfurl.Cards)  # docs-relative path -> its card, for pages with their own
     site_card: Job | None = None  # the image of every other page's card (unfurl.SITE_CARD)
     files: dict[str, str] = field(default_factory=dict)  # site path -> text: the data downloads and the Atom feed
-    published: list[embeds.ChartFiles] = field(default_factory=list)  # each scenario's result and Markdown (published.py)
+    published: list[published.ScenarioTexts] = field(default_factory=list)  # what each scenario publishes, in order
 
 
 class Renderer:
@@ -201,7 +201,7 @@ class Renderer:
         self._rows: dict[str, dict[str, Any]] = {}  # scenario id -> what the scenarios index says of it, made with its page
         self._row_html: dict[str, str] = {}  # scenario id -> its row in the scenarios index, made with its page
         self._presets: dict[str, list[str]] = {}  # scenario id -> its calculator presets as JSON texts, made with its page
-        self.published: list[embeds.ChartFiles] = []  # each scenario's published files, made with its page
+        self.published: list[published.ScenarioTexts] = []  # what each scenario publishes, made with its page
         # id of a WorkloadResult of this build -> its Trn3 price to beat, solved once or read with its page.
         self._beats: dict[int, tuple[trn3.PriceToBeat, ...]] = {}
         # id of a WorkloadResult of this build -> the inputs whose range flips its verdict, from its
@@ -350,7 +350,7 @@ class Renderer:
         first, first_embed = len(self.charts), len(self.embeds)
         page = self.scenario_page(r)
         labels = self.charts[first:]
-        files = published.scenario_files(r, page)
+        files = published.scenario_texts(r, page, self.site_url)
         self.published.append(files)
         if self.rendered and entry:
             self.rendered.put(entry, Rendered(page, labels, self.embeds[first_embed:], self._rows[r.id], self._row_html[r.id], self._presets[r.id],
