@@ -85,6 +85,10 @@ def test_llms_txt_follows_the_convention_and_lists_every_page_and_result(built_s
         assert link.startswith(SITE_URL)
         assert (built_site.site / link.removeprefix(SITE_URL)).is_file(), link
     assert f"{SITE_URL}methodology/index.html.md" in links and f"{SITE_URL}llms-full.txt" in links
+    # Each scenario's charts by their metadata files.
+    for entry in engine:
+        for folder in (built_site.site / "embed").glob(f"{entry['id']}-*"):
+            assert f"{SITE_URL}embed/{folder.name}/{folder.name}.metadata.json" in links
 
 
 def test_llms_full_holds_every_page_and_each_scenarios_verdict_and_totals(built_site: BuiltSite, engine):

@@ -183,7 +183,8 @@ class Guide:
             out.append({"id": r.id, "title": r.scenario.title, "summary": r.scenario.summary, "verdict": r.verdict,
                         "expect": r.scenario.expect, "saving_per_run": r.saving_per_run,
                         "workloads": [{"name": w.workload.name, "verdict": w.outcome.verdict,
-                                       "totals": {"trainium": w.outcome.trainium.total, "gpu": w.outcome.gpu.total}}
+                                       "totals": {"trainium": w.outcome.trainium.total, "gpu": w.outcome.gpu.total},
+                                       "sources": [s for s in self.sources_of(w) if "side" in s]}
                                       for w in r.workloads],
                         **self.addresses(r)})
         return {"scenarios": out, "data_as_of": self.catalog.latest_as_of().isoformat()}
@@ -204,8 +205,11 @@ class Guide:
             raise Refused(f"topic: no section of the methodology covers it{did_you_mean(topic, titles)} (got '{topic}')")
         best, *others = found
         base = self.site_url + page_url(METHODOLOGY)
+        # The section names each figure's source key and date where it quotes one; the sources page
+        # gives each key's title and address.
         return {"topic": topic, "title": best.title, "url": f"{base}#{best.anchor}", "markdown": best.markdown,
-                "see_also": [{"title": s.title, "url": f"{base}#{s.anchor}"} for s in others[:4]]}
+                "see_also": [{"title": s.title, "url": f"{base}#{s.anchor}"} for s in others[:4]],
+                "sources_url": self.site_url + page_url("sources.md"), "data_as_of": self.catalog.latest_as_of().isoformat()}
 
 
 # The decision's steps (engine rules) and the section that sets each out.

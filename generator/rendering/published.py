@@ -20,7 +20,8 @@ from generator.model import formatting as fmt
 from generator.model.results import ScenarioResult, to_dict
 from generator.model.wording import VERDICT_LABELS
 from generator.rendering import downloads
-from generator.rendering.embeds import ChartFiles, page_url
+from generator.rendering.charts import ChartLabel
+from generator.rendering.embeds import ChartFiles, file_names, page_url
 
 LLMS = "llms.txt"
 LLMS_FULL = "llms-full.txt"
@@ -67,10 +68,11 @@ class ScenarioTexts:
     full: str
 
 
-def scenario_texts(r: ScenarioResult, markdown: str, site_url: str) -> ScenarioTexts:
+def scenario_texts(r: ScenarioResult, markdown: str, site_url: str, charts: Iterable[ChartLabel] = ()) -> ScenarioTexts:
+    """charts: the scenario's charts, whose metadata files llms.txt lists with it."""
     page = f"scenarios/{r.id}.md"
     texts = {result_path(r.id): result_json(r), markdown_path(page): page_markdown(markdown)}
-    return ScenarioTexts(ChartFiles(f"scenario:{r.id}", texts, None, ""), _listed(r, site_url), _full(r, site_url))
+    return ScenarioTexts(ChartFiles(f"scenario:{r.id}", texts, None, ""), _listed(r, site_url, charts), _full(r, site_url))
 
 
 # Markdown for llms.txt: contributed text (titles, summaries) with every character that could start
@@ -105,11 +107,13 @@ def scenario_note(r: ScenarioResult) -> str:
     return f"verdict {verdict}{saving}. {md_text(r.scenario.summary)}"
 
 
-def _listed(r: ScenarioResult, site_url: str) -> str:
+def _listed(r: ScenarioResult, site_url: str, charts: Iterable[ChartLabel]) -> str:
     return "\n".join([
         _link(site_url, r.scenario.title, markdown_path(f"scenarios/{r.id}.md"), scenario_note(r)),
         _link(site_url, f"{r.scenario.title}: result as JSON", result_path(r.id),
               "the engine's whole result, as `guide evaluate --format json` writes it"),
+        *(_link(site_url, f"Chart: {c.title}", f"embed/{c.id}/{file_names(c.id)['metadata']}",
+                "its title, sources and dates, units, page and a citation; its data as CSV beside it") for c in charts),
     ]) + "\n"
 
 

@@ -350,7 +350,7 @@ class Renderer:
         first, first_embed = len(self.charts), len(self.embeds)
         page = self.scenario_page(r)
         labels = self.charts[first:]
-        files = published.scenario_texts(r, page, self.site_url)
+        files = published.scenario_texts(r, page, self.site_url, labels)
         self.published.append(files)
         if self.rendered and entry:
             self.rendered.put(entry, Rendered(page, labels, self.embeds[first_embed:], self._rows[r.id], self._row_html[r.id], self._presets[r.id],
