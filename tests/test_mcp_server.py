@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs, urlsplit
 
 import anyio
@@ -65,7 +66,9 @@ def talk(engine):
         ("find_prices", {"instance": "p5.48xlarg"}),
         ("explain", {"topic": ""}),
     ]
-    tools, results = anyio.run(_session_calls, calls)
+    # On a thread of its own: a test run before this one (Playwright's) may leave an event loop running on this one.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        tools, results = pool.submit(anyio.run, _session_calls, calls).result(timeout=600)
     answers = {}
     for (name, arguments), r in zip(calls, results, strict=True):
         answers.setdefault(name, []).append((arguments, r))
