@@ -122,3 +122,9 @@ def test_published_markdown_has_no_front_matter_specs_or_markers():
     assert published.markdown_path("scenarios/x.md") == "scenarios/x/index.html.md"
     assert published.markdown_path("index.md") == "index.html.md"
     assert published.markdown_path("axes/index.md") == "axes/index.html.md"
+
+
+def test_published_markdown_links_other_pages_by_their_addresses_from_beside_it():
+    text = "[s](../sources.md#aws), [h](../index.md), [p](porting.md), [out](https://example.org/x.md), [here](#top)"
+    assert published.page_markdown(text, "axes/price-performance.md") == (
+        "[s](../../sources/#aws), [h](../../), [p](../porting/), [out](https://example.org/x.md), [here](#top)")

@@ -114,6 +114,10 @@ def test_each_pages_markdown_is_beside_it_with_the_figures_filled_in(built_site:
         assert "{{" not in text and "{%" not in text, md
         assert not text.startswith("---")  # no front matter
         assert "<template" not in text  # no chart spec or baked-in JSON
+        # Its links to other pages lead, from beside it, where the page's own links lead.
+        for url in re.findall(r"\]\((?![a-z]+:|#)([^()\s#]+)", text):
+            target = (md.parent / url).resolve()
+            assert (target / "index.html" if url.endswith("/") else target).exists(), (md, url)
     methodology = (built_site.site / "methodology" / "index.html.md").read_text(encoding="utf-8")
     assert fmt.money(project.catalog.assumptions.engineer_week_usd.value) in methodology
     home = (built_site.site / "index.html.md").read_text(encoding="utf-8")

@@ -329,7 +329,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             assert self.renderer is not None, "on_files runs before any page"
             markdown = render_markdown_page(self.renderer, markdown)
         if not html_cache.scenario_page(page.file.src_uri):
-            self.page_markdown[page.file.src_uri] = published.page_markdown(markdown)
+            self.page_markdown[page.file.src_uri] = published.page_markdown(markdown, page.file.src_uri)
         markdown, blocks = passthrough.split(markdown)
         if blocks:
             self.held[page.file.src_uri] = blocks

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -51,11 +52,31 @@ _SPEC = re.compile(r"<template\b[^>]*>[^<]*</template>\n?")
 _MARKERS = re.compile(r"^<!-- /?guide:[a-z-]+ -->\n", re.M)
 
 
-def page_markdown(markdown: str) -> str:
+# A Markdown link to another docs page, as MkDocs reads it: relative, to a .md file, maybe with an anchor.
+_PAGE_LINK = re.compile(r"\]\((?![a-z][a-z0-9+.-]*:|/)([^()\s#]+\.md)(#[^()\s]*)?\)")
+
+
+def page_markdown(markdown: str, page: str = "") -> str:
     """A page's Markdown as published beside it: the figures already filled in, without front matter,
-    the charts' compiled specs and the build's markers."""
-    text = _FRONT_MATTER.sub("", markdown, count=1)
-    return _MARKERS.sub("", _SPEC.sub("", text)).lstrip("\n")
+    the charts' compiled specs and the build's markers. page: its docs path, where its links to other
+    pages (`sources.md#x`, which MkDocs turns into addresses) are turned into the addresses they
+    have from beside it; its HTML links already are."""
+    text = _MARKERS.sub("", _SPEC.sub("", _FRONT_MATTER.sub("", markdown, count=1))).lstrip("\n")
+    if not page:
+        return text
+    here = page_url(page)
+
+    def address(m: re.Match[str]) -> str:
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(page), m[1]))
+        return f"]({_relative(page_url(target), here)}{m[2] or ''})"
+
+    return _PAGE_LINK.sub(address, text)
+
+
+def _relative(target: str, here: str) -> str:
+    """The address of a directory-URL page ('sources/') from another page's folder ('axes/porting/')."""
+    rel = posixpath.relpath(target or ".", here or ".")
+    return "./" if rel == "." else rel + "/"
 
 
 @dataclass(frozen=True)
