@@ -77,7 +77,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.workers: Workers | None = None  # under serve: the image workers, kept from one build to the next
         self.watcher = None  # under serve: the system's watcher of scenarios/ and data/, where it started (watching)
         self.page_urls: dict[tuple, tuple] = {}  # what MkDocs made of stored pages' URLs (StoredPage), kept from one build to the next
-        # Each page's Markdown as published beside it, but the scenarios' (published.scenario_files), by page
+        # Each page's Markdown as published beside it, but the scenarios' (published.scenario_texts), by page
         # path: kept from one build to the next, since `mkdocs serve --dirty` converts only what changed.
         self.page_markdown: dict[str, str] = {}
         self.markdown_written: dict[str, str] = {}  # of those, what was last written into the site folder
@@ -180,6 +180,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
         self.renderer, self.linked, self.unfurls = made.renderer, made.linked, made.site.unfurls
         self.scenario_texts = made.site.published
+        if not self.dirty:  # every page is converted again, and the site folder holds none of their Markdown
+            self.page_markdown, self.markdown_written = {}, {}
         self.as_before = made.as_before
         if not self.dirty:
             # MkDocs has emptied the site folder by now, and the last build's folders come back. What is
