@@ -125,6 +125,8 @@ def test_published_markdown_has_no_front_matter_specs_or_markers():
 
 
 def test_published_markdown_links_other_pages_by_their_addresses_from_beside_it():
-    text = "[s](../sources.md#aws), [h](../index.md), [p](porting.md), [out](https://example.org/x.md), [here](#top)"
+    text = ("[s](../sources.md#aws), [h](../index.md), [p](porting.md), [out](https://example.org/x.md), [here](#top), "
+            "[feed](../changes/atom.xml)")
     assert published.page_markdown(text, "axes/price-performance.md") == (
-        "[s](../../sources/#aws), [h](../../), [p](../porting/), [out](https://example.org/x.md), [here](#top)")
+        "[s](../../sources/#aws), [h](../../), [p](../porting/), [out](https://example.org/x.md), [here](#top), "
+        "[feed](../../changes/atom.xml)")

@@ -52,15 +52,16 @@ _SPEC = re.compile(r"<template\b[^>]*>[^<]*</template>\n?")
 _MARKERS = re.compile(r"^<!-- /?guide:[a-z-]+ -->\n", re.M)
 
 
-# A Markdown link to another docs page, as MkDocs reads it: relative, to a .md file, maybe with an anchor.
-_PAGE_LINK = re.compile(r"\]\((?![a-z][a-z0-9+.-]*:|/)([^()\s#]+\.md)(#[^()\s]*)?\)")
+# A relative Markdown link, as MkDocs reads it: to another docs page (a .md file) or to a file of the
+# site, from the folder of the page's source file, maybe with an anchor.
+_PAGE_LINK = re.compile(r"\]\((?![a-z][a-z0-9+.-]*:|/|#)([^()\s#]+)(#[^()\s]*)?\)")
 
 
 def page_markdown(markdown: str, page: str = "") -> str:
     """A page's Markdown as published beside it: the figures already filled in, without front matter,
-    the charts' compiled specs and the build's markers. page: its docs path, where its links to other
-    pages (`sources.md#x`, which MkDocs turns into addresses) are turned into the addresses they
-    have from beside it; its HTML links already are."""
+    the charts' compiled specs and the build's markers. page: its docs path, where its Markdown links
+    (`sources.md#x`, which MkDocs turns into addresses) are turned into the addresses they have from
+    beside it; its HTML links already are."""
     text = _MARKERS.sub("", _SPEC.sub("", _FRONT_MATTER.sub("", markdown, count=1))).lstrip("\n")
     if not page:
         return text
@@ -68,7 +69,9 @@ def page_markdown(markdown: str, page: str = "") -> str:
 
     def address(m: re.Match[str]) -> str:
         target = posixpath.normpath(posixpath.join(posixpath.dirname(page), m[1]))
-        return f"]({_relative(page_url(target), here)}{m[2] or ''})"
+        if target.endswith(".md"):
+            return f"]({_relative(page_url(target), here)}{m[2] or ''})"
+        return f"]({posixpath.relpath(target, here or '.')}{m[2] or ''})"
 
     return _PAGE_LINK.sub(address, text)
 
