@@ -130,3 +130,13 @@ def test_published_markdown_links_other_pages_by_their_addresses_from_beside_it(
     assert published.page_markdown(text, "axes/price-performance.md") == (
         "[s](../../sources/#aws), [h](../../), [p](../porting/), [out](https://example.org/x.md), [here](#top), "
         "[feed](../../changes/atom.xml)")
+
+
+def test_guide_mcp_without_the_sdk_says_how_to_install_it(monkeypatch, capsys):
+    import sys
+
+    from generator.commands import cli
+
+    monkeypatch.setitem(sys.modules, "mcp", None)  # as where the extra is not installed
+    assert cli.main(["--root", str(FROZEN), "mcp"]) == 1
+    assert capsys.readouterr().err == "guide mcp: the MCP SDK is not installed; run `pip install -e '.[mcp]'` and try again\n"
