@@ -119,6 +119,10 @@ def test_published_markdown_has_no_front_matter_specs_or_markers():
     page = ('---\n{"title": "T"}\n---\n\n# T\n\n<!-- guide:html -->\n<figure><template class="guide-chart__spec" '
             'data-chart="c">{"a":1}</template>\n<figcaption>Caption</figcaption></figure>\n<!-- /guide:html -->\nText\n')
     assert published.page_markdown(page) == "# T\n\n<figure><figcaption>Caption</figcaption></figure>\nText\n"
+    # A blank line a contributor wrote inside a raw HTML block would end it, and what follows would be
+    # Markdown: published, the block keeps none.
+    held = "<!-- guide:html -->\n<p>Notes &lt;b&gt;\n\n[click](javascript:x)</p>\n<!-- /guide:html -->\n\n## Next\n"
+    assert published.page_markdown(held) == "<p>Notes &lt;b&gt;\n[click](javascript:x)</p>\n\n## Next\n"
     assert published.markdown_path("scenarios/x.md") == "scenarios/x/index.html.md"
     assert published.markdown_path("index.md") == "index.html.md"
     assert published.markdown_path("axes/index.md") == "axes/index.html.md"

@@ -122,3 +122,28 @@ def test_each_pages_markdown_is_beside_it_with_the_figures_filled_in(built_site:
     assert fmt.money(project.catalog.assumptions.engineer_week_usd.value) in methodology
     home = (built_site.site / "index.html.md").read_text(encoding="utf-8")
     assert home.startswith("# ")
+
+
+def test_contributed_text_stays_text_in_the_published_files(untrusted_site: BuiltSite):
+    from site_support import UNTRUSTED_ID, untrusted_scenario
+
+    site = untrusted_site.site
+    listed = (site / "llms.txt").read_text(encoding="utf-8")
+    full = (site / "llms-full.txt").read_text(encoding="utf-8")
+    page = (site / "scenarios" / UNTRUSTED_ID / "index.html.md").read_text(encoding="utf-8")
+    assert not re.search(r"(?<!\\)<", listed)  # llms.txt has no HTML of its own: every '<' is a contributor's, escaped
+    for text in (listed, full, page):
+        # No tag forms from a contributor's text, and no link: in what a reader of the Markdown reads as
+        # Markdown (every block but those a tag opens, which run to the next blank line), each '[' and
+        # ']' of it is escaped.
+        assert not re.search(r"(?<!\\)<(script>window|img src=x|/script>(?!\\)<script)", text)
+        for block in re.split(r"\n[ \t]*\n", text):
+            if not block.lstrip().startswith("<"):
+                assert not re.search(r"(?<!\\)\]\(javascript:", block), block
+    assert "Hostile \\<script\\>window.\\_\\_pwned=1\\</script\\>" in listed  # kept, as text
+    # The result keeps every string as it was written, JSON-escaped.
+    result = json.loads((site / "scenarios" / UNTRUSTED_ID / "result.json").read_text(encoding="utf-8"))
+    assert result["title"] == untrusted_scenario()["title"]
+    for folder in (site / "embed").glob(f"{UNTRUSTED_ID}-*"):
+        meta = json.loads((folder / f"{folder.name}.metadata.json").read_text(encoding="utf-8"))
+        assert untrusted_scenario()["title"] in meta["title"]

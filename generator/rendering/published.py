@@ -20,7 +20,7 @@ from typing import Any
 from generator.model import formatting as fmt
 from generator.model.results import ScenarioResult, to_dict
 from generator.model.wording import VERDICT_LABELS
-from generator.rendering import downloads
+from generator.rendering import downloads, passthrough
 from generator.rendering.charts import ChartLabel
 from generator.rendering.embeds import ChartFiles, file_names, page_url
 
@@ -62,7 +62,8 @@ def page_markdown(markdown: str, page: str = "") -> str:
     the charts' compiled specs and the build's markers. page: its docs path, where its Markdown links
     (`sources.md#x`, which MkDocs turns into addresses) are turned into the addresses they have from
     beside it; its HTML links already are."""
-    text = _MARKERS.sub("", _SPEC.sub("", _FRONT_MATTER.sub("", markdown, count=1))).lstrip("\n")
+    text = _inert_blocks(_SPEC.sub("", _FRONT_MATTER.sub("", markdown, count=1)))
+    text = _MARKERS.sub("", text).lstrip("\n")
     if not page:
         return text
     here = page_url(page)
@@ -74,6 +75,17 @@ def page_markdown(markdown: str, page: str = "") -> str:
         return f"]({posixpath.relpath(target, here or '.')}{m[2] or ''})"
 
     return _PAGE_LINK.sub(address, text)
+
+
+def _inert_blocks(markdown: str) -> str:
+    """The page's raw HTML blocks (`passthrough`) without blank lines: the build keeps them out of
+    Markdown, and a reader of the Markdown must not see one end at a blank line a contributor wrote,
+    where what follows would be read as Markdown (a link, say) instead of the escaped text it is."""
+    text, blocks = passthrough.split(markdown)
+    return passthrough.join(text, [_BLANK_LINES.sub("\n", block) for block in blocks])
+
+
+_BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
 
 
 def _relative(target: str, here: str) -> str:
