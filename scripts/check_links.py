@@ -5,6 +5,8 @@ Each href and src in every HTML page that stays on the site must name a file in 
 means its index.html), and a #fragment must name an id (or <a name>) on the page it points to.
 Links from the site root ("/guide/x/", as on 404.html) are read against the path of site_url,
 taken from the shortest address in sitemap.xml (the home page).
+The Markdown links of llms.txt at the site's root are checked the same way; there the site's own
+addresses are absolute (site_url and a path), and each must name a file in SITE_DIR.
 Links to other hosts are not followed: the check needs no network and cannot flake. Exit 0 when
 all links resolve, 1 with one line per broken link otherwise, 2 on a usage error.
 """
@@ -45,12 +47,35 @@ def _parse(path: Path) -> _Page:
     return page
 
 
-def base_path(site: Path) -> str:
-    """The path the site is served under ("/guide/"), from sitemap.xml; "/" without one."""
+def _home(site: Path) -> str:
+    """The home page's address from sitemap.xml (its shortest), or "/" without one."""
     sitemap = site / "sitemap.xml"
     locs = re.findall(r"<loc>([^<]+)</loc>", sitemap.read_text(encoding="utf-8")) if sitemap.is_file() else []
-    path = urlsplit(min(locs, key=len).strip()).path if locs else "/"
+    return min(locs, key=len).strip() if locs else "/"
+
+
+def base_path(site: Path) -> str:
+    """The path the site is served under ("/guide/"), from sitemap.xml; "/" without one."""
+    path = urlsplit(_home(site)).path or "/"
     return path if path.endswith("/") else path + "/"
+
+
+MARKDOWN_LINK = re.compile(r"\]\(([^()\s]+)\)")
+LLMS = "llms.txt"
+
+
+def _llms_links(site: Path) -> list[tuple[int, str]]:
+    """llms.txt's Markdown links, the site's own absolute addresses made root-relative ("/guide/x/")."""
+    path = site / LLMS
+    if not path.is_file():
+        return []
+    home = urlsplit(_home(site))
+    origin = f"{home.scheme}://{home.netloc}" if home.netloc else None
+    links = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        for url in MARKDOWN_LINK.findall(line):
+            links.append((n, url[len(origin):] if origin and url.startswith(origin + "/") else url))
+    return links
 
 
 def _target(site: Path, base: str, page_url: str, url: str) -> tuple[Path, str] | None:
@@ -76,10 +101,11 @@ def check(site: Path) -> tuple[list[str], int, int]:
     parsed: dict[Path, _Page] = {p: _parse(p) for p in pages}
     broken = []
     checked = 0
-    for path, page in parsed.items():
+    listed = [(site / LLMS, _llms_links(site))] if (site / LLMS).is_file() else []
+    for path, links in [(p, page.links) for p, page in parsed.items()] + listed:
         rel = path.relative_to(site).as_posix()
         page_url = base + rel
-        for line, url in page.links:
+        for line, url in links:
             found = _target(site, base, page_url, url)
             if found is None:
                 continue

@@ -550,3 +550,25 @@ def test_the_ways_a_team_accepts_are_boxes_that_the_link_and_the_yaml_carry(calc
     # The link alone brings the same choice back.
     calc.open(SPOT_AT_SCALE + "&b=")
     assert not calc.page.is_checked("#calc-buy input[value='on-demand']") and calc.verdict() == "neither"
+
+
+def test_the_link_guide_mcp_gives_is_the_one_the_calculator_writes(calc: Calc, project):
+    """`guide mcp` answers with a calculator link (calculator_fields.link_query): for every shipped
+    workload it holds what the calculator's own URL holds once the workload is loaded, and opened, it
+    shows the engine's verdict with no note of a parameter it could not take."""
+    from urllib.parse import parse_qs
+
+    from generator.rendering.calculator import workload_json
+    from generator.rendering.calculator_fields import link_query
+
+    reference = workload_json(project.reference.workload)
+    week = project.catalog.assumptions.engineer_week_usd.value
+    for r in project.results:
+        for i, w in enumerate(r.workloads):
+            query = link_query(workload_json(w.workload), reference, week)
+            calc.open(f"?from={r.id}/{i + 1}")
+            written = calc.page.evaluate("() => location.search.slice(1)")
+            assert parse_qs(query, keep_blank_values=True) == parse_qs(written, keep_blank_values=True), (r.id, i)
+            calc.open("?" + query)
+            assert calc.verdict() == w.outcome.verdict, (r.id, i)
+            assert calc.page.is_hidden("#calc-link-notice"), (r.id, i)

@@ -54,3 +54,25 @@ def test_broken_links_are_found(tmp_path: Path):
         "4 broken link(s) in 2 page(s).",
     ]
     assert check(tmp_path / "nothing-here").returncode == 2
+
+
+def test_llms_txt_links_are_checked_as_the_sites_own_addresses(tmp_path: Path):
+    site = tmp_path / "site"
+    (site / "a").mkdir(parents=True)
+    (site / "sitemap.xml").write_text("<urlset><url><loc>https://example.org/guide/</loc></url></urlset>", encoding="utf-8")
+    (site / "index.html").write_text('<a href="llms.txt">llms.txt</a>', encoding="utf-8")
+    (site / "a" / "index.html.md").write_text("# A\n", encoding="utf-8")
+    (site / "llms.txt").write_text("\n".join([
+        "# Site", "", "> Summary.", "", "## Pages", "",
+        "- [A](https://example.org/guide/a/index.html.md): fine",
+        "- [B](https://example.org/guide/b/index.html.md): missing",
+        "- [Elsewhere](https://example.com/x.md): not ours",
+        "- [C](https://example.org/other/c.md): outside the site",
+    ]) + "\n", encoding="utf-8")
+    r = check(site)
+    assert r.returncode == 1
+    assert r.stdout.splitlines() == [
+        "llms.txt:8: '/guide/b/index.html.md': no such file (b/index.html.md)",
+        "llms.txt:10: '/other/c.md': points outside the site",
+        "2 broken link(s) in 1 page(s).",
+    ]

@@ -65,6 +65,11 @@ def test_a_web_server_may_read_every_embed_file_as_it_reads_the_pages(built_site
     (page_mode,) = {stat.S_IMODE(p.stat().st_mode) for p in site.rglob("*.html") if not p.is_relative_to(site / "embed")}
     embedded = {p.relative_to(site).as_posix(): stat.S_IMODE(p.stat().st_mode) for p in (site / "embed").rglob("*") if p.is_file()}
     assert len(embedded) > 20
+    # Each scenario's result and Markdown are linked from the cache the same way.
+    for name in ("result.json", "index.html.md"):
+        linked = {p.relative_to(site).as_posix(): stat.S_IMODE(p.stat().st_mode) for p in (site / "scenarios").glob(f"*/{name}")}
+        assert len(linked) == len(list((site / "scenarios").glob("*/index.html")))
+        embedded.update(linked)
     assert {path: oct(mode) for path, mode in embedded.items() if mode != page_mode} == {}
 
 

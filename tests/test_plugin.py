@@ -93,7 +93,7 @@ def test_a_build_with_images_off_makes_none_and_names_none(imageless):
     assert len(charts) >= 4
     for page in charts:
         names = {p.name for p in page.parent.iterdir()}
-        assert names == {"index.html", "oembed.json", *(f"{page.parent.name}{suffix}" for suffix in (".vl.json", ".vg.json", ".csv"))}
+        assert names == {"index.html", "oembed.json", *(f"{page.parent.name}{suffix}" for suffix in (".vl.json", ".vg.json", ".csv", ".metadata.json"))}
     scenario = (site / "scenarios" / "case-series-a-startup" / "index.html").read_text(encoding="utf-8")
     assert 'class="guide-chart__spec"' in scenario and "guide-chart__static" not in scenario
     # Nothing names what was not made: every address into the site is a file of it, no page or embed

@@ -62,6 +62,9 @@ def test_a_second_render_from_the_cache_gives_the_same_pages_charts_and_embed_fi
     assert rendered_pages == []  # every scenario page came from the cache
     assert second.pages == first.pages
     assert second.embeds == first.embeds
+    # Each scenario's result and Markdown come from its entry too: a stored result never works out
+    # its robustness and thresholds again, and the texts are the ones a fresh render writes.
+    assert second.published == first.published and len(first.published) == len(entries)
     assert second.unfurls == first.unfurls  # each card shows its first chart by its stored label
     # An entry edited by hand is not served: that page alone is rendered again, as it should be.
     entries[0].write_bytes(entries[0].read_bytes().replace(b"## Workload 1", b"## (edited) Workload 1", 1))

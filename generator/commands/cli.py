@@ -62,6 +62,8 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("--report", metavar="FILE", type=Path,
                     help="also write the report as Markdown to FILE (the weekly pull request's body)")
 
+    sub.add_parser("mcp", help="serve the engine to an assistant over the Model Context Protocol (stdio; needs the mcp extra)")
+
     c = sub.add_parser("cache", help="manage the build cache (.cache/ or GUIDE_CACHE_DIR)")
     c_sub = c.add_subparsers(dest="cache_command", required=True)
     pr = c_sub.add_parser("prune", help="remove every cached file the current tree does not use")
@@ -219,6 +221,23 @@ def _cache(root: Path, args: argparse.Namespace) -> int:
     return 0
 
 
+def _mcp(root: Path) -> int:
+    try:
+        from generator.commands import mcp_server
+        import mcp  # noqa: F401
+    except ImportError:
+        print("guide mcp: the MCP SDK is not installed; run `pip install -e '.[mcp]'` and try again", file=sys.stderr)
+        return 1
+    try:
+        mcp_server.serve(root)
+    except InputError as e:
+        return _problems(e.problems)
+    except ValueError as e:  # the date prices are judged against is not a date
+        print(f"guide mcp: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: list[str] | None = None, aws_client=None) -> int:
     """The command, with standard output closed early (`guide ... | head`) ending quietly.
     `aws_client` stands in for boto3's clients (tests hand in stubbed ones)."""
@@ -253,6 +272,8 @@ def _main(argv: list[str] | None = None, aws_client=None) -> int:
         return _refresh_prices(root, args, aws_client)
     if args.command == "cache":
         return _cache(root, args)
+    if args.command == "mcp":
+        return _mcp(root)
     try:
         project = load_project(root, args.paths)
     except InputError as e:

@@ -42,7 +42,7 @@ from generator.store.validation_cache import KnownScenarios
 
 # Names other modules import from here: the loader is where a caller starts.
 __all__ = ["InputError", "KnownScenarios", "Problem", "Project", "Source", "load_catalog", "load_project", "load_scenario",
-           "read", "scenario_files", "shown_path"]
+           "read", "scenario_files", "shown_path", "validate_workload", "workload_document"]
 
 SCENARIO_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 REFERENCE = "reference.yaml"
@@ -340,11 +340,27 @@ def load_reference(data_dir: Path, shown_dir: str, catalog: cat.Catalog) -> tupl
     if not path.exists():
         raise InputError([Problem(shown, 1, 1, "(file)", f"required data file is missing (got no {REFERENCE} in {shown_dir}/)")])
     raw = _read_bytes(path, shown)
-    doc = parse(raw, shown)
+    workload = validate_workload(parse(raw, shown), catalog)
+    return evaluate_workload(workload, catalog), sha256(raw)
+
+
+def validate_workload(doc: Document, catalog: cat.Catalog) -> Workload:
+    """One workload as a scenario writes it (data/reference.yaml, or one handed to `guide mcp`),
+    checked as a scenario's workloads are: limits and characters, the schema, the names data/ must
+    know; InputError with every problem found."""
     problems = limit_problems(doc)
-    workload = validate_doc(doc, Workload)
-    # check_references locates by scenario path; the file is one workload, so drop ("workloads", 0).
+    try:
+        workload = validate_doc(doc, Workload)
+    except InputError as e:
+        raise InputError(problems + e.problems) from None
+    # check_references locates by scenario path; the document is one workload, so drop ("workloads", 0).
     problems += [doc.problem(loc[2:], msg) for loc, msg in check_references((workload,), catalog)]
     if problems:
         raise InputError(problems)
-    return evaluate_workload(workload, catalog), sha256(raw)
+    return workload
+
+
+def workload_document(data: object, shown: str) -> Document:
+    """A workload that arrived as plain data (JSON), as a document whose problems name `shown` and
+    the field, without lines: there is no file to point into."""
+    return Document(shown, "", data)

@@ -206,17 +206,19 @@ def to_dict(r: ScenarioResult) -> dict[str, Any]:
         "matches_expectation": r.matches_expectation,
         "robust": r.robust,
         "scenario": r.scenario.model_dump(mode="json", exclude_none=True),
-        "workloads": [
-            {
-                "name": w.workload.name,
-                "inputs": _plain(w.inputs),
-                "outcome": _plain(w.outcome),
-                "robustness": _plain(w.robustness),
-                "thresholds": _plain(w.thresholds),
-                "prices": _plain(w.prices),
-            }
-            for w in r.workloads
-        ],
+        "workloads": [workload_dict(w) for w in r.workloads],
+    }
+
+
+def workload_dict(w: WorkloadResult) -> dict[str, Any]:
+    """One evaluated workload as `guide evaluate --format json` writes it inside its scenario."""
+    return {
+        "name": w.workload.name,
+        "inputs": _plain(w.inputs),
+        "outcome": _plain(w.outcome),
+        "robustness": _plain(w.robustness),
+        "thresholds": _plain(w.thresholds),
+        "prices": _plain(w.prices),
     }
 
 

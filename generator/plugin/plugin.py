@@ -12,7 +12,7 @@ import logging
 import posixpath
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -29,7 +29,7 @@ from generator.plugin.between_saves import BetweenSaves
 from generator.plugin.config import GuideConfig
 from generator.plugin.files import GeneratedFile, StoredPage, always_modified, toc_tokens
 from generator.plugin.theme_inputs import page_parts, site_parts
-from generator.rendering import embeds, passthrough, unfurl
+from generator.rendering import embeds, passthrough, published, unfurl
 from generator.rendering.images import Images, Workers
 from generator.rendering.images import wanted as wanted_images
 from generator.rendering.site import Renderer
@@ -77,12 +77,17 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.workers: Workers | None = None  # under serve: the image workers, kept from one build to the next
         self.watcher = None  # under serve: the system's watcher of scenarios/ and data/, where it started (watching)
         self.page_urls: dict[tuple, tuple] = {}  # what MkDocs made of stored pages' URLs (StoredPage), kept from one build to the next
+        # Each page's Markdown as published beside it, but the scenarios' (published.scenario_texts), by page
+        # path: kept from one build to the next, since `mkdocs serve --dirty` converts only what changed.
+        self.page_markdown: dict[str, str] = {}
+        self.markdown_written: dict[str, str] = {}  # of those, what was last written into the site folder
         self._new_build()
 
     def _new_build(self) -> None:
         """What one build's events hand each other, set in on_files and used by the later events."""
         self.building: tuple[dict[str, str], str] | None = None  # built and inputs for the build under way
         self.renderer: Renderer | None = None  # for hand-written pages that opt into figures
+        self.scenario_texts: list[published.ScenarioTexts] = []  # what each scenario publishes, for llms.txt
         self.images: Images | None = None  # the chart images still rendering; None in a build without images
         self.linked: dict[str, Path] = {}  # site path -> cache file to link there once the images are rendered
         self.as_before: dict[str, str] = {}  # of those, the ones linked as the last build linked them (embeds.build)
@@ -174,6 +179,9 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             lines = "\n".join(str(p) for p in e.problems)
             raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
         self.renderer, self.linked, self.unfurls = made.renderer, made.linked, made.site.unfurls
+        self.scenario_texts = made.site.published
+        if not self.dirty:  # every page is converted again, and the site folder holds none of their Markdown
+            self.page_markdown, self.markdown_written = {}, {}
         self.as_before = made.as_before
         if not self.dirty:
             # MkDocs has emptied the site folder by now, and the last build's folders come back. What is
@@ -322,6 +330,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
             assert self.renderer is not None, "on_files runs before any page"
             markdown = render_markdown_page(self.renderer, markdown)
+        if not html_cache.scenario_page(page.file.src_uri):
+            self.page_markdown[page.file.src_uri] = published.page_markdown(markdown, page.file.src_uri)
         markdown, blocks = passthrough.split(markdown)
         if blocks:
             self.held[page.file.src_uri] = blocks
@@ -415,6 +425,10 @@ class GuidePlugin(BasePlugin[GuideConfig]):
                 embeds.link_into(site, self.linked)
         except OSError as e:
             raise _link_failed(e) from None
+        try:
+            self._publish_markdown(site, config)
+        except OSError as e:
+            raise _failed("Writing the pages' Markdown and llms.txt into the site folder", e) from None
         if not self.dirty:
             try:
                 sitefolder.drop_empty(site)
@@ -445,6 +459,25 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         if images is not None:
             chores.append(self._keep_bounded)
         self.between.built(chores)
+
+    def _publish_markdown(self, site: Path, config: MkDocsConfig) -> None:
+        """Each page's Markdown beside its HTML, and llms.txt and llms-full.txt listing every page in the
+        order of the navigation, then the scenarios (whose own files `embeds.build` linked)."""
+        assert self.renderer is not None, "on_files runs before on_post_build"
+        pages = [replace(p, markdown=self.page_markdown.get(p.path, "")) for p in _nav_pages(self.nav)]
+        for path, markdown in self.page_markdown.items():
+            if self.dirty and self.markdown_written.get(path) is markdown:
+                continue  # `mkdocs serve --dirty` did not convert the page again: its file is as written
+            dest = site / published.markdown_path(path)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_text(markdown, encoding="utf-8")
+            self.markdown_written[path] = markdown
+        summary = config.site_description or ""
+        (site / published.LLMS).write_text(published.llms_txt(
+            config.site_name, summary, self.published, pages, self.scenario_texts,
+            self.renderer.project.catalog.latest_as_of()), encoding="utf-8")
+        (site / published.LLMS_FULL).write_text(
+            published.llms_full(config.site_name, summary, self.published, pages, self.scenario_texts), encoding="utf-8")
 
     def _warm_workers(self, stopping: Callable[[], bool]) -> None:
         if self.workers is not None and self.make_images and self.workers.warm():
@@ -549,3 +582,16 @@ def _site_folder_failed(error: OSError) -> Abort:
 
 def _link_failed(error: OSError) -> Abort:
     return _failed("Putting the embed files into the site folder", error)
+
+
+def _nav_pages(nav, section: str = "Guide") -> list[published.PageInfo]:
+    """The navigation's pages in its order, each with the title of the section it sits in."""
+    out: list[published.PageInfo] = []
+    for item in getattr(nav, "items", nav) or ():
+        if getattr(item, "is_section", False):
+            out += _nav_pages(item.children, item.title or section)
+        elif getattr(item, "is_page", False):
+            meta = item.meta or {}
+            out.append(published.PageInfo(item.file.src_uri, item.title or meta.get("title") or item.file.src_uri,
+                                          str(meta.get("description") or ""), section))
+    return out

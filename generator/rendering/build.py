@@ -42,7 +42,7 @@ def generate(root: Path, cache: Cache, site_url: str, day: dt.date, images: Imag
     renderer = Renderer(project, site_url=site_url, today=day, cache=cache, rendered=rendered, images=images,
                         site_name=site_name, static_images=static_images)
     site = renderer.render()
-    texts, linked, as_before = embeds.build(site.embeds, cache, images)
+    texts, linked, as_before = embeds.build([*site.embeds, *(p.files for p in site.published)], cache, images)
     if site.site_card is not None and images is not None:
         linked[unfurl.SITE_CARD] = images.add(site.site_card)["card"]
     texts.update(site.files)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import types
 import typing
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
 
 import jinja2
@@ -246,3 +246,52 @@ def form_html(env: jinja2.Environment, fields: tuple[Field, ...] = FIELDS) -> Ma
     """The form, for the calculator page's `{{ calculator_form }}`."""
     # The page puts the placeholder on a line of its own, which brings its own line end.
     return Markup(env.get_template("partials/calculator_form.html.j2").render(form=Form(fields)).rstrip("\n"))
+
+
+def _at(workload: dict[str, Any], path: str) -> Any:
+    value: Any = workload
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def _text(value: Any) -> str:
+    """A value as the calculator's URL carries it: JavaScript's String() of it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
+        return str(int(value))
+    return str(value)
+
+
+def _state(workload: dict[str, Any], base: dict[str, str], fields: tuple[Field, ...]) -> dict[str, str]:
+    """`presetState` of wiring.mjs: every field's text read at its path in the workload (plain JSON,
+    as `model_dump(mode="json")` writes it), its default where the workload leaves it out; the run
+    size's other way keeps what `base` has for its fields."""
+    state = dict(base)
+    mode_field = next(f for f in fields if f.kind == "radio")
+    way = "hours" if any(f.mode == "hours" and _at(workload, f.path) is not None for f in fields if f.path) else "flops"
+    state[mode_field.key] = way
+    for f in fields:
+        if not f.path or (f.mode and f.mode != way):
+            continue
+        value = _at(workload, f.path)
+        if isinstance(value, list):
+            state[f.key] = ("," if f.kind == "checks" else ", ").join(value)
+        else:
+            state[f.key] = "" if value is None and f.default is None else _text(f.default if value is None else value)
+    return state
+
+
+def link_query(workload: dict[str, Any], reference: dict[str, Any], engineer_week_usd: float,
+               fields: tuple[Field, ...] = FIELDS) -> str:
+    """The calculator's URL query that loads `workload` (wiring.mjs `urlFor`): each field whose value
+    differs from the page's starting state, the reference workload's (data/reference.yaml).
+    engineer_week_usd: the guide's default, which the form shows where a workload names none."""
+    from urllib.parse import urlencode
+
+    fields = tuple(replace(f, default=engineer_week_usd) if f.path == "porting.engineer_week_usd" else f for f in fields)
+    defaults = {f.key: "" if f.default is None else _text(f.default) for f in fields}
+    start = _state(reference, defaults, fields)
+    state = _state(workload, start, fields)
+    return urlencode([(k, v) for k, v in state.items() if v != start[k]])

@@ -77,6 +77,14 @@ COLUMN_FORMATS = {
 }
 
 
+# What each data column counts, for a chart's metadata file; a column not named holds words.
+COLUMN_UNITS = {
+    "runs": "training runs", "cost": "USD", "usd": "USD", "difference": "USD (GPU total minus Trainium total)",
+    "usd_per_hour": "USD per instance-hour", "relative_throughput": "ratio, Trainium instance over GPU instance",
+    "port_weeks": "engineer-weeks", "usd_per_pflop_hour": "USD per PFLOP-hour", "value": "the input's own unit",
+}
+
+
 def column_text(column: str, value: object) -> str:
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return str(value)

@@ -29,7 +29,7 @@ import vl_convert as vlc
 from markupsafe import Markup
 
 from generator.rendering import unfurl
-from generator.rendering.charts import Chart
+from generator.rendering.charts import COLUMN_UNITS, Chart
 from generator.rendering.images import Images, Job
 from generator.store.cachefile import Cache, path_key
 
@@ -64,6 +64,8 @@ def file_names(chart_id: str) -> dict[str, str]:
         # The chart compiled to Vega at the column's width: the embed gallery fetches it to draw the
         # chart live where the column is narrower than an image may be drawn (a phone).
         "vega": f"{chart_id}.vg.json",
+        # What the chart is, where its figures come from and how to cite it.
+        "metadata": f"{chart_id}.metadata.json",
     }
 
 
@@ -177,6 +179,29 @@ def compile_vega(vl_spec: dict[str, Any], cache: Cache | None, memo: dict[str, s
     return JSONText(_STAND_IN.sub(lambda m: values.get(m.group(0), m.group(0)), template))
 
 
+def metadata_text(chart: Chart, site_url: str, site_name: str) -> str:
+    """The chart's metadata file: title, subtitle, source and date, the unit of each data column, the
+    page it belongs to, its files, and a line to cite it by. JSON escapes every contributed string."""
+    page = urljoin(site_url, page_url(chart.page))
+    folder = urljoin(site_url, f"embed/{chart.id}/")
+    names = file_names(chart.id)
+    subtitle = " ".join(chart.spec["title"].get("subtitle", []))
+    name = site_name or "the guide"
+    doc = {
+        "id": chart.id,
+        "title": chart.title,
+        "subtitle": subtitle,
+        "summary": chart.summary,
+        "sources": [{"text": chart.source, "as_of": chart.as_of.isoformat()}],
+        "as_of": chart.as_of.isoformat(),
+        "units": {c: COLUMN_UNITS.get(c, "text") for c in chart.columns},
+        "page": page,
+        "files": {"csv": folder + names["csv"], "vega_lite": folder + names["json"], "chart": folder},
+        "citation": f"{chart.title}. {name}, {page} (figures as of {chart.as_of.isoformat()}; {chart.source}).",
+    }
+    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+
+
 def csv_text(chart: Chart) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=chart.columns, extrasaction="ignore", lineterminator="\n")
@@ -213,7 +238,7 @@ class ChartFiles:
     renders its images; and the chart's section of the embed gallery (HTML), which points there."""
     chart_id: str
     texts: dict[str, str]
-    job: Job
+    job: Job | None  # None: text files alone, no chart (a scenario's published files)
     gallery: str
 
 
@@ -230,6 +255,7 @@ def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache |
         base + names["json"]: compact_json(export) + "\n",
         base + names["csv"]: csv_text(c),
         base + names["vega"]: str(c.vega) + "\n",
+        base + names["metadata"]: metadata_text(c, site_url, site_name),
         base + "index.html": embed_page(env, c, site_url, charts_js, site_name, unfurl_env, images=images),
     }
     if site_url:
@@ -317,7 +343,7 @@ def build(charts: Iterable[ChartFiles], cache: Cache, images: Images | None
             linked.update(kept.files)
             as_before.update(zip(kept.files, kept.keys))
             cache.mark_all_used(kept.keys)
-            if images is not None:
+            if images is not None and c.job is not None:
                 images.kept()
             links_now[id(c)] = kept
             continue
@@ -329,7 +355,7 @@ def build(charts: Iterable[ChartFiles], cache: Cache, images: Images | None
             except OSError:
                 texts[path] = text  # a read-only cache: MkDocs writes the file
                 whole = False
-        if images is not None:
+        if images is not None and c.job is not None:
             names = file_names(c.chart_id)
             for image, path in images.add(c.job).items():
                 files[f"embed/{c.chart_id}/{names[image]}"] = path

@@ -23,6 +23,7 @@ from generator.model.trn3 import PriceAt, PriceToBeat
 from generator.rendering.charts import ChartLabel
 from generator.rendering.embeds import ChartFiles, JSONText
 from generator.rendering.images import Job
+from generator.rendering.published import ScenarioTexts
 from generator.store.cachefile import Cache, EntryNames
 
 
@@ -41,6 +42,9 @@ class Rendered:
     beats: list[tuple[PriceToBeat, ...]]
     # Each workload's inputs whose range flips its verdict, which the FAQ counts over every scenario.
     flips: list[tuple[str, ...]]
+    # Its result as JSON and its page's Markdown, published beside the page (`published.scenario_files`):
+    # the result needs the robustness and thresholds a stored page never works out again.
+    published: ScenarioTexts
 
 
 def key_parts(cache: Cache, project: Project, site_url: str, today: dt.date, site_name: str = "",
@@ -75,6 +79,8 @@ def _parse(body: bytes) -> Rendered | None:
             d["presets"],
             [_beats(b) for b in d["beats"]],
             [tuple(f) for f in d["flips"]],
+            ScenarioTexts(ChartFiles(d["published"]["chart_id"], d["published"]["texts"], None, ""),
+                          d["published"]["listed"], d["published"]["full"]),
         )
     except (ValueError, KeyError, TypeError):
         return None
@@ -110,4 +116,6 @@ class RenderedScenarios:
             "presets": rendered.presets,
             "beats": [_beats_json(b) for b in rendered.beats],
             "flips": [list(f) for f in rendered.flips],
+            "published": {"chart_id": rendered.published.files.chart_id, "texts": rendered.published.files.texts,
+                          "listed": rendered.published.listed, "full": rendered.published.full},
         }, _parse)

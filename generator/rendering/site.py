@@ -30,7 +30,7 @@ from generator.model.wording import EXPERIENCE_LABELS, RULE_LABELS, VERDICT_LABE
 from generator.model.reference import Reference, reference
 from generator.model.results import ScenarioResult, WorkloadResult
 from generator.model.schema import json_schema
-from generator.rendering import catalog_tables, changes, downloads, embeds, unfurl
+from generator.rendering import catalog_tables, changes, downloads, embeds, published, unfurl
 from generator.rendering import charts as ch
 from generator.rendering.diff import DEFAULT_THRESHOLD
 from generator.rendering.images import CARD_HEIGHT, CARD_WIDTH, PNG_SCALE, Images, Job
@@ -114,6 +114,7 @@ class Site:
     unfurls: unfurl.Cards = field(default_factory=unfurl.Cards)  # docs-relative path -> its card, for pages with their own
     site_card: Job | None = None  # the image of every other page's card (unfurl.SITE_CARD)
     files: dict[str, str] = field(default_factory=dict)  # site path -> text: the data downloads and the Atom feed
+    published: list[published.ScenarioTexts] = field(default_factory=list)  # what each scenario publishes, in order
 
 
 class Renderer:
@@ -202,6 +203,7 @@ class Renderer:
         self._rows: dict[str, dict[str, Any]] = {}  # scenario id -> what the scenarios index says of it, made with its page
         self._row_html: dict[str, str] = {}  # scenario id -> its row in the scenarios index, made with its page
         self._presets: dict[str, list[str]] = {}  # scenario id -> its calculator presets as JSON texts, made with its page
+        self.published: list[published.ScenarioTexts] = []  # what each scenario publishes, made with its page
         # id of a WorkloadResult of this build -> its Trn3 price to beat, solved once or read with its page.
         self._beats: dict[int, tuple[trn3.PriceToBeat, ...]] = {}
         # id of a WorkloadResult of this build -> the inputs whose range flips its verdict, from its
@@ -352,14 +354,17 @@ class Renderer:
             self._presets[r.id] = known.presets
             self._beats.update({id(w): beats for w, beats in zip(r.workloads, known.beats, strict=True)})
             self._flips.update({id(w): flips for w, flips in zip(r.workloads, known.flips, strict=True)})
+            self.published.append(known.published)
             return known.page, known.charts[0] if known.charts else None
         first, first_embed = len(self.charts), len(self.embeds)
         page = self.scenario_page(r)
         labels = self.charts[first:]
+        files = published.scenario_texts(r, page, self.site_url, labels)
+        self.published.append(files)
         if self.rendered and entry:
             self.rendered.put(entry, Rendered(page, labels, self.embeds[first_embed:], self._rows[r.id], self._row_html[r.id], self._presets[r.id],
                                               [self.price_to_beat(w) for w in r.workloads],
-                                              [w.robustness.flips_on for w in r.workloads]))
+                                              [w.robustness.flips_on for w in r.workloads], files))
         return page, labels[0] if labels else None
 
     def render(self) -> Site:
@@ -394,6 +399,7 @@ class Renderer:
         # Their texts are the Site's to hand on: the renderer, which the hand-written pages use all
         # build long, no longer needs them once the gallery is made.
         site.embeds, self.embeds = self.embeds, []
+        site.published, self.published = self.published, []
         return site
 
     def schema_page(self) -> str:
@@ -453,10 +459,11 @@ class _Slots:
             raise AttributeError(name) from None
 
 
-def render_markdown_page(renderer: Renderer, markdown: str) -> str:
-    """Render a hand-written page that opted into figures (front matter `figures: true`)."""
-    charts = _Slots(renderer)
+def render_markdown_page(renderer: Renderer, markdown: str, charts: Any = None) -> str:
+    """Render a hand-written page that opted into figures (front matter `figures: true`). charts:
+    what `{{ charts.NAME }}` reads, the chart blocks by default. The calculator's data and form are
+    made only for a page that places them."""
+    baked = {name: getattr(renderer, name) for name in ("calculator_json", "calculator_form") if name in markdown}
     return renderer.env.from_string(markdown).render(
-        charts=charts, headline=renderer.headline(), calculator_json=renderer.calculator_json,
-        calculator_form=renderer.calculator_form,
+        charts=charts if charts is not None else _Slots(renderer), headline=renderer.headline(), **baked,
     )
