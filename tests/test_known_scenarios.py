@@ -12,7 +12,9 @@ import pytest
 from generator.inputs import datafiles
 from generator.inputs import loader
 from generator.store.cachefile import Cache
-from generator.inputs.loader import InputError, KnownScenarios, load_project
+from generator.inputs.cached_loading import load_project
+from generator.inputs.loader import InputError
+from generator.store.validation_cache import KnownScenarios
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -23,7 +25,7 @@ def root(frozen_inputs: Path) -> Path:
 
 
 def test_a_second_load_uses_the_remembered_scenarios_and_gives_the_same_results(root: Path, tmp_path: Path, monkeypatch):
-    full = load_project(root)
+    full = loader.load_project(root)
     known = KnownScenarios(Cache(tmp_path / "cache"))
     first = load_project(root, known=known)
     remembered = sorted(p for p in known.directory.glob("*.json") if not p.name.startswith("catalog-"))
@@ -74,7 +76,7 @@ def test_many_files_are_parsed_in_several_processes_with_the_same_results_and_pr
 
     def load() -> tuple[str, list]:
         try:
-            return repr(load_project(root).results), []
+            return repr(loader.load_project(root).results), []
         except InputError as e:
             return "", e.problems
 

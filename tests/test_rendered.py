@@ -236,6 +236,7 @@ def test_a_warm_render_works_out_no_robustness_and_the_faq_counts_the_same(root:
     and a render whose scenario pages come from the cache never reads it: the FAQ's count of
     scenarios a Trainium price range flips comes from the stored pages, and says the same."""
     from generator.rendering.site import render_markdown_page
+    from generator.inputs.cached_loading import load_project as cached_load
     from generator.store.validation_cache import KnownScenarios
 
     faq = (REPO / "docs" / "faq.md").read_text(encoding="utf-8").split("---\n", 2)[2]
@@ -243,7 +244,7 @@ def test_a_warm_render_works_out_no_robustness_and_the_faq_counts_the_same(root:
 
     def faq_page():
         cache = Cache(tmp_path / "cache")  # as a new process finds the folder
-        project = load_project(root, known=KnownScenarios(cache))
+        project = cached_load(root, known=KnownScenarios(cache))
         renderer = Renderer(project, site_url=URL, today=DAY, rendered=RenderedScenarios(cache, project, URL, DAY))
         renderer.render()
         return project, render_markdown_page(renderer, faq)

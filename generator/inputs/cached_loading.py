@@ -15,20 +15,37 @@ file down the whole pipeline, which locates every problem.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from pathlib import Path
 
 from generator.inputs import loader
 from generator.inputs.datafiles import read_catalog
-from generator.inputs.loader import Loaded, Source
+from generator.inputs.loader import Loaded, Project, Source
 from generator.model import catalog as cat
 from generator.model.resolve import check_references
 from generator.model.results import ScenarioResult
 from generator.store.validation_cache import KnownScenarios
 
 
+def load_project(
+    root: Path, paths: Iterable[str] = (), data_dir: Path | None = None, *, check_expect: bool = True,
+    known: KnownScenarios,
+) -> Project:
+    """`loader.load_project`, the build cache answering for every file whose bytes it has seen."""
+    return loader.load_project(root, paths, data_dir, check_expect=check_expect, answers=CachedLoading(known))
+
+
 class CachedLoading:
+    """The build cache as the `loader.Answers` the pipeline asks."""
+
     def __init__(self, known: KnownScenarios):
         self.known = known
+
+    def reads(self) -> dict[str, tuple]:
+        return self.known.memo("reads")
+
+    def keep_reads(self, now: dict[str, tuple]) -> None:
+        self.known.carry("reads", now)
 
     def catalog(self, data_dir: Path, shown_dir: str, raws: dict[str, bytes | None]) -> tuple[cat.Catalog, dict[str, str]]:
         """`datafiles.read_catalog`, answered from this process or the disk when data/ holds the same

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Protocol
 
 from pydantic import ValidationError
 
@@ -38,10 +39,9 @@ from generator.model.resolve import check_references
 from generator.model.results import ScenarioResult, WorkloadResult, evaluate_scenario, evaluate_workload, mismatch_message
 from generator.model.schema import MODELINE, Compute, Scenario, Workload
 from generator.store.cachefile import RACY_NS
-from generator.store.validation_cache import KnownScenarios
 
 # Names other modules import from here: the loader is where a caller starts.
-__all__ = ["InputError", "KnownScenarios", "Problem", "Project", "Source", "load_catalog", "load_project", "load_scenario",
+__all__ = ["Answers", "InputError", "Problem", "Project", "Source", "load_catalog", "load_project", "load_scenario",
            "read", "scenario_files", "shown_path", "validate_workload", "workload_document"]
 
 SCENARIO_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -122,17 +122,38 @@ def _read_bytes(path: Path, shown: str) -> bytes:
         raise InputError([Problem(shown, 1, 1, "(file)", f"cannot be read: {e.strerror} (got {shown})")]) from None
 
 
-def read_sources(root: Path, paths: Iterable[str], data_dir: Path, known: KnownScenarios | None = None) -> list[Source | list[Problem]]:
+class Answers(Protocol):
+    """What a layer wrapped around the pipeline answers in its place; the pipeline asks, never knows
+    where the answers come from."""
+
+    def reads(self) -> dict[str, tuple]:
+        """What the last `read_sources` of this process kept, by path."""
+        ...
+
+    def keep_reads(self, now: dict[str, tuple]) -> None:
+        """What this `read_sources` read, for the next."""
+        ...
+
+    def catalog(self, data_dir: Path, shown_dir: str, raws: dict[str, bytes | None]) -> tuple[cat.Catalog, dict[str, str]]:
+        """`datafiles.read_catalog`, or what stands for it."""
+        ...
+
+    def run_all(self, sources: list[Source], catalog: cat.Catalog, check_expect: bool, data_key: str) -> list[Loaded]:
+        """`run_all`, or what stands for it."""
+        ...
+
+
+def read_sources(root: Path, paths: Iterable[str], data_dir: Path, answers: Answers | None = None) -> list[Source | list[Problem]]:
     """The chosen scenario files (all of scenarios/ by default) as read, or why one could not be;
     files inside data_dir are data, not scenarios, and are left out.
 
-    known: with it, what the last call of this process read is given back for each file whose stat
+    answers: with them, what the last call of this process read is given back for each file whose stat
     is what it was (`mkdocs serve` reads every scenario again on each save, three thousand files at
     a time). A file modified within RACY_NS of its reading may change again within the same
     tick of the file system's clock, its stat unchanged: it is read afresh every time."""
     data_resolved, root_resolved = data_dir.resolve(), root.resolve()
     out: list[Source | list[Problem]] = []
-    last: dict[str, tuple] = known.memo("reads") if known is not None else {}
+    last: dict[str, tuple] = answers.reads() if answers is not None else {}
     now: dict[str, tuple] = {}  # what this call read, for the next
     for path in scenario_files(root, paths):
         try:
@@ -162,8 +183,8 @@ def read_sources(root: Path, paths: Iterable[str], data_dir: Path, known: KnownS
         out.append(source)
         if identity is not None and time.time_ns() - identity[3] >= RACY_NS:
             now[str(path)] = (identity, source)
-    if known is not None:
-        known.carry("reads", now)
+    if answers is not None:
+        answers.keep_reads(now)
     return out
 
 
@@ -290,16 +311,14 @@ def load_scenario(path: Path, shown: str, catalog: cat.Catalog, *, check_expect:
 
 def load_project(
     root: Path, paths: Iterable[str] = (), data_dir: Path | None = None, *, check_expect: bool = True,
-    known: KnownScenarios | None = None,
+    answers: Answers | None = None,
 ) -> Project:
     """Load data/ and the chosen scenarios (all of scenarios/ by default); all problems at once.
     check_expect=False accepts verdicts that differ from their `expect` (see load_scenario). With
-    `known`, the build cache answers for every file whose bytes it has seen (`cached_loading`)."""
-    from generator.inputs.cached_loading import CachedLoading
-
+    `answers`, what they already know is taken from them (`cached_loading` gives the build cache's)."""
     data_dir = data_dir or root / "data"
     shown_dir = shown_path(data_dir, root)
-    cached = CachedLoading(known) if known is not None else None
+    cached = answers
     raws = read_data(data_dir)
     catalog, digests = cached.catalog(data_dir, shown_dir, raws) if cached else read_catalog(data_dir, shown_dir, raws)
     problems: list[Problem] = []
@@ -310,7 +329,7 @@ def load_project(
         problems.extend(e.problems)
     # What every evaluation depends on besides its own file: the bytes of data/.
     data_key = sha256(repr(sorted(digests.items())).encode())
-    read_ = read_sources(root, paths, data_dir, known)
+    read_ = read_sources(root, paths, data_dir, answers)
     sources = [s for s in read_ if isinstance(s, Source)]
     for s in sources:
         digests[s.shown] = s.digest

@@ -8,7 +8,8 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.inputs.loader import Project, load_project
+from generator.inputs.cached_loading import load_project
+from generator.inputs.loader import Project
 from generator.rendering import assets, embeds, unfurl
 from generator.rendering.images import Images
 from generator.rendering.scenario_cache import RenderedScenarios
