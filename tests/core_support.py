@@ -74,11 +74,11 @@ def run_js_on_inputs(cases: list) -> list[dict]:
     """Each engine.Inputs through the JavaScript engine; the results as plain JSON, one per case."""
     import json
 
-    from generator.model.results import _plain
+    from generator.model.results import plain
 
     out = subprocess.run(
         ["node", "--input-type=module", "-e", INPUTS_RUNNER, str(ENGINE_MJS)],
-        input=json.dumps([_plain(x) for x in cases]), capture_output=True, text=True, check=True, timeout=300,
+        input=json.dumps([plain(x) for x in cases]), capture_output=True, text=True, check=True, timeout=300,
     )
     results = json.loads(out.stdout)
     assert len(results) == len(cases), f"Node returned {len(results)} results for {len(cases)} cases"

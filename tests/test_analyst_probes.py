@@ -18,7 +18,8 @@ from generator.model.resolve import resolve
 from generator.model.results import ScenarioResult, evaluate_workload
 from generator.model.schema import Scenario, Workload
 from generator.model.engine import cost_curve
-from generator.model.wording import plain, present, price_refs
+from generator.model.results import plain
+from generator.model.wording import present, price_refs
 from generator.rendering.calculator import calculator_data, workload_json
 
 CATALOG = load_catalog(FROZEN / "data")

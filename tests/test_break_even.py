@@ -19,7 +19,7 @@ import pytest
 from core_support import run_js_on_inputs
 
 from generator.model.engine import MAX_PLAN_RUNS, BreakEven, Inputs, Span, Way, _trend, break_even, evaluate, plan_totals
-from generator.model.results import _plain
+from generator.model.results import plain
 
 EVERY_LENGTH_TO = 10_000  # every plan length up to here is priced; beyond, a sample
 
@@ -153,7 +153,7 @@ def test_both_engines_give_the_same_statement_on_the_generated_cases():
         statements.append(break_even(xs[-1], evaluate(xs[-1])))
         lengths(rng, statements[-1])  # the same draws as the test above
     js = run_js_on_inputs(xs)
-    wrong = [i for i, (b, r) in enumerate(zip(statements, js, strict=True)) if r["thresholds"]["break_even"] != _plain(b)]
+    wrong = [i for i, (b, r) in enumerate(zip(statements, js, strict=True)) if r["thresholds"]["break_even"] != plain(b)]
     assert wrong == []
 
 
@@ -234,5 +234,5 @@ def test_the_edges_agree_with_the_totals_at_every_plan_length(x: Inputs):
 def test_both_engines_solve_the_edges_alike():
     js = run_js_on_inputs([x for x, _ in EDGES])
     for (x, expected), r in zip(EDGES, js, strict=True):
-        assert r["thresholds"]["break_even"] == _plain(expected)
-        assert r["thresholds"]["break_even"] == _plain(break_even(x, evaluate(x)))
+        assert r["thresholds"]["break_even"] == plain(expected)
+        assert r["thresholds"]["break_even"] == plain(break_even(x, evaluate(x)))

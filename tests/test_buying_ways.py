@@ -18,7 +18,8 @@ from generator.inputs.problems import InputError
 from generator.model.engine import BlockLimits, block_hours, evaluate
 from generator.model.resolve import resolve
 from generator.model.schema import MODELINE, Workload
-from generator.model.wording import plan_bought, plain
+from generator.model.results import plain
+from generator.model.wording import plan_bought
 from generator.rendering.calculator import calculator_data, workload_json
 
 CATALOG = load_catalog(FROZEN / "data")

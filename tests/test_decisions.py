@@ -17,7 +17,7 @@ from core_support import DATA, run_js_on_workloads
 
 from generator.rendering.calculator import calculator_data
 from generator.inputs.loader import load_catalog
-from generator.model.results import _plain, evaluate_workload
+from generator.model.results import evaluate_workload, plain
 from generator.model.schema import Workload
 
 CASES = yaml.safe_load((Path(__file__).parent / "fixtures" / "decisions" / "issue-27.yaml").read_text())["cases"]
@@ -78,8 +78,8 @@ def _params():
 @pytest.mark.parametrize("case", list(_params()))
 def test_python_engine_gives_the_careful_answer(case, catalog):
     r = evaluate_workload(Workload.model_validate(case["workload"]), catalog)
-    result = {"inputs": _plain(r.inputs), "outcome": _plain(r.outcome), "robustness": _plain(r.robustness),
-              "thresholds": _plain(r.thresholds)}
+    result = {"inputs": plain(r.inputs), "outcome": plain(r.outcome), "robustness": plain(r.robustness),
+              "thresholds": plain(r.thresholds)}
     assert _mismatches(result, case) == []
 
 

@@ -24,7 +24,7 @@ from generator.rendering.calculator import calculator_data
 from generator.model.catalog import Assumptions, Catalog
 from generator.model.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
 from generator.model.resolve import check_references, port_weeks, resolve
-from generator.model.results import _plain
+from generator.model.results import plain
 from generator.model.schema import Workload
 
 
@@ -107,8 +107,8 @@ def both() -> dict[str, list[dict]]:
     for name, j in zip(names, js, strict=True):
         x = CASES[name]
         o = evaluate(x)
-        py = {"outcome": _plain(o), "robustness": _plain(robustness(x, o)), "thresholds": _plain(thresholds(x, o)),
-              "curve": _plain(cost_curve(x, o))}
+        py = {"outcome": plain(o), "robustness": plain(robustness(x, o)), "thresholds": plain(thresholds(x, o)),
+              "curve": plain(cost_curve(x, o))}
         out[name] = [py, j]
     return out
 
@@ -333,7 +333,7 @@ def test_robust_means_no_single_input_flips_it_and_joint_flips_are_reported_apar
 
 def test_price_basis_says_where_the_price_used_sits_in_its_range():
     x = replace(BASE, trainium_price=Span(35.76, 35.76, 85.964), gpu_price=Span(28.11, 13.22, 52.08))
-    py = _plain(evaluate(x))
+    py = plain(evaluate(x))
     (js,) = run_js_on_inputs([x])
     for o in (py, js["outcome"]):
         assert o["trainium"]["price_basis"] == "low"  # the cheapest figure: the end most favourable to Trainium
@@ -419,7 +419,7 @@ def through_both(catalog: Catalog, workloads: list[Workload]) -> list[tuple[dict
     out = []
     for w, j in zip(workloads, js, strict=True):
         x = resolve(w, catalog).inputs
-        out.append(({"inputs": _plain(x), "outcome": _plain(evaluate(x))}, j))
+        out.append(({"inputs": plain(x), "outcome": plain(evaluate(x))}, j))
     return out
 
 

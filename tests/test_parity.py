@@ -24,7 +24,7 @@ from generator.model.engine import Inputs, Span, cost_curve, evaluate, robustnes
 from generator.inputs.loader import load_catalog
 from generator.model.wording import present, price_refs
 from generator.model.resolve import resolve
-from generator.model.results import _plain, evaluate_workload
+from generator.model.results import evaluate_workload, plain
 from generator.model.schema import Workload
 
 _EDGE_BASE = Inputs(
@@ -223,8 +223,8 @@ def cases():
     py, curves = [], []
     for w in workloads:
         r = evaluate_workload(w, catalog)
-        py.append({"inputs": _plain(r.inputs), "outcome": _plain(r.outcome), "robustness": _plain(r.robustness),
-                   "thresholds": _plain(r.thresholds), "curve": _plain(cost_curve(r.inputs, r.outcome))})
+        py.append({"inputs": plain(r.inputs), "outcome": plain(r.outcome), "robustness": plain(r.robustness),
+                   "thresholds": plain(r.thresholds), "curve": plain(cost_curve(r.inputs, r.outcome))})
         curves.append((py[-1]["curve"], price_refs(r)))
     return workloads, py, js, curves, [r["curve"] for r in ran]
 
@@ -308,8 +308,8 @@ def test_exact_ties_and_boundaries_agree():
     problems: list[str] = []
     for i, (x, b) in enumerate(zip(EDGE_CASES, js, strict=True)):
         o = evaluate(x)
-        a = {"outcome": _plain(o), "robustness": _plain(robustness(x, o)), "thresholds": _plain(thresholds(x, o)),
-             "curve": _plain(cost_curve(x, o))}
+        a = {"outcome": plain(o), "robustness": plain(robustness(x, o)), "thresholds": plain(thresholds(x, o)),
+             "curve": plain(cost_curve(x, o))}
         _compare(a, b, f"edge {i}", problems)
     assert not problems, "\n".join(problems[:40])
     # The tie goes to the GPU in both, and the deadline-day port counts as in time.

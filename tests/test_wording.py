@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from generator.model.engine import Inputs, Span, Way, cost_curve, evaluate, robustness, thresholds
-from generator.model.wording import plain, plan_bought, present
+from generator.model.results import plain
+from generator.model.wording import plan_bought, present
 
 PRESENT = Path(__file__).resolve().parent.parent / "docs" / "assets" / "calculator" / "wording.mjs"
 ENGINE = PRESENT.parent / "engine.mjs"

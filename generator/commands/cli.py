@@ -16,7 +16,7 @@ from generator.inputs import freshness, provenance
 from generator.inputs.loader import InputError, Problem, load_project
 from generator.model import formatting as fmt
 from generator.model import wording
-from generator.model.results import to_dict
+from generator.model.results import present_workload, to_dict
 from generator.model.schema import json_schema_text
 from generator.rendering import diff
 
@@ -108,7 +108,7 @@ def _table(results) -> str:
     rows = [("scenario", "verdict", "expect", "saving/run $", "break-even runs", "robustness")]
     for r in results:
         # In the words and figures the scenarios index shows.
-        row = wording.scenario_row(r, [wording.present_workload(w) for w in r.workloads])
+        row = wording.scenario_row(r, [present_workload(w) for w in r.workloads])
         rows.append((r.id, r.verdict, r.scenario.expect, fmt.count(r.saving_per_run), ", ".join(row["break_even"]), row["state"]))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows)

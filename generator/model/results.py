@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.model import formatting as fmt
+from generator.model import wording
 from generator.model.catalog import Catalog
 from generator.model.engine import (
     Inputs,
@@ -18,6 +19,7 @@ from generator.model.engine import (
     Span,
     Thresholds,
     Verdict,
+    cost_curve,
     evaluate,
     robustness,
     thresholds,
@@ -182,18 +184,27 @@ def decision_map(x: Inputs, axis: str, n: int = 24) -> DecisionMap:
     return DecisionMap(axis, runs_max, runs, values, verdicts)
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
+    """Dataclasses to plain data, as results are serialised (nan and inf become None, dates ISO text)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, dt.date):
         return value.isoformat()
     return value
+
+
+def present_workload(w: WorkloadResult, names: dict[str, str] | None = None) -> dict[str, Any]:
+    """`wording.present` for one evaluated workload; `names` are the sources' names by key."""
+    result = {"inputs": plain(w.inputs), "outcome": plain(w.outcome), "robustness": plain(w.robustness),
+              "thresholds": plain(w.thresholds)}
+    curve = plain(cost_curve(w.inputs, w.outcome, w.thresholds.break_even))
+    return wording.present(result, curve, wording.price_refs(w, names))
 
 
 def to_dict(r: ScenarioResult) -> dict[str, Any]:
@@ -214,11 +225,11 @@ def workload_dict(w: WorkloadResult) -> dict[str, Any]:
     """One evaluated workload as `guide evaluate --format json` writes it inside its scenario."""
     return {
         "name": w.workload.name,
-        "inputs": _plain(w.inputs),
-        "outcome": _plain(w.outcome),
-        "robustness": _plain(w.robustness),
-        "thresholds": _plain(w.thresholds),
-        "prices": _plain(w.prices),
+        "inputs": plain(w.inputs),
+        "outcome": plain(w.outcome),
+        "robustness": plain(w.robustness),
+        "thresholds": plain(w.thresholds),
+        "prices": plain(w.prices),
     }
 
 

@@ -610,28 +610,11 @@ def present(result: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any
 
 # --- From the Python side's objects ----------------------------------------------------------------
 
-def plain(value: Any) -> Any:
-    """Dataclasses to the plain data `generator.model.results` serialises (nan and inf become None)."""
-    from generator.model.results import _plain
-
-    return _plain(value)
-
-
 def price_refs(w: Any, names: dict[str, str] | None = None) -> dict[str, dict[str, str]]:
     """The source and date of the price each side of a `WorkloadResult` was resolved at, with the
     source's name (`Source.name`, by key in `names`) where the caller has the catalog."""
     return {side: {"source": p.source, "as_of": p.as_of.isoformat(), "name": (names or {}).get(p.source, p.source)}
             for side, p in w.prices.items()}
-
-
-def present_workload(w: Any, names: dict[str, str] | None = None) -> dict[str, Any]:
-    """`present` for a `generator.model.results.WorkloadResult`; `names` are the sources' names by key."""
-    from generator.model.engine import cost_curve
-
-    result = {"inputs": plain(w.inputs), "outcome": plain(w.outcome), "robustness": plain(w.robustness),
-              "thresholds": plain(w.thresholds)}
-    curve = plain(cost_curve(w.inputs, w.outcome, w.thresholds.break_even))
-    return present(result, curve, price_refs(w, names))
 
 
 def scenario_state(states: list[str]) -> str:

@@ -18,8 +18,8 @@ import altair as alt
 from generator.model import formatting as fmt
 from generator.model.catalog import OPTION_LABELS, Catalog
 from generator.model.engine import Inputs, ranged_inputs
-from generator.model.wording import present_workload, price_refs, range_label, range_value, source_line
-from generator.model.results import DecisionMap, ScenarioResult, WorkloadResult
+from generator.model.wording import price_refs, range_label, range_value, source_line
+from generator.model.results import DecisionMap, ScenarioResult, WorkloadResult, present_workload
 
 TRN = "Trainium"
 GPU = "GPU"

@@ -26,9 +26,9 @@ from generator.model import quoting as quoted_prices
 from generator.model import trn3
 from generator.model.catalog import OPTION_LABELS, OPTIONS
 from generator.model.wording import RANGE_LABELS
-from generator.model.wording import EXPERIENCE_LABELS, RULE_LABELS, VERDICT_LABELS, present_workload, scenario_row
+from generator.model.wording import EXPERIENCE_LABELS, RULE_LABELS, VERDICT_LABELS, scenario_row
 from generator.model.reference import Reference, reference
-from generator.model.results import ScenarioResult, WorkloadResult
+from generator.model.results import ScenarioResult, WorkloadResult, present_workload
 from generator.model.schema import json_schema
 from generator.rendering import catalog_tables, changes, downloads, embeds, published, unfurl
 from generator.rendering import charts as ch
