@@ -236,7 +236,7 @@ def guide_for(root: Path) -> Guide:
     """The project at `root` with the site URL and day a build of it would use, and its methodology
     page with the figures filled in."""
     from generator.commands import siteconfig
-    from generator.rendering.published import methodology_sections
+    from generator.rendering.methodology import methodology_sections
 
     config = siteconfig.read(root)
     today = freshness.today(config.today)

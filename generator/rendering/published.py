@@ -14,7 +14,6 @@ import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from generator.model import formatting as fmt
@@ -45,7 +44,7 @@ def result_json(r: ScenarioResult) -> str:
     return json.dumps(to_dict(r), indent=2, default=str) + "\n"
 
 
-_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
+FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 # JSON a page's script reads (a chart's compiled spec, the calculator's data): no reader of the text
 # needs it (a chart's numbers are in the table after it and in its CSV). script_json leaves no '<' inside.
 _SPEC = re.compile(r"<template\b[^>]*>[^<]*</template>\n?")
@@ -62,7 +61,7 @@ def page_markdown(markdown: str, page: str = "") -> str:
     the charts' compiled specs and the build's markers. page: its docs path, where its Markdown links
     (`sources.md#x`, which MkDocs turns into addresses) are turned into the addresses they have from
     beside it; its HTML links already are."""
-    text = _inert_blocks(_SPEC.sub("", _FRONT_MATTER.sub("", markdown, count=1)))
+    text = _inert_blocks(_SPEC.sub("", FRONT_MATTER.sub("", markdown, count=1)))
     text = _MARKERS.sub("", text).lstrip("\n")
     if not page:
         return text
@@ -194,31 +193,3 @@ def llms_full(site_name: str, summary: str, site_url: str, pages: Iterable[PageI
     parts.append("\n---\n\n# Scenarios\n")
     parts += [s.full for s in scenarios]
     return "".join(parts)
-
-
-def methodology_sections(project: Any, path: Path, site_url: str, today: dt.date) -> list[tuple[str, str, str]]:
-    """The methodology page, its figures filled in as a build fills them, cut at its second-level
-    headings: (title, anchor, Markdown) each. Its charts are named, not drawn."""
-    from generator.rendering.site import Renderer, render_markdown_page
-
-    source = _FRONT_MATTER.sub("", path.read_text(encoding="utf-8"), count=1)
-    text = render_markdown_page(Renderer(project, site_url=site_url, today=today), source, charts=_ChartNames())
-    sections = []
-    for block in re.split(r"^(?=## )", text, flags=re.M)[1:]:
-        heading, _, body = block.partition("\n")
-        m = re.match(r"## (.*?)(?:\s*\{\s*#([\w-]+)\s*\})?\s*$", heading)
-        title, anchor = m[1], m[2] or _slug(m[1])
-        sections.append((title, anchor, f"## {title}\n{body}".strip() + "\n"))
-    return sections
-
-
-def _slug(title: str) -> str:
-    """The anchor MkDocs' table of contents gives a heading."""
-    return re.sub(r"[\s-]+", "-", re.sub(r"[^\w\s-]", "", title).strip().lower())
-
-
-class _ChartNames:
-    """`{{ charts.NAME }}` where the chart is not drawn: a line saying one is on the page."""
-
-    def __getattr__(self, name: str) -> str:
-        return f"(A chart, {name}, is on the page.)"
