@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from generator.model import break_even as solver
 from generator.model import wording as words
 
 Verdict = Literal["trainium", "gpu", "neither"]
@@ -756,207 +757,30 @@ def _trend(x: Inputs, o: Outcome, side: str) -> tuple[float, float]:
     return slope, count * term * price + far * held / w
 
 
-def _last_true(holds, lo: int, hi: int, guess: int) -> int:
-    """The last n in lo..hi for which `holds`, given that it holds from lo up to some point and not
-    after. `guess` is where that point is thought to be: a good guess costs two calls, a wrong one a
-    bisection, never a wrong answer."""
-    g = min(max(guess, lo), hi)
-    if holds(g):
-        if g == hi or not holds(g + 1):
-            return g
-        lo = g + 1
-    else:
-        hi = g - 1
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if holds(mid):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def _first_true(holds, lo: int, hi: int, guess: int) -> int:
-    """The first n in lo..hi for which `holds`, given that it does not hold up to some point and
-    holds from there to hi; `guess`, as for `_last_true`."""
-    g = min(max(guess, lo), hi)
-    if holds(g):
-        if g == lo or not holds(g - 1):
-            return g
-        hi = g - 1
-    else:
-        lo = g + 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if holds(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
-def _zero_guess(lo: int, hi: int, at_lo: float, at_hi: float) -> int:
-    """The last whole number on lo's side of where the line through (lo, at_lo) and (hi, at_hi) is 0."""
-    return lo + math.floor((hi - lo) * (at_lo / (at_lo - at_hi)))
-
-
 def _plan_lengths(x: Inputs, o: Outcome, limit: int) -> tuple[int | None, int | None, int | None]:
-    """Over plan lengths 1..limit: the shortest plan that costs less on Trainium, the longest, and
-    the longest that does not (None where there is none), exactly as `plan_totals` compares them.
-
-    Not plan by plan: the shortest is sought from 1 up, the others from limit down, each stopping
-    at the first it finds. Both totals grow with the plan's length. A stretch of lengths over which each
-    side buys the same number of terms the same way (a piece) has each total a line in n, Trainium's
-    plus a port every k runs: within one architecture the difference is a line, and from one
-    architecture to the next, at the same run within it, it moves by the same amount. So a piece is
-    solved by bisecting over architectures and then over runs, and stretches the totals alone
-    settle are passed over whole: the work grows with the terms bought between where a search
-    starts and where it stops, not with the plan's length."""
+    """`break_even.plan_lengths` over the totals `plan_totals` compares: the shortest plan of 1..limit
+    that costs less on Trainium, the longest, and the longest that does not."""
     k = x.runs_per_architecture
     sides = (("gpu", o.gpu.hours_per_run, o.gpu.wall_clock_hours),
              ("trainium", o.trainium.hours_per_run, o.trainium.wall_clock_hours))
-    seen: dict[int, tuple] = {}
 
-    def at(n: int) -> tuple:
+    def totals(n: int) -> solver.Totals:
         """GPU total, Trainium total (as plan_totals adds them), the compute difference (ports left
         out), and each side's piece: the terms it needs beyond held hours and whether it buys them by the hour."""
-        r = seen.get(n)
-        if r is None:
-            costs, keys = [], []
-            for side, hours, wall in sides:
-                cost, bought = compute_cost(n, x, side, hours, wall)
-                term = getattr(x, side + "_term_hours")
-                need = None if term is None else math.ceil(
-                    max(0.0, plan_span(n, x, wall) - getattr(x, side + "_held_hours")) / term)
-                costs.append(cost)
-                keys.append(None if need is None else (need, bought < need))
-            gpu, trn = costs
-            r = seen[n] = (gpu, ports_needed(n, k) * o.port_cost + trn, gpu - trn, keys[0], keys[1])
-        return r
+        costs, keys = [], []
+        for side, hours, wall in sides:
+            cost, bought = compute_cost(n, x, side, hours, wall)
+            term = getattr(x, side + "_term_hours")
+            need = None if term is None else math.ceil(
+                max(0.0, plan_span(n, x, wall) - getattr(x, side + "_held_hours")) / term)
+            costs.append(cost)
+            keys.append(None if need is None else (need, bought < need))
+        gpu, trn = costs
+        return gpu, ports_needed(n, k) * o.port_cost + trn, gpu - trn, keys[0], keys[1]
 
-    def ahead(n: int) -> bool:
-        gpu, trn = at(n)[:2]
-        return trn < gpu
-
-    def gap(n: int) -> float:
-        gpu, trn = at(n)[:2]
-        return gpu - trn
-
-    def piece_end(p: int, hi: int) -> int:
-        """The last plan length from p on (up to hi) at which each side buys as it does at p."""
-        end = hi
-        for i, (side, _, wall) in enumerate(sides):
-            key = at(p)[3 + i]
-            if key is None:
-                continue
-            need, by_hour = key
-            held, term = getattr(x, side + "_held_hours"), getattr(x, side + "_term_hours")
-            e = _last_true(lambda n: at(n)[3 + i][0] == need, p, end,
-                           math.floor((held + need * term) / plan_span(1, x, wall)))
-            if by_hour:
-                # With the terms fixed the hourly cost grows and the committed one does not: hourly
-                # buying ends once, somewhere in the stretch.
-                e = _last_true(lambda n: at(n)[3 + i][1], p, e, p)
-            end = e
-        return end
-
-    def piece_start(p: int, lo: int) -> int:
-        """The first plan length down from p (to lo) at which each side buys as it does at p."""
-        start = lo
-        for i, (side, _, wall) in enumerate(sides):
-            key = at(p)[3 + i]
-            if key is None:
-                continue
-            need, by_hour = key
-            held, term = getattr(x, side + "_held_hours"), getattr(x, side + "_term_hours")
-            s = _first_true(lambda n: at(n)[3 + i][0] == need, start, p,
-                            math.floor((held + (need - 1) * term) / plan_span(1, x, wall)) + 1)
-            if not by_hour:
-                # Hourly buying past a held reservation, where there is any, comes first in the stretch.
-                s = _first_true(lambda n: not at(n)[3 + i][1], s, p, p)
-            start = s
-        return start
-
-    def line(a: int, b: int) -> tuple[int | None, int | None, int | None]:
-        """(first, last, behind) over a..b, where the difference is a line: it changes sign at most once."""
-        if ahead(a) == ahead(b):
-            return (a, b, None) if ahead(a) else (None, None, b)
-        s = _last_true(lambda n: ahead(n) == ahead(a), a, b, _zero_guess(a, b, gap(a), gap(b)))
-        return (a, s, b) if ahead(a) else (s + 1, b, s)
-
-    def piece(a: int, b: int) -> tuple[int | None, int | None, int | None]:
-        """(first, last, behind) over a piece a..b."""
-        if k is None or (a - 1) // k == (b - 1) // k:
-            return line(a, b)
-        ma, mb = (a - 1) // k + 1, (b - 1) // k + 1  # the architectures a and b fall in
-        parts = [line(a, ma * k)]
-        if mb - ma >= 2:
-            parts.append(architectures(ma + 1, mb - 1, at(b)[2] > at(a)[2]))
-        parts.append(line((mb - 1) * k + 1, b))
-        return _merged(parts)
-
-    def architectures(m1: int, m2: int, rising: bool) -> tuple[int | None, int | None, int | None]:
-        """(first, last, behind) over whole architectures m1..m2 of a piece. Within each the difference
-        is a line, highest at its last run when it rises and at its first otherwise; at the same run
-        of successive architectures it moves by one amount, so whether an architecture has a run
-        ahead (or one not ahead) changes at most once from m1 to m2."""
-        top, low = (k, 1) if rising else (1, k)
-
-        def run(m: int, r: int) -> int:
-            return (m - 1) * k + r
-
-        def where(holds, r: int) -> tuple[int | None, int | None]:
-            """The first and the last architecture in m1..m2 with `holds` at run r of it."""
-            a, b = holds(run(m1, r)), holds(run(m2, r))
-            if not (a or b):
-                return None, None
-            if a and b:
-                return m1, m2
-            turn = _last_true(lambda m: holds(run(m, r)) == a, m1, m2,
-                              _zero_guess(m1, m2, gap(run(m1, r)), gap(run(m2, r))))
-            return (m1, turn) if a else (turn + 1, m2)
-
-        up_first, up_last = where(ahead, top)
-        _, down_last = where(lambda n: not ahead(n), low)
-        first = None if up_first is None else line(run(up_first, 1), run(up_first, k))[0]
-        last = None if up_last is None else line(run(up_last, 1), run(up_last, k))[1]
-        behind = None if down_last is None else line(run(down_last, 1), run(down_last, k))[2]
-        return first, last, behind
-
-    def scan(want: bool, down: bool) -> int | None:
-        """The first plan length (the last, going down from limit) at which Trainium is ahead, or
-        (want False) is not. Stretches the totals alone settle are passed over in growing strides:
-        where Trainium's dearest point lies below the GPU's cheapest, or the reverse."""
-        p, stride = (limit if down else 1), 1
-        while 1 <= p <= limit:
-            q = max(1, p - stride + 1) if down else min(limit, p + stride - 1)
-            lo, hi = min(p, q), max(p, q)
-            settled = True if at(hi)[1] < at(lo)[0] else False if at(hi)[0] <= at(lo)[1] else None
-            if settled is not None:
-                if settled == want:
-                    return p
-                p, stride = (q - 1 if down else q + 1), stride * 2
-                continue
-            a, b = (piece_start(p, 1), p) if down else (p, piece_end(p, limit))
-            first, last, behind = piece(a, b)
-            found = (last if want else behind) if down else first
-            if found is not None:
-                return found
-            p, stride = (a - 1 if down else b + 1), max(1, stride // 2)
-        return None
-
-    first = scan(True, False)
-    if first is None:
-        return None, None, limit  # no plan is ahead, so the longest is not
-    return first, scan(True, True), scan(False, True)
-
-
-def _merged(parts: list[tuple[int | None, int | None, int | None]]) -> tuple[int | None, int | None, int | None]:
-    """(first, last, behind) over consecutive stretches, each given as its own (first, last, behind)."""
-    first = next((f for f, _, _ in parts if f is not None), None)
-    last = next((la for _, la, _ in reversed(parts) if la is not None), None)
-    behind = next((b for _, _, b in reversed(parts) if b is not None), None)
-    return first, last, behind
+    terms = tuple((getattr(x, side + "_held_hours"), getattr(x, side + "_term_hours"), plan_span(1, x, wall))
+                  for side, _, wall in sides)
+    return solver.plan_lengths(totals, terms, k, limit)  # type: ignore[arg-type]
 
 
 def break_even(x: Inputs, o: Outcome) -> BreakEven:
