@@ -291,8 +291,10 @@ class Renderer:
         page = self.site_url + embeds.page_url(c.page)
         src = f"{self.site_url}embed/{c.id}/{names['svg']}"
         alt = f"{c.title}. {c.summary}"
+        # Its natural width at most, and the column's where that is narrower: a blog read on a phone
+        # never scrolls sideways for it.
         return (f'<a href="{html.escape(page)}"><img src="{html.escape(src)}" alt="{html.escape(alt)}" '
-                f'width="{embeds.EXPORT_WIDTH}"></a>')
+                f'width="{embeds.EXPORT_WIDTH}" style="max-width:100%;height:auto"></a>')
 
     # Pages.
     def register(self, c: ch.Chart, page: str) -> ch.Chart:

@@ -46,6 +46,7 @@ class Unfurl:
     image: str  # a CARD_WIDTH x CARD_HEIGHT PNG, relative to the site's root
     image_alt: str
     type: str = "article"
+    oembed: str = ""  # the oEmbed file a pasted link to the page finds its chart by, relative to the site's root
 
 
 class Cards(Mapping[str, Unfurl]):
@@ -81,7 +82,7 @@ def tags(env: jinja2.Environment, u: Unfurl, site_url: str, site_name: str, *, i
         return ""
     return env.get_template("partials/unfurl.html.j2").render(
         u=u, url=urljoin(site_url, u.path), image=urljoin(site_url, u.image) if image else None, site_name=site_name,
-        width=CARD_WIDTH, height=CARD_HEIGHT)
+        width=CARD_WIDTH, height=CARD_HEIGHT, oembed=urljoin(site_url, u.oembed) if u.oembed else None)
 
 
 def page(title: str, description: str, path: str, *, homepage: bool) -> Unfurl:
@@ -134,10 +135,14 @@ def verdict_sentence(r: Any) -> str:
 
 
 def scenario(r: Any, page_path: str, chart: Any | None, chart_card: str | None) -> Unfurl:
-    """A scenario page's card: its first chart, the verdict in a sentence."""
-    if chart is None or chart_card is None:
+    """A scenario page's card: its first chart, the verdict in a sentence; a link to the page pasted
+    where oEmbed is read embeds that chart."""
+    if chart is None:
         return Unfurl(r.scenario.title, verdict_sentence(r), page_path, SITE_CARD, site_card_alt())
-    return Unfurl(r.scenario.title, verdict_sentence(r), page_path, chart_card, chart_alt(chart))
+    oembed = f"embed/{chart.id}/{OEMBED}"
+    if chart_card is None:
+        return Unfurl(r.scenario.title, verdict_sentence(r), page_path, SITE_CARD, site_card_alt(), oembed=oembed)
+    return Unfurl(r.scenario.title, verdict_sentence(r), page_path, chart_card, chart_alt(chart), oembed=oembed)
 
 
 def embed(chart: Any, folder: str, card: str) -> Unfurl:
@@ -146,9 +151,11 @@ def embed(chart: Any, folder: str, card: str) -> Unfurl:
 
 
 def iframe(src: str, title: str, width: str | int, height: int) -> str:
-    """The iframe a blogger pastes, as text."""
+    """The iframe a blogger pastes, as text. A width in pixels is a most: the frame takes the column's
+    width where that is narrower, so a blog read on a phone never scrolls sideways for it."""
+    fit = "width:100%" if isinstance(width, str) else f"width:100%;max-width:{width}px"
     return (f'<iframe src="{html.escape(src)}" title="{html.escape(title)}" width="{width}" height="{height}" '
-            f'style="border:0" loading="lazy"></iframe>')
+            f'style="border:0;{fit}" loading="lazy"></iframe>')
 
 
 def oembed(chart: Any, folder: str, card: str, site_url: str, site_name: str, *, image: bool = True) -> str:
