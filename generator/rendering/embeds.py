@@ -215,6 +215,7 @@ class ChartFiles:
     texts: dict[str, str]
     job: Job
     gallery: str
+    title: str = ""  # the chart's, for the gallery's fold of scenario charts
 
 
 def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache | None, charts_js: str,
@@ -235,7 +236,7 @@ def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache |
     if site_url:
         texts[base + unfurl.OEMBED] = unfurl.oembed(c, base, names["card"], site_url, site_name, image=images)
     gallery = env.get_template("partials/gallery_section.html.j2").render(c=c)
-    return ChartFiles(c.id, texts, Job(compile_vega(export, cache, memo)), gallery)
+    return ChartFiles(c.id, texts, Job(compile_vega(export, cache, memo)), gallery, c.title)
 
 
 Stored = dict[tuple[str, str], tuple[Path, int, str]]  # (suffix, text) -> the cache file, its size and sha256

@@ -190,11 +190,14 @@ class Renderer:
             static_images=static_images,
             iframe_snippet=self.iframe_snippet,
             image_snippet=self.image_snippet,
+            plan_saving=unfurl.plan_saving,
+            page_title=self.page_title,
         )
         # What names each chart this build drew: the charts themselves (their specs and rows) are let
         # go once their page and embed files are made; kept for every scenario, they were most of a
         # cold build's memory.
         self.charts: list[ch.ChartLabel] = []
+        self._titles: dict[str, str] | None = None  # scenario page -> its title, for page_title
         self.embeds: list[embeds.ChartFiles] = []
         self.home: dict[str, ch.Chart] = {}
         self._rows: dict[str, dict[str, Any]] = {}  # scenario id -> what the scenarios index says of it, made with its page
@@ -282,6 +285,15 @@ class Renderer:
     def _index_row(self, r: ScenarioResult, row: dict[str, Any]) -> str:
         return self.env.get_template("partials/index_row.html.j2").render(r=r, row=row)
 
+    def page_title(self, page: str) -> str:
+        """The title of the page a chart lives on, as a link to it reads."""
+        if scenario_page(page):
+            titles = self._titles
+            if titles is None:
+                titles = self._titles = {f"scenarios/{r.id}.md": r.scenario.title for r in self.project.results}
+            return titles.get(page, page)
+        return HOST_PAGES.get(page, page)
+
     # Snippets a blogger pastes. Built as text here and escaped again where the page shows them.
     def iframe_snippet(self, c: ch.Chart) -> str:
         return unfurl.iframe(f"{self.site_url}embed/{c.id}/", c.title, "100%", unfurl.IFRAME_HEIGHT)
@@ -364,7 +376,8 @@ class Renderer:
             card = f"embed/{shown.id}/{embeds.file_names(shown.id)['card']}" if shown else None
             site.unfurls.add(path, functools.partial(unfurl.scenario, r, embeds.page_url(path), shown, card))
         site.pages["scenarios/index.md"] = self.env.get_template("scenarios_index.md.j2").render()
-        pp = self.chart_block(self.register(ch.price_performance(self.catalog), "prices.md"))
+        pp_chart = self.register(ch.price_performance(self.catalog), "prices.md")
+        pp = self.chart_block(pp_chart)
         site.pages["prices.md"] = self.env.get_template("prices.md.j2").render(pp_chart=pp, today=self.freshness.today)
         site.sources["prices.md"] = "data/prices.yaml"
         moves = changes.shown_moves(self.catalog, self.project.results)
@@ -378,7 +391,9 @@ class Renderer:
         site.pages["reference/schema.md"] = self.schema_page()
         # Hand-written pages place these; they are registered here so their embeds exist.
         self.home = {name: self.register(c, page) for name, (page, c) in self.home_charts().items()}
-        site.pages["embed.md"] = self.env.get_template("embed_gallery.md.j2").render(embeds=self.embeds)
+        site_wide = {pp_chart.id, *(c.id for c in self.home.values())}
+        site.pages["embed.md"] = self.env.get_template("embed_gallery.md.j2").render(
+            site_wide=[f for f in self.embeds if f.chart_id in site_wide], scenarios=[f for f in self.embeds if f.chart_id not in site_wide])
         # The site's card draws the home page's decision map again, under the site's name and question.
         decision_map = self.home["decision_map"]
         if self.static_images:
@@ -424,6 +439,13 @@ class Renderer:
         if sensitivity is not None:
             charts["sensitivity"] = ("methodology.md", replace(sensitivity, id="reference-sensitivity"))
         return charts
+
+
+# The hand-written pages that show a chart (home_charts, and the prices page), by their titles in
+# mkdocs.yml's nav: how the embed gallery's link back to each reads (tests/test_last_mile.py holds
+# them to the built pages' own titles).
+HOST_PAGES = {"index.md": "Home", "prices.md": "Prices and hardware", "methodology.md": "Methodology",
+              "axes/porting.md": "Porting effort"}
 
 
 class _Slots:

@@ -117,6 +117,21 @@ def _amounts(per_run: float, plan: float, save: str, cost: str) -> str:
     return f"{first} {_money(per_run, 'a run')} {joint} {_money(plan, 'over the plan')}, porting included"
 
 
+def plan_saving(r: Any) -> str:
+    """What Trainium costs against the GPU over the plan and a run, port included, in one sentence:
+    the number a scenario's verdict box and its card lead with (for a hybrid, the workloads that go
+    to Trainium)."""
+    spr, td = r.saving_per_run, r.total_difference
+    if r.verdict == "hybrid":
+        return (f"Over the plan, the workloads sent to Trainium cost {_than(td)} there than on the GPU, ports "
+                f"included; {_than(spr)} a run.")
+    return f"Over the plan, Trainium costs {_than(td)} than the GPU, port included; {_than(spr)} a run."
+
+
+def _than(saving: float) -> str:
+    return f"{fmt.money(abs(saving))} {'less' if saving >= 0 else 'more'}"
+
+
 def verdict_sentence(r: Any) -> str:
     """The scenario's verdict in one sentence, with what Trainium saves a run and over the plan (for a
     hybrid, the workloads that go there), the rule that decided where it is not the cost, and the date
