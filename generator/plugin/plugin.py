@@ -27,6 +27,7 @@ from generator.inputs.freshness import today
 from generator.plugin import sitefolder, watching
 from generator.plugin.between_saves import BetweenSaves
 from generator.plugin.config import GuideConfig
+from generator.plugin.error_banner import ErrorBanner
 from generator.plugin.files import GeneratedFile, StoredPage, always_modified, toc_tokens
 from generator.plugin.theme_inputs import page_parts, site_parts
 from generator.rendering import embeds, passthrough, unfurl
@@ -76,6 +77,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.between: BetweenSaves | None = None  # under serve: the cache's chores and full garbage collections, run between saves
         self.workers: Workers | None = None  # under serve: the image workers, kept from one build to the next
         self.watcher = None  # under serve: the system's watcher of scenarios/ and data/, where it started (watching)
+        self.banner: ErrorBanner | None = None  # under serve: the failed build's error, shown in every page served
         self.page_urls: dict[tuple, tuple] = {}  # what MkDocs made of stored pages' URLs (StoredPage), kept from one build to the next
         self._new_build()
 
@@ -389,6 +391,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
     @event_priority(50)  # before the search plugin writes its index
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if self.banner is not None:
+            self.banner.succeeded()  # a step below that fails shows its own error again (on_build_error)
         if self.dirty:
             _search_without_rebuilt_pages(config)
         # Images render in worker processes while the pages are built; they, and the embed text files
@@ -463,6 +467,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
     def on_serve(self, server, *, config: MkDocsConfig, builder):
         root = _root(config)
         self.watcher = watching.watch(server, [root / "scenarios", root / "data"])
+        self.banner = ErrorBanner(server)
         # The first build is over and the server not yet answering: the workers start in their own
         # processes while the browser loads the first page, not in the first save.
         self._warm_workers(lambda: False)
@@ -481,6 +486,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             self.workers = None
 
     def on_build_error(self, *, error: Exception) -> None:
+        if self.banner is not None:
+            self.banner.failed(str(error) if isinstance(error, Abort) else f"{type(error).__name__}: {error}")
         self._cancel_images()
         if self.building is not None and self.built is not None:
             # The failed build may have written any page it found changed: the next one takes none of
