@@ -404,7 +404,7 @@ def test_the_embed_gallery_is_a_few_screens_and_names_pages_by_title(width: int,
     assert found["links"] and not [t for t, _ in found["links"] if t.endswith(".md") or "/" in t], found["links"]
     # A folded chart opens to its image or live chart and its snippets.
     fold = page.locator("details.guide-gallery__fold").first
-    fold.locator("summary").click()
+    fold.locator(":scope > summary").click()
     view = fold.locator(".guide-chart__view")
     view.scroll_into_view_if_needed()
     assert view.is_visible() and fold.locator("details.guide-embed").count() == 1
@@ -420,8 +420,8 @@ def test_the_gallery_links_read_as_the_titles_of_their_pages(built_site: BuiltSi
     for href, text in links:
         if href.startswith("scenarios/"):
             target = (built_site.site / href / "index.html").read_text(encoding="utf-8")
-            h1 = re.sub(r"<[^>]+>|¶", "", re.search(r"<h1[^>]*>(.*?)</h1>", target, re.S)[1]).strip()
-            assert html.unescape(text) == html.unescape(h1), (href, text, h1)
+            h1 = html.unescape(re.sub(r"<[^>]+>", "", re.search(r"<h1[^>]*>(.*?)</h1>", target, re.S)[1])).replace("¶", "").strip()
+            assert html.unescape(text) == h1, (href, text, h1)
         else:
             assert html.unescape(text) in nav, (href, text, sorted(nav))
 
@@ -487,3 +487,62 @@ def test_under_serve_a_save_that_fails_validation_shows_its_located_error_in_the
     finally:
         context.close()
         served.stop()
+
+
+# --- the social card carries the answer -----------------------------------------------------------
+
+
+def _og(path: Path) -> dict[str, str]:
+    return head(path).meta
+
+
+def test_a_scenario_pages_card_draws_its_verdict_saving_and_title_above_its_chart(built_site: BuiltSite, project):
+    import vl_convert as vlc
+
+    from generator.model import formatting as fmt
+    from generator.rendering import unfurl
+    from generator.rendering.images import CARD_HEIGHT, CARD_WIDTH, card_svg, drawable_svg, png_size
+
+    site_url = "https://trainium-or-gpu.github.io/guide/"
+    for r in project.results[:3]:
+        meta = _og(built_site.site / "scenarios" / r.id / "index.html")
+        card = built_site.site / meta["og:image"][len(site_url):]
+        data = card.read_bytes()
+        assert png_size(data) == (CARD_WIDTH, CARD_HEIGHT)
+        heading = unfurl.card_heading(r)
+        assert heading[0] == f"Verdict: {unfurl.VERDICT_LABELS[r.verdict]}" and heading[2] == r.scenario.title
+        assert fmt.money(abs(r.total_difference)) in heading[1] and ("less" in heading[1]) == (r.total_difference >= 0)
+        # The card is the chart's own SVG under those lines, nothing else.
+        chart_svg = (card.parent / card.name.replace("-card.png", ".svg")).read_text(encoding="utf-8")
+        assert data == vlc.svg_to_png(drawable_svg(card_svg(chart_svg, heading)))
+        assert data != vlc.svg_to_png(drawable_svg(card_svg(chart_svg)))
+        assert meta["og:image:alt"].startswith(". ".join(heading))
+
+
+def test_the_home_pages_card_carries_the_guides_question_and_answer(built_site: BuiltSite):
+    from generator.rendering import unfurl
+
+    meta = _og(built_site.site / "index.html")
+    assert meta["og:image"].endswith("/" + unfurl.SITE_CARD)
+    heading = unfurl.site_card_heading("Trainium or GPU?")
+    assert heading[1].startswith("Should we train") and heading[2].startswith("It depends on how many runs")
+    assert unfurl.QUESTION in meta["og:image:alt"] and unfurl.ANSWER in meta["og:image:alt"]
+    home = (built_site.site / "index.html").read_text(encoding="utf-8")
+    assert "It depends on how many runs you make on one architecture" in home
+
+
+def test_card_headings_are_legible_at_a_feeds_500px_and_wrap_inside_the_card():
+    from generator.rendering.images import CARD_MARGIN, CARD_WIDTH, HEADING_SIZES, card_svg
+
+    assert min(HEADING_SIZES) * 500 / CARD_WIDTH >= 12
+    chart = '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="400"><rect width="640" height="400" fill="white"/></svg>'
+    long_title = "A team with a very long scenario title " * 6
+    drawn = card_svg(chart, ("Verdict: Trainium", "Trainium costs $1,234,567 less than the GPU over the plan", long_title))
+    texts = re.findall(r'<text x="(\d+)" y="(\d+)" [^>]*font-size="(\d+)"[^>]*>([^<]*)</text>', drawn)
+    assert [t[3] for t in texts[:2]] == ["Verdict: Trainium", "Trainium costs $1,234,567 less than the GPU over the plan"]
+    title_lines = texts[2:]
+    assert len(title_lines) == 2 and title_lines[-1][3].endswith("\u2026")
+    # Liberation Sans runs under 0.55 em a character: every line ends inside the card's margin.
+    for x, _, size, text in texts:
+        assert int(x) + len(text) * int(size) * 0.55 <= CARD_WIDTH - CARD_MARGIN * 2, text
+    assert int(texts[-1][1]) < 300  # the chart keeps most of the card

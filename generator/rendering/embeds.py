@@ -220,9 +220,10 @@ class ChartFiles:
 
 def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache | None, charts_js: str,
                 memo: dict[str, str] | None = None, *, site_name: str = "",
-                unfurl_env: jinja2.Environment, images: bool = True) -> ChartFiles:
+                unfurl_env: jinja2.Environment, images: bool = True, card_heading: tuple[str, ...] = ()) -> ChartFiles:
     """images=False: a build without static images, whose files name none (`embed_page`, `unfurl.oembed`,
-    and the gallery section through the environment's `static_images`)."""
+    and the gallery section through the environment's `static_images`). card_heading: the lines the
+    chart's card carries above it (a scenario's answer)."""
     export = export_spec(c, site_url)
     base = f"embed/{c.id}/"
     names = file_names(c.id)
@@ -236,7 +237,7 @@ def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache |
     if site_url:
         texts[base + unfurl.OEMBED] = unfurl.oembed(c, base, names["card"], site_url, site_name, image=images)
     gallery = env.get_template("partials/gallery_section.html.j2").render(c=c)
-    return ChartFiles(c.id, texts, Job(compile_vega(export, cache, memo)), gallery, c.title)
+    return ChartFiles(c.id, texts, Job(compile_vega(export, cache, memo), card_heading=card_heading), gallery, c.title)
 
 
 Stored = dict[tuple[str, str], tuple[Path, int, str]]  # (suffix, text) -> the cache file, its size and sha256

@@ -309,11 +309,12 @@ class Renderer:
                 f'width="{embeds.EXPORT_WIDTH}" style="max-width:100%;height:auto"></a>')
 
     # Pages.
-    def register(self, c: ch.Chart, page: str) -> ch.Chart:
+    def register(self, c: ch.Chart, page: str, card_heading: tuple[str, ...] = ()) -> ch.Chart:
         c = replace(c, page=page, vega=embeds.compile_vega(embeds.site_spec(c), self.cache, self._vega))
         self.charts.append(ch.ChartLabel.of(c))
         self._add_embed(embeds.chart_files(c, self.env, self.site_url, self.cache, CHARTS_JS, self._vega,
-                                           site_name=self.site_name, unfurl_env=self.unfurl_env, images=self.static_images))
+                                           site_name=self.site_name, unfurl_env=self.unfurl_env, images=self.static_images,
+                                           card_heading=card_heading))
         return c
 
     def _add_embed(self, files: embeds.ChartFiles) -> None:
@@ -328,7 +329,9 @@ class Renderer:
     def scenario_page(self, r: ScenarioResult) -> str:
         page = f"scenarios/{r.id}.md"
         shown = [present_workload(w, self.source_names) for w in r.workloads]
-        blocks = [self.chart_block(self.register(c, page)) for c in ch.scenario_charts(r, shown)]
+        # Each chart's card, what a link to the page or to the chart unfurls to, leads with the answer.
+        answer = unfurl.card_heading(r)
+        blocks = [self.chart_block(self.register(c, page, answer)) for c in ch.scenario_charts(r, shown)]
         row = self._rows[r.id] = scenario_row(r, shown)
         self._row_html[r.id] = self._index_row(r, row)
         self._presets[r.id] = self.presets(r)

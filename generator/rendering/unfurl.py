@@ -92,14 +92,26 @@ def page(title: str, description: str, path: str, *, homepage: bool) -> Unfurl:
                   "website" if homepage else "article")
 
 
+QUESTION = "Should we train this model on AWS Trainium or on Nvidia GPUs?"
+# The home page's short answer (docs/index.md), as the site's card carries it.
+ANSWER = "It depends on how many runs you make on one architecture: many runs of a stable model favour Trainium."
+
+
 def site_card_heading(site_name: str) -> tuple[str, ...]:
-    question = "Should we train this model on AWS Trainium or on Nvidia GPUs?"
-    return (site_name, question) if site_name else (question,)
+    return (site_name, QUESTION, ANSWER) if site_name else (QUESTION, ANSWER)
 
 
 def site_card_alt() -> str:
-    return ("The guide's question, Trainium or GPU, over its decision map: the verdict for the reference "
-            "workload across training runs planned and Trainium's throughput relative to the GPU.")
+    return (f"The guide's question, {QUESTION} Its answer: {ANSWER} Under them, its decision map: the verdict "
+            "for the reference workload across training runs planned and Trainium's throughput relative to the GPU.")
+
+
+def card_heading(r: Any) -> tuple[str, ...]:
+    """What a scenario's card says above its chart, short enough to read at a feed's 500 px: the
+    verdict, what Trainium costs against the GPU over the plan, and the scenario's title."""
+    td = r.total_difference
+    whose = "The workloads sent to Trainium cost" if r.verdict == "hybrid" else "Trainium costs"
+    return (f"Verdict: {VERDICT_LABELS[r.verdict]}", f"{whose} {_than(td)} than the GPU over the plan", r.scenario.title)
 
 
 def chart_alt(chart: Any) -> str:
@@ -157,7 +169,8 @@ def scenario(r: Any, page_path: str, chart: Any | None, chart_card: str | None) 
     oembed = f"embed/{chart.id}/{OEMBED}"
     if chart_card is None:
         return Unfurl(r.scenario.title, verdict_sentence(r), page_path, SITE_CARD, site_card_alt(), oembed=oembed)
-    return Unfurl(r.scenario.title, verdict_sentence(r), page_path, chart_card, chart_alt(chart), oembed=oembed)
+    alt = ". ".join(card_heading(r)) + ". " + chart_alt(chart)
+    return Unfurl(r.scenario.title, verdict_sentence(r), page_path, chart_card, alt, oembed=oembed)
 
 
 def embed(chart: Any, folder: str, card: str) -> Unfurl:
