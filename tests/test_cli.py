@@ -231,8 +231,8 @@ def test_table_lists_every_scenario_with_its_verdict(runs, project):
     assert by_id["case-series-a-startup"][-3:-1] == ["1.1,", "never"]
 
 
-def test_evaluate_help_explains_the_tables_columns():
-    r = run_guide("evaluate", "--help")
+def test_evaluate_help_explains_the_tables_columns(tmp_path: Path):
+    r = run_guide("evaluate", "--help", cwd=tmp_path)
     assert r.returncode == 0
     for said in ("saving/run $", "negative where Trainium costs more a run", "joint:", "flips:"):
         assert said in r.stdout, said

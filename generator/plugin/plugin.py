@@ -78,6 +78,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.workers: Workers | None = None  # under serve: the image workers, kept from one build to the next
         self.watcher = None  # under serve: the system's watcher of scenarios/ and data/, where it started (watching)
         self.banner: ErrorBanner | None = None  # under serve: the failed build's error, shown in every page served
+        self.loaded = None  # under serve: the project on_pre_build loaded, for on_files
         self.page_urls: dict[tuple, tuple] = {}  # what MkDocs made of stored pages' URLs (StoredPage), kept from one build to the next
         self._new_build()
 
@@ -149,6 +150,10 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         return self.published_from[1]
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        if self.serving:
+            # Under serve, the inputs are read before MkDocs empties the site folder: a save that does
+            # not validate then leaves the last good site served, with the error over it (error_banner).
+            self.loaded = self._load(config)
         if self.dirty:
             return
         self.site = Path(config.site_dir)
@@ -157,9 +162,19 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         except OSError as e:
             raise _site_folder_failed(e) from None
 
+    def _load(self, config: MkDocsConfig):
+        from generator.inputs.loader import InputError
+        from generator.rendering.build import load
+
+        assert self.cache is not None, "on_config runs before the inputs are read"
+        try:
+            return load(_root(config), self.cache)
+        except InputError as e:
+            lines = "\n".join(str(p) for p in e.problems)
+            raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
+
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         # Runs on every (re)build, so a changed scenario or price is picked up by `mkdocs serve`.
-        from generator.inputs.loader import InputError
         from generator.rendering.build import generate, page_stores
 
         root = _root(config)
@@ -170,11 +185,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         images = self.images = Images(cache, workers=self.workers) if self.make_images else None
         config_bytes = Path(config.config_file_path).read_bytes()
         self.published = self._published_url(config, config_bytes)
-        try:
-            made = generate(root, cache, self.published, self.day, images, site_name=config.site_name)
-        except InputError as e:
-            lines = "\n".join(str(p) for p in e.problems)
-            raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
+        project, self.loaded = self.loaded or self._load(config), None
+        made = generate(root, cache, self.published, self.day, images, site_name=config.site_name, project=project)
         self.renderer, self.linked, self.unfurls = made.renderer, made.linked, made.site.unfurls
         self.as_before = made.as_before
         if not self.dirty:
