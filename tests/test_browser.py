@@ -755,6 +755,7 @@ def test_gallery_charts_fit_a_phone_with_their_legends_in_view_and_name_their_sc
     tab = open_tab(served_site, **phone(width))
     tab.goto("embed/")
     page = tab.page
+    page.eval_on_selector_all("details.guide-gallery__fold", "ds => ds.forEach(d => { d.open = true; })")
     views = page.locator("section.guide-gallery .guide-chart__view")
     assert views.count() > 0
     for i in range(views.count()):
