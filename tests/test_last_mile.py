@@ -556,3 +556,25 @@ def test_card_headings_are_legible_at_a_feeds_500px_and_wrap_inside_the_card():
     for x, _, size, text in texts:
         assert int(x) + len(text) * int(size) * 0.55 <= CARD_WIDTH - CARD_MARGIN * 2, text
     assert int(texts[-1][1]) < 300  # the chart keeps most of the card
+
+
+# --- 8. static images carry their size -----------------------------------------------------------
+
+
+def test_every_static_chart_image_states_the_width_and_height_of_its_file(built_site: BuiltSite):
+    pages = [built_site.site / "index.html", built_site.site / "embed" / "index.html", built_site.site / "embed" / "decision-map" / "index.html",
+             *sorted((built_site.site / "scenarios").glob("*/index.html"))[:3]]
+    seen = 0
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for tag in re.findall(r"<img [^>]*\.svg\"[^>]*>", text):
+            src = re.search(r'src="([^"]+)"', tag)[1]
+            size = re.search(r'width="(\d+)" height="(\d+)"', tag)
+            assert size, (page, tag)
+            root = ET.parse((page.parent / src).resolve()).getroot()
+            assert (root.get("width"), root.get("height")) == size.groups(), (page, src)
+            seen += 1
+        # The image snippet a blogger pastes states both too.
+        for snippet in re.findall(r"&lt;img [^\n]*?&gt;", text):
+            assert re.search(r"width=&#34;\d+&#34; height=&#34;\d+&#34;", snippet), snippet
+    assert seen > 20

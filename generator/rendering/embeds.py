@@ -67,6 +67,12 @@ def file_names(chart_id: str) -> dict[str, str]:
     }
 
 
+def image_height(chart: Chart) -> int:
+    """The height of the chart's static images in px: its spec's, which autosize "fit" (charts.py)
+    makes the whole image's at EXPORT_WIDTH, title and legend included."""
+    return int(chart.spec["height"])
+
+
 def export_spec(chart: Chart, site_url: str) -> dict[str, Any]:
     """The spec as it travels: a fixed width, an opaque background, and the address of its page."""
     # Shallow copies: the rows are shared with the chart, and nothing here writes to them.
@@ -201,6 +207,7 @@ def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, charts_js: 
         calc_url=urljoin(site_url, f"calculator/?from={chart.preset}") if chart.preset else None,
         charts_js=posixpath.relpath(charts_js, f"embed/{chart.id}"),
         width=EXPORT_WIDTH,
+        height=image_height(chart),
         unfurl_tags=Markup(unfurl.tags(unfurl_env, unfurl.embed(chart, folder, names["card"]), site_url, site_name, image=images)),
         images=images,
         oembed_url=urljoin(site_url, folder + unfurl.OEMBED) if site_url else None,

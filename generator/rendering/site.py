@@ -182,6 +182,7 @@ class Renderer:
             page_url=embeds.page_url,
             embed_names=embeds.file_names,
             export_width=embeds.EXPORT_WIDTH,
+            image_height=embeds.image_height,
             png_scale=PNG_SCALE,
             iframe_width=unfurl.IFRAME_WIDTH,
             iframe_height=unfurl.IFRAME_HEIGHT,
@@ -306,7 +307,7 @@ class Renderer:
         # Its natural width at most, and the column's where that is narrower: a blog read on a phone
         # never scrolls sideways for it.
         return (f'<a href="{html.escape(page)}"><img src="{html.escape(src)}" alt="{html.escape(alt)}" '
-                f'width="{embeds.EXPORT_WIDTH}" style="max-width:100%;height:auto"></a>')
+                f'width="{embeds.EXPORT_WIDTH}" height="{embeds.image_height(c)}" style="max-width:100%;height:auto"></a>')
 
     # Pages.
     def register(self, c: ch.Chart, page: str, card_heading: tuple[str, ...] = ()) -> ch.Chart:
