@@ -6,6 +6,8 @@ Imported by the test modules; conftest.py holds only fixtures.
 
 from __future__ import annotations
 
+import functools
+
 import hashlib
 import os
 import shutil
@@ -105,3 +107,32 @@ def run_js_on_workloads(workloads: list[dict], data: dict) -> list[dict]:
     results = json.loads(out.stdout)
     assert len(results) == len(workloads), f"Node returned {len(results)} results for {len(workloads)} workloads"
     return results
+
+
+STOCKHOLM_BLOCKS = (
+    "  - {instance: trn1.32xlarge, region: eu-north-1, option: capacity-block, usd_per_hour: 9.532, source: CB-2026-07, as_of: 2026-07-22}\n"
+    "  - {instance: p5.48xlarge, region: eu-north-1, option: capacity-block, usd_per_hour: 37.76, source: CB-2026-07, as_of: 2026-07-22}\n"
+)
+
+
+@functools.cache
+def catalog_with_stockholm_blocks():
+    """The frozen catalog with the Capacity Block rates CB-2026-07 lists in Stockholm (eu-north-1) for
+    trn1.32xlarge and p5.48xlarge, and trn1.32xlarge sold there. Made in a folder of its own, so the
+    frozen data stays what the price refresh's recorded answers were made for."""
+    import tempfile
+
+    from generator.inputs.loader import load_catalog
+
+    data = Path(tempfile.mkdtemp(prefix="stockholm-")) / "data"
+    shutil.copytree(DATA, data)
+    prices = (data / "prices.yaml").read_text(encoding="utf-8")
+    anchor = "  - {instance: trn2.48xlarge, region: us-east-2, option: capacity-block,"
+    assert anchor in prices
+    (data / "prices.yaml").write_text(prices.replace(anchor, STOCKHOLM_BLOCKS + anchor, 1), encoding="utf-8")
+    instances = (data / "instances.yaml").read_text(encoding="utf-8")
+    sold = "    regions: {value: [us-east-1], source: VAN, as_of: 2025-11-30}\n    chip: trainium1\n    chips: {value: 16,"
+    assert sold in instances
+    (data / "instances.yaml").write_text(instances.replace(
+        sold, sold.replace("[us-east-1]", "[us-east-1, eu-north-1]"), 1), encoding="utf-8")
+    return load_catalog(data)

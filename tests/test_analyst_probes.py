@@ -10,9 +10,8 @@ import json
 import subprocess
 
 import pytest
-from core_support import FROZEN, REPO, run_js_on_workloads
+from core_support import REPO, catalog_with_stockholm_blocks, run_js_on_workloads
 
-from generator.inputs.loader import load_catalog
 from generator.model.engine import evaluate, thresholds
 from generator.model.resolve import resolve
 from generator.model.results import ScenarioResult, evaluate_workload
@@ -22,7 +21,8 @@ from generator.model.results import plain
 from generator.model.wording import present, price_refs
 from generator.rendering.calculator import calculator_data, workload_json
 
-CATALOG = load_catalog(FROZEN / "data")
+# The frozen figures, with Stockholm's Capacity Blocks for the probe there.
+CATALOG = catalog_with_stockholm_blocks()
 # Frozen figures, USD an instance-hour, us-east-1 unless named.
 TRN1 = {"on-demand": 21.5, "commit-1y": 13.22895, "commit-3y": 8.197, "capacity-block": 9.532}
 P4D = {"on-demand": 21.957642, "commit-1y": 13.921094}

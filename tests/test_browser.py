@@ -455,6 +455,8 @@ def test_every_page_type_fits_a_phone_with_legible_charts(name: str, open_tab, s
 def test_the_embed_gallery_shows_images_in_the_readers_scheme(scheme: str, open_tab, served_site: str):
     tab = open_tab(served_site, color_scheme=scheme)
     tab.goto("embed/")
+    # Each scenario's chart is folded under its title: opened, it shows as the others do.
+    tab.page.eval_on_selector_all("details.guide-gallery__fold", "ds => ds.forEach(d => { d.open = true; })")
     sections = tab.page.locator("section.guide-gallery").count()
     shown = tab.page.eval_on_selector_all(
         "section.guide-gallery img", "imgs => imgs.filter(i => i.getClientRects().length).map(i => new URL(i.src).pathname)")
@@ -466,6 +468,7 @@ def test_the_embed_gallery_shows_images_in_the_readers_scheme(scheme: str, open_
 def test_on_a_desktop_every_gallery_image_fits_its_column(open_tab, served_site: str):
     tab = open_tab(served_site)
     tab.goto("embed/")
+    tab.page.eval_on_selector_all("details.guide-gallery__fold", "ds => ds.forEach(d => { d.open = true; })")
     boxes = tab.page.eval_on_selector_all("section.guide-gallery .guide-chart__view", """views => views.map(v => {
       const img = [...v.querySelectorAll('img')].find(i => i.getClientRects().length);
       return img.getBoundingClientRect().width <= v.clientWidth;
@@ -752,6 +755,7 @@ def test_gallery_charts_fit_a_phone_with_their_legends_in_view_and_name_their_sc
     tab = open_tab(served_site, **phone(width))
     tab.goto("embed/")
     page = tab.page
+    page.eval_on_selector_all("details.guide-gallery__fold", "ds => ds.forEach(d => { d.open = true; })")
     views = page.locator("section.guide-gallery .guide-chart__view")
     assert views.count() > 0
     for i in range(views.count()):

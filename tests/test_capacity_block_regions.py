@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from core_support import DATA
+from core_support import catalog_with_stockholm_blocks
 from generator.model.resolve import check_references
 from generator.model.results import evaluate_workload
 from generator.model.schema import Workload
@@ -16,9 +16,7 @@ from generator.model.schema import Workload
 
 @pytest.fixture(scope="module")
 def catalog():
-    from generator.inputs.loader import load_catalog
-
-    return load_catalog(DATA)
+    return catalog_with_stockholm_blocks()
 
 
 def stockholm() -> Workload:

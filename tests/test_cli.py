@@ -208,8 +208,13 @@ def test_evaluate_given_paths_reports_only_those(tmp_path: Path):
 def test_table_lists_every_scenario_with_its_verdict(runs, project):
     r = runs["table"]
     assert r.returncode == 0 and r.stderr == ""
-    header, *rows = r.stdout.splitlines()
+    table, legend = r.stdout.split("\n\n", 1)
+    header, *rows = table.splitlines()
     assert header.split() == ["scenario", "verdict", "expect", "saving/run", "$", "break-even", "runs", "robustness"]
+    # Under the table, what each column and word means.
+    assert legend.startswith("columns:\n")
+    for said in ("saving/run $", "negative where Trainium costs more a run", "joint:", "flips:", "robust:", '"no crossing"'):
+        assert said in legend, said
     by_id = {row.split()[0]: row.split() for row in rows}
     assert sorted(by_id) == SCENARIO_IDS
     for result in project.results:
@@ -231,6 +236,13 @@ def test_table_lists_every_scenario_with_its_verdict(runs, project):
     assert by_id["spot-job-on-64-instances"][-3:-1] == ["no", "crossing"]
     # Each count of runs also as calendar time at the plan's pace (issue 45, point 8).
     assert by_id["case-series-a-startup"][4:-1] == ["1.1", "(27.7", "days", "at", "the", "plan's", "pace),", "never"]
+
+
+def test_evaluate_help_explains_the_tables_columns(tmp_path: Path):
+    r = run_guide("evaluate", "--help", cwd=tmp_path)
+    assert r.returncode == 0
+    for said in ("saving/run $", "negative where Trainium costs more a run", "joint:", "flips:"):
+        assert said in r.stdout, said
 
 
 def test_a_root_without_data_exits_1_naming_each_missing_file(tmp_path: Path):

@@ -137,7 +137,7 @@ def test_search_finds_every_scenario_by_title_and_summary(built_site: BuiltSite)
     assert project.results
     # The scenarios index is found by its own words, not by one entry holding every row of its table.
     listed = htmllib.unescape(docs["scenarios/"]["text"])
-    assert "Click a column heading" in listed
+    assert "Sort the table with its column headings" in listed
     for r in project.results:
         assert r.scenario.title not in listed
         page = docs[f"scenarios/{r.id}/"]

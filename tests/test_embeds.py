@@ -285,7 +285,7 @@ def test_compiling_each_shape_once_gives_what_compiling_each_chart_gives(project
     renderer = Renderer(project, site_url="https://example.org/")
     charts = []
     real = Renderer.register
-    monkeypatch.setattr(Renderer, "register", lambda self, c, page: charts.append(drawn := real(self, c, page)) or drawn)
+    monkeypatch.setattr(Renderer, "register", lambda self, c, page, *rest: charts.append(drawn := real(self, c, page, *rest)) or drawn)
     renderer.render()
     assert len(charts) > len(renderer._vega) > 1
     for c in charts:

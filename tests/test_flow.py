@@ -76,7 +76,7 @@ def test_pages_and_charts_show_the_prices_resolve_found_after_the_catalog_change
     renderer = Renderer(project, today=DAY)
     charts = []
     real = Renderer.register
-    monkeypatch.setattr(Renderer, "register", lambda self, c, page: charts.append(drawn := real(self, c, page)) or drawn)
+    monkeypatch.setattr(Renderer, "register", lambda self, c, page, *rest: charts.append(drawn := real(self, c, page, *rest)) or drawn)
     site = renderer.render()
     assert "CHANGED" in site.pages["prices.md"]
     for r in project.results:

@@ -110,3 +110,28 @@ def test_the_preview_command_prints_no_warning_on_the_shipped_data(tmp_path: Pat
     assert "Documentation built in" in log
     # Every line MkDocs and the plugin printed up to serving, and none of them a warning of any kind.
     assert not [ln for ln in served.lines if not ln.startswith("INFO")], log
+
+
+def _setup_block() -> str:
+    text = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    section = text.split("## Set up, once", 1)[1].split("\n## ", 1)[0]
+    return re.search(r"```sh\n(.*?)```", section, re.S)[1]
+
+
+def test_contributings_setup_builds_the_site_and_leaves_the_whole_suite_for_later():
+    commands = [line.split("#", 1)[0].strip() for line in _setup_block().splitlines()]
+    assert "bash scripts/build.sh" in commands
+    assert not [c for c in commands if c.startswith("bash scripts/test.sh")], commands
+
+
+def test_readme_and_contributing_state_no_test_count_that_goes_stale():
+    for name in ("README.md", "CONTRIBUTING.md"):
+        text = (REPO / name).read_text(encoding="utf-8")
+        # "some 430 of the suite's 750 tests", "938 tests pass": right on the day they were written.
+        assert not re.search(r"\b\d[\d,]*\s+(?:of the suite's\s+\d[\d,]*\s+)?tests\b", text), name
+        assert not re.search(r"tests? in (?:about|some|under) \d", text), name
+
+
+def test_the_readme_says_how_to_open_the_built_site():
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "python3 -m http.server -d site" in text and "not opened from disk" in text

@@ -152,12 +152,12 @@ def test_the_trainium3_page_lists_every_workload_with_its_page(rendered):
     page = render_markdown_page(renderer, text)
     table = page.split("## The price to beat, situation by situation", 1)[1].split("\n## ", 1)[0]
     # An HTML table passed through Markdown whole, kept out of the search index like the scenarios index's.
-    assert "<!-- guide:html -->\n<table data-search-exclude>" in table
-    lines = [ln for ln in table.splitlines() if ln.startswith("<tr><td><a ")]
+    assert "<!-- guide:html -->\n<table data-table=\"trn3-situations\" data-search-exclude>" in table
+    lines = [ln for ln in table.splitlines() if ln.startswith('<tr><td data-label="Situation (workload)"><a ')]
     assert len(lines) == sum(len(r.workloads) for r in renderer.project.results)
     price = _golden_price("mainstream-pretraining", "trn3-gen2-ultraserver", "value")
     (row,) = [ln for ln in lines if 'href="../scenarios/mainstream-pretraining/"' in ln]
-    assert f"<td><strong>${price:,.0f}</strong></td>" in row and row.endswith("<td>price</td></tr>")
+    assert f'<td data-label="Value"><strong>${price:,.0f}</strong></td>' in row and row.endswith('<td data-label="What decides">price</td></tr>')
     (row,) = [ln for ln in lines if 'href="../scenarios/research-new-architectures/"' in ln]
     assert f"&ldquo;{html.escape(RULE_LABELS['feasibility'])}&rdquo;, GPU at any price" in row
     assert "vendor claim" in page and "AWS-TRN3-LAUNCH" in page

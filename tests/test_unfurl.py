@@ -146,7 +146,9 @@ def test_a_scenario_page_shows_its_verdict_chart_and_sentence(sites: Sites, proj
         assert fmt.money(abs(r.total_difference)) in d and "over the plan" in d
         assert d.endswith(f"at prices as of {max(w.prices_as_of for w in r.workloads).isoformat()}.")
         assert ". " not in d  # one sentence
-        assert t["og:image:alt"].startswith("Cumulative cost")
+        # The card leads with the answer it draws above the chart (unfurl.card_heading), then the chart.
+        assert t["og:image:alt"].startswith(f"Verdict: {VERDICT_LABELS[r.verdict]}. ")
+        assert f"{r.scenario.title}. Cumulative cost" in t["og:image:alt"]
 
 
 @pytest.fixture(scope="session")

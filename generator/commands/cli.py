@@ -31,7 +31,8 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--strict", action="store_true",
                    help="also refuse prices older than stale_days (data/assumptions.yaml, default 180)")
 
-    e = sub.add_parser("evaluate", help="evaluate scenarios and print verdicts with every computed number")
+    e = sub.add_parser("evaluate", help="evaluate scenarios and print verdicts with every computed number",
+                       epilog=EVALUATE_LEGEND, formatter_class=argparse.RawDescriptionHelpFormatter)
     e.add_argument("paths", nargs="*", metavar="PATH")
     e.add_argument("--format", choices=("table", "json"), default="table")
 
@@ -102,6 +103,23 @@ def _problems(problems: list[Problem], heading: str | None = None) -> int:
         print(problem, file=sys.stderr)
     print(f"{len(problems)} problem(s) found.", file=sys.stderr)
     return 1
+
+
+# What the table's columns mean, under it and in `guide evaluate --help`.
+EVALUATE_LEGEND = """\
+columns:
+  expect           the verdict the scenario file says it expects (validate fails where it differs)
+  saving/run $     what one run costs less on Trainium than on the GPU, ports left out, whatever the
+                   verdict: negative where Trainium costs more a run (a GPU verdict often has a
+                   positive one, where the port or another rule outweighs it); a hybrid counts the
+                   workloads that go to Trainium
+  break-even runs  per workload, the runs after which Trainium's saving has repaid its port: "never"
+                   where each architecture's runs are too few to repay one, "no crossing" where
+                   Trainium never costs less; "N (plan)" under a commitment, paid by the term: the
+                   first run at which Trainium's whole plan costs less
+  robustness       robust: no input moved across its own range changes the verdict; flips: one input
+                   alone changes it somewhere inside its range; joint: only several inputs at their
+                   worst at once do"""
 
 
 def _table(results) -> str:
@@ -304,4 +322,6 @@ def _main(argv: list[str] | None = None, aws_client=None) -> int:
         sys.stdout.write("\n")
     else:
         print(_table(project.results))
+        print()
+        print(EVALUATE_LEGEND)
     return 0

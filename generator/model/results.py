@@ -132,8 +132,20 @@ class DecisionMap:
     verdicts: tuple[tuple[Verdict, ...], ...]  # verdicts[i][j]: at runs[i] and values[j]
 
 
+def nice_step(span: float, n: int) -> float:
+    """The smallest of 1, 2, 2.5 and 5 times a power of ten that cuts span into at most n - 1 steps:
+    a map's cells then sit on round values (0.1 apart, not 0.0696), and so do its axis labels."""
+    raw = span / (n - 1)
+    power = 10 ** math.floor(math.log10(raw))
+    return min(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw * (1 - 1e-9))
+
+
 def _grid(lo: float, hi: float, n: int) -> list[float]:
-    return [lo + (hi - lo) * k / (n - 1) for k in range(n)]
+    """lo, then every multiple of a round step up to hi (see nice_step): at most n values, and one
+    more where lo is not itself a multiple."""
+    step = nice_step(hi - lo, n)
+    first = math.ceil(lo / step - 1e-9)
+    return [lo, *(k * step for k in range(first, math.floor(hi / step + 1e-9) + 1) if k * step > lo + 1e-9)]
 
 
 def _at(x: Inputs, axis: str, runs: int, v: float) -> Inputs:

@@ -27,6 +27,7 @@ from generator.inputs.freshness import today
 from generator.plugin import sitefolder, watching
 from generator.plugin.between_saves import BetweenSaves
 from generator.plugin.config import GuideConfig
+from generator.plugin.error_banner import ErrorBanner
 from generator.plugin.files import GeneratedFile, StoredPage, always_modified, toc_tokens
 from generator.plugin.theme_inputs import page_parts, site_parts
 from generator.rendering import embeds, passthrough, published, unfurl
@@ -76,6 +77,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.between: BetweenSaves | None = None  # under serve: the cache's chores and full garbage collections, run between saves
         self.workers: Workers | None = None  # under serve: the image workers, kept from one build to the next
         self.watcher = None  # under serve: the system's watcher of scenarios/ and data/, where it started (watching)
+        self.banner: ErrorBanner | None = None  # under serve: the failed build's error, shown in every page served
+        self.loaded = None  # under serve: the project on_pre_build loaded, for on_files
         self.page_urls: dict[tuple, tuple] = {}  # what MkDocs made of stored pages' URLs (StoredPage), kept from one build to the next
         # Each page's Markdown as published beside it, but the scenarios' (published.scenario_texts), by page
         # path: kept from one build to the next, since `mkdocs serve --dirty` converts only what changed.
@@ -152,6 +155,10 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         return self.published_from[1]
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        if self.serving:
+            # Under serve, the inputs are read before MkDocs empties the site folder: a save that does
+            # not validate then leaves the last good site served, with the error over it (error_banner).
+            self.loaded = self._load(config)
         if self.dirty:
             return
         self.site = Path(config.site_dir)
@@ -160,9 +167,19 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         except OSError as e:
             raise _site_folder_failed(e) from None
 
+    def _load(self, config: MkDocsConfig):
+        from generator.inputs.loader import InputError
+        from generator.rendering.build import load
+
+        assert self.cache is not None, "on_config runs before the inputs are read"
+        try:
+            return load(_root(config), self.cache)
+        except InputError as e:
+            lines = "\n".join(str(p) for p in e.problems)
+            raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
+
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         # Runs on every (re)build, so a changed scenario or price is picked up by `mkdocs serve`.
-        from generator.inputs.loader import InputError
         from generator.rendering.build import generate, page_stores
 
         root = _root(config)
@@ -173,11 +190,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         images = self.images = Images(cache, workers=self.workers) if self.make_images else None
         config_bytes = Path(config.config_file_path).read_bytes()
         self.published = self._published_url(config, config_bytes)
-        try:
-            made = generate(root, cache, self.published, self.day, images, site_name=config.site_name)
-        except InputError as e:
-            lines = "\n".join(str(p) for p in e.problems)
-            raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
+        project, self.loaded = self.loaded or self._load(config), None
+        made = generate(root, cache, self.published, self.day, images, site_name=config.site_name, project=project)
         self.renderer, self.linked, self.unfurls = made.renderer, made.linked, made.site.unfurls
         self.scenario_texts = made.site.published
         if not self.dirty:  # every page is converted again, and the site folder holds none of their Markdown
@@ -399,6 +413,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
     @event_priority(50)  # before the search plugin writes its index
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if self.banner is not None:
+            self.banner.succeeded()  # a step below that fails shows its own error again (on_build_error)
         if self.dirty:
             _search_without_rebuilt_pages(config)
         # Images render in worker processes while the pages are built; they, and the embed text files
@@ -496,6 +512,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
     def on_serve(self, server, *, config: MkDocsConfig, builder):
         root = _root(config)
         self.watcher = watching.watch(server, [root / "scenarios", root / "data"])
+        self.banner = ErrorBanner(server)
         # The first build is over and the server not yet answering: the workers start in their own
         # processes while the browser loads the first page, not in the first save.
         self._warm_workers(lambda: False)
@@ -514,6 +531,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             self.workers = None
 
     def on_build_error(self, *, error: Exception) -> None:
+        if self.banner is not None:
+            self.banner.failed(str(error) if isinstance(error, Abort) else f"{type(error).__name__}: {error}")
         self._cancel_images()
         if self.building is not None and self.built is not None:
             # The failed build may have written any page it found changed: the next one takes none of

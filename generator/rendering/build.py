@@ -31,13 +31,22 @@ class Generated:
     as_before: dict[str, str]  # of those, the ones linked as the last build linked them: their keys in the cache's records
 
 
-def generate(root: Path, cache: Cache, site_url: str, day: dt.date, images: Images | None, *, site_name: str = "") -> Generated:
+def load(root: Path, cache: Cache) -> Project:
+    """The project, loaded and evaluated through the cache; raises InputError for invalid input.
+    Starts the cache's record of this build (`Cache.begin_build`): what it marks used is what this
+    build read or wrote there."""
+    cache.begin_build()
+    return load_project(root, known=KnownScenarios(cache))
+
+
+def generate(root: Path, cache: Cache, site_url: str, day: dt.date, images: Images | None, *, site_name: str = "",
+             project: Project | None = None) -> Generated:
     """Raises InputError for invalid input. site_name is what cards and oEmbed files name the site.
     images=None: a build without the charts' static images (the plugin's `images` option off), whose
-    pages, embed files and unfurl tags name none. Starts the cache's record of this build
-    (`Cache.begin_build`): what it marks used is what this build read or wrote there."""
-    cache.begin_build()
-    project = load_project(root, known=KnownScenarios(cache))
+    pages, embed files and unfurl tags name none. project: what `load` returned for this build, where
+    the caller loaded it first; else it is loaded here."""
+    if project is None:
+        project = load(root, cache)
     static_images = images is not None
     rendered = RenderedScenarios(cache, project, site_url, day, site_name, static_images=static_images)
     renderer = Renderer(project, site_url=site_url, today=day, cache=cache, rendered=rendered, images=images,

@@ -7,6 +7,7 @@ source and the as-of date, so a chart copied anywhere still says where its numbe
 from __future__ import annotations
 
 import datetime as dt
+import math
 import functools
 import json
 import textwrap
@@ -175,6 +176,22 @@ def run_breakdown(r: ScenarioResult, i: int, source_names: dict[str, str] | None
     return Chart(f"{r.id}-{i + 1}-breakdown", "breakdown", title, spec, rows, summary, source, as_of, columns=["side", "part", "usd"])
 
 
+def _round_labels(domain: tuple[float, ...], most: int = 10) -> list[float]:
+    """The values of an ordinal axis worth a label: those on the smallest round step (1, 2, 2.5 or 5
+    times a power of ten) that leaves at most `most` of them, evenly spaced (a map's first value need
+    not be on its grid's step); the axis's ends where no step does."""
+    span = max(domain) - min(domain)
+    if span <= 0:
+        return list(domain)
+    power = 10 ** math.floor(math.log10(span / most))
+    for step in (m * power * scale for scale in (1, 10, 100) for m in (1, 2, 2.5, 5)):
+        picked = [v for v in domain if abs(v / step - round(v / step)) < 1e-6]
+        gaps = {round(b - a, 6) for a, b in zip(picked, picked[1:])}
+        if 2 <= len(picked) <= most and len(gaps) == 1:
+            return picked
+    return [domain[0], domain[-1]]
+
+
 def decision_map(m: DecisionMap, x: Inputs, chart_id: str, title: str, source: str, as_of: dt.date) -> Chart:
     """Draws a map the results stage computed for the case `x`; no verdict is worked out here."""
     axis, runs_max = m.axis, m.runs_max
@@ -189,8 +206,11 @@ def decision_map(m: DecisionMap, x: Inputs, chart_id: str, title: str, source: s
     # The axes are ordinal: the marker finds its cell by value, and the grid holds the case's values.
     here_text = fmt.ratio(here_value) if axis == "relative_throughput" else fmt.weeks(here_value) + " engineer-weeks"
     here = [{"runs": x.runs, axis: round(here_value, 4), "label": f"this case: {_n(x.runs, 'run')} at {here_text}"}]
-    enc_x = alt.X("runs:O", title="Training runs planned", axis=alt.Axis(labelOverlap=True))
-    enc_y = alt.Y(f"{axis}:O", title=ylabel, sort="descending", axis=alt.Axis(format=".2f", labelOverlap="greedy"))
+    # Labels on round values alone (10, 20, 30; 0.4, 0.6, 0.8), not every other cell's value.
+    run_labels, value_labels = _round_labels(m.runs), _round_labels(m.values)
+    decimals = max(len(f"{v:g}".partition(".")[2]) for v in value_labels)
+    enc_x = alt.X("runs:O", title="Training runs planned", axis=alt.Axis(values=run_labels, labelAngle=0))
+    enc_y = alt.Y(f"{axis}:O", title=ylabel, sort="descending", axis=alt.Axis(values=value_labels, format=f".{decimals}f"))
     # No ARIA label on each of the hundreds of cells: the chart is one image with its own text
     # alternative (role="img"), so assistive technology never reads them, and they would be most of
     # the bytes of the static SVG. The tooltip still names each cell.

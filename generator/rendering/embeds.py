@@ -69,6 +69,12 @@ def file_names(chart_id: str) -> dict[str, str]:
     }
 
 
+def image_height(chart: Chart) -> int:
+    """The height of the chart's static images in px: its spec's, which autosize "fit" (charts.py)
+    makes the whole image's at EXPORT_WIDTH, title and legend included."""
+    return int(chart.spec["height"])
+
+
 def export_spec(chart: Chart, site_url: str) -> dict[str, Any]:
     """The spec as it travels: a fixed width, an opaque background, and the address of its page."""
     # Shallow copies: the rows are shared with the chart, and nothing here writes to them.
@@ -226,6 +232,7 @@ def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, charts_js: 
         calc_url=urljoin(site_url, f"calculator/?from={chart.preset}") if chart.preset else None,
         charts_js=posixpath.relpath(charts_js, f"embed/{chart.id}"),
         width=EXPORT_WIDTH,
+        height=image_height(chart),
         unfurl_tags=Markup(unfurl.tags(unfurl_env, unfurl.embed(chart, folder, names["card"]), site_url, site_name, image=images)),
         images=images,
         oembed_url=urljoin(site_url, folder + unfurl.OEMBED) if site_url else None,
@@ -240,13 +247,15 @@ class ChartFiles:
     texts: dict[str, str]
     job: Job | None  # None: text files alone, no chart (a scenario's published files)
     gallery: str
+    title: str = ""  # the chart's, for the gallery's fold of scenario charts
 
 
 def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache | None, charts_js: str,
                 memo: dict[str, str] | None = None, *, site_name: str = "",
-                unfurl_env: jinja2.Environment, images: bool = True) -> ChartFiles:
+                unfurl_env: jinja2.Environment, images: bool = True, card_heading: tuple[str, ...] = ()) -> ChartFiles:
     """images=False: a build without static images, whose files name none (`embed_page`, `unfurl.oembed`,
-    and the gallery section through the environment's `static_images`)."""
+    and the gallery section through the environment's `static_images`). card_heading: the lines the
+    chart's card carries above it (a scenario's answer)."""
     export = export_spec(c, site_url)
     base = f"embed/{c.id}/"
     names = file_names(c.id)
@@ -261,7 +270,7 @@ def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache |
     if site_url:
         texts[base + unfurl.OEMBED] = unfurl.oembed(c, base, names["card"], site_url, site_name, image=images)
     gallery = env.get_template("partials/gallery_section.html.j2").render(c=c)
-    return ChartFiles(c.id, texts, Job(compile_vega(export, cache, memo)), gallery)
+    return ChartFiles(c.id, texts, Job(compile_vega(export, cache, memo), card_heading=card_heading), gallery, c.title)
 
 
 Stored = dict[tuple[str, str], tuple[Path, int, str]]  # (suffix, text) -> the cache file, its size and sha256

@@ -17,6 +17,7 @@ import re
 import shutil
 import struct
 import tempfile
+import textwrap
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass
@@ -79,11 +80,27 @@ def dark_svg(svg: str) -> str:
 _ROOT = re.compile(r'<svg [^>]*?\bwidth="([0-9.]+)" height="([0-9.]+)"[^>]*>')
 
 
+# The heading's type: a feed shows a card some 500 px wide, 0.42 of its size, where 30 px is 12.5 px.
+HEADING_SIZES = (52, 30)
+# Liberation Sans averages under 0.55 em a character in running text: a line of this many ems fits.
+_EM_PER_CHARACTER = 0.55
+
+
+def _wrapped(text: str, size: int, room: float, most: int = 2) -> list[str]:
+    """text in lines that fit `room` px at `size` px, at most `most` of them, the last cut with an
+    ellipsis where the text is longer."""
+    lines = textwrap.wrap(text, max(8, int(room / (size * _EM_PER_CHARACTER))))
+    if len(lines) > most:
+        lines = lines[:most]
+        lines[-1] = lines[-1].rstrip(" ,;:") + "\u2026"
+    return lines
+
+
 def card_svg(svg: str, heading: tuple[str, ...] = ()) -> str:
     """The chart's SVG fitted, whole and centred, into a CARD_WIDTH x CARD_HEIGHT card on white,
-    under the heading's lines (the first large, the others smaller) where there are any. The chart's
-    marks go in as they are, in a scaled group: a nested <svg> would draw the same, but the
-    rasteriser takes four times as long over it."""
+    under the heading's lines (the first large and bold, the others smaller, each wrapped to the
+    card's width) where there are any. The chart's marks go in as they are, in a scaled group: a
+    nested <svg> would draw the same, but the rasteriser takes four times as long over it."""
     m = _ROOT.match(svg)
     if m is None or not svg.endswith("</svg>"):
         raise ValueError("the SVG does not open with Vega's width and height")
@@ -91,12 +108,14 @@ def card_svg(svg: str, heading: tuple[str, ...] = ()) -> str:
     lines: list[str] = []
     y = CARD_MARGIN
     for i, text in enumerate(heading):
-        size = 52 if i == 0 else 28
-        y += size
+        size = HEADING_SIZES[0] if i == 0 else HEADING_SIZES[1]
         weight = ' font-weight="bold"' if i == 0 else ""
-        lines.append(f'<text x="{CARD_MARGIN * 2}" y="{y}" font-family="Liberation Sans" font-size="{size}"{weight} '
-                     f'fill="#222">{html.escape(text)}</text>')
-        y += size // 3
+        for line in _wrapped(text, size, CARD_WIDTH - 4 * CARD_MARGIN):
+            y += size
+            lines.append(f'<text x="{CARD_MARGIN * 2}" y="{y}" font-family="Liberation Sans" font-size="{size}"{weight} '
+                         f'fill="#222">{html.escape(line)}</text>')
+            y += size // 4
+        y += size // 8
     top = y + (CARD_MARGIN // 2 if heading else 0)
     room_w, room_h = CARD_WIDTH - 2 * CARD_MARGIN, CARD_HEIGHT - top - CARD_MARGIN
     scale = min(room_w / width, room_h / height)
@@ -131,6 +150,8 @@ class Job:
     spec: str  # the export spec compiled to Vega, as JSON text
     # A site's card: the chart under these lines, and no other image. Empty for a chart's own images.
     heading: tuple[str, ...] = ()
+    # A chart's own images, its card under these lines (a scenario's verdict, saving and title).
+    card_heading: tuple[str, ...] = ()
 
     @property
     def images(self) -> tuple[str, ...]:
@@ -143,6 +164,11 @@ class Job:
             h.update(part.encode("utf-8"))
             h.update(b"\0")
         h.update(str(len(self.heading)).encode())
+        if self.card_heading:
+            for part in self.card_heading:
+                h.update(part.encode("utf-8"))
+                h.update(b"\0")
+            h.update(f"card {len(self.card_heading)}".encode())
         return h.hexdigest()
 
 
@@ -210,7 +236,7 @@ def _render(job: Job, cache_dir: Path) -> None:
     # Parsed here, not handed over as text: vl-convert's own JSON parser can round a number's last
     # digit differently, which moves a coordinate in the SVG.
     svg = vlc.vega_to_svg(json.loads(job.spec), allowed_base_urls=[])
-    card = vlc.svg_to_png(drawable_svg(card_svg(svg, job.heading)))
+    card = vlc.svg_to_png(drawable_svg(card_svg(svg, job.heading or job.card_heading)))
     if job.heading:
         images = {"card": card}
     else:

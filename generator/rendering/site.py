@@ -185,6 +185,7 @@ class Renderer:
             page_url=embeds.page_url,
             embed_names=embeds.file_names,
             export_width=embeds.EXPORT_WIDTH,
+            image_height=embeds.image_height,
             png_scale=PNG_SCALE,
             iframe_width=unfurl.IFRAME_WIDTH,
             iframe_height=unfurl.IFRAME_HEIGHT,
@@ -193,11 +194,14 @@ class Renderer:
             static_images=static_images,
             iframe_snippet=self.iframe_snippet,
             image_snippet=self.image_snippet,
+            plan_saving=unfurl.plan_saving,
+            page_title=self.page_title,
         )
         # What names each chart this build drew: the charts themselves (their specs and rows) are let
         # go once their page and embed files are made; kept for every scenario, they were most of a
         # cold build's memory.
         self.charts: list[ch.ChartLabel] = []
+        self._titles: dict[str, str] | None = None  # scenario page -> its title, for page_title
         self.embeds: list[embeds.ChartFiles] = []
         self.home: dict[str, ch.Chart] = {}
         self._rows: dict[str, dict[str, Any]] = {}  # scenario id -> what the scenarios index says of it, made with its page
@@ -293,6 +297,15 @@ class Renderer:
     def _index_row(self, r: ScenarioResult, row: dict[str, Any]) -> str:
         return self.env.get_template("partials/index_row.html.j2").render(r=r, row=row)
 
+    def page_title(self, page: str) -> str:
+        """The title of the page a chart lives on, as a link to it reads."""
+        if scenario_page(page):
+            titles = self._titles
+            if titles is None:
+                titles = self._titles = {f"scenarios/{r.id}.md": r.scenario.title for r in self.project.results}
+            return titles.get(page, page)
+        return HOST_PAGES.get(page, page)
+
     # Snippets a blogger pastes. Built as text here and escaped again where the page shows them.
     def iframe_snippet(self, c: ch.Chart) -> str:
         return unfurl.iframe(f"{self.site_url}embed/{c.id}/", c.title, "100%", unfurl.IFRAME_HEIGHT)
@@ -302,15 +315,18 @@ class Renderer:
         page = self.site_url + embeds.page_url(c.page)
         src = f"{self.site_url}embed/{c.id}/{names['svg']}"
         alt = f"{c.title}. {c.summary}"
+        # Its natural width at most, and the column's where that is narrower: a blog read on a phone
+        # never scrolls sideways for it.
         return (f'<a href="{html.escape(page)}"><img src="{html.escape(src)}" alt="{html.escape(alt)}" '
-                f'width="{embeds.EXPORT_WIDTH}"></a>')
+                f'width="{embeds.EXPORT_WIDTH}" height="{embeds.image_height(c)}" style="max-width:100%;height:auto"></a>')
 
     # Pages.
-    def register(self, c: ch.Chart, page: str) -> ch.Chart:
+    def register(self, c: ch.Chart, page: str, card_heading: tuple[str, ...] = ()) -> ch.Chart:
         c = replace(c, page=page, vega=embeds.compile_vega(embeds.site_spec(c), self.cache, self._vega))
         self.charts.append(ch.ChartLabel.of(c))
         self._add_embed(embeds.chart_files(c, self.env, self.site_url, self.cache, CHARTS_JS, self._vega,
-                                           site_name=self.site_name, unfurl_env=self.unfurl_env, images=self.static_images))
+                                           site_name=self.site_name, unfurl_env=self.unfurl_env, images=self.static_images,
+                                           card_heading=card_heading))
         return c
 
     def _add_embed(self, files: embeds.ChartFiles) -> None:
@@ -325,7 +341,9 @@ class Renderer:
     def scenario_page(self, r: ScenarioResult) -> str:
         page = f"scenarios/{r.id}.md"
         shown = [present_workload(w, self.source_names) for w in r.workloads]
-        blocks = [self.chart_block(self.register(c, page)) for c in ch.scenario_charts(r, shown)]
+        # Each chart's card, what a link to the page or to the chart unfurls to, leads with the answer.
+        answer = unfurl.card_heading(r)
+        blocks = [self.chart_block(self.register(c, page, answer)) for c in ch.scenario_charts(r, shown)]
         row = self._rows[r.id] = scenario_row(r, shown)
         self._row_html[r.id] = self._index_row(r, row)
         self._presets[r.id] = self.presets(r)
@@ -376,7 +394,8 @@ class Renderer:
             card = f"embed/{shown.id}/{embeds.file_names(shown.id)['card']}" if shown else None
             site.unfurls.add(path, functools.partial(unfurl.scenario, r, embeds.page_url(path), shown, card))
         site.pages["scenarios/index.md"] = self.env.get_template("scenarios_index.md.j2").render()
-        pp = self.chart_block(self.register(ch.price_performance(self.catalog), "prices.md"))
+        pp_chart = self.register(ch.price_performance(self.catalog), "prices.md")
+        pp = self.chart_block(pp_chart)
         site.pages["prices.md"] = self.env.get_template("prices.md.j2").render(pp_chart=pp, today=self.freshness.today)
         site.sources["prices.md"] = "data/prices.yaml"
         moves = changes.shown_moves(self.catalog, self.project.results)
@@ -390,7 +409,9 @@ class Renderer:
         site.pages["reference/schema.md"] = self.schema_page()
         # Hand-written pages place these; they are registered here so their embeds exist.
         self.home = {name: self.register(c, page) for name, (page, c) in self.home_charts().items()}
-        site.pages["embed.md"] = self.env.get_template("embed_gallery.md.j2").render(embeds=self.embeds)
+        site_wide = {pp_chart.id, *(c.id for c in self.home.values())}
+        site.pages["embed.md"] = self.env.get_template("embed_gallery.md.j2").render(
+            site_wide=[f for f in self.embeds if f.chart_id in site_wide], scenarios=[f for f in self.embeds if f.chart_id not in site_wide])
         # The site's card draws the home page's decision map again, under the site's name and question.
         decision_map = self.home["decision_map"]
         if self.static_images:
@@ -444,6 +465,13 @@ def _quoted(p: Any) -> str:
     if p.vanished is not None:
         text += f" (no longer listed by AWS since {fmt.date(p.vanished)})"
     return text
+
+
+# The hand-written pages that show a chart (home_charts, and the prices page), by their titles in
+# mkdocs.yml's nav: how the embed gallery's link back to each reads (tests/test_last_mile.py holds
+# them to the built pages' own titles).
+HOST_PAGES = {"index.md": "Home", "prices.md": "Prices and hardware", "methodology.md": "Methodology",
+              "axes/porting.md": "Porting effort"}
 
 
 class _Slots:

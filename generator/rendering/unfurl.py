@@ -46,6 +46,7 @@ class Unfurl:
     image: str  # a CARD_WIDTH x CARD_HEIGHT PNG, relative to the site's root
     image_alt: str
     type: str = "article"
+    oembed: str = ""  # the oEmbed file a pasted link to the page finds its chart by, relative to the site's root
 
 
 class Cards(Mapping[str, Unfurl]):
@@ -81,7 +82,7 @@ def tags(env: jinja2.Environment, u: Unfurl, site_url: str, site_name: str, *, i
         return ""
     return env.get_template("partials/unfurl.html.j2").render(
         u=u, url=urljoin(site_url, u.path), image=urljoin(site_url, u.image) if image else None, site_name=site_name,
-        width=CARD_WIDTH, height=CARD_HEIGHT)
+        width=CARD_WIDTH, height=CARD_HEIGHT, oembed=urljoin(site_url, u.oembed) if u.oembed else None)
 
 
 def page(title: str, description: str, path: str, *, homepage: bool) -> Unfurl:
@@ -91,14 +92,26 @@ def page(title: str, description: str, path: str, *, homepage: bool) -> Unfurl:
                   "website" if homepage else "article")
 
 
+QUESTION = "Should we train this model on AWS Trainium or on Nvidia GPUs?"
+# The home page's short answer (docs/index.md), as the site's card carries it.
+ANSWER = "It depends on how many runs you make on one architecture: many runs of a stable model favour Trainium."
+
+
 def site_card_heading(site_name: str) -> tuple[str, ...]:
-    question = "Should we train this model on AWS Trainium or on Nvidia GPUs?"
-    return (site_name, question) if site_name else (question,)
+    return (site_name, QUESTION, ANSWER) if site_name else (QUESTION, ANSWER)
 
 
 def site_card_alt() -> str:
-    return ("The guide's question, Trainium or GPU, over its decision map: the verdict for the reference "
-            "workload across training runs planned and Trainium's throughput relative to the GPU.")
+    return (f"The guide's question, {QUESTION} Its answer: {ANSWER} Under them, its decision map: the verdict "
+            "for the reference workload across training runs planned and Trainium's throughput relative to the GPU.")
+
+
+def card_heading(r: Any) -> tuple[str, ...]:
+    """What a scenario's card says above its chart, short enough to read at a feed's 500 px: the
+    verdict, what Trainium costs against the GPU over the plan, and the scenario's title."""
+    td = r.total_difference
+    whose = "The workloads sent to Trainium cost" if r.verdict == "hybrid" else "Trainium costs"
+    return (f"Verdict: {VERDICT_LABELS[r.verdict]}", f"{whose} {_than(td)} than the GPU over the plan", r.scenario.title)
 
 
 def chart_alt(chart: Any) -> str:
@@ -114,6 +127,21 @@ def _amounts(per_run: float, plan: float, save: str, cost: str) -> str:
     first, second = (save if x >= 0 else cost for x in (per_run, plan))
     joint = "and" if first == second else f"but {second}"
     return f"{first} {_money(per_run, 'a run')} {joint} {_money(plan, 'over the plan')}, porting included"
+
+
+def plan_saving(r: Any) -> str:
+    """What Trainium costs against the GPU over the plan and a run, port included, in one sentence:
+    the number a scenario's verdict box and its card lead with (for a hybrid, the workloads that go
+    to Trainium)."""
+    spr, td = r.saving_per_run, r.total_difference
+    if r.verdict == "hybrid":
+        return (f"Over the plan, the workloads sent to Trainium cost {_than(td)} there than on the GPU, ports "
+                f"included; {_than(spr)} a run.")
+    return f"Over the plan, Trainium costs {_than(td)} than the GPU, port included; {_than(spr)} a run."
+
+
+def _than(saving: float) -> str:
+    return f"{fmt.money(abs(saving))} {'less' if saving >= 0 else 'more'}"
 
 
 def verdict_sentence(r: Any) -> str:
@@ -134,10 +162,15 @@ def verdict_sentence(r: Any) -> str:
 
 
 def scenario(r: Any, page_path: str, chart: Any | None, chart_card: str | None) -> Unfurl:
-    """A scenario page's card: its first chart, the verdict in a sentence."""
-    if chart is None or chart_card is None:
+    """A scenario page's card: its first chart, the verdict in a sentence; a link to the page pasted
+    where oEmbed is read embeds that chart."""
+    if chart is None:
         return Unfurl(r.scenario.title, verdict_sentence(r), page_path, SITE_CARD, site_card_alt())
-    return Unfurl(r.scenario.title, verdict_sentence(r), page_path, chart_card, chart_alt(chart))
+    oembed = f"embed/{chart.id}/{OEMBED}"
+    if chart_card is None:
+        return Unfurl(r.scenario.title, verdict_sentence(r), page_path, SITE_CARD, site_card_alt(), oembed=oembed)
+    alt = ". ".join(card_heading(r)) + ". " + chart_alt(chart)
+    return Unfurl(r.scenario.title, verdict_sentence(r), page_path, chart_card, alt, oembed=oembed)
 
 
 def embed(chart: Any, folder: str, card: str) -> Unfurl:
@@ -146,9 +179,11 @@ def embed(chart: Any, folder: str, card: str) -> Unfurl:
 
 
 def iframe(src: str, title: str, width: str | int, height: int) -> str:
-    """The iframe a blogger pastes, as text."""
+    """The iframe a blogger pastes, as text. A width in pixels is a most: the frame takes the column's
+    width where that is narrower, so a blog read on a phone never scrolls sideways for it."""
+    fit = "width:100%" if isinstance(width, str) else f"width:100%;max-width:{width}px"
     return (f'<iframe src="{html.escape(src)}" title="{html.escape(title)}" width="{width}" height="{height}" '
-            f'style="border:0" loading="lazy"></iframe>')
+            f'style="border:0;{fit}" loading="lazy"></iframe>')
 
 
 def oembed(chart: Any, folder: str, card: str, site_url: str, site_name: str, *, image: bool = True) -> str:

@@ -27,7 +27,7 @@ const DEFAULTS = {};
 let view = null; // the live chart, finalized before it is replaced
 let data = null;
 let template = null; // the chart's Vega spec, compiled at build time
-let visit = null; // { root, abort, observer }: what this showing of the page set up, undone by teardown()
+let visit = null; // { root, abort, observer, answerSeen }: what this showing of the page set up, undone by teardown()
 let lastEdited = null; // the id of the field the reader changed last, where a range error belongs
 
 const $ = (id) => document.getElementById(id);
@@ -440,6 +440,8 @@ let editing = false;
 
 function onChange(committed) {
   recompute();
+  // The link keeps the last case that has an answer: a value the checks refuse is never shared.
+  if ($("guide-calc").getAttribute("data-state") !== "ok") return;
   const url = urlFor(readState());
   const here = window.location.pathname + window.location.search;
   if (url !== here) {
@@ -577,6 +579,7 @@ export function teardown() {
   if (!visit) return;
   visit.abort.abort();
   visit.observer.disconnect();
+  visit.answerSeen.disconnect();
   if (chart.stopNear) chart.stopNear();
   if (view) { view.finalize(); view = null; }
   Object.assign(chart, { el: null, near: false, spec: null, dirty: false, stopNear: null });
@@ -594,7 +597,12 @@ export async function setup() {
   root.setAttribute("data-setup", "true");
   const abort = new AbortController();
   const { signal } = abort;
-  visit = { root, abort, observer: new MutationObserver(() => { if (current) drawChart(current.shown.chart); }) };
+  visit = { root, abort, observer: new MutationObserver(() => { if (current) drawChart(current.shown.chart); }),
+    // Once the full answer is on the screen (or scrolled past), the pinned summary steps aside: on a
+    // phone it would sit right above the answer's own verdict, saying it twice (calculator.css).
+    answerSeen: new IntersectionObserver(([entry]) => {
+      $("calc-glance")?.toggleAttribute("data-answer-seen", entry.boundingClientRect.top < window.innerHeight);
+    }) };
   const baked = JSON.parse($("guide-calc-data").content.textContent);
   data = baked.data;
   template = baked.chart;
@@ -697,5 +705,6 @@ export async function setup() {
   }, { signal });
   window.addEventListener("popstate", () => { if ($("guide-calc") === root) fromLink(); }, { signal });
   visit.observer.observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+  visit.answerSeen.observe($("calc-result-title"));
   root.setAttribute("data-ready", "true");
 }
