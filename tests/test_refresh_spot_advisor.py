@@ -88,7 +88,7 @@ def test_buckets_follow_the_advisor_in_the_listed_regions_cited_to_the_objects_d
     # us-west-2 is rated ">20%" but p5.48xlarge does not list it; ap-northeast-1 is not in the answer.
     assert p5.value == {"ap-northeast-1": "5-10%", "us-east-1": "10-15%"}
     assert p5.source == NEW and p5.note.startswith(refresh.KEPT)
-    assert "ap-northeast-1 as SPOT-ADV-2025-06 (2025-06-28) rated them" in p5.note
+    assert "ap-northeast-1 as SPOT-ADV-2025-06 (2025-06-28) rated it." in p5.note
     # Unchanged: not rewritten, not re-dated. Unrated: left for a person, though the Advisor rates them.
     assert _line(root, "p4d.24xlarge") == p4d_before
     assert _rating(root, "trn2.48xlarge") is None and _rating(root, "trn1.2xlarge") is None
@@ -126,10 +126,21 @@ def test_a_region_or_an_instance_the_next_answer_lacks_keeps_its_bucket(tmp_path
     trn1 = _rating(root, "trn1.32xlarge")
     assert trn1.value == {"us-east-1": "<5%", "us-east-2": "10-15%", "us-west-2": "15-20%"}
     assert trn1.source == "SPOT-ADV-2026-11-30" and trn1.as_of == dt.date(2026, 11, 30)
-    assert trn1.note == (f"{refresh.KEPT} us-east-2 as {NEW} ({ADVISED}) rated them; the data of 2026-11-30 does not rate "
+    assert trn1.note == (f"{refresh.KEPT} us-east-2 as {NEW} ({ADVISED}) rated it. The data of 2026-11-30 does not rate "
                          "the instance there.")
     assert _line(root, "p4d.24xlarge") == p4d_before
     assert out.spot == ["trn1.32xlarge us-west-2: 5-10% -> 15-20%"]
+
+    # A later answer that still lacks us-east-2 and moves us-east-1: us-east-2 is still cited to the
+    # answer that last rated it, not to the one of 2026-11-30 that lacked it.
+    last = copy.deepcopy(later)
+    last["spot_advisor"]["us-east-1"]["Linux"]["trn1.32xlarge"]["r"] = 1
+    _refresh(root, advisor_call(last, modified="2026-12-07T05:00:00+00:00"))
+    trn1 = _rating(root, "trn1.32xlarge")
+    assert trn1.value == {"us-east-1": "5-10%", "us-east-2": "10-15%", "us-west-2": "15-20%"}
+    assert trn1.source == "SPOT-ADV-2026-12-07"
+    assert trn1.note == (f"{refresh.KEPT} us-east-2 as {NEW} ({ADVISED}) rated it. The data of 2026-12-07 does not rate "
+                         "the instance there.")
 
 
 def test_ranges_the_assumptions_do_not_know_are_refused_and_nothing_is_written(tmp_path: Path, capsys):

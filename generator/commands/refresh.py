@@ -30,6 +30,7 @@ Editing goes through ruamel's round-trip mode, so comments and layout stay.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,6 +75,7 @@ ADVISOR_TITLE = ("AWS's Spot Instance Advisor data (the public object s3://{buck
 ADVISOR_URL = f"https://{ADVISOR_BUCKET}.s3.amazonaws.com/{ADVISOR_KEY}"
 # Begins the note the refresh writes on a rating that keeps a region the data no longer rates.
 KEPT = "Kept, as the refresh never drops a bucket:"
+KEPT_CLAUSE = re.compile(r"(\S+) as (\S+) \((\d{4}-\d{2}-\d{2})\) rated it")
 # Which API answers for each purchase option, to cite when a figure vanishes from it.
 OPTION_API = {"on-demand": "pricing", "commit-1y": "pricing", "commit-3y": "pricing", "spot": "spot", "capacity-block": "capacity-block"}
 STATE = "refresh.yaml"
@@ -437,10 +439,14 @@ def _rate_spot(instances: Any, sources: Any, advisor: Advisor, catalog: Catalog,
         if new == was:
             continue
         out.spot += [f"{name} {r}: {was.get(r, 'none')} -> {b}" for r, b in new.items() if was.get(r) != b]
-        notes = [str(old["note"])] if old.get("note") and not str(old["note"]).startswith(KEPT) else []
+        note = str(old.get("note") or "")
+        ours = note.startswith(KEPT)
+        # A region kept before keeps the source that last rated it, not the answers that lacked it since.
+        rated_by = {r: (k, d) for r, k, d in KEPT_CLAUSE.findall(note)} if ours else {}
+        notes = [note] if note and not ours else []
         if kept:
-            notes.append(f"{KEPT} {', '.join(kept)} as {old['source']} ({old['as_of']}) rated them; the data of "
-                         f"{advisor.as_of} does not rate the instance there.")
+            clauses = [f"{r} as {k} ({d}) rated it" for r in kept for k, d in [rated_by.get(r, (old["source"], old["as_of"]))]]
+            notes.append(f"{KEPT} {'; '.join(clauses)}. The data of {advisor.as_of} does not rate the instance there.")
         value = CommentedMap((r, DoubleQuotedScalarString(b)) for r, b in new.items())
         value.fa.set_flow_style()
         pairs: list[tuple[str, Any]] = [("value", value), ("source", src), ("as_of", advisor.as_of)]
