@@ -1,11 +1,15 @@
 """AWS's answers to `guide refresh-prices`, served offline: real boto3 clients with botocore's
 Stubber activated, each queued with the responses of tests/fixtures/aws-refresh/responses.json that
-its service and region get (see write_responses.py there for how they were made)."""
+its service and region get (see write_responses.py there for how they were made), and last the
+Spot Instance Advisor's object, tests/fixtures/aws-refresh/spot-advisor-data.json: written by hand
+in the shape of AWS's (ranges, then each region's Linux and Windows tables), it rates tracked
+instances the frozen project does not rate, an untracked one, and every one on Windows too."""
 
 from __future__ import annotations
 
 import copy
 import datetime as dt
+import io
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -13,17 +17,34 @@ from typing import Any
 
 import boto3
 from botocore.config import Config
+from botocore.response import StreamingBody
 from botocore.stub import ANY, Stubber
 
 RESPONSES = Path(__file__).parent / "fixtures" / "aws-refresh" / "responses.json"
 RECORDING = json.loads(RESPONSES.read_text(encoding="utf-8"))
 CALLED_AT = dt.datetime.fromisoformat(RECORDING["called_at"])
 TIMES = ("StartTime", "EndTime")
+ADVISOR = json.loads((RESPONSES.parent / "spot-advisor-data.json").read_text(encoding="utf-8"))
+ADVISOR_MODIFIED = "2026-11-24T06:12:03+00:00"
 
 
-def calls() -> list[dict]:
-    """A fresh copy of the recorded calls, to edit for one test."""
-    return copy.deepcopy(RECORDING["calls"])
+def advisor_call(doc: dict | None = None, modified: str = ADVISOR_MODIFIED, body: str | None = None) -> dict:
+    """The refresh's last call: the Advisor's object, as doc (a copy of the fixture when None) or a raw body."""
+    text = body if body is not None else json.dumps(ADVISOR if doc is None else doc)
+    return {"service": "s3", "region": "us-east-1", "operation": "get_object",
+            "params": {"Bucket": "spot-bid-advisor", "Key": "spot-advisor-data.json"},
+            "response": {"Body": text, "LastModified": modified, "ContentType": "application/json"}}
+
+
+def calls(advisor: dict | None = None) -> list[dict]:
+    """A fresh copy of the recorded calls, to edit for one test; advisor: the Advisor's call, if not the fixture's."""
+    return copy.deepcopy(RECORDING["calls"]) + [advisor or advisor_call()]
+
+
+def _s3_object(response: dict) -> dict:
+    data = response["Body"].encode("utf-8")
+    return {**response, "Body": StreamingBody(io.BytesIO(data), len(data)), "ContentLength": len(data),
+            "LastModified": dt.datetime.fromisoformat(response["LastModified"])}
 
 
 def client(service: str, region: str, attempts: int = 3) -> Any:
@@ -52,6 +73,8 @@ class Stubbed:
                 stub.add_client_error(c["operation"], service_error_code=c["error"]["code"],
                                       service_message=c["error"]["message"], http_status_code=c["error"].get("status", 400),
                                       expected_params=params)
+            elif c["operation"] == "get_object":
+                stub.add_response(c["operation"], _s3_object(c["response"]), params)
             else:
                 stub.add_response(c["operation"], c["response"], params)
         for _, stub in self.clients.values():

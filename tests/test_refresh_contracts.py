@@ -89,3 +89,32 @@ def test_an_error_message_is_quoted_without_markup_or_line_breaks():
     assert aws_prices._said("<!DOCTYPE html><html><body><h1>502</h1></body></html>") == "an HTML page"
     assert aws_prices._said("Rate\n  exceeded") == "Rate exceeded"
     assert len(aws_prices._said("x" * 500)) == 200
+
+
+def _advisor_answer(doc: dict) -> dict:
+    from refresh_support import Stubbed, advisor_call
+
+    s3 = Stubbed([advisor_call(doc)])("s3", "us-east-1")
+    return aws_prices._spot_advisor(s3, ["trn1.32xlarge", "p5.48xlarge", "trn2.48xlarge", "no-such.type"])
+
+
+def test_the_advisors_object_is_read_for_the_tracked_instances_on_linux_dated_by_its_last_modified():
+    from refresh_support import ADVISOR
+
+    got = _advisor_answer(ADVISOR)
+    assert got.as_of == dt.date(2026, 11, 24) and got.labels == ("<5%", "5-10%", "10-15%", "15-20%", ">20%")
+    # Windows rates each of them ">20%", and m5.large is not tracked: neither is read.
+    assert got.buckets == {"trn1.32xlarge": {"us-east-1": "<5%", "us-east-2": "10-15%", "us-west-2": "5-10%"},
+                           "p5.48xlarge": {"us-east-1": "10-15%", "us-west-2": ">20%"}, "trn2.48xlarge": {"us-east-2": "15-20%"}}
+    assert {"Bucket", "Key"} <= _members("s3", "GetObjectRequest") and {"Body", "LastModified"} <= _members("s3", "GetObjectOutput")
+
+
+def test_an_advisor_rating_with_a_range_the_ranges_do_not_name_is_refused():
+    import copy
+
+    from refresh_support import ADVISOR
+
+    doc = copy.deepcopy(ADVISOR)
+    doc["spot_advisor"]["us-east-1"]["Linux"]["p5.48xlarge"]["r"] = 7
+    with pytest.raises(aws_prices.AwsError, match=r"p5\.48xlarge in us-east-1 has range 7, which the ranges do not name"):
+        _advisor_answer(doc)

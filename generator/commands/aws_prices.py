@@ -4,7 +4,9 @@ Five APIs, each a source of its own: the Price List Query API (on-demand and Res
 rates), the Savings Plans API (EC2 Instance Savings Plan rates), the EC2 Spot price history (30 days,
 each zone's prices weighted by how long they held, then across zones the median, least and most),
 Capacity Block offerings (their upfront fee per instance-hour of the block's real length) and
-instance type offerings (the regions each instance is sold in). Nothing here reads or writes files:
+instance type offerings (the regions each instance is sold in). Besides them, the Spot Instance
+Advisor's public data (an S3 object read without credentials): the bucket of interruptions of each
+instance in each region, dated by the object's LastModified. Nothing here reads or writes files:
 `fetch` returns what was seen, `generator/commands/refresh.py` decides what it changes in data/.
 
 An answer is believed only for what was asked: Linux/UNIX on shared tenancy, the instance type and
@@ -61,6 +63,15 @@ UNSUPPORTED = re.compile(r"\b(not supported|unsupported|not available)\b", re.I)
 # What EC2 answers in a region the account has not enabled.
 NOT_OPTED_IN = {"OptInRequired", "AuthFailure"}
 
+# The Spot Instance Advisor's data: a public object, read by an unsigned client, so it needs no IAM action.
+ADVISOR_BUCKET = "spot-bid-advisor"
+ADVISOR_KEY = "spot-advisor-data.json"
+ADVISOR_REGION = "us-east-1"
+ADVISOR_OS = "Linux"
+ADVISOR_AT = f"s3:GetObject of s3://{ADVISOR_BUCKET}/{ADVISOR_KEY}"
+# What S3 answers when the object is no longer public or no longer there.
+ADVISOR_GONE = DENIED | {"NoSuchKey", "NoSuchBucket", "AllAccessDisabled", "PermanentRedirect"}
+
 # The IAM actions the refresh calls; CONTRIBUTING.md lists the same (a test holds them equal).
 ACTIONS = (
     "ec2:DescribeInstanceTypeOfferings",
@@ -95,6 +106,15 @@ class Seen:
     reservation: str | None = None
 
 
+@dataclass(frozen=True)
+class Advisor:
+    """The Spot Instance Advisor's data for the tracked instances, Linux."""
+
+    as_of: dt.date  # the object's LastModified: the day the data itself shows
+    labels: tuple[str, ...]  # the interruption ranges' labels, as the data names them
+    buckets: dict[str, dict[str, str]]  # instance -> region -> label
+
+
 @dataclass
 class Observed:
     """Everything one refresh saw, for the instances and regions it asked about."""
@@ -104,6 +124,7 @@ class Observed:
     offered: dict[str, list[str]] = field(default_factory=dict)  # instance -> regions it is sold in
     figures: dict[tuple[str, str, str], Seen] = field(default_factory=dict)  # (instance, region, option)
     skipped: dict[str, str] = field(default_factory=dict)  # region -> the code it answered (not opted in)
+    advisor: Advisor | None = None
 
 
 # --- calling ------------------------------------------------------------------------------------
@@ -391,6 +412,53 @@ def _blocks(ec2: Any, region: str, instance: str) -> Seen | None:
         "listed on the day of the call" + ("; low and high are the least and most." if lo is not None else ".")))
 
 
+def _not_advisor_data(why: str) -> AwsError:
+    return AwsError(f"{ADVISOR_AT} answered with something that is not the Spot Instance Advisor's data ({why}, perhaps a "
+                    "proxy's page or an outage); check the network and AWS's status, and run the refresh again")
+
+
+def _spot_advisor(s3: Any, instances: list[str]) -> Advisor:
+    """The buckets the Advisor gives the instances asked about, Linux only; every other entry is left out.
+    Raises AwsError when the object cannot be read or is not the Advisor's JSON."""
+    from botocore.exceptions import ClientError
+
+    with _calling("s3:GetObject", f"s3://{ADVISOR_BUCKET}/{ADVISOR_KEY}"):
+        try:
+            answer = s3.get_object(Bucket=ADVISOR_BUCKET, Key=ADVISOR_KEY)
+            body = answer["Body"].read()
+        except ClientError as e:
+            code = str(e.response.get("Error", {}).get("Code", "?"))
+            if code in ADVISOR_GONE:
+                raise AwsError(f"{ADVISOR_AT} answered {code}: AWS no longer serves the Spot Instance Advisor's data there without "
+                               "credentials; find where it moved (CONTRIBUTING.md, \"From AWS's APIs\") and run the refresh again") from None
+            raise
+    try:
+        doc = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        raise _not_advisor_data("an HTML page" if _said(body.decode("utf-8", "replace")) == "an HTML page" else "not JSON") from None
+    modified = _when(answer.get("LastModified"))
+    if modified is None:
+        raise _not_advisor_data("no LastModified date")
+    ranges, rated = (doc.get("ranges"), doc.get("spot_advisor")) if isinstance(doc, dict) else (None, None)
+    if not isinstance(ranges, list) or not isinstance(rated, dict) or not all(
+            isinstance(r, dict) and isinstance(r.get("index"), int) and isinstance(r.get("label"), str) for r in ranges):
+        raise _not_advisor_data("no list of ranges with an index and a label, or no spot_advisor table")
+    label = {r["index"]: r["label"] for r in ranges}
+    buckets: dict[str, dict[str, str]] = {}
+    for region, systems in rated.items():
+        table = systems.get(ADVISOR_OS) if isinstance(systems, dict) else None
+        if not isinstance(table, dict):
+            continue
+        for instance in instances:
+            entry = table.get(instance)
+            if not isinstance(entry, dict):
+                continue
+            if entry.get("r") not in label:
+                raise _not_advisor_data(f"{instance} in {region} has range {entry.get('r')!r}, which the ranges do not name")
+            buckets.setdefault(instance, {})[region] = label[entry["r"]]
+    return Advisor(modified.date(), tuple(r["label"] for r in ranges), buckets)
+
+
 # --- one refresh --------------------------------------------------------------------------------
 
 ClientFactory = Callable[[str, str], Any]  # (service, region) -> a boto3 client
@@ -456,6 +524,9 @@ def fetch(instances: Iterable[str], regions: Iterable[str], client: ClientFactor
             # "Not sold as blocks" is an absence like an empty list: refresh.py confirms it a week on.
             if (block := _blocks(ec2[region], region, instance)) is not None:
                 seen.figures[(instance, region, "capacity-block")] = block
+    with _calling("the client setup", "this environment"):
+        s3 = client("s3", ADVISOR_REGION)
+    seen.advisor = _spot_advisor(s3, tracked)
     return seen
 
 
@@ -463,6 +534,7 @@ def session_clients(pricing_region: str = "us-east-1", max_attempts: int = 8) ->
     """Clients from the default credential chain, retrying throttled calls in botocore's standard mode.
     Raises AwsError when there are no credentials at all, before anything is called."""
     import boto3
+    from botocore import UNSIGNED
     from botocore.config import Config
 
     with _calling("the credential lookup", "this environment"):
@@ -472,11 +544,13 @@ def session_clients(pricing_region: str = "us-east-1", max_attempts: int = 8) ->
 
             raise NoCredentialsError()
     config = Config(retries={"mode": "standard", "total_max_attempts": max_attempts}, user_agent_extra="trainium-or-gpu-guide")
+    unsigned = config.merge(Config(signature_version=UNSIGNED))
     made: dict[tuple[str, str], Any] = {}
 
     def client(service: str, region: str) -> Any:
         if (service, region) not in made:
-            made[(service, region)] = session.client(service, region_name=region, config=config)
+            # The Advisor's object is public: its client signs nothing.
+            made[(service, region)] = session.client(service, region_name=region, config=unsigned if service == "s3" else config)
         return made[(service, region)]
 
     return client

@@ -54,7 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     i.add_argument("--source", metavar="KEY", help="source key to cite (default: AWS-PRICE-LIST-YYYY-MM)")
     i.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
 
-    rp = sub.add_parser("refresh-prices", help="update data/ from AWS's pricing, Spot, Capacity Block and offerings APIs (boto3)")
+    rp = sub.add_parser("refresh-prices", help="update data/ from AWS's pricing, Spot, Capacity Block and offerings APIs and the Spot Instance Advisor's data (boto3)")
     rp.add_argument("--pricing-region", choices=("us-east-1", "eu-central-1", "ap-south-1"), default="us-east-1",
                     help="endpoint of the Price List Query API (default: us-east-1)")
     rp.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")

@@ -16,6 +16,11 @@ checks them as the site would load them, and writes all of them or none.
   too; the first day it was lacked is kept in data/refresh.yaml. An instance's regions grow with
   the offerings at once and shrink the same way as figures vanish. A region the account may not
   use is skipped, its figures kept.
+- The Spot Instance Advisor's buckets are believed only when its ranges are exactly the buckets
+  data/assumptions.yaml knows. An instance already rated gets the Advisor's bucket in each region
+  its list names, cited to the data's own date; a bucket is never dropped: a region (or an instance)
+  the data stops rating keeps the bucket it had, and the note says from which source. An instance
+  no one has rated yet is left for a person to rate first.
 - Entries of instances or regions the refresh does not track, `offered: false` entries the APIs
   still do not price, and every hand-written field an update does not touch stay as they were.
 
@@ -25,15 +30,17 @@ Editing goes through ruamel's round-trip mode, so comments and layout stay.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from generator.commands import history as hist
-from generator.commands.aws_prices import INSTANCE_TYPE, ClientFactory, Observed, Seen, fetch
+from generator.commands.aws_prices import ADVISOR_BUCKET, ADVISOR_KEY, INSTANCE_TYPE, Advisor, ClientFactory, Observed, Seen, fetch
 from generator.commands.refresh_scenarios import Followed, follow
 from generator.commands.import_prices import (
     checked,
@@ -46,7 +53,7 @@ from generator.commands.import_prices import (
 )
 from generator.inputs.freshness import DEFAULT_STALE_DAYS
 from generator.inputs.loader import load_catalog
-from generator.model.catalog import Catalog, RefreshBounds
+from generator.model.catalog import SPOT_BUCKETS, Catalog, RefreshBounds
 
 # Each API is a source of its own: (key prefix, title, the API reference it is read by).
 APIS = {
@@ -61,6 +68,14 @@ APIS = {
     "offerings": ("AWS-EC2-OFFERINGS-API", "Amazon EC2 API (DescribeInstanceTypeOfferings in each region the guide tracks), called",
                   "https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_DescribeInstanceTypeOfferings.html"),
 }
+# The Spot Instance Advisor's data is a source of its own per day it shows: ADVISOR_PREFIX-YYYY-MM-DD.
+ADVISOR_PREFIX = "SPOT-ADV"
+ADVISOR_TITLE = ("AWS's Spot Instance Advisor data (the public object s3://{bucket}/{key}, Linux), last modified {day}: for each "
+                 "instance type and region, the bucket of the share of spot instances interrupted over the trailing month")
+ADVISOR_URL = f"https://{ADVISOR_BUCKET}.s3.amazonaws.com/{ADVISOR_KEY}"
+# Begins the note the refresh writes on a rating that keeps a region the data no longer rates.
+KEPT = "Kept, as the refresh never drops a bucket:"
+KEPT_CLAUSE = re.compile(r"(\S+) as (\S+) \((\d{4}-\d{2}-\d{2})\) rated it")
 # Which API answers for each purchase option, to cite when a figure vanishes from it.
 OPTION_API = {"on-demand": "pricing", "commit-1y": "pricing", "commit-3y": "pricing", "spot": "spot", "capacity-block": "capacity-block"}
 STATE = "refresh.yaml"
@@ -139,6 +154,7 @@ class Outcome:
     lacked: list[str] = field(default_factory=list)  # lacked by this answer, not yet confirmed gone
     skipped: dict[str, str] = field(default_factory=dict)  # region -> code (not opted in)
     accepted: list[str] = field(default_factory=list)
+    spot: list[str] = field(default_factory=list)  # "instance region: before -> after" of the Advisor's buckets
     texts: dict[str, str] = field(default_factory=dict)  # file name under data/ -> new text
     scenarios: Followed = field(default_factory=Followed)  # expects the new data moves, notes quoting moved figures
 
@@ -332,6 +348,9 @@ def plan(catalog: Catalog, seen: Observed, texts: dict[str, str], day: dt.date,
         regions["source"] = src
         regions["as_of"] = day  # a hand-written note stays
 
+    if seen.advisor is not None:
+        _rate_spot(instances, sources, seen.advisor, catalog, out)
+
     entries = prices["prices"]
     index = {(e["instance"], e["region"], e["option"]): e for e in entries}
     covered = set(seen.instances)
@@ -399,6 +418,50 @@ def plan(catalog: Catalog, seen: Observed, texts: dict[str, str], day: dt.date,
         changed[STATE] = state_text
     out.texts = changed
     return out
+
+
+def _rate_spot(instances: Any, sources: Any, advisor: Advisor, catalog: Catalog, out: Outcome) -> None:
+    """Each rated instance's buckets as the Advisor's data gives them, in the regions its list names."""
+    known = tuple(catalog.assumptions.spot_interruption_buckets) or SPOT_BUCKETS
+    if sorted(advisor.labels) != sorted(known):
+        raise RefreshError(f"the Spot Instance Advisor's data of {advisor.as_of} names the ranges {', '.join(advisor.labels) or 'none'}, "
+                           f"not the buckets data/assumptions.yaml knows ({', '.join(known)}); see what AWS changed and update "
+                           "spot_interruption_buckets before the refresh reads the data again")
+    src = f"{ADVISOR_PREFIX}-{advisor.as_of.isoformat()}"
+    for name in _rated(instances, advisor):
+        entry = instances["instances"][name]
+        old = entry["spot_interruption"]
+        was = {str(r): str(b) for r, b in old["value"].items()}
+        rated = advisor.buckets[name]
+        given = {r: rated[r] for r in entry["regions"]["value"] if r in rated}
+        kept = {r: b for r, b in was.items() if r not in given}
+        new = dict(sorted({**given, **kept}.items()))
+        if new == was:
+            continue
+        out.spot += [f"{name} {r}: {was.get(r, 'none')} -> {b}" for r, b in new.items() if was.get(r) != b]
+        note = str(old.get("note") or "")
+        ours = note.startswith(KEPT)
+        # A region kept before keeps the source that last rated it, not the answers that lacked it since.
+        rated_by = {r: (k, d) for r, k, d in KEPT_CLAUSE.findall(note)} if ours else {}
+        notes = [note] if note and not ours else []
+        if kept:
+            clauses = [f"{r} as {k} ({d}) rated it" for r in kept for k, d in [rated_by.get(r, (old["source"], old["as_of"]))]]
+            notes.append(f"{KEPT} {'; '.join(clauses)}. The data of {advisor.as_of} does not rate the instance there.")
+        value = CommentedMap((r, DoubleQuotedScalarString(b)) for r, b in new.items())
+        value.fa.set_flow_style()
+        pairs: list[tuple[str, Any]] = [("value", value), ("source", src), ("as_of", advisor.as_of)]
+        if notes:
+            pairs.append(("note", " ".join(notes)))
+        entry["spot_interruption"] = flow_map(*pairs)
+        if src not in sources["sources"]:
+            sources["sources"][src] = CommentedMap([
+                ("title", ADVISOR_TITLE.format(bucket=ADVISOR_BUCKET, key=ADVISOR_KEY, day=advisor.as_of.isoformat())),
+                ("url", ADVISOR_URL), ("kind", "primary"), ("as_of", advisor.as_of)])
+
+
+def _rated(instances: Any, advisor: Advisor) -> list[str]:
+    """The instances data/ already rates that the data rates too; the rest keep what they have."""
+    return [n for n in sorted(advisor.buckets) if (e := instances["instances"].get(n)) is not None and e.get("spot_interruption")]
 
 
 def _update_state(state: Any, catalog: Catalog, seen: Observed, day: dt.date, missing: dict, held: list[HeldMove],
@@ -473,6 +536,7 @@ def report_lines(out: Outcome, shown_dir: str, dry_run: bool) -> list[str]:
                      f"{out.confirmed} figure(s) confirmed unchanged {out.day}")
     lines += [f"  {m.line()}" for m in out.moves]
     lines += [f"  regions {r}" for r in out.regions]
+    lines += [f"  spot interruption {r}" for r in out.spot]
     lines += [f"  held for a person: {h.line()}" for h in out.held]
     lines += [f"  accepted beyond the bounds: {a}" for a in out.accepted]
     lines += [f"  lacked by this answer, kept until a refresh a week later lacks it too: {m}" for m in out.lacked]
