@@ -238,7 +238,17 @@ def test_scenario_pages_show_the_engines_numbers(built_site: BuiltSite, project)
         assert set(found) == set(range(1, len(r.workloads) + 1)), f"{r.id}: numbers outside a workload section"
         for i, w in enumerate(r.workloads, start=1):
             want = engine_numbers(w)
-            got = found[i]
+            got = dict(found[i])
+            # The row that writes the plan out names the way each side is bought, a word, not a number:
+            # it is there whenever a side is not bought as named, and says the way the engine chose.
+            for side in ("trainium", "gpu"):
+                sd, named = getattr(w.outcome, side), getattr(w.inputs, side + "_option")
+                plan = got.pop(f"{side}.plan_option", None)
+                if sd.plan_option != named:
+                    assert plan == [sd.plan_option], f"{r.id} workload {i} {side}: plan {plan!r}, engine {sd.plan_option!r}"
+                elif plan is not None:
+                    assert plan == [named], f"{r.id} workload {i} {side}"
+                checked += plan is not None
             assert set(got) == set(want), f"{r.id} workload {i}: keys differ: {set(got) ^ set(want)}"
             for key, expected in want.items():
                 (shown,) = got[key]

@@ -91,6 +91,9 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.building: tuple[dict[str, str], str] | None = None  # built and inputs for the build under way
         self.renderer: Renderer | None = None  # for hand-written pages that opt into figures
         self.scenario_texts: list[published.ScenarioTexts] = []  # what each scenario publishes, for llms.txt
+        # Published Markdown the cache could not store (a read-only cache): handed to MkDocs, a `.md`
+        # file would be built as a page, so it is written into the site after the build.
+        self.markdown_texts: dict[str, str] = {}
         self.images: Images | None = None  # the chart images still rendering; None in a build without images
         self.linked: dict[str, Path] = {}  # site path -> cache file to link there once the images are rendered
         self.as_before: dict[str, str] = {}  # of those, the ones linked as the last build linked them (embeds.build)
@@ -231,7 +234,10 @@ class GuidePlugin(BasePlugin[GuideConfig]):
                 if self.themed is not None:
                     self.theme_entries[path] = (f, file_entry)
             files.append(f)
+        self.markdown_texts = {path: text for path, text in made.texts.items() if path.endswith(".md")}
         for path, content in {**made.assets, **made.texts}.items():
+            if path in self.markdown_texts:
+                continue
             f = GeneratedFile.generated(config, path, content=content)
             generated.append(f)
             files.append(f)
@@ -481,6 +487,9 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         order of the navigation, then the scenarios (whose own files `embeds.build` linked)."""
         assert self.renderer is not None, "on_files runs before on_post_build"
         pages = [replace(p, markdown=self.page_markdown.get(p.path, "")) for p in _nav_pages(self.nav)]
+        for path, text in self.markdown_texts.items():
+            (site / path).parent.mkdir(parents=True, exist_ok=True)
+            (site / path).write_text(text, encoding="utf-8")
         for path, markdown in self.page_markdown.items():
             if self.dirty and self.markdown_written.get(path) is markdown:
                 continue  # `mkdocs serve --dirty` did not convert the page again: its file is as written
