@@ -334,6 +334,13 @@ def test_on_a_phone_the_pinned_summary_steps_aside_once_the_full_answer_shows(wi
     page.wait_for_function(f"() => !({shown})()")
     verdict = page.locator("#calc-output").bounding_box()
     assert verdict["y"] < page.viewport_size["height"]
+    # Stepping aside, it leaves no empty band of its height between the form and the answer.
+    gap = page.evaluate("""() => {
+        const form = document.querySelector('#guide-calc form').getBoundingClientRect();
+        const answer = [...document.querySelectorAll('h2')].find((h) => h.textContent.startsWith('The answer'));
+        return [answer.getBoundingClientRect().top - form.bottom, document.getElementById('calc-glance').offsetHeight];
+    }""")
+    assert gap[0] < gap[1], gap
     # Back up in the form, it is pinned again.
     page.locator("#calc-runs").scroll_into_view_if_needed()
     page.wait_for_function(shown)
