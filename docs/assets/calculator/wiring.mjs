@@ -600,9 +600,11 @@ export async function setup() {
   visit = { root, abort, observer: new MutationObserver(() => { if (current) drawChart(current.shown.chart); }),
     // Once the full answer is on the screen (or scrolled past), the pinned summary steps aside: on a
     // phone it would sit right above the answer's own verdict, saying it twice (calculator.css).
+    // The screen is taken to reach far above itself: a jump from the form to past the answer's title
+    // (a link, a fling) never has the title on the screen, yet crosses that edge and is seen.
     answerSeen: new IntersectionObserver(([entry]) => {
       $("calc-glance")?.toggleAttribute("data-answer-seen", entry.boundingClientRect.top < window.innerHeight);
-    }) };
+    }, { rootMargin: "100000px 0px 0px 0px" }) };
   const baked = JSON.parse($("guide-calc-data").content.textContent);
   data = baked.data;
   template = baked.chart;
