@@ -120,6 +120,9 @@ FACTOR = floats(1.0, 10.0)
 EXTRA_WEEKS = floats(0.0, 100.0)
 STABLE = inputs(runs_per_architecture=st.none())  # the architecture never changes: one port
 TRAINIUM_LEANING, GPU_LEANING = inputs(leaning="trainium"), inputs(leaning="gpu")
+# Half the draws lean to Trainium: a plan that repays its one port past the first run is then common
+# enough that the runs threshold is not filtered out most of the time.
+STABLE_OR_REPAID = st.one_of(STABLE, inputs(runs_per_architecture=st.none(), leaning="trainium"))
 
 
 @SETTINGS
@@ -244,7 +247,7 @@ def test_an_infeasible_side_never_wins(x: Inputs):
 
 
 @SETTINGS
-@given(x=STABLE)
+@given(x=STABLE_OR_REPAID)
 def test_the_runs_threshold_is_where_trainium_starts_to_pay(x: Inputs):
     t = cost_parity(x)
     assume(t.runs is not None and t.runs > 1)
