@@ -104,6 +104,11 @@ def plan_bought(x: dict[str, Any], sd: dict[str, Any], side: str) -> str:
     return (", then ".join(parts) or "nothing more to buy") + where
 
 
+def withdrawn(day: Any) -> str:
+    """A figure AWS's APIs stopped listing, as every page and report says it."""
+    return f"no longer listed by AWS since {f.date(day)}"
+
+
 def neither_can_run(trainium_reasons: str, gpu_reasons: str) -> str:
     return f"Neither side can run. Trainium: {trainium_reasons}. The GPU option: {gpu_reasons}."
 

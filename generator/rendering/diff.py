@@ -18,6 +18,7 @@ from generator.inputs.loader import Project
 from generator.inputs.provenance import changed_without_provenance
 from generator.model import formatting as fmt
 from generator.model.catalog import OPTION_LABELS, Price
+from generator.model.wording import withdrawn
 from generator.model.results import ScenarioResult, WorkloadResult
 
 DEFAULT_THRESHOLD = 5.0  # percent
@@ -177,7 +178,7 @@ def price_text(p: Price | None) -> str:
     if p.low is not None:
         text += f" (range {fmt.hourly_exact(p.low)} to {fmt.hourly_exact(p.high)})"
     if p.vanished is not None:
-        text += f", no longer listed by AWS since {fmt.date(p.vanished)}"
+        text += f", {withdrawn(p.vanished)}"
     return text
 
 

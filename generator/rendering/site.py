@@ -26,7 +26,7 @@ from generator.model import quoting as quoted_prices
 from generator.model import trn3
 from generator.model.catalog import OPTION_LABELS, OPTIONS
 from generator.model.wording import RANGE_LABELS
-from generator.model.wording import EXPERIENCE_LABELS, RULE_LABELS, VERDICT_LABELS, scenario_row
+from generator.model.wording import EXPERIENCE_LABELS, RULE_LABELS, VERDICT_LABELS, scenario_row, withdrawn
 from generator.model.reference import Reference, reference
 from generator.model.results import ScenarioResult, WorkloadResult, present_workload
 from generator.model.schema import json_schema
@@ -154,7 +154,7 @@ class Renderer:
             md=md, script_json=script_json, front_matter=front_matter, money=fmt.money, hourly=fmt.hourly, hourly_exact=fmt.hourly_exact, break_even=fmt.break_even,
             runs=fmt.runs, ratio=fmt.ratio, pct=fmt.pct, weeks=fmt.weeks, count=fmt.count, num=fmt.num, hours=fmt.hours,
             days=fmt.days, date=fmt.date, threshold=fmt.threshold, pixels=fmt.pixels, sentence=sentence,
-            quoting=self.quoting,
+            quoting=self.quoting, withdrawn=withdrawn,
         )
         self.env.globals.update(
             catalog=self.catalog,
@@ -463,7 +463,7 @@ class Renderer:
 def _quoted(p: Any) -> str:
     text = fmt.hourly_exact(p.usd_per_hour)
     if p.vanished is not None:
-        text += f" (no longer listed by AWS since {fmt.date(p.vanished)})"
+        text += f" ({withdrawn(p.vanished)})"
     return text
 
 
