@@ -192,7 +192,7 @@ def test_capacity_blocks_hold_256_instances_and_no_more():
     # Blocks only: the GPU cannot run at all.
     for o in (outcomes["blocks, 257, blocks only"][0], outcomes["blocks, 257, blocks only"][2]):
         assert (o["verdict"], o["decided_by"]) == ("trainium", "feasibility")
-        assert "256" in o["gpu"]["reasons"][0]
+        assert o["gpu"]["reasons"] == [["blocks-cannot-hold", 256]]
 
 
 def test_a_ten_hour_run_on_a_block_pays_a_whole_day():

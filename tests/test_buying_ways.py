@@ -19,6 +19,7 @@ from generator.model.engine import BlockLimits, block_hours, evaluate
 from generator.model.resolve import resolve
 from generator.model.schema import MODELINE, Workload
 from generator.model.results import plain
+from generator.model import wording
 from generator.model.wording import plan_bought
 from generator.rendering.calculator import calculator_data, workload_json
 
@@ -201,8 +202,9 @@ def test_a_plan_blocks_cannot_hold_is_not_priced_on_blocks():
                                                       "option": "capacity-block", "count": 1333}))
     for o in (plain(py), js["outcome"]):
         assert not o["gpu"]["feasible"]
-        assert o["gpu"]["reasons"] == ["Capacity Blocks hold at most 256 instances across an organisation's blocks, "
-                                       "fewer than it runs at once"]
+        assert o["gpu"]["reasons"] == [["blocks-cannot-hold", 256]]
+        assert wording.reason_text(o["gpu"]["reasons"][0]) == (
+            "Capacity Blocks hold at most 256 instances across an organisation's blocks, fewer than it runs at once")
 
 
 def test_256_instances_fit_in_blocks():

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from core_support import FROZEN, SCENARIOS, copy_inputs, run_guide, tree_hashes
+from generator.model import wording
 from generator.model.engine import Inputs, Outcome, Robustness, Side, Step, Thresholds
 from generator.inputs.loader import load_project
 from generator.model.resolve import Bought
@@ -127,6 +128,10 @@ def test_schema_prints_the_scenario_schema(runs, tmp_path: Path):
 # --- evaluate --format json -----------------------------------------------------------------------
 
 
+def _fields_in_order(cls) -> list[str]:
+    return [f.name for f in dataclasses.fields(cls)]
+
+
 def _fields(cls) -> set[str]:
     return {f.name for f in dataclasses.fields(cls)}
 
@@ -165,7 +170,8 @@ def test_json_has_one_object_per_scenario_with_everything_computed(runs):
                 dt.date.fromisoformat(w["prices"][side]["as_of"])
             assert w["outcome"]["trace"], "an empty trace"
             for step in w["outcome"]["trace"]:
-                assert set(step) == _fields(Step)
+                # The step's code is published as its sentence, where the code would be.
+                assert list(step) == ["text" if f == "code" else f for f in _fields_in_order(Step)]
             assert set(w["robustness"]) == _fields(Robustness)
             assert set(w["thresholds"]) == _fields(Thresholds)
             for end in w["robustness"]["ends"] + [w["robustness"]["worst_case"], w["robustness"]["best_case"]]:
@@ -183,8 +189,10 @@ def test_json_numbers_are_the_engines(runs, project):
             for key in ("saving_per_run", "saving_pct", "port_cost", "ports", "break_even_runs", "total_difference"):
                 assert got[key] == getattr(o, key), key
             for side in ("trainium", "gpu"):
-                for key in _fields(Side):
+                for key in _fields(Side) - {"reasons"}:
                     assert got[side][key] == _as_json(getattr(getattr(o, side), key)), (side, key)
+                # Each reason a side cannot run is published as its sentence.
+                assert got[side]["reasons"] == [wording.reason_text(r) for r in getattr(o, side).reasons], side
             assert [(st["rule"], st["verdict"]) for st in got["trace"]] == [(st.rule, st.verdict) for st in o.trace]
             assert w["inputs"]["gpu_hours"] == computed.inputs.gpu_hours
             assert w["inputs"]["relative_throughput"] == dataclasses.asdict(computed.inputs.relative_throughput)

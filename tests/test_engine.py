@@ -163,7 +163,7 @@ def test_no_break_even_when_trainium_saves_nothing_per_run():
     assert dearer.break_even_runs is None
     assert dearer.verdict == "gpu"
     (cost,) = [s for s in dearer.trace if s.rule == "cost"]
-    assert "no number of runs repays the port" in cost.text
+    assert cost.code == "cost-no-saving"
 
 
 def test_break_even_boundary_ties_go_to_the_gpu():
@@ -333,7 +333,7 @@ def test_spot_counts_interruptions_of_redone_work_and_is_infeasible_at_a_load_of
     assert o.gpu.spot_overhead == approx(1 / 0.9 - 1)
     # At 0.125 interruptions an instance-hour the load is 8 x 0.125 x 1 = 1: no end in expectation.
     out = evaluate(replace(BASE, gpu_spot=True, interruption_rate=Span(0.125, 0.00625, 0.125), trainium_price=point(400.0)))
-    assert not out.gpu.feasible and out.gpu.reasons[0].startswith("on spot at this scale")
+    assert not out.gpu.feasible and out.gpu.reasons == (("spot-cannot-finish", None),)
     assert out.verdict == "trainium" and out.decided_by == "feasibility"
     assert thresholds(replace(BASE, gpu_spot=True, interruption_rate=Span(0.125, 0.00625, 0.125))).relative_throughput is None
     # Just under a load of 1 the run is very long but finite and priced.
@@ -464,7 +464,8 @@ def test_hard_constraint_rules_trainium_out_whatever_it_costs():
     o = evaluate(replace(BASE, excluded_by=("tensorflow", "multi-cloud"), gpu_price=point(400.0)))
     assert o.verdict == "gpu" and o.decided_by == "feasibility"
     assert rules(o) == [("feasibility", "gpu")]
-    assert o.trace[0].numbers == {"trainium_reasons": "a hard constraint rules it out (tensorflow, multi-cloud)"}
+    assert o.trace[0].code == "trainium-cannot-run"
+    assert o.trace[0].numbers == {"trainium_reasons": (("ruled-out", ("tensorflow", "multi-cloud")),)}
     assert not o.trainium.feasible and o.gpu.feasible
     # The arithmetic is still reported beside the verdict.
     assert o.saving_per_run == approx(400 * 100 - 1600)
@@ -486,9 +487,9 @@ def test_when_no_side_can_run_the_verdict_is_neither_with_every_reason():
     o = evaluate(replace(BASE, excluded_by=("day-one-architectures",), gpu_availability="unavailable",
                          trainium_availability="unavailable"))
     assert o.verdict == "neither" and rules(o) == [("feasibility", "neither")]
-    assert o.trainium.reasons == ("a hard constraint rules it out (day-one-architectures)",
-                                  "it cannot be had in the region and window needed")
-    assert o.gpu.reasons == ("it cannot be had in the region and window needed",)
+    assert o.trainium.reasons == (("ruled-out", ("day-one-architectures",)), ("unavailable", None))
+    assert o.gpu.reasons == (("unavailable", None),)
+    assert o.trace[0].code == "neither-can-run"
 
 
 # Close calls: Trainium at $30/h and throughput 1.0 costs 3,000 a run; over 10 runs 12,000 + 30,000

@@ -21,6 +21,7 @@ import pytest
 
 from core_support import run_js_on_inputs, run_js_on_workloads
 from generator.rendering.calculator import calculator_data
+from generator.model import wording
 from generator.model.catalog import Assumptions, Catalog
 from generator.model.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
 from generator.model.resolve import check_references, port_weeks, resolve
@@ -247,7 +248,7 @@ def test_recurring_ports_that_are_never_repaid_have_no_break_even(both):
         assert r["curve"]["crossing"] is None
         assert all(row["trainium"] >= row["gpu"] for row in r["curve"]["rows"])
         cost = [s for s in r["outcome"]["trace"] if s["rule"] == "cost"][0]
-        assert cost["text"] == "No architecture lasts enough runs to repay its own port."
+        assert cost["code"] == "cost-no-architecture-repays"
     for r in both["ports-tie-at-architecture-end"]:
         # At 5 runs the first port is exactly repaid (a tie), then the second port starts: never cheaper.
         assert r["outcome"]["break_even_runs"] is None and r["curve"]["crossing"] is None
@@ -302,7 +303,7 @@ def test_an_option_not_offered_in_an_allowed_region_is_out(both):
     for r in both["trainium-not-in-region"]:
         assert r["outcome"]["verdict"] == "gpu"
         assert rules(r) == [("feasibility", "gpu")]
-        assert r["outcome"]["trace"][0]["numbers"] == {"trainium_reasons": "it is not offered in any region the workload may use (eu-west-2)"}
+        assert r["outcome"]["trace"][0]["numbers"] == {"trainium_reasons": [["not-offered", ["eu-west-2"]]]}
     for r in both["gpu-not-in-region"]:
         # Even a Trainium at $400/h wins when the GPU cannot be used where the data must stay.
         assert r["outcome"]["verdict"] == "trainium"
@@ -312,7 +313,7 @@ def test_an_option_not_offered_in_an_allowed_region_is_out(both):
 def test_a_cuda_only_dependency_rules_trainium_out(both):
     for r in both["cuda-only"]:
         assert r["outcome"]["verdict"] == "gpu"
-        assert r["outcome"]["trace"][0]["numbers"] == {"trainium_reasons": "a hard constraint rules it out (cuda-only-dependency)"}
+        assert r["outcome"]["trace"][0]["numbers"] == {"trainium_reasons": [["ruled-out", ["cuda-only-dependency"]]]}
 
 
 # --- robustness -------------------------------------------------------------------------------------
@@ -450,7 +451,8 @@ def test_regions_through_resolve(catalog):
     for r in (py, js):
         assert r["inputs"]["region_excluded"] == ["trainium"]
         assert r["outcome"]["verdict"] == "gpu"
-        assert r["outcome"]["trace"][0]["text"] == "Trainium cannot run: it is not offered in any region the workload may use (eu-west-2)."
+        assert wording.step_text(r["outcome"]["trace"][0]) == (
+            "Trainium cannot run: it is not offered in any region the workload may use (eu-west-2).")
     # Priced outside the allowed regions: a located problem, in both engines' reference checks.
     wrong = workload(regions=["eu-west-2"])
     problems = list(check_references((wrong,), catalog))

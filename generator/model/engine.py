@@ -10,16 +10,26 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 from generator.model import break_even as solver
-from generator.model import wording as words
 
 Verdict = Literal["trainium", "gpu", "neither"]
 # A threshold is shown only if the verdict differs this little either side of it.
 THRESHOLD_PROBE = 1e-6
 # The rules whose verdict the plan's costs decide; thresholds over runs mean something only there.
 COST_RULES = ("cost", "capacity")
+# What each step of the decision found, and each reason a side cannot run, as codes with numbers:
+# the engine says nothing in words (generator/model/wording.py turns these into sentences).
+STEP_CODES = frozenset({
+    "both-can-run", "neither-can-run", "trainium-cannot-run", "gpu-cannot-run",
+    "trainium-late", "gpu-late", "both-on-time", "both-late-same-day", "neither-on-time",
+    "cost-trainium", "cost-committed", "cost-no-saving", "cost-no-architecture-repays", "cost-not-repaid",
+    "capacity-trainium", "capacity-gpu", "capacity-unchanged",
+})
+REASON_CODES = frozenset({"ruled-out", "not-offered", "unavailable", "spot-cannot-finish", "blocks-cannot-hold"})
+# A reason with its detail: the constraints or regions it names, the instances blocks hold, or None.
+Reason = tuple[str, Any]
 
 # Range-carrying inputs, each with the end that favours Trainium less ("against") and more ("for").
 RANGE_INPUTS: dict[str, tuple[str, str]] = {
@@ -152,8 +162,8 @@ class Inputs:
 class Step:
     rule: str
     verdict: Verdict | None  # None: the rule was checked and did not decide
-    text: str
-    numbers: dict[str, float | int | str | None] = field(default_factory=dict)
+    code: str  # what the rule found, one of STEP_CODES: `wording` says it in a sentence
+    numbers: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -172,7 +182,7 @@ class Side:
     price_high: float
     price_basis: str  # where the price used sits in its range: point, low, high or inside
     feasible: bool = True  # nothing rules this side out
-    reasons: tuple[str, ...] = ()  # every reason it cannot run, when it cannot
+    reasons: tuple[Reason, ...] = ()  # every reason it cannot run, when it cannot
     late_days: float | None = None  # days after the deadline it can start (0 when on time); None: no deadline
     cheapest_option: str = ""  # the way to buy the plan's compute that costs least ("" when none is known)
     cheaper_by: float = 0.0  # how much less than the named way it costs
@@ -486,22 +496,22 @@ def _side(x: Inputs, y: Inputs, side: str, hours: float, ready_days: float) -> S
                 where, plan_option, plan_region, hourly_hours, hourly_option, term)
 
 
-def infeasibility(x: Inputs, side: str) -> tuple[str, ...]:
-    """Every reason one side cannot run at all, whatever it costs."""
-    reasons = []
+def infeasibility(x: Inputs, side: str) -> tuple[Reason, ...]:
+    """Every reason one side cannot run at all, whatever it costs, each as a code and its detail."""
+    reasons: list[Reason] = []
     if side == "trainium" and x.excluded_by:
-        reasons.append(words.ruled_out_by(x.excluded_by))
+        reasons.append(("ruled-out", x.excluded_by))
     if side in x.region_excluded:
-        reasons.append(words.not_offered_in(x.allowed_regions))
+        reasons.append(("not-offered", x.allowed_regions))
     if getattr(x, side + "_availability") == "unavailable":
-        reasons.append(words.REASONS["unavailable"])
+        reasons.append(("unavailable", None))
     if getattr(x, side + "_spot"):
         load = spot_load(getattr(x, side + "_count"), interruption_rate(x, side).value, x.lost_hours.value)
         if load >= 1:
-            reasons.append(words.REASONS["spot-cannot-finish"])
+            reasons.append(("spot-cannot-finish", None))
     b = x.block_limits
     if getattr(x, side + "_option") == "capacity-block" and b is not None and getattr(x, side + "_count") > b.across_blocks:
-        reasons.append(words.blocks_cannot_hold(b.across_blocks))
+        reasons.append(("blocks-cannot-hold", b.across_blocks))
     return tuple(reasons)
 
 
@@ -589,15 +599,14 @@ def _decide(
 
 def _feasibility(trn: Side, gpu: Side) -> Step:
     sides = {"trainium": trn, "gpu": gpu}
-    why = {name: "; ".join(s.reasons) for name, s in sides.items()}
     feasible = [name for name, s in sides.items() if s.feasible]
     if not feasible:
-        return Step("feasibility", "neither", words.neither_can_run(why["trainium"], why["gpu"]),
-                    {"trainium_reasons": why["trainium"], "gpu_reasons": why["gpu"]})
+        return Step("feasibility", "neither", "neither-can-run",
+                    {"trainium_reasons": trn.reasons, "gpu_reasons": gpu.reasons})
     if len(feasible) == 1:
         out = "gpu" if feasible[0] == "trainium" else "trainium"
-        return Step("feasibility", feasible[0], words.cannot_run(out, why[out]), {out + "_reasons": why[out]})  # type: ignore[arg-type]
-    return Step("feasibility", None, words.STEPS["both-can-run"], {})
+        return Step("feasibility", feasible[0], out + "-cannot-run", {out + "_reasons": sides[out].reasons})  # type: ignore[arg-type]
+    return Step("feasibility", None, "both-can-run", {})
 
 
 def _deadline(needed: float, trn: Side, gpu: Side) -> Step:
@@ -606,13 +615,13 @@ def _deadline(needed: float, trn: Side, gpu: Side) -> Step:
     trn_ok = trn.ready_days <= needed
     gpu_ok = gpu.ready_days <= needed
     if gpu_ok and not trn_ok:
-        return Step("deadline", "gpu", words.STEPS["trainium-late"], when)
+        return Step("deadline", "gpu", "trainium-late", when)
     if trn_ok and not gpu_ok:
-        return Step("deadline", "trainium", words.STEPS["gpu-late"], when)
+        return Step("deadline", "trainium", "gpu-late", when)
     if not trn_ok and trn.ready_days != gpu.ready_days:
         soonest: Verdict = "trainium" if trn.ready_days < gpu.ready_days else "gpu"
-        return Step("deadline", soonest, words.neither_on_time(soonest), when)
-    return Step("deadline", None, words.STEPS["both-on-time" if trn_ok else "both-late-same-day"], when)
+        return Step("deadline", soonest, "neither-on-time", when)
+    return Step("deadline", None, "both-on-time" if trn_ok else "both-late-same-day", when)
 
 
 def _cost(x: Inputs, trn: Side, gpu: Side, difference: float, saving: float, port_cost: float, ports: int,
@@ -631,16 +640,16 @@ def _cost(x: Inputs, trn: Side, gpu: Side, difference: float, saving: float, por
         "gpu_price_basis": gpu.price_basis,
     }
     if verdict == "trainium":
-        text = words.STEPS["cost-trainium"]
+        code = "cost-trainium"
     elif committed:
-        text = words.STEPS["cost-committed"]
+        code = "cost-committed"
     elif saving <= 0:
-        text = words.STEPS["cost-no-saving"]
+        code = "cost-no-saving"
     elif x.runs_per_architecture is not None and break_even is None:
-        text = words.STEPS["cost-no-architecture-repays"]
+        code = "cost-no-architecture-repays"
     else:
-        text = words.STEPS["cost-not-repaid"]
-    return Step("cost", verdict, text, numbers)
+        code = "cost-not-repaid"
+    return Step("cost", verdict, code, numbers)
 
 
 def _capacity(x: Inputs, trn: Side, gpu: Side, verdict: Verdict) -> Step:
@@ -651,13 +660,13 @@ def _capacity(x: Inputs, trn: Side, gpu: Side, verdict: Verdict) -> Step:
     margin = x.close_call_margin
     if urgent and verdict == "gpu" and x.gpu_availability == "constrained" and x.trainium_availability == "available":
         if trn.total <= gpu.total * (1 + margin):
-            return Step("capacity", "trainium", words.STEPS["capacity-trainium"],
+            return Step("capacity", "trainium", "capacity-trainium",
                         {"margin": margin, "needed_within_days": needed, "ratio": trn.total / gpu.total})
     elif urgent and verdict == "trainium" and x.trainium_availability == "constrained" and x.gpu_availability == "available":
         if gpu.total <= trn.total * (1 + margin):
-            return Step("capacity", "gpu", words.STEPS["capacity-gpu"],
+            return Step("capacity", "gpu", "capacity-gpu",
                         {"margin": margin, "needed_within_days": needed, "ratio": gpu.total / trn.total})
-    return Step("capacity", None, words.STEPS["capacity-unchanged"], {"needed_within_days": needed})
+    return Step("capacity", None, "capacity-unchanged", {"needed_within_days": needed})
 
 
 @dataclass(frozen=True)

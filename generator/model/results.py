@@ -238,7 +238,7 @@ def workload_dict(w: WorkloadResult) -> dict[str, Any]:
     return {
         "name": w.workload.name,
         "inputs": plain(w.inputs),
-        "outcome": plain(w.outcome),
+        "outcome": wording.worded(plain(w.outcome)),
         "robustness": plain(w.robustness),
         "thresholds": plain(w.thresholds),
         "prices": plain(w.prices),

@@ -1,7 +1,8 @@
 """Every sentence, label and formatted figure a reader is told, in one module.
 
-The engine's own words (each step of the decision, each reason a side cannot run) are tables and
-small functions here, which the engine places in its trace. `present` takes one evaluated workload as
+The engine says what each step of the decision found and why a side cannot run as codes with their
+numbers (`engine.STEP_CODES`, `engine.REASON_CODES`); `worded` says them here, for `present` and for
+every output that publishes the sentences. `present` takes one evaluated workload as
 `generator.model.results` serialises it (inputs, outcome, robustness, thresholds as plain data), the
 engine's cost curve and the two prices' source and date, and returns plain data: the trace items,
 the summary table's cells, the robustness and threshold sentences and the chart's rows, marks and
@@ -20,9 +21,8 @@ from typing import Any
 
 from generator.model import formatting as f
 
-# The engine's own words: each step of the decision and each reason a side cannot run. The engine
-# places them in its trace (so `guide evaluate` and the downloads carry them); they live here with
-# every other sentence.
+# The words for the engine's codes: each step of the decision and each reason a side cannot run
+# (`worded` places them where `guide evaluate` and the downloads publish them).
 SIDE_LABELS = {"trainium": "Trainium", "gpu": "The GPU option"}
 RANGE_LABELS = {
     "relative_throughput": "relative throughput",
@@ -119,6 +119,52 @@ def cannot_run(side: str, reasons: str) -> str:
 
 def neither_on_time(soonest: str) -> str:
     return "Neither side can start by the deadline; " + SOONEST[soonest]
+
+
+def reason_text(reason: Any) -> str:
+    """One reason a side cannot run (`engine.infeasibility`'s code and detail), as a sentence part."""
+    code, detail = reason
+    if code == "ruled-out":
+        return ruled_out_by(tuple(detail))
+    if code == "not-offered":
+        return not_offered_in(tuple(detail))
+    if code == "blocks-cannot-hold":
+        return blocks_cannot_hold(detail)
+    return REASONS.get(code, _generic(code))
+
+
+def reasons_text(reasons: Any) -> str:
+    return "; ".join(reason_text(r) for r in reasons)
+
+
+def step_text(s: dict[str, Any]) -> str:
+    """The sentence for what one step of the decision found (a step of the engine's trace, as plain data)."""
+    code, n = s["code"], s.get("numbers") or {}
+    if code == "neither-can-run":
+        return neither_can_run(reasons_text(n["trainium_reasons"]), reasons_text(n["gpu_reasons"]))
+    if code in ("trainium-cannot-run", "gpu-cannot-run"):
+        side = code.split("-")[0]
+        return cannot_run(side, reasons_text(n[side + "_reasons"]))
+    if code == "neither-on-time":
+        return neither_on_time(s["verdict"])
+    text = _generic(code)
+    return STEPS.get(code, text[:1].upper() + text[1:] + ".")
+
+
+def worded(outcome: dict[str, Any]) -> dict[str, Any]:
+    """An outcome as plain data (`results.plain`) with its codes said in words, in the places and
+    order its sentences are published in (`guide evaluate --format json`, result.json, `guide mcp`):
+    each step's `text` where its code was, each side's reasons as sentences."""
+    out = dict(outcome)
+    for side in ("trainium", "gpu"):
+        out[side] = {**outcome[side], "reasons": [reason_text(r) for r in outcome[side]["reasons"]]}
+    steps = []
+    for s in outcome["trace"]:
+        numbers = {k: reasons_text(v) if k.endswith("_reasons") else v for k, v in (s.get("numbers") or {}).items()}
+        steps.append({("text" if k == "code" else k): (step_text(s) if k == "code" else numbers if k == "numbers" else v)
+                      for k, v in s.items()})
+    out["trace"] = steps
+    return out
 
 
 RULE_LABELS = {
@@ -592,7 +638,7 @@ def source_line(prices: dict[str, Any]) -> str:
 
 def present(result: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any]) -> dict[str, Any]:
     """Everything a reader is told about one evaluated workload, as plain data."""
-    x, o, rob, t = result["inputs"], result["outcome"], result["robustness"], result["thresholds"]
+    x, o, rob, t = result["inputs"], worded(result["outcome"]), result["robustness"], result["thresholds"]
     verdict = o["verdict"]
     robustness = _robustness(rob, verdict)
     steps = [_step(s, x["runs"]) for s in o["trace"]]

@@ -1,8 +1,8 @@
 // The calculator's engine: the same arithmetic and rules as generator/model/engine.py and
 // generator/model/resolve.py, operation for operation, so both give the same numbers to the last bits.
 // The parity test (tests/test_parity.py) runs this very file in Node against the Python engine.
-// No DOM here: the page wiring lives in calculator.js. Its sentences come from wording.mjs.
-import * as words from "./wording.mjs";
+// No DOM here, and no words: each step and each reason a side cannot run is a code with its numbers
+// (STEP_CODES, REASON_CODES), which wording.mjs turns into sentences.
 
 export const RANGE_INPUTS = {
   relative_throughput: ["low", "high"],
@@ -16,6 +16,13 @@ export const RANGE_INPUTS = {
   port_engineers: ["low", "high"],
 };
 
+export const STEP_CODES = [
+  "both-can-run", "neither-can-run", "trainium-cannot-run", "gpu-cannot-run",
+  "trainium-late", "gpu-late", "both-on-time", "both-late-same-day", "neither-on-time",
+  "cost-trainium", "cost-committed", "cost-no-saving", "cost-no-architecture-repays", "cost-not-repaid",
+  "capacity-trainium", "capacity-gpu", "capacity-unchanged",
+];
+export const REASON_CODES = ["ruled-out", "not-offered", "unavailable", "spot-cannot-finish", "blocks-cannot-hold"];
 export const HOURS_PER_MONTH = 730.0;
 const HOURS_PER_YEAR = 12 * HOURS_PER_MONTH;
 const DAYS_PER_WEEK = 7.0;
@@ -298,15 +305,15 @@ function side(x, y, name, hours, readyDays) {
 // Every reason one side cannot run at all, whatever it costs.
 export function infeasibility(x, name) {
   const reasons = [];
-  if (name === "trainium" && x.excluded_by.length) reasons.push(words.ruledOutBy(x.excluded_by));
-  if (x.region_excluded.includes(name)) reasons.push(words.notOfferedIn(x.allowed_regions));
-  if (x[name + "_availability"] === "unavailable") reasons.push(words.REASONS.unavailable);
+  if (name === "trainium" && x.excluded_by.length) reasons.push(["ruled-out", x.excluded_by]);
+  if (x.region_excluded.includes(name)) reasons.push(["not-offered", x.allowed_regions]);
+  if (x[name + "_availability"] === "unavailable") reasons.push(["unavailable", null]);
   if (x[name + "_spot"] && spotLoad(x[name + "_count"], interruptionRate(x, name).value, x.lost_hours.value) >= 1) {
-    reasons.push(words.REASONS["spot-cannot-finish"]);
+    reasons.push(["spot-cannot-finish", null]);
   }
   const b = x.block_limits;
   if (x[name + "_option"] === "capacity-block" && !isNone(b) && x[name + "_count"] > b.across_blocks) {
-    reasons.push(words.blocksCannotHold(b.across_blocks));
+    reasons.push(["blocks-cannot-hold", b.across_blocks]);
   }
   return reasons;
 }
@@ -361,8 +368,8 @@ export function evaluate(given) {
   };
 }
 
-function step(rule, verdict, text, numbers) {
-  return { rule, verdict, text, numbers: numbers || {} };
+function step(rule, verdict, code, numbers) {
+  return { rule, verdict, code, numbers: numbers || {} };
 }
 
 // The steps in order, each in the trace; the first that gives a verdict ends the decision, and
@@ -382,17 +389,15 @@ function decide(x, trace, gpu, trn, difference, saving, portCost, ports, breakEv
 
 function feasibilityStep(trn, gpu) {
   const sides = { trainium: trn, gpu };
-  const why = { trainium: trn.reasons.join("; "), gpu: gpu.reasons.join("; ") };
   const feasible = ["trainium", "gpu"].filter((name) => sides[name].feasible);
   if (feasible.length === 0) {
-    return step("feasibility", "neither", words.neitherCanRun(why.trainium, why.gpu),
-      { trainium_reasons: why.trainium, gpu_reasons: why.gpu });
+    return step("feasibility", "neither", "neither-can-run", { trainium_reasons: trn.reasons, gpu_reasons: gpu.reasons });
   }
   if (feasible.length === 1) {
     const out = feasible[0] === "trainium" ? "gpu" : "trainium";
-    return step("feasibility", feasible[0], words.cannotRun(out, why[out]), { [out + "_reasons"]: why[out] });
+    return step("feasibility", feasible[0], out + "-cannot-run", { [out + "_reasons"]: sides[out].reasons });
   }
-  return step("feasibility", null, words.STEPS["both-can-run"]);
+  return step("feasibility", null, "both-can-run");
 }
 
 function deadlineStep(needed, trn, gpu) {
@@ -402,13 +407,13 @@ function deadlineStep(needed, trn, gpu) {
   };
   const trnOk = trn.ready_days <= needed;
   const gpuOk = gpu.ready_days <= needed;
-  if (gpuOk && !trnOk) return step("deadline", "gpu", words.STEPS["trainium-late"], when);
-  if (trnOk && !gpuOk) return step("deadline", "trainium", words.STEPS["gpu-late"], when);
+  if (gpuOk && !trnOk) return step("deadline", "gpu", "trainium-late", when);
+  if (trnOk && !gpuOk) return step("deadline", "trainium", "gpu-late", when);
   if (!trnOk && trn.ready_days !== gpu.ready_days) {
     const soonest = trn.ready_days < gpu.ready_days ? "trainium" : "gpu";
-    return step("deadline", soonest, words.neitherOnTime(soonest), when);
+    return step("deadline", soonest, "neither-on-time", when);
   }
-  return step("deadline", null, words.STEPS[trnOk ? "both-on-time" : "both-late-same-day"], when);
+  return step("deadline", null, trnOk ? "both-on-time" : "both-late-same-day", when);
 }
 
 function costStep(x, trn, gpu, difference, saving, portCost, ports, breakEven, committed) {
@@ -418,13 +423,13 @@ function costStep(x, trn, gpu, difference, saving, portCost, ports, breakEven, c
     port_cost: portCost, ports, break_even_runs: breakEven, runs: x.runs,
     trainium_price_basis: trn.price_basis, gpu_price_basis: gpu.price_basis,
   };
-  let text;
-  if (verdict === "trainium") text = words.STEPS["cost-trainium"];
-  else if (committed) text = words.STEPS["cost-committed"];
-  else if (saving <= 0) text = words.STEPS["cost-no-saving"];
-  else if (!isNone(x.runs_per_architecture) && breakEven === null) text = words.STEPS["cost-no-architecture-repays"];
-  else text = words.STEPS["cost-not-repaid"];
-  return step("cost", verdict, text, numbers);
+  let code;
+  if (verdict === "trainium") code = "cost-trainium";
+  else if (committed) code = "cost-committed";
+  else if (saving <= 0) code = "cost-no-saving";
+  else if (!isNone(x.runs_per_architecture) && breakEven === null) code = "cost-no-architecture-repays";
+  else code = "cost-not-repaid";
+  return step("cost", verdict, code, numbers);
 }
 
 // Capacity tips a close call only between sides that can both start in time.
@@ -435,16 +440,16 @@ function capacityStep(x, trn, gpu, verdict) {
   const margin = x.close_call_margin;
   if (urgent && verdict === "gpu" && x.gpu_availability === "constrained" && x.trainium_availability === "available") {
     if (trn.total <= gpu.total * (1 + margin)) {
-      return step("capacity", "trainium", words.STEPS["capacity-trainium"],
+      return step("capacity", "trainium", "capacity-trainium",
         { margin, needed_within_days: needed, ratio: trn.total / gpu.total });
     }
   } else if (urgent && verdict === "trainium" && x.trainium_availability === "constrained" && x.gpu_availability === "available") {
     if (gpu.total <= trn.total * (1 + margin)) {
-      return step("capacity", "gpu", words.STEPS["capacity-gpu"],
+      return step("capacity", "gpu", "capacity-gpu",
         { margin, needed_within_days: needed, ratio: gpu.total / trn.total });
     }
   }
-  return step("capacity", null, words.STEPS["capacity-unchanged"], { needed_within_days: isNone(needed) ? null : needed });
+  return step("capacity", null, "capacity-unchanged", { needed_within_days: isNone(needed) ? null : needed });
 }
 
 function at(x, name, end) {
@@ -1014,5 +1019,5 @@ export function evaluateWorkload(w, data) {
 
 // Publish for classic scripts too (the page wiring), without a bundler.
 if (typeof globalThis !== "undefined") {
-  globalThis.GuideEngine = { evaluate, robustness, thresholds, costCurve, resolve, evaluateWorkload, checkReferences, findPrice, portsNeeded, rangedInputs, RANGE_LABELS: words.RANGE_LABELS };
+  globalThis.GuideEngine = { evaluate, robustness, thresholds, costCurve, resolve, evaluateWorkload, checkReferences, findPrice, portsNeeded, rangedInputs };
 }

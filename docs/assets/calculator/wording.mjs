@@ -78,6 +78,39 @@ export const neitherCanRun = (trn, gpu) => `Neither side can run. Trainium: ${tr
 export const cannotRun = (side, reasons) => `${SIDE_LABELS[side]} cannot run: ${reasons}.`;
 export const neitherOnTime = (soonest) => "Neither side can start by the deadline; " + SOONEST[soonest];
 
+// One reason a side cannot run (engine.mjs's infeasibility: a code and its detail), as a sentence part.
+export function reasonText([code, detail]) {
+  if (code === "ruled-out") return ruledOutBy(detail);
+  if (code === "not-offered") return notOfferedIn(detail);
+  if (code === "blocks-cannot-hold") return blocksCannotHold(detail);
+  return REASONS[code] ?? generic(code);
+}
+const reasonsText = (reasons) => reasons.map(reasonText).join("; ");
+
+// The sentence for what one step of the decision found.
+export function stepText(s) {
+  const code = s.code, n = s.numbers || {};
+  if (code === "neither-can-run") return neitherCanRun(reasonsText(n.trainium_reasons), reasonsText(n.gpu_reasons));
+  if (code === "trainium-cannot-run" || code === "gpu-cannot-run") {
+    const side = code.split("-")[0];
+    return cannotRun(side, reasonsText(n[side + "_reasons"]));
+  }
+  if (code === "neither-on-time") return neitherOnTime(s.verdict);
+  const text = generic(code);
+  return STEPS[code] ?? text.slice(0, 1).toUpperCase() + text.slice(1) + ".";
+}
+
+// An outcome with its codes said in words, as wording.py's worded gives it.
+export function worded(o) {
+  const out = { ...o };
+  for (const side of ["trainium", "gpu"]) out[side] = { ...o[side], reasons: o[side].reasons.map(reasonText) };
+  out.trace = o.trace.map((s) => {
+    const numbers = Object.fromEntries(Object.entries(s.numbers || {}).map(([k, v]) => [k, k.endsWith("_reasons") ? reasonsText(v) : v]));
+    return { rule: s.rule, verdict: s.verdict, text: stepText(s), numbers };
+  });
+  return out;
+}
+
 export const RULE_LABELS = {
   feasibility: "Feasibility",
   cost: "Cost over the plan",
@@ -512,7 +545,8 @@ export function sourceLine(prices) {
 }
 
 export function present(result, curve, prices) {
-  const { inputs: x, outcome: o, robustness: rob, thresholds: t } = result;
+  const { inputs: x, robustness: rob, thresholds: t } = result;
+  const o = worded(result.outcome);
   const verdict = o.verdict;
   const robustness = robustnessOf(rob, verdict);
   const steps = o.trace.map((s) => step(s, x.runs));
