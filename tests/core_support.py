@@ -136,3 +136,14 @@ def catalog_with_stockholm_blocks():
     (data / "instances.yaml").write_text(instances.replace(
         sold, sold.replace("[us-east-1]", "[us-east-1, eu-north-1]"), 1), encoding="utf-8")
     return load_catalog(data)
+
+
+def words_env() -> dict[str, str]:
+    """The environment of a Node runner that says things: wording.py's tables and templates, as the
+    calculator's data carries them, in GUIDE_WORDS for wording.mjs's `learn`."""
+    import json
+    import os
+
+    from generator.model.wording import tables
+
+    return {**os.environ, "GUIDE_WORDS": json.dumps(tables())}

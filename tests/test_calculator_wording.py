@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from core_support import words_env
 
 CALC = Path(__file__).resolve().parent.parent / "docs" / "assets" / "calculator"
 WIRING = CALC / "wiring.mjs"
@@ -168,6 +169,7 @@ def test_every_message_wiring_asks_for_is_in_the_wording_module():
 
 MESSAGES = """
 const say = await import(process.argv[1]);
+say.learn(JSON.parse(process.env.GUIDE_WORDS));
 const w = { trainium: { instance: "trn9.huge", option: "spot", region: "mars-1" }, gpu: { instance: "", option: "spot", region: "mars-1" } };
 process.stdout.write(JSON.stringify([
   say.rangeReversed(say.rangeLabel("relative_throughput"), 1.2, 0.8),
@@ -189,7 +191,7 @@ process.stdout.write(JSON.stringify([
 
 def test_the_calculators_messages_say_what_the_page_said():
     out = subprocess.run(["node", "--input-type=module", "-e", MESSAGES, WORDING.as_uri()],
-                         capture_output=True, text=True, check=True)
+                         capture_output=True, text=True, check=True, env=words_env())
     assert json.loads(out.stdout) == [
         "The low end (1.2) is above the high end (0.8) of the relative throughput range.",
         "0.5 is below this range's low end (1): lower the low end, or raise the port effort.",

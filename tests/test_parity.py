@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from core_support import run_js_on_inputs
+from core_support import run_js_on_inputs, words_env
 
 from generator.rendering.calculator import calculator_data, workload_json
 from generator.model.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
@@ -54,7 +54,8 @@ process.stdout.write(JSON.stringify(payload.workloads.map((w) => {
 PRESENT_RUNNER = """
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-const { present } = await import(pathToFileURL(process.argv[1]).href);
+const { present, learn } = await import(pathToFileURL(process.argv[1]).href);
+learn(JSON.parse(process.env.GUIDE_WORDS));
 const cases = JSON.parse(readFileSync(0, "utf8"));
 process.stdout.write(JSON.stringify(cases.map((c) => present(c.result, c.curve, c.prices))));
 """
@@ -335,7 +336,7 @@ def presented(cases):
     payload = [{"result": r, "curve": curve, "prices": prices} for r, (curve, prices) in zip(py, curves, strict=True)]
     out = subprocess.run(
         ["node", "--input-type=module", "-e", PRESENT_RUNNER, str(PRESENT)],
-        input=json.dumps(payload), capture_output=True, text=True, check=True,
+        input=json.dumps(payload), capture_output=True, text=True, check=True, env=words_env(),
     )
     js = json.loads(out.stdout)
     assert len(js) == len(payload), f"Node presented {len(js)} of {len(payload)} workloads"

@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from core_support import words_env
 
 from generator.model.engine import Inputs, Span, Way, cost_curve, evaluate, robustness, thresholds
 from generator.model.results import plain
@@ -24,7 +25,8 @@ PRICES = {"trainium": {"source": "VAN", "as_of": "2025-11-30"}, "gpu": {"source"
 RUNNER = """
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-const { present } = await import(pathToFileURL(process.argv[1]).href);
+const { present, learn } = await import(pathToFileURL(process.argv[1]).href);
+learn(JSON.parse(process.env.GUIDE_WORDS));
 const { costCurve } = await import(pathToFileURL(process.argv[2]).href);
 const cases = JSON.parse(readFileSync(0, "utf8"));
 process.stdout.write(JSON.stringify(cases.map((c) => ({
@@ -56,7 +58,7 @@ def _both(cases: list[dict], curves: bool = True) -> list[dict]:
     """Each case presented by Python and by JavaScript; they must agree, and the Python one is returned.
     With `curves`, both engines' cost curves for the case's own inputs must agree too."""
     out = subprocess.run(["node", "--input-type=module", "-e", RUNNER, str(PRESENT), str(ENGINE)],
-                         input=json.dumps(cases), capture_output=True, text=True, check=True)
+                         input=json.dumps(cases), capture_output=True, text=True, check=True, env=words_env())
     js = json.loads(out.stdout)
     assert len(js) == len(cases)
     py = [present(c["result"], c["curve"], c["prices"]) for c in cases]
@@ -250,28 +252,25 @@ def test_without_a_commitment_no_commitment_row_is_invented():
 TABLES_RUNNER = """
 import { pathToFileURL } from "node:url";
 const w = await import(pathToFileURL(process.argv[1]).href);
-process.stdout.write(JSON.stringify({
-  tables: { OPTION_WORDS: w.OPTION_WORDS, SIDE_LABELS: w.SIDE_LABELS, RANGE_LABELS: w.RANGE_LABELS, STEPS: w.STEPS, SOONEST: w.SOONEST, REASONS: w.REASONS,
-            RULE_LABELS: w.RULE_LABELS, VERDICT_LABELS: w.VERDICT_LABELS },
-  made: [w.ruledOutBy(["tensorflow", "multi-cloud"]), w.notOfferedIn(["eu-west-2"]), w.neitherCanRun("a", "b"),
-         w.cannotRun("gpu", "c"), w.cannotRun("trainium", "d"), w.neitherOnTime("gpu"), w.neitherOnTime("trainium")],
-}));
+w.learn(JSON.parse(process.env.GUIDE_WORDS));
+process.stdout.write(JSON.stringify([w.ruledOutBy(["tensorflow", "multi-cloud"]), w.notOfferedIn(["eu-west-2"]), w.neitherCanRun("a", "b"),
+  w.cannotRun("gpu", "c"), w.cannotRun("trainium", "d"), w.neitherOnTime("gpu"), w.neitherOnTime("trainium"), w.blocksCannotHold(256)]));
 """
 
 
-def test_the_engines_words_are_the_same_in_both_languages():
-    """The sentences each engine places in its trace come from the wording module of its language;
-    the two modules hold the same words, table for table."""
+def test_the_engines_codes_read_the_same_in_both_languages():
+    """Each language fills the same templates (wording.py's, which wording.mjs learns from the
+    calculator's data) with the same figures."""
     from generator.model import wording as w
 
     out = subprocess.run(["node", "--input-type=module", "-e", TABLES_RUNNER, str(PRESENT)],
-                         capture_output=True, text=True, check=True)
+                         capture_output=True, text=True, check=True, env=words_env())
     js = json.loads(out.stdout)
-    assert js["tables"] == {"OPTION_WORDS": w.OPTION_WORDS, "SIDE_LABELS": w.SIDE_LABELS, "RANGE_LABELS": w.RANGE_LABELS, "STEPS": w.STEPS, "SOONEST": w.SOONEST,
-                            "REASONS": w.REASONS, "RULE_LABELS": w.RULE_LABELS, "VERDICT_LABELS": w.VERDICT_LABELS}
-    assert js["made"] == [w.ruled_out_by(("tensorflow", "multi-cloud")), w.not_offered_in(("eu-west-2",)), w.neither_can_run("a", "b"),
-                          w.cannot_run("gpu", "c"), w.cannot_run("trainium", "d"), w.neither_on_time("gpu"), w.neither_on_time("trainium")]
-    assert len(w.STEPS) == 13 and js["made"][3] == "The GPU option cannot run: c."
+    assert js == [w.ruled_out_by(("tensorflow", "multi-cloud")), w.not_offered_in(("eu-west-2",)), w.neither_can_run("a", "b"),
+                  w.cannot_run("gpu", "c"), w.cannot_run("trainium", "d"), w.neither_on_time("gpu"), w.neither_on_time("trainium"),
+                  w.blocks_cannot_hold(256)]
+    assert js[3] == "The GPU option cannot run: c."
+    assert js[7] == "Capacity Blocks hold at most 256 instances across an organisation's blocks, fewer than it runs at once"
 
 
 def test_a_cheaper_way_in_another_allowed_region_names_both_regions():

@@ -21,6 +21,148 @@ from typing import Any
 
 from generator.model import formatting as f
 
+# Every sentence with figures in it, as one template each: `{name}` is filled with a figure or phrase
+# already formatted. The calculator fills the same templates (`tables`, shipped in its data), so
+# wording.mjs holds the logic of what is said and none of the words.
+TEMPLATES = {
+    # Why a side cannot run, and what each step of the decision found.
+    "ruled_out": "a hard constraint rules it out ({names})",
+    "not_offered": "it is not offered in any region the workload may use ({regions})",
+    "blocks_cannot_hold": "Capacity Blocks hold at most {count} instances across an organisation's blocks, fewer than it runs at once",
+    "neither_can_run": "Neither side can run. Trainium: {trainium}. The GPU option: {gpu}.",
+    "cannot_run": "{side} cannot run: {reasons}.",
+    "neither_on_time": "Neither side can start by the deadline; {soonest}",
+    "step_cost": " GPU {gpu} against Trainium {trainium} ({ports} at {port_cost} plus {runs}).",
+    "step_capacity": " The other side's plan costs {ratio} as much; the margin is {margin}.",
+    "step_deadline": " Needed within {needed}; Trainium can start in {trainium}, the GPU in {gpu}.",
+    "step_late": " Trainium {trainium} late, the GPU {gpu} late.",
+    "decides": "Decides: {verdict}.",
+    "withdrawn": "no longer listed by AWS since {date}",
+    # How a plan is bought.
+    "by_the_hour": "by the hour {way}{where}{whole}",
+    "whole_days": ", each run booked as whole days",
+    "in_region": " in {region}",
+    "no_term": "no {term}: the whole plan {way}{where}",
+    "held_hours": "the {count} hours still held",
+    "last_hours": "the plan's last {count} hours {way}",
+    "then": ", then ",
+    "nothing_to_buy": "nothing more to buy",
+    # Units beside a ranged input's value.
+    "engineer_week": "{weeks} engineer-week",
+    "engineer_weeks": "{weeks} engineer-weeks",
+    "per_instance_hour": "{rate} per instance-hour",
+    "engineer": "{count} engineer",
+    "engineers": "{count} engineers",
+    # Whether the verdict holds.
+    "flips_on": "flips on {names}",
+    "robust": "Robust: no single input moved across its range changes the verdict, and neither do all of them at their worst or best at once.",
+    "joint": "No single input moved across its range changes the verdict; it changes only when several inputs are at their worst at once.",
+    "flips_on_one": "Flips on {name}: moving it to one end of its range changes the verdict.",
+    "flips_on_many": "Flips on {names}: moving any one of them to one end of its range changes the verdict.",
+    "robustness": "{first} With every range at the end least favourable to Trainium the verdict is {worst}; at the most favourable end it is {best}.",
+    # Break-even, thresholds and the lead.
+    "not_within": "not within {time} at this pace",
+    "at_pace": "{runs} ({time} at the plan's pace)",
+    "thresholds": "Where both sides cost the same over the plan, other inputs held:",
+    "lead": "Trainium wins if it reaches at least {at} the GPU's throughput. This case puts it at {value}, within a range of {low} to {high}.",
+    "only_between": "; Trainium costs less only for plans of {first} to {last}",
+    "longer_beyond": "; every longer plan costs less on Trainium only beyond {time} at this pace",
+    "every_longer": "; Trainium costs less for every plan of {first} or more",
+    "recurring_break_even": "{runs}: Trainium costs less for every plan this long or longer",
+    "committed_never": "{none}: Trainium's plan never costs less, and a commitment is paid by the term",
+    "committed_pace": ", {time} at its pace",
+    "committed_first": "{first} (plan{when}): the first run at which Trainium's plan costs less; a commitment is paid by the term, so no single run repays the port{lengths}",
+    "repay_beyond": "takes longer than {time} at this pace",
+    "repay_needs": "needs {runs}",
+    "runs": "{count} runs",
+    "never_repaid": "never: one port {repay} to repay, and each architecture lasts {runs}",
+    "never_saves": "{none}: Trainium never saves per run",
+    # A price at one end of its sources' range.
+    "price_note": "The {side} price used, {price}, is the {end} figure the sources give ({low} to {high}): the end most favourable to {favours}. Both ends are evaluated under \"Does the verdict hold?\".",
+    "span": "{low} to {high}",
+    "inside_range": "inside the sources' range, {span}",
+    "end_of_range": "the {end} of the sources' figures, {span}",
+    "at_end": "at the {end} end: {verdict}",
+    # Beside relative throughput.
+    "guess_capacity": "Both sides cost the same at {at}; near it, capacity and urgency decide the verdict.",
+    "guess_not_cost": "No value flips the verdict, which is decided by {label}, not by cost.",
+    "guess_rules": "the rules",
+    "guess_no_crossing": "Where the verdict flips: {none}; no value makes the two sides cost the same over the plan.",
+    "guess_flip": "The verdict flips at {at}: above it Trainium costs less over the plan, below it the GPU.",
+    # The answer at a glance.
+    "glance_no_cost": "A side that cannot run has no cost over the plan",
+    "glance_same": "Both sides cost the same over the plan",
+    "glance_less": "{side} costs {amount} less over the plan",
+    "ports_included": ", ports included.",
+    "not_compared": ", so cost is not compared.",
+    "decided_by": "Decided by {rule}{detail}; {words}.",
+    "detail": ": {reason}",
+    "live": "Verdict: {verdict}, {words}.",
+    # The summary table's cells.
+    "terms_paid": "{count}, paid whether used or not",
+    "terms_none": "none: paid by the hour used",
+    "no_commitment": "no commitment",
+    "spot_overhead": "{share}: {instances} × {rate} interruptions an instance-hour ({basis}) × {hours} lost each",
+    "not_on_spot": "none: not on spot",
+    "spot_pool": "the Spot Instance Advisor's band for this pool",
+    "spot_default": "the guide's default",
+    "lead_overlap": " or the wait for capacity, whichever is longer (ported while waiting)",
+    "lead_serial": " and the wait for capacity, one after the other",
+    "at_once": "at once",
+    "in_days": "in {days}",
+    "waiting_capacity": "in {days}, the wait for capacity",
+    "after_port": "in {days}, after the port{lead}",
+    "total_over": "Total over {runs}",
+    "saving_paid": "{saving} (the GPU plan costs nothing more: its reservation is already paid)",
+    "saving_share": "{saving} ({share} of the GPU plan's cost)",
+    "not_accepted": "not accepted, but {way} in {region} could run it for {cost}",
+    "cannot_compare": "not compared: this side cannot run",
+    "as_named": "{way}, as named",
+    "cheapest_accepted": "{way}, the cheapest way accepted",
+    "less_than": "{amount} less than {way}",
+    "cheaper_elsewhere": "{way} in {there}, {gain} in {here}, if the team would buy it so",
+    "cheaper_here": "{way}, {gain}, if the team would buy it so",
+    # The chart.
+    "plan_mark": "plan: {runs}",
+    "break_even_mark": "break-even: {runs}",
+    "never_breaks_even": "never breaks even",
+    "first_run_repays": "pays the port back in the first run",
+    "breaks_even_after": "breaks even after {runs}",
+    "chart_summary": "Over {runs} the GPU side costs {gpu} and the Trainium side {trainium}, including {ports} at {port_cost}{each}. Trainium {be}.",
+    "each": " each",
+    "subtitle": "Source: {source}. Figures as of {as_of}.",
+    "source": "{name} ({date})",
+    "prices_from": "prices from {sources}",
+    "and": " and ",
+}
+# The summary table's row labels.
+SUMMARY_LABELS = {
+    "hours_per_run": "Instance-hours per run",
+    "cost_per_run": "Cost per run",
+    "wall_clock_hours": "Wall-clock per run",
+    "committed_terms": "Commitment terms bought",
+    "utilisation": "Share of the reserved hours the plan uses",
+    "spot_overhead": "Extra hours for spot interruptions",
+    "ready_days": "First run can start",
+    "plan_option": "How the plan is bought",
+    "cheaper_by": "Cheapest way to buy this plan's compute",
+    "saving_per_run": "Saving per run on Trainium",
+    "port_cost": "Cost of one port",
+    "ports": "Ports over the plan",
+    "break_even_runs": "Break-even runs",
+    "total_difference": "GPU total minus Trainium total",
+}
+# The glance's subject for the side that costs less, and what it says when a side cannot run.
+CHEAPER_SIDE = {"trainium": "Trainium", "gpu": "The GPU"}
+CANNOT_RUN = {"neither": "Neither side can run", "trainium": "The GPU option cannot run", "gpu": "Trainium cannot run",
+              "other": "One side cannot run"}
+END_WORDS = {"low": "lowest", "high": "highest"}
+
+
+def _say(key: str, **values: str) -> str:
+    return TEMPLATES[key].format(**values)
+
+
 # The words for the engine's codes: each step of the decision and each reason a side cannot run
 # (`worded` places them where `guide evaluate` and the downloads publish them).
 SIDE_LABELS = {"trainium": "Trainium", "gpu": "The GPU option"}
@@ -62,15 +204,15 @@ REASONS = {
 
 
 def ruled_out_by(constraints: tuple[str, ...]) -> str:
-    return "a hard constraint rules it out (" + ", ".join(constraints) + ")"
+    return _say("ruled_out", names=", ".join(constraints))
 
 
 def not_offered_in(regions: tuple[str, ...]) -> str:
-    return "it is not offered in any region the workload may use (" + ", ".join(regions) + ")"
+    return _say("not_offered", regions=", ".join(regions))
 
 
 def blocks_cannot_hold(across: float) -> str:
-    return f"Capacity Blocks hold at most {f.count(across)} instances across an organisation's blocks, fewer than it runs at once"
+    return _say("blocks_cannot_hold", count=f.count(across))
 
 
 # How a plan's parts are bought, as a buyer says it.
@@ -86,39 +228,39 @@ def _terms(n: int, option: str) -> str:
 def plan_bought(x: dict[str, Any], sd: dict[str, Any], side: str) -> str:
     """How one side's plan is bought: held hours first, whole terms, then what is bought by the hour."""
     option, region = sd["plan_option"], sd["plan_region"]
-    where = f" in {region}" if region and region != x.get(side + "_region") else ""
+    where = _say("in_region", region=region) if region and region != x.get(side + "_region") else ""
     if option not in TERM_WORDS:
-        whole = ", each run booked as whole days" if option == "capacity-block" and x.get("block_limits") else ""
-        return f"by the hour {HOURLY_WORDS.get(option, option)}{where}{whole}"
+        whole = TEMPLATES["whole_days"] if option == "capacity-block" and x.get("block_limits") else ""
+        return _say("by_the_hour", way=HOURLY_WORDS.get(option, option), where=where, whole=whole)
     held, terms, hourly = x[side + "_held_hours"], sd["committed_terms"], sd["hourly_hours"]
     by_hour = HOURLY_WORDS.get(sd["hourly_option"], sd["hourly_option"])
     if hourly and not (held or terms):
-        return f"no {TERM_WORDS[option]}: the whole plan {by_hour}{where}"
+        return _say("no_term", term=TERM_WORDS[option], way=by_hour, where=where)
     parts = []
     if held:
-        parts.append(f"the {f.count(held)} hours still held")
+        parts.append(_say("held_hours", count=f.count(held)))
     if terms:
         parts.append(_terms(terms, option))
     if hourly:
-        parts.append(f"the plan's last {f.count(hourly)} hours {by_hour}")
-    return (", then ".join(parts) or "nothing more to buy") + where
+        parts.append(_say("last_hours", count=f.count(hourly), way=by_hour))
+    return (TEMPLATES["then"].join(parts) or TEMPLATES["nothing_to_buy"]) + where
 
 
 def withdrawn(day: Any) -> str:
     """A figure AWS's APIs stopped listing, as every page and report says it."""
-    return f"no longer listed by AWS since {f.date(day)}"
+    return _say("withdrawn", date=f.date(day))
 
 
 def neither_can_run(trainium_reasons: str, gpu_reasons: str) -> str:
-    return f"Neither side can run. Trainium: {trainium_reasons}. The GPU option: {gpu_reasons}."
+    return _say("neither_can_run", trainium=trainium_reasons, gpu=gpu_reasons)
 
 
 def cannot_run(side: str, reasons: str) -> str:
-    return f"{SIDE_LABELS[side]} cannot run: {reasons}."
+    return _say("cannot_run", side=SIDE_LABELS[side], reasons=reasons)
 
 
 def neither_on_time(soonest: str) -> str:
-    return "Neither side can start by the deadline; " + SOONEST[soonest]
+    return _say("neither_on_time", soonest=SOONEST[soonest])
 
 
 def reason_text(reason: Any) -> str:
@@ -210,17 +352,17 @@ def range_value(name: str, v: float | None) -> str:
     if name == "relative_throughput":
         return f.ratio(v)
     if name == "port_weeks":
-        return f.NONE if v is None else f.weeks(v) + (" engineer-week" if v == 1 else " engineer-weeks")
+        return f.NONE if v is None else _say("engineer_week" if v == 1 else "engineer_weeks", weeks=f.weeks(v))
     if name in ("trainium_price", "gpu_price"):
         return f.hourly(v)
     if v is None:
         return f.NONE
     if name in ("interruption_rate", "trainium_interruption_rate", "gpu_interruption_rate"):
-        return f.rate(v) + " per instance-hour"
+        return _say("per_instance_hour", rate=f.rate(v))
     if name == "lost_hours":
         return f.hours(v)
     if name == "port_engineers":
-        return f.weeks(v) + (" engineer" if v == 1 else " engineers")
+        return _say("engineer" if v == 1 else "engineers", count=f.weeks(v))
     return f.num(v, 2)
 
 
@@ -233,15 +375,15 @@ def _step(s: dict[str, Any], runs: int) -> dict[str, Any]:
     text = s["text"]
     if s["rule"] == "cost" and "gpu_total" in n:
         plan_runs = n.get("runs", runs)
-        text += (f" GPU {f.money(n['gpu_total'])} against Trainium {f.money(n['trainium_total'])} "
-                 f"({_plural(n['ports'], 'port')} at {f.money(n['port_cost'])} plus {_plural(plan_runs, 'run')}).")
+        text += _say("step_cost", gpu=f.money(n["gpu_total"]), trainium=f.money(n["trainium_total"]),
+                     ports=_plural(n["ports"], "port"), port_cost=f.money(n["port_cost"]), runs=_plural(plan_runs, "run"))
     elif s["rule"] == "capacity" and s["verdict"] and "ratio" in n:
-        text += f" The other side's plan costs {f.ratio(n['ratio'])} as much; the margin is {f.pct(n['margin'])}."
+        text += _say("step_capacity", ratio=f.ratio(n["ratio"]), margin=f.pct(n["margin"]))
     elif s["rule"] == "deadline" and "trainium_ready_days" in n:
-        text += (f" Needed within {f.days(n['needed_within_days'])}; Trainium can start in "
-                 f"{f.days(n['trainium_ready_days'])}, the GPU in {f.days(n['gpu_ready_days'])}.")
+        text += _say("step_deadline", needed=f.days(n["needed_within_days"]), trainium=f.days(n["trainium_ready_days"]),
+                     gpu=f.days(n["gpu_ready_days"]))
         if n.get("trainium_late_days") and n.get("gpu_late_days"):
-            text += f" Trainium {f.days(n['trainium_late_days'])} late, the GPU {f.days(n['gpu_late_days'])} late."
+            text += _say("step_late", trainium=f.days(n["trainium_late_days"]), gpu=f.days(n["gpu_late_days"]))
     decides = s["verdict"]
     # The rule's own sentence without the figures: short enough for a row of the scenarios index and
     # the calculator's summary.
@@ -252,7 +394,7 @@ def _step(s: dict[str, Any], runs: int) -> dict[str, Any]:
         "text": text,
         "reason": reason,
         "decides": decides,
-        "decides_text": f"Decides: {VERDICT_LABELS[decides]}." if decides else "",
+        "decides_text": _say("decides", verdict=VERDICT_LABELS[decides]) if decides else "",
     }
 
 
@@ -268,26 +410,21 @@ def robust_state(rob: dict[str, Any]) -> str:
 
 def robust_words(state: str, flips_on: list[str]) -> str:
     if state == "flips":
-        return "flips on " + ", ".join(range_label(n) for n in flips_on)
+        return _say("flips_on", names=", ".join(range_label(n) for n in flips_on))
     return ROBUST_WORDS[state]
 
 
 def _robustness(rob: dict[str, Any], verdict: str) -> dict[str, Any]:
     state = robust_state(rob)
     names = [range_label(n) for n in rob["flips_on"]]
-    if state == "robust":
-        first = ("Robust: no single input moved across its range changes the verdict, "
-                 "and neither do all of them at their worst or best at once.")
-    elif state == "joint":
-        first = ("No single input moved across its range changes the verdict; "
-                 "it changes only when several inputs are at their worst at once.")
+    if state in ("robust", "joint"):
+        first = TEMPLATES[state]
     elif len(names) == 1:
-        first = f"Flips on {names[0]}: moving it to one end of its range changes the verdict."
+        first = _say("flips_on_one", name=names[0])
     else:
-        first = f"Flips on {', '.join(names)}: moving any one of them to one end of its range changes the verdict."
+        first = _say("flips_on_many", names=", ".join(names))
     worst, best = rob["worst_case"]["verdict"], rob["best_case"]["verdict"]
-    sentence = (f"{first} With every range at the end least favourable to Trainium the verdict is "
-                f"{VERDICT_LABELS[worst]}; at the most favourable end it is {VERDICT_LABELS[best]}.")
+    sentence = _say("robustness", first=first, worst=VERDICT_LABELS[worst], best=VERDICT_LABELS[best])
     ends = [
         {
             "input": e["input"], "label": range_label(e["input"]), "end": e["end"],
@@ -308,7 +445,7 @@ def _beyond(n: float, x: dict[str, Any], o: dict[str, Any]) -> bool:
 
 
 def _not_within(x: dict[str, Any]) -> str:
-    return f"not within {f.calendar(x['horizon_hours'])} at this pace"
+    return _say("not_within", time=f.calendar(x["horizon_hours"]))
 
 
 def _at_pace(text: str, n: float, x: dict[str, Any], o: dict[str, Any]) -> str:
@@ -319,7 +456,7 @@ def _at_pace(text: str, n: float, x: dict[str, Any], o: dict[str, Any]) -> str:
     pace = o.get("pace_hours")
     if pace is None or n <= 1:
         return text
-    return f"{text} ({f.calendar(n * pace)} at the plan's pace)"
+    return _say("at_pace", runs=text, time=f.calendar(n * pace))
 
 
 def _thresholds(t: dict[str, Any], x: dict[str, Any], o: dict[str, Any]) -> dict[str, Any]:
@@ -335,7 +472,7 @@ def _thresholds(t: dict[str, Any], x: dict[str, Any], o: dict[str, Any]) -> dict
         else:
             text = range_value(name, v)
         items.append({"key": f"threshold.{name}", "label": THRESHOLD_LABELS.get(name, _generic(name)), "value": v, "text": text})
-    return {"intro": "Where both sides cost the same over the plan, other inputs held:", "parts": items}
+    return {"intro": TEMPLATES["thresholds"], "parts": items}
 
 
 def _lead(x: dict[str, Any], rob: dict[str, Any], t: dict[str, Any]) -> str | None:
@@ -344,8 +481,7 @@ def _lead(x: dict[str, Any], rob: dict[str, Any], t: dict[str, Any]) -> str | No
     if "relative_throughput" not in rob["flips_on"] or at is None:
         return None
     r = x["relative_throughput"]
-    return (f"Trainium wins if it reaches at least {f.ratio(at)} the GPU's throughput. "
-            f"This case puts it at {f.ratio(r['value'])}, within a range of {f.ratio(r['low'])} to {f.ratio(r['high'])}.")
+    return _say("lead", at=f.ratio(at), value=f.ratio(r["value"]), low=f.ratio(r["low"]), high=f.ratio(r["high"]))
 
 
 def _on_spot(x: dict[str, Any], o: dict[str, Any], side: str) -> bool:
@@ -371,11 +507,11 @@ def _plan_lengths(b: dict[str, Any] | None, x: dict[str, Any], o: dict[str, Any]
     if not b:
         return ""
     if b["kind"] == "between":
-        return f"; Trainium costs less only for plans of {f.runs(b['first'])} to {_at_pace(_plural(b['last'], 'run'), b['last'], x, o)}"
+        return _say("only_between", first=f.runs(b["first"]), last=_at_pace(_plural(b["last"], "run"), b["last"], x, o))
     if b["kind"] == "from" and b["first_for_good"] != b["first"]:
         if _beyond(b["first_for_good"], x, o):
-            return f"; every longer plan costs less on Trainium only beyond {f.calendar(x['horizon_hours'])} at this pace"
-        return f"; Trainium costs less for every plan of {_at_pace(_plural(b['first_for_good'], 'run'), b['first_for_good'], x, o)} or more"
+            return _say("longer_beyond", time=f.calendar(x["horizon_hours"]))
+        return _say("every_longer", first=_at_pace(_plural(b["first_for_good"], "run"), b["first_for_good"], x, o))
     return ""
 
 
@@ -385,24 +521,23 @@ def _break_even(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> str:
         if _beyond(be, x, o):
             return _not_within(x)
         if x.get("runs_per_architecture") is not None:
-            return f"{_at_pace(f.break_even(be), be, x, o)}: Trainium costs less for every plan this long or longer"
+            return _say("recurring_break_even", runs=_at_pace(f.break_even(be), be, x, o))
         return _at_pace(f.break_even(be), be, x, o)
     if _committed(o):
         first = t.get("runs")
         if first is None:
-            return f"{f.NO_CROSSING}: Trainium's plan never costs less, and a commitment is paid by the term"
+            return _say("committed_never", none=f.NO_CROSSING)
         if _beyond(first, x, o):
             return _not_within(x)
         pace = o.get("pace_hours")
-        when = f", {f.calendar(first * pace)} at its pace" if pace is not None and first > 1 else ""
-        return (f"{f.runs(first)} (plan{when}): the first run at which Trainium's plan costs less; "
-                "a commitment is paid by the term, so no single run repays the port" + _plan_lengths(t.get("break_even"), x, o))
+        when = _say("committed_pace", time=f.calendar(first * pace)) if pace is not None and first > 1 else ""
+        return _say("committed_first", first=f.runs(first), when=when, lengths=_plan_lengths(t.get("break_even"), x, o))
     if o["saving_per_run"] > 0:
         needs = o["port_cost"] / o["saving_per_run"]
-        repay = (f"takes longer than {f.calendar(x['horizon_hours'])} at this pace" if _beyond(needs, x, o)
-                 else f"needs {_at_pace(f.runs(needs) + ' runs', needs, x, o)}")
-        return f"never: one port {repay} to repay, and each architecture lasts {_plural(x['runs_per_architecture'], 'run')}"
-    return f"{f.NO_CROSSING}: Trainium never saves per run"
+        repay = (_say("repay_beyond", time=f.calendar(x["horizon_hours"])) if _beyond(needs, x, o)
+                 else _say("repay_needs", runs=_at_pace(_say("runs", count=f.runs(needs)), needs, x, o)))
+        return _say("never_repaid", repay=repay, runs=_plural(x["runs_per_architecture"], "run"))
+    return _say("never_saves", none=f.NO_CROSSING)
 
 
 def _price_notes(o: dict[str, Any]) -> list[dict[str, str]]:
@@ -417,11 +552,9 @@ def _price_notes(o: dict[str, Any]) -> list[dict[str, str]]:
         if basis not in ("low", "high"):
             continue
         favours = side if basis == "low" else ("gpu" if side == "trainium" else "trainium")
-        notes.append({"side": side, "basis": basis, "text":
-            f"The {VERDICT_LABELS[side]} price used, {f.hourly(sd['usd_per_hour'])}, is the "
-            f"{'lowest' if basis == 'low' else 'highest'} figure the sources give ({f.hourly(sd['price_low'])} to "
-            f"{f.hourly(sd['price_high'])}): the end most favourable to {VERDICT_LABELS[favours]}. "
-            f"Both ends are evaluated under \"Does the verdict hold?\"."})
+        notes.append({"side": side, "basis": basis, "text": _say(
+            "price_note", side=VERDICT_LABELS[side], price=f.hourly(sd["usd_per_hour"]), end=END_WORDS[basis],
+            low=f.hourly(sd["price_low"]), high=f.hourly(sd["price_high"]), favours=VERDICT_LABELS[favours])})
     return notes
 
 
@@ -435,14 +568,14 @@ def _price_marks(o: dict[str, Any], rob: dict[str, Any]) -> dict[str, dict[str, 
         if basis not in ("low", "high", "inside"):
             continue
         at = {e["end"]: VERDICT_LABELS[e["verdict"]] for e in rob["ends"] if e["input"] == f"{side}_price"}
-        span = f"{f.hourly(sd['price_low'])} to {f.hourly(sd['price_high'])}"
+        span = _say("span", low=f.hourly(sd["price_low"]), high=f.hourly(sd["price_high"]))
         if basis == "inside":
-            text = f"inside the sources' range, {span}"
-            others = [f"at the {word} end: {at[end]}" for end, word in (("low", "low"), ("high", "high")) if end in at]
+            text = _say("inside_range", span=span)
+            others = [_say("at_end", end=end, verdict=at[end]) for end in ("low", "high") if end in at]
         else:
-            text = f"the {'lowest' if basis == 'low' else 'highest'} of the sources' figures, {span}"
+            text = _say("end_of_range", end=END_WORDS[basis], span=span)
             other = "high" if basis == "low" else "low"
-            others = [f"at the {other} end: {at[other]}"] if other in at else []
+            others = [_say("at_end", end=other, verdict=at[other])] if other in at else []
         marks[side] = {"basis": basis, "text": "; ".join([text, *others])}
     return marks
 
@@ -454,13 +587,13 @@ def _guess(x: dict[str, Any], t: dict[str, Any], steps: list[dict[str, Any]]) ->
     decided = [s for s in steps if s["decides"]]
     rule = decided[-1]["rule"] if decided else None
     if rule == "capacity" and at is not None:
-        return {"flip": at, "text": f"Both sides cost the same at {f.ratio(at)}; near it, capacity and urgency decide the verdict."}
+        return {"flip": at, "text": _say("guess_capacity", at=f.ratio(at))}
     if rule not in ("cost", "capacity"):
-        label = decided[-1]["label"].lower() if decided else "the rules"
-        return {"flip": None, "text": f"No value flips the verdict, which is decided by {label}, not by cost."}
+        label = decided[-1]["label"].lower() if decided else TEMPLATES["guess_rules"]
+        return {"flip": None, "text": _say("guess_not_cost", label=label)}
     if at is None:
-        return {"flip": None, "text": f"Where the verdict flips: {f.NO_CROSSING}; no value makes the two sides cost the same over the plan."}
-    return {"flip": at, "text": f"The verdict flips at {f.ratio(at)}: above it Trainium costs less over the plan, below it the GPU."}
+        return {"flip": None, "text": _say("guess_no_crossing", none=f.NO_CROSSING)}
+    return {"flip": at, "text": _say("guess_flip", at=f.ratio(at))}
 
 
 def _glance(o: dict[str, Any], steps: list[dict[str, Any]], words: str) -> dict[str, str]:
@@ -468,23 +601,23 @@ def _glance(o: dict[str, Any], steps: list[dict[str, Any]], words: str) -> dict[
     is the deciding rule's own sentence, for a row of the scenarios index."""
     d = o["total_difference"]
     if d is None or not math.isfinite(d):
-        saving = "A side that cannot run has no cost over the plan"
+        saving = TEMPLATES["glance_no_cost"]
     elif d == 0:
-        saving = "Both sides cost the same over the plan"
+        saving = TEMPLATES["glance_same"]
     else:
-        saving = f"{'Trainium' if d > 0 else 'The GPU'} costs {f.money(abs(d))} less over the plan"
+        saving = _say("glance_less", side=CHEAPER_SIDE["trainium" if d > 0 else "gpu"], amount=f.money(abs(d)))
     decided = [s for s in steps if s["decides"]]
     if not decided:
-        return {"saving": saving + ", ports included.", "reason": "", "why": ""}
+        return {"saving": saving + TEMPLATES["ports_included"], "reason": "", "why": ""}
     last = decided[-1]
-    saving += ", ports included."
+    saving += TEMPLATES["ports_included"]
     if last["rule"] == "feasibility":
         # A side that cannot run has no cost worth setting against the other's.
-        saving = {"neither": "Neither side can run", "trainium": "The GPU option cannot run",
-                  "gpu": "Trainium cannot run"}.get(o["verdict"], "One side cannot run") + ", so cost is not compared."
+        saving = CANNOT_RUN.get(o["verdict"], CANNOT_RUN["other"]) + TEMPLATES["not_compared"]
     # Under cost the saving line already says why; under any other rule the rule's sentence does.
-    detail = "" if last["rule"] == "cost" else f": {last['reason'].rstrip('.')}"
-    return {"saving": saving, "reason": f"Decided by {last['label'].lower()}{detail}; {words}.", "why": last["reason"]}
+    detail = "" if last["rule"] == "cost" else _say("detail", reason=last["reason"].rstrip("."))
+    return {"saving": saving, "reason": _say("decided_by", rule=last["label"].lower(), detail=detail, words=words),
+            "why": last["reason"]}
 
 
 def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[str, Any]:
@@ -492,10 +625,11 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
         return {"label": label, **{side: _cell(f"{side}.{name}", o[side][name], fmt(o[side][name])) for side in ("trainium", "gpu")}}
 
     n = x["runs"]
+    L = SUMMARY_LABELS
     sides = [
-        pair("Instance-hours per run", "hours_per_run", lambda v: f.num(v, 1)),
-        pair("Cost per run", "cost_per_run", f.money),
-        pair("Wall-clock per run", "wall_clock_hours", f.hours),
+        pair(L["hours_per_run"], "hours_per_run", lambda v: f.num(v, 1)),
+        pair(L["cost_per_run"], "cost_per_run", f.money),
+        pair(L["wall_clock_hours"], "wall_clock_hours", f.hours),
     ]
     # A plan bought by the hour has no terms to report.
     if _committed(o):
@@ -504,66 +638,66 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
             sd = o[side]
             paid = sd.get("utilisation") is not None
             terms[side] = _cell(f"{side}.committed_terms", sd["committed_terms"],
-                                f"{f.count(sd['committed_terms'])}, paid whether used or not" if paid else "none: paid by the hour used")
+                                _say("terms_paid", count=f.count(sd["committed_terms"])) if paid else TEMPLATES["terms_none"])
             used[side] = (_cell(f"{side}.utilisation", sd["utilisation"], f.pct(sd["utilisation"])) if paid
-                          else _cell(None, None, "no commitment"))
-        sides.append({"label": "Commitment terms bought", **terms})
-        sides.append({"label": "Share of the reserved hours the plan uses", **used})
+                          else _cell(None, None, TEMPLATES["no_commitment"]))
+        sides.append({"label": L["committed_terms"], **terms})
+        sides.append({"label": L["utilisation"], **used})
     if _on_spot(x, o, "trainium") or _on_spot(x, o, "gpu"):
         spot = {}
         for side in ("trainium", "gpu"):
             count = x[f"{side}_count"]
-            spot[side] = _cell(f"{side}.spot_overhead", o[side]["spot_overhead"], (
-                f"{f.pct(o[side]['spot_overhead'])}: {_plural(count, 'instance')} × {f.rate((x.get(side + '_interruption_rate') or x['interruption_rate'])['value'])} "
-                f"interruptions an instance-hour ({_spot_basis(x, side)}) × {f.hours(x['lost_hours']['value'])} lost each") if _on_spot(x, o, side)
-                else "none: not on spot")
-        sides.append({"label": "Extra hours for spot interruptions", **spot})
+            spot[side] = _cell(f"{side}.spot_overhead", o[side]["spot_overhead"], _say(
+                "spot_overhead", share=f.pct(o[side]["spot_overhead"]), instances=_plural(count, "instance"),
+                rate=f.rate((x.get(side + "_interruption_rate") or x["interruption_rate"])["value"]),
+                basis=_spot_basis(x, side), hours=f.hours(x["lost_hours"]["value"])) if _on_spot(x, o, side)
+                else TEMPLATES["not_on_spot"])
+        sides.append({"label": L["spot_overhead"], **spot})
     lead = ""
     if x.get("trainium_lead_days"):
         # Whether the port waits for capacity or runs beside it is an assumption the reader can change.
-        lead = (" or the wait for capacity, whichever is longer (ported while waiting)" if x.get("port_during_lead")
-                else " and the wait for capacity, one after the other")
+        lead = TEMPLATES["lead_overlap" if x.get("port_during_lead") else "lead_serial"]
     gpu_days, trn_days = o["gpu"]["ready_days"], o["trainium"]["ready_days"]
     # A team already on Neuron has no port to wait for.
-    trn_text = ("at once" if not trn_days else f"in {f.days(trn_days)}, the wait for capacity" if not o["port_calendar_days"]
-                else f"in {f.days(trn_days)}, after the port{lead}")
+    trn_text = (TEMPLATES["at_once"] if not trn_days else _say("waiting_capacity", days=f.days(trn_days)) if not o["port_calendar_days"]
+                else _say("after_port", days=f.days(trn_days), lead=lead))
     sides.append({
-        "label": "First run can start",
+        "label": L["ready_days"],
         "trainium": _cell("trainium.ready_days", trn_days, trn_text),
-        "gpu": _cell("gpu.ready_days", gpu_days, f"in {f.days(gpu_days)}" if gpu_days else "at once"),
+        "gpu": _cell("gpu.ready_days", gpu_days, _say("in_days", days=f.days(gpu_days)) if gpu_days else TEMPLATES["at_once"]),
     })
     # Said wherever a plan is not simply the named way by the hour: a term, another way or region, blocks.
     if _committed(o) or any(o[side]["plan_option"] != x[side + "_option"] or o[side]["plan_region"] != x[side + "_region"]
                             or o[side]["plan_option"] == "capacity-block" for side in ("trainium", "gpu")):
-        sides.append({"label": "How the plan is bought", **{
+        sides.append({"label": L["plan_option"], **{
             side: _cell(f"{side}.plan_option", o[side]["plan_option"], plan_bought(x, o[side], side)) for side in ("trainium", "gpu")}})
-    sides.append(pair(f"Total over {_plural(n, 'run')}", "total", f.money))
+    sides.append(pair(_say("total_over", runs=_plural(n, "run")), "total", f.money))
     # The verdict buys each side the cheapest way it accepts; a cheaper way it does not accept is advice.
     if any(o[side].get("options") for side in ("trainium", "gpu")):
-        sides.append({"label": "Cheapest way to buy this plan's compute", **{
+        sides.append({"label": L["cheaper_by"], **{
             side: _cell(f"{side}.cheaper_by", o[side]["cheaper_by"], _cheapest(x, o[side], side)) for side in ("trainium", "gpu")}})
     return {
         "sides": sides,
         "rows": [
-            {"label": "Saving per run on Trainium",
+            {"label": L["saving_per_run"],
              **_cell("saving_per_run", o["saving_per_run"], saving_text(o["saving_per_run"], o["saving_pct"]))},
-            {"label": "Cost of one port", **_cell("port_cost", o["port_cost"], f.money(o["port_cost"]))},
-            {"label": "Ports over the plan", **_cell("ports", o["ports"], f.count(o["ports"]))},
-            {"label": "Break-even runs", **_cell("break_even_runs", _break_even_value(x, o, t), _break_even(x, o, t))},
-            {"label": "GPU total minus Trainium total", **_cell("total_difference", o["total_difference"], f.money(o["total_difference"]))},
+            {"label": L["port_cost"], **_cell("port_cost", o["port_cost"], f.money(o["port_cost"]))},
+            {"label": L["ports"], **_cell("ports", o["ports"], f.count(o["ports"]))},
+            {"label": L["break_even_runs"], **_cell("break_even_runs", _break_even_value(x, o, t), _break_even(x, o, t))},
+            {"label": L["total_difference"], **_cell("total_difference", o["total_difference"], f.money(o["total_difference"]))},
         ],
     }
 
 
 def saving_text(saving: float, share: float | None) -> str:
     if share is None:
-        return f"{f.money(saving)} (the GPU plan costs nothing more: its reservation is already paid)"
-    return f"{f.money(saving)} ({f.pct(share)} of the GPU plan's cost)"
+        return _say("saving_paid", saving=f.money(saving))
+    return _say("saving_share", saving=f.money(saving), share=f.pct(share))
 
 
 def _spot_basis(x: dict[str, Any], side: str) -> str:
     """Where a side's interruption rate comes from: its pool's rating, or the guide's own default."""
-    return "the Spot Instance Advisor's band for this pool" if x.get(side + "_interruption_rate") else "the guide's default"
+    return TEMPLATES["spot_pool" if x.get(side + "_interruption_rate") else "spot_default"]
 
 
 def _option(option: str) -> str:
@@ -579,17 +713,17 @@ def _cheapest(x: dict[str, Any], sd: dict[str, Any], side: str) -> str:
         if sd["compute_total"] is None and sd.get("options"):
             # No way the side accepts can run the plan; one it does not accept can.
             cost = min(c for _, c, _ in sd["options"])
-            return f"not accepted, but {_option(sd['cheapest_option'])} in {there} could run it for {f.money(cost)}"
-        return "not compared: this side cannot run"  # ways to buy matter only to a side that can run
+            return _say("not_accepted", way=_option(sd["cheapest_option"]), region=there, cost=f.money(cost))
+        return TEMPLATES["cannot_compare"]  # ways to buy matter only to a side that can run
     if not sd["cheaper_by"] > 0:
-        return f"{planned}, as named" if sd["plan_option"] == x[side + "_option"] else f"{planned}, the cheapest way accepted"
+        return _say("as_named" if sd["plan_option"] == x[side + "_option"] else "cheapest_accepted", way=planned)
     against = planned
     if sd["plan_option"] in TERM_WORDS and sd["hourly_hours"] and not (sd["committed_terms"] or x[side + "_held_hours"]):
         against = _option(sd["hourly_option"])  # a plan that buys no term pays what it buys by the hour
-    gain = f"{f.money(sd['cheaper_by'])} less than {against}"
+    gain = _say("less_than", amount=f.money(sd["cheaper_by"]), way=against)
     if there and there != here:
-        return f"{_option(sd['cheapest_option'])} in {there}, {gain} in {here}, if the team would buy it so"
-    return f"{_option(sd['cheapest_option'])}, {gain}, if the team would buy it so"
+        return _say("cheaper_elsewhere", way=_option(sd["cheapest_option"]), there=there, gain=gain, here=here)
+    return _say("cheaper_here", way=_option(sd["cheapest_option"]), gain=gain)
 
 
 def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any]) -> dict[str, Any]:
@@ -604,21 +738,21 @@ def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: 
     def mark(runs: float, label: str, row: int) -> dict[str, Any]:
         return {"runs": runs, "label": label, "row": row, "end": "right" if runs > 0.6 * horizon else "left"}
 
-    marks = [mark(x["runs"], f"plan: {_plural(x['runs'], 'run')}", 10)]
+    marks = [mark(x["runs"], _say("plan_mark", runs=_plural(x["runs"], "run")), 10)]
     crossing = curve["crossing"]
     if crossing is not None:
-        marks.append(mark(crossing, f"break-even: {f.FIRST_RUN if crossing <= 1 else _plural(crossing, 'run')}", 26))
+        marks.append(mark(crossing, _say("break_even_mark", runs=f.FIRST_RUN if crossing <= 1 else _plural(crossing, "run")), 26))
     as_of = max(f.date(prices["trainium"]["as_of"]), f.date(prices["gpu"]["as_of"]))
     source = source_line(prices)
     ports = o["ports"]
-    be = ("never breaks even" if crossing is None else "pays the port back in the first run" if crossing <= 1
-          else f"breaks even after {_plural(crossing, 'run')}")
-    summary = (f"Over {_plural(x['runs'], 'run')} the GPU side costs {f.money(o['gpu']['total'])} and the Trainium side "
-               f"{f.money(o['trainium']['total'])}, including {_plural(ports, 'port')} at {f.money(o['port_cost'])}"
-               f"{'' if ports == 1 else ' each'}. Trainium {be}.")
+    be = (TEMPLATES["never_breaks_even"] if crossing is None else TEMPLATES["first_run_repays"] if crossing <= 1
+          else _say("breaks_even_after", runs=_plural(crossing, "run")))
+    summary = _say("chart_summary", runs=_plural(x["runs"], "run"), gpu=f.money(o["gpu"]["total"]),
+                   trainium=f.money(o["trainium"]["total"]), ports=_plural(ports, "port"), port_cost=f.money(o["port_cost"]),
+                   each="" if ports == 1 else TEMPLATES["each"], be=be)
     return {
         "rows": rows, "marks": marks, "source": source, "as_of": as_of,
-        "subtitle": f"Source: {source}. Figures as of {as_of}.",
+        "subtitle": _say("subtitle", source=source, as_of=as_of),
         "interp": "step-after" if x.get("runs_per_architecture") or _committed(o) else "linear",
         "summary": summary,
     }
@@ -630,10 +764,10 @@ def source_line(prices: dict[str, Any]) -> str:
     named: list[str] = []
     for side in ("trainium", "gpu"):
         p = prices[side]
-        text = f"{p.get('name') or p['source']} ({f.date(p['as_of'])})"
+        text = _say("source", name=p.get("name") or p["source"], date=f.date(p["as_of"]))
         if text not in named:
             named.append(text)
-    return "prices from " + " and ".join(named)
+    return _say("prices_from", sources=TEMPLATES["and"].join(named))
 
 
 def present(result: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any]) -> dict[str, Any]:
@@ -646,7 +780,7 @@ def present(result: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any
         "verdict": verdict,
         "verdict_label": VERDICT_LABELS[verdict],
         "lead": _lead(x, rob, t),
-        "live": f"Verdict: {VERDICT_LABELS[verdict]}, {robustness['words']}.",
+        "live": _say("live", verdict=VERDICT_LABELS[verdict], words=robustness["words"]),
         "trace": steps,
         "glance": _glance(o, steps, robustness["words"]),
         "guess": _guess(x, t, steps),
@@ -701,3 +835,20 @@ def scenario_row(r: Any, shown: list[dict[str, Any]]) -> dict[str, Any]:
         "break_even_sort": min((c["value"] for c in be_cells if c["value"] is not None), default=1e18),
     }
 
+
+
+# --- For the calculator ----------------------------------------------------------------------------
+
+def tables() -> dict[str, Any]:
+    """Every table and template this module words with, as the calculator's data carries them
+    (generator/rendering/calculator.py): wording.mjs says nothing it does not find here."""
+    return {
+        "TEMPLATES": TEMPLATES, "SUMMARY_LABELS": SUMMARY_LABELS, "CHEAPER_SIDE": CHEAPER_SIDE, "CANNOT_RUN": CANNOT_RUN,
+        "END_WORDS": END_WORDS, "SIDE_LABELS": SIDE_LABELS, "RANGE_LABELS": RANGE_LABELS, "STEPS": STEPS,
+        "OPTION_WORDS": OPTION_WORDS, "SOONEST": SOONEST, "REASONS": REASONS, "TERM_WORDS": TERM_WORDS,
+        "HOURLY_WORDS": HOURLY_WORDS, "SMALL_COUNTS": {str(n): word for n, word in SMALL_COUNTS.items()},
+        "RULE_LABELS": RULE_LABELS, "VERDICT_LABELS": VERDICT_LABELS, "EXPERIENCE_LABELS": EXPERIENCE_LABELS,
+        "ROBUST_WORDS": ROBUST_WORDS, "THRESHOLD_LABELS": THRESHOLD_LABELS,
+        # The words formatting uses for what has no figure.
+        "FORMAT_WORDS": {"NONE": f.NONE, "FIRST_RUN": f.FIRST_RUN, "NO_CROSSING": f.NO_CROSSING},
+    }

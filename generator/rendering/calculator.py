@@ -1,5 +1,6 @@
 """What the calculator page bakes in at build time: the catalog in the shape the JavaScript
-engine reads (docs/assets/calculator/engine.mjs), and every shipped scenario's workloads as presets."""
+engine reads (docs/assets/calculator/engine.mjs), wording.py's tables and templates for wording.mjs,
+and every shipped scenario's workloads as presets."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import dataclasses
 import json
 from typing import Any
 
+from generator.model import wording
 from generator.model.catalog import OPTION_LABELS, TERM_HOURS, Catalog
 from generator.model.resolve import block_limits, spot_risk
 from generator.model.results import ScenarioResult
@@ -47,6 +49,8 @@ def calculator_data(catalog: Catalog) -> dict[str, Any]:
             for iid, i in catalog.instances.items() if iid in priced and i.spot_interruption is not None
         },
         "options": OPTION_LABELS,
+        # Every word the calculator says of a workload, as wording.py says it (wording.mjs `learn`s them).
+        "words": wording.tables(),
         "term_hours": TERM_HOURS,
         "assumptions": {
             "engineer_week_usd": a.engineer_week_usd.value,

@@ -607,6 +607,7 @@ export async function setup() {
     }, { rootMargin: "100000px 0px 0px 0px" }) };
   const baked = JSON.parse($("guide-calc-data").content.textContent);
   data = baked.data;
+  say.learn(data.words);
   template = baked.chart;
   const presets = baked.presets;
   FIELDS = baked.fields;

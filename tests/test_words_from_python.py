@@ -1,0 +1,105 @@
+"""The calculator's words are wording.py's: its tables and templates travel in the calculator's data,
+and the JavaScript holds only the logic of what is said, none of the sentences."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import subprocess
+from pathlib import Path
+
+from core_support import FROZEN, words_env
+
+from generator.model import wording
+from generator.model.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
+from generator.model.results import plain
+from generator.rendering.calculator import calculator_data
+
+ROOT = Path(__file__).resolve().parent.parent
+CALCULATOR = ROOT / "docs" / "assets" / "calculator"
+LONG = 40
+
+
+def _literals(path: Path) -> list[str]:
+    """Every string written in a Python module, the fixed parts of f-strings included; docstrings,
+    which the JavaScript's comments may well echo, left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = {id(n.body[0].value) for n in ast.walk(tree)
+            if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef)) and n.body and isinstance(n.body[0], ast.Expr)}
+    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs]
+
+
+def _sentences() -> list[str]:
+    found = _literals(ROOT / "generator" / "model" / "wording.py") + _literals(ROOT / "generator" / "model" / "formatting.py")
+    return sorted({s.strip() for s in found if len(s.strip()) > LONG and " " in s.strip()})
+
+
+def test_no_sentence_of_wording_py_is_written_again_in_the_calculators_javascript():
+    sentences = _sentences()
+    assert len(sentences) > 50  # the templates themselves: the check has something to find
+    for mjs in sorted(CALCULATOR.glob("*.mjs")):
+        text = mjs.read_text(encoding="utf-8")
+        copied = [s for s in sentences if s in text]
+        assert copied == [], f"{mjs.name} writes out wording.py's words: {copied[:3]}"
+
+
+def test_the_check_finds_a_sentence_copied_into_javascript():
+    sentence = wording.TEMPLATES["glance_no_cost"]
+    assert sentence in _sentences()
+    assert sentence in f'const saving = "{sentence}";'
+
+
+def test_the_calculator_data_carries_wording_pys_tables():
+    from generator.inputs.loader import load_catalog
+
+    words = calculator_data(load_catalog(FROZEN / "data"))["words"]
+    assert words == wording.tables()
+    assert words["TEMPLATES"] is wording.TEMPLATES and words["STEPS"] == wording.STEPS
+    assert json.loads(json.dumps(words))["SMALL_COUNTS"]["2"] == "two"
+
+
+def test_every_template_either_language_fills_is_in_the_table_and_each_is_used_by_both():
+    py = (ROOT / "generator" / "model" / "wording.py").read_text(encoding="utf-8")
+    py = py[py.index("\nSUMMARY_LABELS = "):]  # the code past the table itself
+    js = (CALCULATOR / "wording.mjs").read_text(encoding="utf-8")
+    keys = set(wording.TEMPLATES)
+    filled = set(re.findall(r"""\bsay\(\s*["'](\w+)["']""", js)) | set(re.findall(r"""\bT\.(\w+)""", js))
+    assert filled <= keys, filled - keys  # no template the data does not carry
+    # Every template is said by both languages, but for what only a scenario page says.
+    assert [k for k in sorted(keys) if f'"{k}"' not in py] == []
+    assert [k for k in sorted(keys) if f'"{k}"' not in js and f"T.{k}" not in js] == ["withdrawn"]
+
+
+RUNNER = """
+import { readFileSync } from "node:fs";
+const w = await import(process.argv[1]);
+const c = JSON.parse(readFileSync(0, "utf8"));
+w.learn(c.words);
+process.stdout.write(JSON.stringify(w.present(c.result, c.curve, c.prices)));
+"""
+
+
+def test_the_calculator_says_what_its_data_says():
+    """A word changed in the tables the calculator is given is what it says: it has no copy of its own."""
+    x = Inputs(gpu_hours=500.0, relative_throughput=Span(1.0, 0.8, 1.2), trainium_price=Span(35.76, 35.76, 35.76),
+               gpu_price=Span(55.04, 55.04, 55.04), trainium_spot=False, gpu_spot=False,
+               interruption_rate=Span(0.0005, 0.0001, 0.002), lost_hours=Span(1.5, 0.5, 4.0), port_weeks=Span(2.0, 1.0, 3.0),
+               engineer_week_usd=6000.0, port_extra_usd=0.0, runs=10, runs_per_architecture=None, trainium_count=1,
+               gpu_count=1, trainium_availability="available", gpu_availability="available", needed_within_days=None,
+               soon_days=30, close_call_margin=0.1)
+    o = evaluate(x)
+    case = {"result": {"inputs": plain(x), "outcome": plain(o), "robustness": plain(robustness(x, o)),
+                       "thresholds": plain(thresholds(x, o))},
+            "curve": plain(cost_curve(x, o)), "prices": {"trainium": {"source": "A", "as_of": "2025-01-01"},
+                                                         "gpu": {"source": "B", "as_of": "2025-01-02"}}}
+    words = json.loads(json.dumps(wording.tables()))
+    words["TEMPLATES"]["live"] = "Answer: {verdict} ({words})."
+    words["STEPS"]["both-can-run"] = "Nothing rules either side out."
+    out = subprocess.run(["node", "--input-type=module", "-e", RUNNER, (CALCULATOR / "wording.mjs").as_uri()],
+                         input=json.dumps({**case, "words": words}), capture_output=True, text=True, check=True, env=words_env())
+    shown = json.loads(out.stdout)
+    python = wording.present(case["result"], case["curve"], case["prices"])
+    assert python["live"].startswith("Verdict: ") and shown["live"] == "Answer: " + python["live"][len("Verdict: "):-1].replace(", ", " (", 1) + ")."
+    assert shown["trace"][0]["text"] == "Nothing rules either side out."
+    assert shown["summary"] == python["summary"]  # what was not changed reads as in Python
