@@ -121,7 +121,8 @@ RUNNER = """
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 const f = await import(pathToFileURL(process.argv[1]).href);
-const cases = JSON.parse(readFileSync(0, "utf8"));
+const { cases, formats } = JSON.parse(readFileSync(0, "utf8"));
+f.learn(formats);
 // Python's snake_case names are camelCase here (hourly_exact: hourlyExact).
 const fn = (name) => f[name.replace(/_([a-z])/g, (_, c) => c.toUpperCase())];
 process.stdout.write(JSON.stringify(cases.map(([name, args]) => fn(name)(...args))));
@@ -129,7 +130,8 @@ process.stdout.write(JSON.stringify(cases.map(([name, args]) => fn(name)(...args
 
 
 def _node(cases: list) -> list[str]:
-    out = subprocess.run(["node", "--input-type=module", "-e", RUNNER, str(FORMAT)], input=json.dumps(cases),
+    out = subprocess.run(["node", "--input-type=module", "-e", RUNNER, str(FORMAT)],
+                         input=json.dumps({"cases": cases, "formats": formatting.formats()}),
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
 

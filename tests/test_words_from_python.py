@@ -57,6 +57,17 @@ def test_the_calculator_data_carries_wording_pys_tables():
     assert words == wording.tables()
     assert words["TEMPLATES"] is wording.TEMPLATES and words["STEPS"] == wording.STEPS
     assert json.loads(json.dumps(words))["SMALL_COUNTS"]["2"] == "two"
+    assert words["FORMATS"]["UNITS"]["per_hour"] == "/h" and words["FORMATS"]["CALENDAR"][0] == [1.0, 48.0, "hour"]
+
+
+def test_format_mjs_holds_the_rounding_and_none_of_the_units_or_limits():
+    from generator.model import formatting
+
+    text = (CALCULATOR / "format.mjs").read_text(encoding="utf-8")
+    written = [u for u in formatting.UNITS.values() if f'"{u}"' in text]
+    written += [w for w in (formatting.NONE, formatting.FIRST_RUN, formatting.NO_CROSSING) if f'"{w}"' in text]
+    written += [str(n) for n in (formatting.DAYS_FROM_HOURS, formatting.YEAR_HOURS, 1460, 17520) if re.search(rf"\b{int(n)}\b", text)]
+    assert written == []
 
 
 def test_every_template_either_language_fills_is_in_the_table_and_each_is_used_by_both():

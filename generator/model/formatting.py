@@ -19,6 +19,22 @@ NONE = "none"
 # (not "0.081 runs") and cost lines that never meet (not "no value makes them equal").
 FIRST_RUN = "in the first run"
 NO_CROSSING = "no crossing"
+# What each kind writes after its figure, and where a display changes unit or precision.
+UNITS = {"per_hour": "/h", "times": "×", "percent": " %", "day": " day", "days": " days", "hours": " hours", "dollar": "$"}
+DAYS_FROM_HOURS = 48.0  # a duration from two days up reads in days
+RUNS_FINE_BELOW = 0.1  # a fraction of a run below this keeps two significant digits
+RATE_FINE_BELOW = 0.001  # and so does a rate
+# Calendar time: each unit's size in hours and the hours below which it is used; past the last, years.
+CALENDAR = ((1.0, 48.0, "hour"), (24.0, 1460.0, "day"), (730.0, 17520.0, "month"))
+YEAR_HOURS = 8760.0
+
+
+def formats() -> dict:
+    """The words, units and display limits above, for the calculator's format.mjs (in its data, with
+    wording's tables): it holds the rounding and none of these."""
+    return {"NONE": NONE, "FIRST_RUN": FIRST_RUN, "NO_CROSSING": NO_CROSSING, "UNITS": UNITS,
+            "DAYS_FROM_HOURS": DAYS_FROM_HOURS, "RUNS_FINE_BELOW": RUNS_FINE_BELOW, "RATE_FINE_BELOW": RATE_FINE_BELOW,
+            "CALENDAR": [list(c) for c in CALENDAR], "YEAR_HOURS": YEAR_HOURS}
 
 
 def _missing(x: float | None) -> bool:
@@ -43,7 +59,7 @@ def _trim(text: str, keep: int) -> str:
 
 
 def _signed_dollars(x: float, body: str) -> str:
-    return ("-" if body.startswith("-") else "") + "$" + body.lstrip("-")
+    return ("-" if body.startswith("-") else "") + UNITS["dollar"] + body.lstrip("-")
 
 
 def money(x: float | None) -> str:
@@ -58,14 +74,14 @@ def hourly(x: float | None) -> str:
     gives the rate as the source wrote it, for a tooltip."""
     if _missing(x):
         return NONE
-    return _signed_dollars(x, fixed(x, 2)) + "/h"  # type: ignore[arg-type]
+    return _signed_dollars(x, fixed(x, 2)) + UNITS["per_hour"]  # type: ignore[arg-type]
 
 
 def hourly_exact(x: float | None) -> str:
     """An hourly price to the sixth decimal a price list may give, cents at least: $85.964/h, $21.957642/h."""
     if _missing(x):
         return NONE
-    return _signed_dollars(x, _trim(fixed(x, 6), 2)) + "/h"  # type: ignore[arg-type]
+    return _signed_dollars(x, _trim(fixed(x, 6), 2)) + UNITS["per_hour"]  # type: ignore[arg-type]
 
 
 def runs(x: float | None) -> str:
@@ -76,7 +92,7 @@ def runs(x: float | None) -> str:
     assert x is not None
     if float(x).is_integer():
         return fixed(x, 0)
-    if abs(x) >= 0.1:
+    if abs(x) >= RUNS_FINE_BELOW:
         return fixed(x, 1)
     digits = 1 - math.floor(math.log10(abs(x)))
     return fixed(x, digits)
@@ -94,7 +110,7 @@ def ratio(x: float | None) -> str:
     """A ratio such as relative throughput: 0.80×."""
     if _missing(x):
         return NONE
-    return fixed(x, 2) + "×"  # type: ignore[arg-type]
+    return fixed(x, 2) + UNITS["times"]  # type: ignore[arg-type]
 
 
 def pct(x: float | None, signed: bool = False) -> str:
@@ -105,7 +121,7 @@ def pct(x: float | None, signed: bool = False) -> str:
     body = _trim(fixed(x * 100, 1), 0)
     if signed and not body.startswith("-") and body.strip("0.,") != "":
         body = "+" + body
-    return body + " %"
+    return body + UNITS["percent"]
 
 
 def weeks(x: float | None) -> str:
@@ -121,7 +137,7 @@ def rate(x: float | None) -> str:
     if _missing(x):
         return NONE
     assert x is not None
-    if x == 0 or abs(x) >= 0.001:
+    if x == 0 or abs(x) >= RATE_FINE_BELOW:
         return _trim(fixed(x, 4), 0)
     return _trim(fixed(x, 1 - math.floor(math.log10(abs(x)))), 0)
 
@@ -131,7 +147,7 @@ def days(x: float | None) -> str:
     if _missing(x):
         return NONE
     body = _trim(fixed(x, 1), 0)  # type: ignore[arg-type]
-    return body + (" day" if body == "1" else " days")
+    return body + UNITS["day" if body == "1" else "days"]
 
 
 def count(x: float | None) -> str:
@@ -153,7 +169,7 @@ def hours(h: float | None) -> str:
     if _missing(h):
         return NONE
     assert h is not None
-    return fixed(h / 24, 1) + " days" if h >= 48 else fixed(h, 1) + " hours"
+    return fixed(h / 24, 1) + UNITS["days"] if h >= DAYS_FROM_HOURS else fixed(h, 1) + UNITS["hours"]
 
 
 def calendar(h: float | None) -> str:
@@ -163,11 +179,11 @@ def calendar(h: float | None) -> str:
     if _missing(h):
         return NONE
     assert h is not None
-    for size, below, unit in ((1.0, 48.0, "hour"), (24.0, 1460.0, "day"), (730.0, 17520.0, "month")):
+    for size, below, unit in CALENDAR:
         if h < below:
             body = _trim(fixed(h / size, 1), 0)
             return body + " " + unit + ("" if body == "1" else "s")
-    body = _trim(fixed(h / 8760, 1), 0)
+    body = _trim(fixed(h / YEAR_HOURS, 1), 0)
     return body + (" year" if body == "1" else " years")
 
 
@@ -188,7 +204,7 @@ def usd(x: float | None, digits: int = 0) -> str:
 
 def threshold(x: float) -> str:
     """How far a figure must move to be reported, given in percent, to one decimal: 5.0 %."""
-    return fixed(x, 1) + " %"
+    return fixed(x, 1) + UNITS["percent"]
 
 
 def pixels(x: float) -> str:

@@ -849,6 +849,6 @@ def tables() -> dict[str, Any]:
         "HOURLY_WORDS": HOURLY_WORDS, "SMALL_COUNTS": {str(n): word for n, word in SMALL_COUNTS.items()},
         "RULE_LABELS": RULE_LABELS, "VERDICT_LABELS": VERDICT_LABELS, "EXPERIENCE_LABELS": EXPERIENCE_LABELS,
         "ROBUST_WORDS": ROBUST_WORDS, "THRESHOLD_LABELS": THRESHOLD_LABELS,
-        # The words formatting uses for what has no figure.
-        "FORMAT_WORDS": {"NONE": f.NONE, "FIRST_RUN": f.FIRST_RUN, "NO_CROSSING": f.NO_CROSSING},
+        # How figures read (format.mjs learns these with the rest).
+        "FORMATS": f.formats(),
     }

@@ -1,11 +1,15 @@
 // How numbers read in the calculator: the same functions as generator/model/formatting.py, giving the
 // same strings (tests/test_formats.py holds both to one set of golden strings). Not Intl: the
 // first NumberFormat a page makes loads locale data, tens of milliseconds before the first answer.
+// The words, units and display limits are formatting.py's (`formats()`, in the calculator's data):
+// `learn` them before formatting anything; this module holds the rounding alone.
 
-export const NONE = "none";
-// Edge cases in words, as generator/model/formatting.py says them.
-export const FIRST_RUN = "in the first run";
-export const NO_CROSSING = "no crossing";
+export let NONE, FIRST_RUN, NO_CROSSING;
+let F = null;
+export function learn(formats) {
+  F = formats;
+  ({ NONE, FIRST_RUN, NO_CROSSING } = formats);
+}
 
 const missing = (x) => x === null || x === undefined || typeof x !== "number" || !Number.isFinite(x);
 
@@ -36,18 +40,18 @@ function trim(text, keep) {
   return whole + (frac ? "." + frac : "");
 }
 
-const signedDollars = (body) => (body.startsWith("-") ? "-" : "") + "$" + body.replace(/^-/, "");
+const signedDollars = (body) => (body.startsWith("-") ? "-" : "") + F.UNITS.dollar + body.replace(/^-/, "");
 
 export function money(x) {
   return missing(x) ? NONE : signedDollars(fixed(x, 0));
 }
 
 export function hourly(x) {
-  return missing(x) ? NONE : signedDollars(fixed(x, 2)) + "/h";
+  return missing(x) ? NONE : signedDollars(fixed(x, 2)) + F.UNITS.per_hour;
 }
 
 export function hourlyExact(x) {
-  return missing(x) ? NONE : signedDollars(trim(fixed(x, 6), 2)) + "/h";
+  return missing(x) ? NONE : signedDollars(trim(fixed(x, 6), 2)) + F.UNITS.per_hour;
 }
 
 export function breakEven(x) {
@@ -58,19 +62,19 @@ export function breakEven(x) {
 export function runs(x) {
   if (missing(x)) return NONE;
   if (Number.isInteger(x)) return fixed(x, 0);
-  if (Math.abs(x) >= 0.1) return fixed(x, 1);
+  if (Math.abs(x) >= F.RUNS_FINE_BELOW) return fixed(x, 1);
   return fixed(x, 1 - Math.floor(Math.log10(Math.abs(x))));
 }
 
 export function ratio(x) {
-  return missing(x) ? NONE : fixed(x, 2) + "×";
+  return missing(x) ? NONE : fixed(x, 2) + F.UNITS.times;
 }
 
 export function pct(x, signed = false) {
   if (missing(x)) return NONE;
   let body = trim(fixed(x * 100, 1), 0);
   if (signed && !body.startsWith("-") && /[^0.,]/.test(body)) body = "+" + body;
-  return body + " %";
+  return body + F.UNITS.percent;
 }
 
 export function weeks(x) {
@@ -79,14 +83,14 @@ export function weeks(x) {
 
 export function rate(x) {
   if (missing(x)) return NONE;
-  if (x === 0 || Math.abs(x) >= 0.001) return trim(fixed(x, 4), 0);
+  if (x === 0 || Math.abs(x) >= F.RATE_FINE_BELOW) return trim(fixed(x, 4), 0);
   return trim(fixed(x, 1 - Math.floor(Math.log10(Math.abs(x)))), 0);
 }
 
 export function days(x) {
   if (missing(x)) return NONE;
   const body = trim(fixed(x, 1), 0);
-  return body + (body === "1" ? " day" : " days");
+  return body + F.UNITS[body === "1" ? "day" : "days"];
 }
 
 export function count(x) {
@@ -99,18 +103,18 @@ export function num(x, digits = 2) {
 
 export function hours(h) {
   if (missing(h)) return NONE;
-  return h >= 48 ? fixed(h / 24, 1) + " days" : fixed(h, 1) + " hours";
+  return h >= F.DAYS_FROM_HOURS ? fixed(h / 24, 1) + F.UNITS.days : fixed(h, 1) + F.UNITS.hours;
 }
 
 export function calendar(h) {
   if (missing(h)) return NONE;
-  for (const [size, below, unit] of [[1.0, 48.0, "hour"], [24.0, 1460.0, "day"], [730.0, 17520.0, "month"]]) {
+  for (const [size, below, unit] of F.CALENDAR) {
     if (h < below) {
       const body = trim(fixed(h / size, 1), 0);
       return body + " " + unit + (body === "1" ? "" : "s");
     }
   }
-  const body = trim(fixed(h / 8760, 1), 0);
+  const body = trim(fixed(h / F.YEAR_HOURS, 1), 0);
   return body + (body === "1" ? " year" : " years");
 }
 

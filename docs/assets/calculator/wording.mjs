@@ -14,6 +14,7 @@ let T = null;
 export function learn(words) {
   W = words;
   T = words.TEMPLATES;
+  f.learn(words.FORMATS);
 }
 // A template with `{name}` filled with values already formatted, as Python's str.format fills it.
 const say = (key, values) => T[key].replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
