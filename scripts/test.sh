@@ -27,4 +27,4 @@ export GUIDE_README_PYTHON="${GUIDE_README_PYTHON:-$(command -v "$PYTHON")}"
 # As if activated: tests find the tools the test extras install (actionlint) on PATH.
 export VIRTUAL_ENV="$PWD/$VENV" PATH="$PWD/$VENV/bin:$PATH"
 # One worker per core; a file's tests stay on one worker, so a module's fixtures are made once.
-"$VENV/bin/python" -m pytest -q -p no:cacheprovider -n auto --dist loadfile "$@"
+"$VENV/bin/python" -m pytest -q -p no:cacheprovider -n auto --dist loadfile --no-loadscope-reorder "$@"
