@@ -28,7 +28,8 @@ from generator.plugin import sitefolder, watching
 from generator.plugin.between_saves import BetweenSaves
 from generator.plugin.config import GuideConfig
 from generator.plugin.error_banner import ErrorBanner
-from generator.plugin.files import GeneratedFile, StoredPage, always_modified, toc_tokens
+from generator.plugin.files import GeneratedFile, StoredPage, toc_tokens
+from generator.plugin import mkdocs_internals as internals
 from generator.plugin.theme_inputs import page_parts, site_parts
 from generator.rendering import embeds, passthrough, published, unfurl
 from generator.rendering.images import Images, Workers
@@ -115,6 +116,10 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.unfurl_tags: dict[str, str] = {}  # page path -> its unfurl tags, once made
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
+        unchecked = internals.unchecked_versions()
+        if unchecked:
+            log.warning("guide: the plugin's uses of MkDocs' and Material's internals were not checked against %s "
+                        "(generator/plugin/mkdocs_internals.py)", ", ".join(unchecked))
         self.serving = command == "serve"
         self.dirty = dirty
         if self.serving and self.between is None:
@@ -261,7 +266,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         everything = self.built is None or inputs != self.inputs
         if everything:
             for f in files:
-                f.is_modified = always_modified.__get__(f)  # type: ignore[method-assign]
+                internals.always_modified(f)
             return
         built = self.built
         for f in generated:
@@ -269,7 +274,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         if any(f.changed for f in generated):
             for f in files.documentation_pages():
                 if f.abs_src_path and not f.generated_by and "calculator_json" in Path(f.abs_src_path).read_text(encoding="utf-8"):
-                    f.is_modified = always_modified.__get__(f)  # type: ignore[method-assign]
+                    internals.always_modified(f)
 
     def on_nav(self, nav, *, config: MkDocsConfig, files: Files):
         self.nav = nav
@@ -279,7 +284,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         assert self.cache is not None, "on_config runs before on_env"
         env.bytecode_cache = Compiled(self.cache)
         if self.themed is not None and self.theme_entries:
-            env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({page_file_cache.TEMPLATE: page_file_cache.TEMPLATE_SOURCE}), env.loader])
+            internals.add_template(env, page_file_cache.TEMPLATE, page_file_cache.TEMPLATE_SOURCE)
             self._offer_stored_files(config)
         return env
 
@@ -297,8 +302,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             page = f.page
             if page is None or (self.dirty and not f.is_modified()):
                 continue
-            self.offered[path] = (entry, page.meta)
-            page.meta = {**page.meta, "template": page_file_cache.TEMPLATE}
+            self.offered[path] = (entry, internals.use_template(page, page_file_cache.TEMPLATE))
 
     def _stored_file(self, context, page: Page) -> Themed | None:
         """The page's stored file, if it was offered one and one is stored for what it is now; a page
@@ -307,7 +311,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         if offered is None:
             return None
         assert self.themed is not None
-        entry, page.meta = offered
+        entry, meta = offered
+        internals.restore_front_matter(page, meta)
         context[page_file_cache.OWN_TEMPLATE_KEY] = page.meta.get("template", "main.html")
         check = page_file_cache.check(self.site_inputs, (page_parts(page, page.content), context["guide_unfurl"]))
         stored = self.themed.get(entry, check, page.canonical_url)
@@ -367,7 +372,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         entry = self.to_store.pop(path, None)
         if entry is not None and self.converted is not None:
             self.converted.put(entry, html_cache.Converted(page.meta, html, toc_tokens(list(page.toc)),
-                                                          page._title_from_render, sorted(page.present_anchor_ids or ())))
+                                                          internals.title_from_render(page), sorted(page.present_anchor_ids or ())))
         return html
 
     @event_priority(100)  # before the search plugin indexes the page
@@ -386,8 +391,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             return context
         page.content = html_cache.searched(path, page.content or "")
         if path in self.to_theme:
-            index = _search_index(config)
-            self.to_theme[path].indexed_from = None if index is None else len(index.entries)
+            index = internals.material_search_index(config)
+            self.to_theme[path].indexed_from = None if index is None else len(internals.search_entries(index))
         return context
 
     @event_priority(-100)  # after the search plugin has indexed the page
@@ -396,16 +401,16 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         full = self.full.pop(path, None)
         if full is not None:
             page.content = full
-        index = _search_index(config)
+        index = internals.material_search_index(config)
         stored = self.stored_files.pop(path, None)
         if stored is not None:
             self.files_stored += 1
             if index is not None and stored.search:
-                index.entries.extend(stored.search)
+                internals.add_search_entries(index, stored.search)
         elif path in self.to_theme:
             pending = self.to_theme[path]
             if index is not None and pending.indexed_from is not None:
-                pending.search = index.entries[pending.indexed_from:]
+                pending.search = internals.search_entries(index)[pending.indexed_from:]
         return context
 
     on_page_context = CombinedEvent(_before_search, _after_search)
@@ -422,7 +427,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         if self.banner is not None:
             self.banner.succeeded()  # a step below that fails shows its own error again (on_build_error)
         if self.dirty:
-            _search_without_rebuilt_pages(config)
+            internals.search_without_rebuilt_pages(config)
         # Images render in worker processes while the pages are built; they, and the embed text files
         # stored beside them, join the site last.
         images, self.images = self.images, None
@@ -578,24 +583,6 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
 def _root(config: MkDocsConfig) -> Path:
     return Path(config.config_file_path).resolve().parent
-
-
-def _search_index(config: MkDocsConfig):
-    search = config.plugins.get("material/search")
-    return getattr(search, "search_index", None) if search is not None and search.config.enabled else None
-
-
-def _search_without_rebuilt_pages(config: MkDocsConfig) -> None:
-    """Material's search plugin, under a dirty rebuild, keeps the previous index and replaces the
-    entries of one page only, the first it indexed this time; when several pages were built again
-    (the scenario, the scenarios index, or all of them), the others would be listed twice. Every page
-    indexed this time leaves the previous index first, so each is there once, as it is now."""
-    search = config.plugins.get("material/search")
-    prev, index = getattr(search, "search_index_prev", None), getattr(search, "search_index", None)
-    if prev is None or index is None or not index.entries:
-        return
-    rebuilt = {e["location"].split("#")[0] for e in index.entries}
-    prev.entries = [e for e in prev.entries if e["location"].split("#")[0] not in rebuilt]
 
 
 def _failed(doing: str, error: OSError) -> Abort:
