@@ -197,7 +197,7 @@ def test_stored_pages_carry_the_urls_mkdocs_gives_a_page_of_their_own_path_and_s
     from mkdocs.structure.files import File
     from mkdocs.structure.pages import Page
 
-    from generator.plugin.files import StoredPage
+    from generator.plugin.incremental.stored_page import StoredPage
     from generator.store.html_cache import Converted
 
     def config(site_url: str) -> MkDocsConfig:
