@@ -25,6 +25,7 @@ from generator.inputs.freshness import today
 from generator.plugin import mkdocs_internals as internals
 from generator.plugin import publishing, watching
 from generator.plugin.config import GuideConfig
+from generator.plugin.config import incremental as incremental_wanted
 from generator.plugin.error_banner import ErrorBanner
 from generator.plugin.failures import failed, link_failed
 from generator.plugin.files import GeneratedFile
@@ -89,8 +90,14 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             directory = cachefile.cache_dir(_root(config), self.config.cache_dir)
             self.day = today(None if self.config.today is None else str(self.config.today))
             self.make_images = wanted_images(self.config.images)
+            wanted = incremental_wanted(self.config.incremental)
         except (cachefile.CacheDirError, ValueError) as e:
             raise Abort(str(e)) from None
+        if not wanted and self.incremental is not None:
+            self.incremental.stop()
+            self.incremental, self.pages = None, {}
+        elif wanted and self.incremental is None:
+            self.incremental = IncrementalBuild(serving=self.serving, dirty=self.dirty)
         if self.cache is None or self.cache.directory != directory:
             self.cache = Cache(directory, between_builds=self.serving)
         # After a custom_dir, whose templates override the theme's and these alike.
