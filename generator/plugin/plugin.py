@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import posixpath
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
@@ -27,12 +26,12 @@ from generator.plugin import publishing, watching
 from generator.plugin.config import GuideConfig
 from generator.plugin.config import incremental as incremental_wanted
 from generator.plugin.error_banner import ErrorBanner
-from generator.plugin.failures import failed, link_failed
 from generator.plugin.files import GeneratedFile
 from generator.plugin.incremental.build import IncrementalBuild, PageRecord
 from generator.plugin.incremental.stored_page import StoredPage
-from generator.rendering import embeds, passthrough, published
-from generator.rendering.images import Images, Workers
+from generator.plugin.upkeep import Upkeep
+from generator.rendering import passthrough, published
+from generator.rendering.images import Images
 from generator.rendering.images import wanted as wanted_images
 from generator.store import cachefile, html_cache
 from generator.store.cachefile import Cache
@@ -57,15 +56,14 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.serving = self.dirty = False  # under `mkdocs serve`; with --dirty, only what changed is built again
         self.incremental: IncrementalBuild | None = None  # what earlier builds left that this one takes
         self.pages: dict[str, PageRecord] = {}  # each page's record, by its path in docs/
-        self.grew = False  # whether the cache has grown since it was last held to its bound
-        self.published_from: tuple[bytes, str] | None = None  # under serve: mkdocs.yml as last read, and its site URL
-        self.workers: Workers | None = None  # under serve: the image workers, kept from one build to the next
+        self.upkeep = Upkeep()  # the cache's and the image workers' chores after a build
+        self.published_url = publishing.PublishedUrl()
         self.watcher = None  # under serve: the system's watcher of scenarios/ and data/, where it started
         self.banner: ErrorBanner | None = None  # under serve: the failed build's error, shown in every page served
         self.loaded = None  # under serve: the project on_pre_build loaded, for on_files
         # One build's, from on_files on.
         self.made: Generated | None = None
-        self.published = ""  # the site URL the generated files carry (_published_url)
+        self.published = ""  # the site URL the generated files carry (publishing.PublishedUrl)
         self.images: Images | None = None  # the chart images still rendering; None in a build without images
         self.linked: dict[str, Path] = {}  # site path -> cache file to link there once the images are rendered
         self.nav = None
@@ -78,8 +76,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.serving, self.dirty = command == "serve", dirty
         if self.incremental is None:
             self.incremental = IncrementalBuild(serving=self.serving, dirty=dirty)
-        if self.serving and self.workers is None:
-            self.workers = Workers()
+        if self.serving:
+            self.upkeep.serving()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         if self.incremental is not None:
@@ -89,7 +87,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         try:
             directory = cachefile.cache_dir(_root(config), self.config.cache_dir)
             self.day = today(None if self.config.today is None else str(self.config.today))
-            self.make_images = wanted_images(self.config.images)
+            self.make_images = self.upkeep.make_images = wanted_images(self.config.images)
             wanted = incremental_wanted(self.config.incremental)
         except (cachefile.CacheDirError, ValueError) as e:
             raise Abort(str(e)) from None
@@ -104,22 +102,6 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         if str(THEME) not in config.theme.dirs:
             config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(THEME))
         return config
-
-    def _published_url(self, config: MkDocsConfig, text: bytes) -> str:
-        """The site URL the generated pages, embed files and images carry. `mkdocs serve` puts the dev
-        server's address in site_url; the generator keeps the one mkdocs.yml names, so a preview reuses
-        what `mkdocs build` cached (the images print the URL) and its embed snippets show where the site
-        is published. text: mkdocs.yml as this build read it."""
-        if not self.serving:
-            return config.site_url or ""
-        from mkdocs.utils.yaml import yaml_load
-
-        # Parsed again only when mkdocs.yml changed.
-        if self.published_from is None or self.published_from[0] != text:
-            with open(config.config_file_path, "rb") as f:
-                url = yaml_load(f).get("site_url") or ""
-            self.published_from = (text, url if not url or url.endswith("/") else url + "/")
-        return self.published_from[1]
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         if self.serving:
@@ -147,9 +129,9 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         cache, inc = self.cache, self.incremental
         assert cache is not None, "on_config runs before on_files"
         self._cancel_images()  # a superseded `mkdocs serve` build's renders, before this build starts its own
-        images = self.images = Images(cache, workers=self.workers) if self.make_images else None
+        images = self.images = Images(cache, workers=self.upkeep.workers) if self.make_images else None
         config_bytes = Path(config.config_file_path).read_bytes()
-        self.published = self._published_url(config, config_bytes)
+        self.published = self.published_url.of(config, config_bytes, serving=self.serving)
         project, self.loaded = self.loaded or self._load(config), None
         made = self.made = generate(_root(config), cache, self.published, self.day, images, site_name=config.site_name,
                                     project=project)
@@ -268,65 +250,14 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         assert cache is not None and made is not None, "on_files runs before on_post_build"
         if inc is not None:
             inc.before_search_written(config)
-        # Images render in worker processes while the pages are built; they, and the embed text files
-        # stored beside them, join the site last.
         images, self.images = self.images, None
-        if images is not None:
-            try:
-                images.wait()
-            except Exception as e:  # a renderer crash: say which build step failed, not a worker traceback
-                self._stop_linking(quietly=True)
-                raise Abort(f"Rendering the chart images failed: {e}") from None
-        self._stop_linking()
-        site = Path(config.site_dir)
-        try:
-            if inc is not None:
-                inc.link(site, self.linked, cache)
-            else:
-                embeds.link_into(site, self.linked)
-        except OSError as e:
-            raise link_failed(e) from None
-        try:
-            publishing.write_markdown(site, config, made, self.published, self.nav, self.pages, dirty=self.dirty)
-        except OSError as e:
-            raise failed("Writing the pages' Markdown and llms.txt into the site folder", e) from None
-        if inc is not None:
-            inc.drop_empty(site)
-        if images is not None:
-            images.record_rendered()
-            images.close()
-            log.info("guide: embed images: %d charts rendered, %d from the cache", images.rendered, images.cached)
-        else:
-            log.info("guide: no chart images (the plugin's images option is off)")
+        publishing.join_site(Path(config.site_dir), config, made, images, self.linked, cache, inc, self.nav, self.pages,
+                             self.published, dirty=self.dirty)
         if inc is not None:
             log.info("guide: %d page files from the cache", inc.files_stored)
-        # A build without images uses none of those in the cache, and would take its bound as leave to
-        # remove them: it leaves the bound to the next build that makes them. A build that added nothing
-        # to the cache cannot have taken it over its bound.
-        self.grew = self.grew or (images is not None and (cache.wrote() or images.rendered > 0))
-        # Each of these but the first goes over every file the build used (some 40,000 at three
-        # thousand scenarios): under serve they wait for the server to be idle.
-        chores = [self._warm_workers, cache.touch_used, lambda stopping: cache.save_digests()]
-        if images is not None:
-            chores.append(self._keep_bounded)
-        if inc is None or not inc.finished(chores):
-            cache.save_digests()
-            if images is not None:
-                self._keep_bounded()
-
-    def _warm_workers(self, stopping: Callable[[], bool]) -> None:
-        if self.workers is not None and self.make_images and self.workers.warm():
-            log.info("guide: image workers started for the next save")
-
-    def _keep_bounded(self, stopping: Callable[[], bool] = lambda: False) -> None:
-        if not self.grew:
-            return
-        assert self.cache is not None, "on_config runs before any build's chores"
-        removed = self.cache.keep_bounded(max_mb=self.config.cache_max_mb, stopping=stopping)
-        if not stopping():
-            self.grew = False
-        if removed:
-            log.info("guide: cache over its bound: removed %d files the last build did not use", removed)
+        chores = self.upkeep.chores(cache, images, self.config.cache_max_mb)
+        if inc is None or not inc.finished(chores):  # under serve, run between saves
+            self.upkeep.at_once(cache, images)
 
     def on_serve(self, server, *, config: MkDocsConfig, builder):
         root = _root(config)
@@ -334,7 +265,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.banner = ErrorBanner(server)
         # The first build is over and the server not yet answering: the workers start in their own
         # processes while the browser loads the first page, not in the first save.
-        self._warm_workers(lambda: False)
+        self.upkeep.warm()
         return server
 
     def on_shutdown(self) -> None:
@@ -344,9 +275,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             self.incremental.stop()
         if self.serving and self.cache is not None:
             self.cache.save_digests()  # what saves since the last idle moment hashed (see on_post_build)
-        if self.workers is not None:
-            self.workers.close()
-            self.workers = None
+        self.upkeep.close()
 
     def on_build_error(self, *, error: Exception) -> None:
         if self.banner is not None:
@@ -362,11 +291,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         images, self.images = self.images, None
         if images is not None:
             images.cancel()
-        self._stop_linking(quietly=True)
-
-    def _stop_linking(self, *, quietly: bool = False) -> None:
         if self.incremental is not None:
-            self.incremental.stop_linking(quietly=quietly)
+            self.incremental.stop_linking(quietly=True)
 
 
 def _root(config: MkDocsConfig) -> Path:

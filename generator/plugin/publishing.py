@@ -1,21 +1,52 @@
-"""What the plugin adds to the pages MkDocs makes: each page's unfurl tags, and, once the pages are
-made, each page's Markdown beside its HTML with `llms.txt` and `llms-full.txt`."""
+"""What the plugin adds to the site MkDocs makes: the site URL the generated files carry, each page's
+unfurl tags, and, once the pages are written, the chart images and embed files linked from the cache,
+each page's Markdown beside its HTML, `llms.txt` and `llms-full.txt`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import Abort
 from mkdocs.structure.pages import Page
 
-from generator.plugin.incremental.build import PageRecord
-from generator.rendering import published, unfurl
+from generator.plugin.failures import failed, link_failed
+from generator.plugin.incremental.build import IncrementalBuild, PageRecord
+from generator.rendering import embeds, published, unfurl
+from generator.rendering.images import Images
+from generator.store.cachefile import Cache
 
 if TYPE_CHECKING:
     from generator.rendering.build import Generated
+
+log = logging.getLogger("mkdocs.plugins.guide")
+
+
+class PublishedUrl:
+    """The site URL the generated pages, embed files and images carry. `mkdocs serve` puts the dev
+    server's address in site_url; the generator keeps the one mkdocs.yml names, so a preview reuses
+    what `mkdocs build` cached (the images print the URL) and its embed snippets show where the site
+    is published."""
+
+    def __init__(self) -> None:
+        self._read: tuple[bytes, str] | None = None  # mkdocs.yml as last read, and its site URL
+
+    def of(self, config: MkDocsConfig, text: bytes, *, serving: bool) -> str:
+        """text: mkdocs.yml as this build read it."""
+        if not serving:
+            return config.site_url or ""
+        from mkdocs.utils.yaml import yaml_load
+
+        # Parsed again only when mkdocs.yml changed.
+        if self._read is None or self._read[0] != text:
+            with open(config.config_file_path, "rb") as f:
+                url = yaml_load(f).get("site_url") or ""
+            self._read = (text, url if not url or url.endswith("/") else url + "/")
+        return self._read[1]
 
 
 def unfurl_tags(page: Page, config: MkDocsConfig, made: Generated, site_url: str, images: bool) -> str:
@@ -28,6 +59,41 @@ def unfurl_tags(page: Page, config: MkDocsConfig, made: Generated, site_url: str
         description = page.meta.get("description") or config.site_description or ""
         card = unfurl.page(str(title), str(description), page.url, homepage=page.is_homepage)
     return unfurl.tags(made.renderer.unfurl_env, card, site_url, config.site_name, image=images)
+
+
+def join_site(site: Path, config: MkDocsConfig, made: Generated, images: Images | None, linked: dict[str, Path], cache: Cache,
+              incremental: IncrementalBuild | None, nav, pages: Mapping[str, PageRecord], site_url: str, *, dirty: bool) -> None:
+    """Once MkDocs has written the pages: the chart images, which render in worker processes while
+    the pages are built, and the embed files stored beside them, linked into the site; each page's
+    Markdown and llms.txt written."""
+    if images is not None:
+        try:
+            images.wait()
+        except Exception as e:  # a renderer crash: say which build step failed, not a worker traceback
+            if incremental is not None:
+                incremental.stop_linking(quietly=True)
+            raise Abort(f"Rendering the chart images failed: {e}") from None
+    if incremental is not None:
+        incremental.stop_linking()
+    try:
+        if incremental is not None:
+            incremental.link(site, linked, cache)
+        else:
+            embeds.link_into(site, linked)
+    except OSError as e:
+        raise link_failed(e) from None
+    try:
+        write_markdown(site, config, made, site_url, nav, pages, dirty=dirty)
+    except OSError as e:
+        raise failed("Writing the pages' Markdown and llms.txt into the site folder", e) from None
+    if incremental is not None:
+        incremental.drop_empty(site)
+    if images is not None:
+        images.record_rendered()
+        images.close()
+        log.info("guide: embed images: %d charts rendered, %d from the cache", images.rendered, images.cached)
+    else:
+        log.info("guide: no chart images (the plugin's images option is off)")
 
 
 def write_markdown(site: Path, config: MkDocsConfig, made: Generated, site_url: str, nav, pages: Mapping[str, PageRecord],
