@@ -30,7 +30,6 @@ from generator.plugin.files import GeneratedFile
 from generator.plugin.incremental.build import IncrementalBuild, PageRecord
 from generator.plugin.incremental.stored_page import StoredPage
 from generator.plugin.upkeep import Upkeep
-from generator.rendering import passthrough, published
 from generator.rendering.images import Images
 from generator.rendering.images import wanted as wanted_images
 from generator.store import cachefile, html_cache
@@ -74,10 +73,16 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             log.warning("guide: the plugin's uses of MkDocs' and Material's internals were not checked against %s "
                         "(generator/plugin/mkdocs_internals.py)", ", ".join(unchecked))
         self.serving, self.dirty = command == "serve", dirty
-        if self.incremental is None:
-            self.incremental = IncrementalBuild(serving=self.serving, dirty=dirty)
+        self._incremental(True)  # until on_config reads the option: the chores between saves start now
         if self.serving:
             self.upkeep.serving()
+
+    def _incremental(self, on: bool) -> None:
+        if self.incremental is not None and not on:
+            self.incremental.stop()
+            self.incremental, self.pages = None, {}
+        elif self.incremental is None and on:
+            self.incremental = IncrementalBuild(serving=self.serving, dirty=self.dirty)
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         if self.incremental is not None:
@@ -91,11 +96,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             wanted = incremental_wanted(self.config.incremental)
         except (cachefile.CacheDirError, ValueError) as e:
             raise Abort(str(e)) from None
-        if not wanted and self.incremental is not None:
-            self.incremental.stop()
-            self.incremental, self.pages = None, {}
-        elif wanted and self.incremental is None:
-            self.incremental = IncrementalBuild(serving=self.serving, dirty=self.dirty)
+        if wanted != (self.incremental is not None):  # under serve, mkdocs.yml's option changed
+            self._incremental(wanted)
         if self.cache is None or self.cache.directory != directory:
             self.cache = Cache(directory, between_builds=self.serving)
         # After a custom_dir, whose templates override the theme's and these alike.
@@ -192,19 +194,12 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
             assert self.made is not None, "on_files runs before any page"
             markdown = render_markdown_page(self.made.renderer, markdown)
-        record = self._record(page.file.src_uri)
-        if not html_cache.scenario_page(page.file.src_uri):
-            record.markdown = published.page_markdown(markdown, page.file.src_uri)
-        markdown, record.held = passthrough.split(markdown)
-        return markdown
+        return publishing.hold_back(page, markdown, self._record(page.file.src_uri))
 
     @event_priority(-100)  # after every other plugin has changed the HTML
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         record = self._record(page.file.src_uri)
-        blocks, record.held = record.held, []
-        if blocks:
-            html = passthrough.join(html, blocks)
-            page.present_anchor_ids = (page.present_anchor_ids or set()) | passthrough.anchors(blocks)
+        html = publishing.put_back(page, html, record)
         if self.incremental is not None:
             self.incremental.converted_html(page, html, record)
         return html

@@ -16,8 +16,9 @@ from mkdocs.structure.pages import Page
 
 from generator.plugin.failures import failed, link_failed
 from generator.plugin.incremental.build import IncrementalBuild, PageRecord
-from generator.rendering import embeds, published, unfurl
+from generator.rendering import embeds, passthrough, published, unfurl
 from generator.rendering.images import Images
+from generator.store import html_cache
 from generator.store.cachefile import Cache
 
 if TYPE_CHECKING:
@@ -47,6 +48,24 @@ class PublishedUrl:
                 url = yaml_load(f).get("site_url") or ""
             self._read = (text, url if not url or url.endswith("/") else url + "/")
         return self._read[1]
+
+
+def hold_back(page: Page, markdown: str, record: PageRecord) -> str:
+    """A page's Markdown as Markdown is to convert it: its published Markdown kept (a scenario's is
+    published with its page), the raw HTML blocks Markdown would mangle held back (passthrough)."""
+    if not html_cache.scenario_page(page.file.src_uri):
+        record.markdown = published.page_markdown(markdown, page.file.src_uri)
+    markdown, record.held = passthrough.split(markdown)
+    return markdown
+
+
+def put_back(page: Page, html: str, record: PageRecord) -> str:
+    """The page's HTML with the blocks `hold_back` held back, whose anchors it then has."""
+    blocks, record.held = record.held, []
+    if blocks:
+        html = passthrough.join(html, blocks)
+        page.present_anchor_ids = (page.present_anchor_ids or set()) | passthrough.anchors(blocks)
+    return html
 
 
 def unfurl_tags(page: Page, config: MkDocsConfig, made: Generated, site_url: str, images: bool) -> str:
