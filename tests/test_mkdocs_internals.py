@@ -84,7 +84,7 @@ def internals_used(source: str, filename: str = "<source>") -> list[str]:
             if private_name and owner not in ("self", "cls") and (owner, node.attr) not in ALLOWED \
                     and node.attr not in ALLOWED_ANYWHERE:
                 note(node, f"{owner or '...'}.{node.attr}")
-            if isinstance(node.ctx, ast.Store) and node.attr in PATCHED and owner != "self":
+            if isinstance(node.ctx, ast.Store) and owner != "self" and (node.attr in PATCHED or owner in library):
                 note(node, f"{owner or '...'}.{node.attr} replaced")
             if node.attr in SEARCH_INTERNALS:
                 note(node, f"search plugin's {node.attr}")
@@ -129,6 +129,7 @@ def test_the_check_finds_each_kind_of_use_and_the_module_holds_them():
         == ["<source>:5: self._title_from_render in P"]
     assert internals_used("x = getattr(server, '_epoch_cond')\n") == ["<source>:1: '_epoch_cond' named as a string"]
     assert internals_used("def mark(f):\n    f.is_modified = lambda: True\n") == ["<source>:2: f.is_modified replaced"]
+    assert internals_used("from mkdocs.structure.pages import Page\n\nPage.render = print\n") == ["<source>:3: Page.render replaced"]
     # Our own private names and Python's are no internals of MkDocs.
     assert internals_used("import os\n\nclass A:\n    def _go(self):\n        self._x = parts._replace(a=1)\n        os._exit(1)\n") == []
 

@@ -1,12 +1,13 @@
-"""What the plugin adds to the site MkDocs makes: the site URL the generated files carry, each page's
-unfurl tags, and, once the pages are written, the chart images and embed files linked from the cache,
-each page's Markdown beside its HTML, `llms.txt` and `llms-full.txt`."""
+"""What the plugin adds to the site MkDocs makes: the site URL the generated files carry, each
+page's raw HTML blocks kept out of Markdown's way, its unfurl tags, and, once the pages are written,
+the chart images and embed files linked from the cache, each page's Markdown beside its HTML,
+`llms.txt` and `llms-full.txt`."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import replace
-import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 

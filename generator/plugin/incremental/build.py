@@ -63,8 +63,8 @@ class PageRecord:
     held: list[str] = field(default_factory=list)  # raw HTML blocks Markdown skips (passthrough)
     full: str | None = None  # its HTML, while search reads a part of it or none
     to_store: Path | None = None  # the entry its converted HTML goes to
-    file: GeneratedFile | None = None  # where its file may come from the cache: the file MkDocs builds it from,
-    file_entry: Path | None = None  # and where its file is stored
+    file: GeneratedFile | None = None  # a scenario page's generated file, where its page file may come from the cache
+    file_entry: Path | None = None  # where that page file is stored
     offered: dict | None = None  # its front matter, while its template is the stored file's
     stored: Themed | None = None  # its stored file, found for what it is now
     pending: Pending | None = None  # its file, to be stored once the theme has rendered it
@@ -74,6 +74,8 @@ class PageRecord:
 
 
 class IncrementalBuild:
+    """Takes over from MkDocs, at each event the plugin hands it, what an earlier build left for it."""
+
     def __init__(self, *, serving: bool, dirty: bool) -> None:
         self.dirty = dirty
         self.between: BetweenSaves | None = None  # under serve: the cache's chores and full collections, run between saves
