@@ -10,7 +10,7 @@ import weakref
 
 import pytest
 
-from generator.plugin.between_saves import MOST_BUILDS, NEVER, BetweenSaves
+from generator.plugin.incremental.between_saves import MOST_BUILDS, NEVER, BetweenSaves
 
 
 @pytest.fixture

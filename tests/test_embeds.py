@@ -401,9 +401,9 @@ def test_a_dirty_build_links_only_what_changed_and_leaves_a_settled_link_unlooke
 def test_a_link_that_cannot_be_made_fails_the_build_with_a_sentence_naming_the_file(tmp_path: Path):
     from mkdocs.exceptions import Abort
 
-    from generator.plugin import GuidePlugin
+    from generator.plugin.incremental.build import IncrementalBuild
 
-    plugin = GuidePlugin()
+    plugin = IncrementalBuild(serving=False, dirty=False)
     cached = tmp_path / "a.svg"
     cached.write_text("<svg/>", encoding="utf-8")
     site = tmp_path / "site"
@@ -411,7 +411,7 @@ def test_a_link_that_cannot_be_made_fails_the_build_with_a_sentence_naming_the_f
     (site / "embed" / "c").write_text("in the way", encoding="utf-8")
     plugin.linking = embeds.link_meanwhile(site, {"embed/c/a.svg": cached})
     with pytest.raises(Abort, match=r"^Putting the embed files into the site folder failed \(.*embed/c\): "):
-        plugin._stop_linking()
+        plugin.stop_linking()
     assert plugin.linking is None
 
 

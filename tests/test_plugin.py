@@ -177,19 +177,18 @@ def test_the_commands_read_the_site_url_and_the_options_without_mkdocs(tmp_path:
 def test_under_serve_the_generated_files_carry_the_site_url_mkdocs_yml_holds_as_it_changes(tmp_path: Path):
     from types import SimpleNamespace
 
-    from generator.plugin.plugin import GuidePlugin
+    from generator.plugin.publishing import PublishedUrl
 
     config_file = tmp_path / "mkdocs.yml"
     config = SimpleNamespace(config_file_path=str(config_file), site_url="http://127.0.0.1:8000/guide/")  # as serve sets it
-    plugin = GuidePlugin()
-    plugin.serving = True
+    url = PublishedUrl()
     config_file.write_text("site_name: x\nsite_url: https://example.org/guide\n", encoding="utf-8")
-    assert plugin._published_url(config, config_file.read_bytes()) == "https://example.org/guide/"
-    assert plugin._published_url(config, config_file.read_bytes()) == "https://example.org/guide/"
+    assert url.of(config, config_file.read_bytes(), serving=True) == "https://example.org/guide/"
+    assert url.of(config, config_file.read_bytes(), serving=True) == "https://example.org/guide/"
     config_file.write_text("site_name: x\nsite_url: https://example.org/elsewhere/\n", encoding="utf-8")
-    assert plugin._published_url(config, config_file.read_bytes()) == "https://example.org/elsewhere/"
+    assert url.of(config, config_file.read_bytes(), serving=True) == "https://example.org/elsewhere/"
     config_file.write_text("site_name: x\n", encoding="utf-8")
-    assert plugin._published_url(config, config_file.read_bytes()) == ""
+    assert url.of(config, config_file.read_bytes(), serving=True) == ""
 
 
 def test_stored_pages_carry_the_urls_mkdocs_gives_a_page_of_their_own_path_and_site():
@@ -197,7 +196,7 @@ def test_stored_pages_carry_the_urls_mkdocs_gives_a_page_of_their_own_path_and_s
     from mkdocs.structure.files import File
     from mkdocs.structure.pages import Page
 
-    from generator.plugin.files import StoredPage
+    from generator.plugin.incremental.stored_page import StoredPage
     from generator.store.html_cache import Converted
 
     def config(site_url: str) -> MkDocsConfig:

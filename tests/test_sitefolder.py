@@ -13,7 +13,7 @@ from site_support import build_into, run_mkdocs_build, site_hashes
 from mkdocs.utils import clean_directory
 
 from generator.rendering import embeds
-from generator.plugin import sitefolder
+from generator.plugin.incremental import sitefolder
 
 
 def _tree(site: Path) -> dict[str, str | None]:

@@ -1,12 +1,13 @@
 """The plugin's options, as `mkdocs.yml` sets them under `plugins: - guide:`.
 
 Each has an environment variable that overrides it, for a one-off build or a test that must not edit
-mkdocs.yml (`GUIDE_CACHE_DIR`, `GUIDE_CACHE_MAX_MB`, `GUIDE_TODAY`, `GUIDE_IMAGES`).
+mkdocs.yml (`GUIDE_CACHE_DIR`, `GUIDE_CACHE_MAX_MB`, `GUIDE_TODAY`, `GUIDE_IMAGES`, `GUIDE_INCREMENTAL`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import os
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
@@ -33,3 +34,24 @@ class GuideConfig(base.Config):
     snippets offer no image snippet or SVG and PNG downloads, and no page, embed page or oEmbed file
     names a card (no og:image, no thumbnail; the Twitter card is a plain summary). A site to publish
     keeps them on."""
+
+    incremental = c.Type(bool, default=True)
+    """Whether builds take what earlier builds stored, or left in the site folder, instead of making it
+    again (generator/plugin/incremental/). Off, the plugin only generates its files and hands them to
+    MkDocs, which builds every page itself: the same site, more slowly; for telling a fault of that
+    layer from one of the site."""
+
+
+INCREMENTAL_ENV = "GUIDE_INCREMENTAL"  # 0 (or false, no, off) turns the incremental build off for one build
+_ON, _OFF = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+def incremental(configured: bool = True) -> bool:
+    """Whether the build is incremental: GUIDE_INCREMENTAL, else the `incremental` option. Raises
+    ValueError for a GUIDE_INCREMENTAL that says neither."""
+    value = os.environ.get(INCREMENTAL_ENV, "").strip().lower()
+    if not value:
+        return configured
+    if value in _ON + _OFF:
+        return value in _ON
+    raise ValueError(f"{INCREMENTAL_ENV} must be 1 or 0 (got {value!r})")

@@ -6,8 +6,8 @@ MkDocs' dev server keeps the last good site and, on a failed build, neither tell
 says anything in the page: a contributor looking at the page saw nothing change. The banner is put
 into the HTML as the server sends it (where the server puts its live-reload script), so nothing is
 written into the site folder and `mkdocs build` never meets it. It leans on two private parts of
-MkDocs' LiveReloadServer (`_inject_js_into_html`, and the epoch that makes browsers reload); where a
-MkDocs release lacks them, the banner is left out and the terminal alone says what failed.
+MkDocs' dev server (`mkdocs_internals.wrap_served_html` and `reload_browsers`); where a MkDocs
+release lacks them, the banner is left out and the terminal alone says what failed.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from __future__ import annotations
 import html
 import threading
 from typing import Any
+
+from generator.plugin.mkdocs_internals import reload_browsers, wrap_served_html
 
 BANNER_ID = "guide-build-error"
 _STYLE = ("position:fixed;left:0;right:0;top:0;z-index:10000;max-height:60vh;overflow:auto;margin:0;padding:12px 16px;"
@@ -38,10 +40,7 @@ class ErrorBanner:
         self._server = server
         self._message: str | None = None
         self._lock = threading.Lock()
-        inject = getattr(server, "_inject_js_into_html", None)
-        self.active = callable(inject) and hasattr(server, "_epoch_cond") and hasattr(server, "_wanted_epoch")
-        if self.active:
-            server._inject_js_into_html = lambda content, epoch: self._with_banner(inject(content, epoch))
+        self.active = wrap_served_html(server, self._with_banner)
 
     @property
     def message(self) -> str | None:
@@ -60,11 +59,7 @@ class ErrorBanner:
             self._message = message
         if not self.active:
             return
-        # What MkDocs does after a build that succeeds: the browsers' long poll for a newer epoch returns.
-        server = self._server
-        with server._epoch_cond:
-            server._visible_epoch = server._wanted_epoch
-            server._epoch_cond.notify_all()
+        reload_browsers(self._server)
 
     def succeeded(self) -> None:
         with self._lock:

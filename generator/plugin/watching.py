@@ -22,6 +22,8 @@ from watchdog.events import (EVENT_TYPE_ATTRIB, EVENT_TYPE_CLOSED, EVENT_TYPE_CR
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 
+from generator.plugin.mkdocs_internals import mkdocs_handler, poll
+
 log = logging.getLogger("mkdocs.plugins.guide")
 
 # What changes a file. Opening and reading one are left out: every build reads the scenarios, and
@@ -84,15 +86,6 @@ class _Polled(_ToMkDocs):
             self.mkdocs_handler.dispatch(event)
 
 
-class _Handed:
-    """Stands in for MkDocs' observer while `LiveReloadServer.watch` makes its handler for a folder."""
-
-    handler: FileSystemEventHandler | None = None
-
-    def schedule(self, handler: FileSystemEventHandler, path: str, **kwargs) -> None:
-        self.handler = handler
-
-
 def watch(server, folders: list[Path], observer: BaseObserver | None = None) -> BaseObserver | None:
     """Watch folders for the server: by MkDocs' polling, and by the system's notices where they can
     be had. The notices' observer, started, to be stopped when serving ends; or None. server: MkDocs'
@@ -101,9 +94,9 @@ def watch(server, folders: list[Path], observer: BaseObserver | None = None) -> 
     if not folders:
         return None
     told = _Told()
-    handlers = {folder: _mkdocs_handler(server, folder) for folder in folders}
+    handlers = {folder: mkdocs_handler(server, folder) for folder in folders}
     for folder, handler in handlers.items():
-        server.observer.schedule(_Polled(told, handler), str(folder), recursive=True)
+        poll(server, _Polled(told, handler), folder)
     observer = observer if observer is not None else Observer()
     try:
         for folder, handler in handlers.items():
@@ -116,20 +109,6 @@ def watch(server, folders: list[Path], observer: BaseObserver | None = None) -> 
         return None
     log.info("guide: watching %s by the system's change notices", _named(folders))
     return observer
-
-
-def _mkdocs_handler(server, folder: Path) -> FileSystemEventHandler:
-    """The handler MkDocs makes for a watched folder, which starts a build. The folder is counted as
-    watched, so that mkdocs.yml's `watch:` naming it again does not make MkDocs poll it twice."""
-    polling, server.observer = server.observer, _Handed()
-    try:
-        server.watch(str(folder))
-        handler = server.observer.handler
-    finally:
-        server.observer = polling
-    if handler is None:
-        raise RuntimeError("MkDocs' server watched a folder without a handler: this MkDocs is not one the guide knows")
-    return handler
 
 
 def _named(folders: list[Path]) -> str:

@@ -16,7 +16,7 @@ The site URL's scheme and host reach a page's file through its canonical link al
 serve` puts its own address there: the link is stored with a mark in place of the address, so the
 files `mkdocs build` stored serve the preview that follows it, and the other way round.
 
-MkDocs-free: `generator.plugin.theme_inputs` gathers what the check is made of from MkDocs' objects.
+MkDocs-free: `generator.plugin.incremental.theme_inputs` gathers what the check is made of from MkDocs' objects.
 """
 
 from __future__ import annotations

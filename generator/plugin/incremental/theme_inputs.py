@@ -10,7 +10,7 @@ from pathlib import Path
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.pages import Page
 
-from generator.plugin.files import toc_tokens
+from generator.plugin.incremental.stored_page import toc_tokens
 from generator.store import page_file_cache
 
 # Settings that change no page's file (what is only warned about or refused: `--strict`, validation),

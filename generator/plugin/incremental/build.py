@@ -1,0 +1,312 @@
+"""The incremental build: one `IncrementalBuild` per MkDocs run holds what earlier builds left that
+this one can take instead of making it again, and one `PageRecord` per page what the plugin's events
+hand each other about that page.
+
+What it takes instead of making: a scenario page's HTML (`html_cache`, as a `StoredPage`) and the
+file the theme made of it (`page_file_cache`, with its search entries); MkDocs' URLs of stored pages;
+the site folder's folders and the embed files already linked there (`sitefolder`); under
+`mkdocs serve --dirty`, every file whose content is what the last build wrote; Jinja's compiled
+templates. Under `mkdocs serve` it also runs the cache's chores and CPython's full collections
+between saves (`between_saves`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import jinja2
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+
+from generator.plugin import mkdocs_internals as internals
+from generator.plugin.failures import link_failed, site_folder_failed
+from generator.plugin.files import GeneratedFile
+from generator.plugin.incremental import sitefolder
+from generator.plugin.incremental.between_saves import BetweenSaves, Chore
+from generator.plugin.incremental.stored_page import StoredPage, toc_tokens
+from generator.plugin.incremental.theme_inputs import page_parts, site_parts
+from generator.rendering import embeds
+from generator.rendering.images import Images
+from generator.store import html_cache, page_file_cache
+from generator.store.cachefile import Cache
+from generator.store.page_file_cache import Themed
+from generator.store.template_cache import Compiled
+
+if TYPE_CHECKING:
+    from generator.rendering.build import Generated
+
+
+@dataclass
+class Pending:
+    """A page whose file the theme renders this build, to be stored."""
+
+    entry: Path
+    check: str
+    indexed_from: int | None = None  # how many entries the search index held before the page's
+    search: list[dict] | None = None  # the entries the search plugin made of the page
+
+
+@dataclass
+class PageRecord:
+    """What the plugin keeps of one page (by its path in docs/) from one event to the next."""
+
+    # Kept from one build to the next: `mkdocs serve --dirty` converts only what changed.
+    markdown: str | None = None  # its Markdown as published beside it (not a scenario's: published.scenario_texts)
+    written: str | None = None  # of that, what was last written into the site folder
+    # One build's.
+    held: list[str] = field(default_factory=list)  # raw HTML blocks Markdown skips (passthrough)
+    full: str | None = None  # its HTML, while search reads a part of it or none
+    to_store: Path | None = None  # the entry its converted HTML goes to
+    file: GeneratedFile | None = None  # a scenario page's generated file, where its page file may come from the cache
+    file_entry: Path | None = None  # where that page file is stored
+    offered: dict | None = None  # its front matter, while its template is the stored file's
+    stored: Themed | None = None  # its stored file, found for what it is now
+    pending: Pending | None = None  # its file, to be stored once the theme has rendered it
+
+    def new_build(self) -> PageRecord:
+        return PageRecord(self.markdown, self.written)
+
+
+class IncrementalBuild:
+    """Takes over from MkDocs, at each event the plugin hands it, what an earlier build left for it."""
+
+    def __init__(self, *, serving: bool, dirty: bool) -> None:
+        self.dirty = dirty
+        self.between: BetweenSaves | None = None  # under serve: the cache's chores and full collections, run between saves
+        if serving:
+            self.between = BetweenSaves()
+            self.between.start()
+        # Kept from one build to the next.
+        self.built: dict[str, str] | None = None  # generated file -> sha256 of what the last finished build wrote
+        self.inputs: str | None = None  # what every page may depend on, as the last finished build saw it
+        self.linked_in: tuple[Path, dict[str, tuple]] | None = None  # under --dirty: the site folder, and what each embed file there links to
+        self.site: Path | None = None  # the site folder of a build that is not dirty, whose folders it keeps
+        self.page_urls: dict[tuple, tuple] = {}  # what MkDocs made of stored pages' URLs (StoredPage)
+        self._new_build()
+
+    def _new_build(self) -> None:
+        self.building: tuple[dict[str, str], str] | None = None  # built and inputs for the build under way
+        self.converted: html_cache.ConvertedPages | None = None  # scenario pages' HTML from earlier builds
+        self.themed: page_file_cache.ThemedPages | None = None  # their files; None where other plugins may change pages
+        self.entries: dict[str, tuple[Path, Path]] = {}  # where each scenario page's HTML and file are stored
+        self.site_inputs = ""  # what every page's stored file depends on, once the pages are converted
+        self.files_stored = 0  # pages whose file came from the cache this build
+        self.linking: Future | None = None  # the links made while the pages are built (embeds.link_meanwhile)
+        self.as_before: dict[str, str] = {}  # embed files linked as the last build linked them (embeds.build)
+
+    def stop(self) -> None:
+        if self.between is not None:
+            self.between.stop()
+            self.between = None
+
+    # Before and as MkDocs reads the files.
+
+    def starting(self) -> None:
+        if self.between is not None:
+            self.between.building()  # the last build's chores stop before this one reads the cache
+
+    def put_aside(self, site: Path) -> None:
+        """Before MkDocs empties the site folder of a build that is not dirty."""
+        self.site = site
+        try:
+            sitefolder.put_aside(site)
+        except OSError as e:
+            raise site_folder_failed(e) from None
+
+    def files(self, cache: Cache, config: MkDocsConfig, config_bytes: bytes, made: Generated, images: Images | None,
+              pages_only_ours: bool) -> dict[str, Path]:
+        """A new build: puts back the site folder's folders and starts linking what of made's embed
+        files is in the cache already; finds the pages' stores. Returns the embed files to link once
+        the images are rendered."""
+        from generator.rendering.build import page_stores
+
+        self._new_build()
+        self.as_before = made.as_before
+        linked = made.linked
+        if not self.dirty:
+            # MkDocs has emptied the site folder by now, and the last build's folders come back. What is
+            # in the cache already, and not in them yet, is linked while the pages are built; the images
+            # workers are rendering, once they are done.
+            pending = images.pending if images is not None else set()
+            ready = {path: cached for path, cached in made.linked.items() if cached not in pending}
+            linked = {path: cached for path, cached in made.linked.items() if cached in pending}
+            try:
+                ready = sitefolder.put_back(Path(config.site_dir), ready)
+            except OSError as e:
+                raise site_folder_failed(e) from None
+            self.linking = embeds.link_meanwhile(Path(config.site_dir), ready)
+        self.converted, themed, self.entries = page_stores(cache, config_bytes, config.site_url or "", made.site.pages)
+        self.themed = themed if pages_only_ours else None
+        return linked
+
+    def page_file(self, f: GeneratedFile, config: MkDocsConfig, markdown: str, record: PageRecord) -> None:
+        """A generated page: its stored HTML, if there is one, or where its HTML goes once converted."""
+        at = self.entries.get(f.src_uri)
+        if at is None:
+            return
+        assert self.converted is not None
+        entry, record.file_entry = at
+        stored = self.converted.get(entry)
+        if stored is not None:
+            StoredPage(f, config, markdown, stored, self.page_urls)
+        else:
+            record.to_store = entry
+        if self.themed is not None:
+            record.file = f
+
+    def only_what_changed(self, files: Files, generated: list[GeneratedFile], made: Generated) -> None:
+        """Under `mkdocs serve --dirty`: which pages and files this build makes again. A generated file
+        whose content is what the last build wrote is left as it is. A change to anything but the
+        scenarios' own files (data/, the day, the set of scenarios) builds everything again, as does the
+        first build; a scenario's change also rebuilds the hand-written pages that bake in every scenario
+        (the calculator's presets)."""
+        assert self.converted is not None, "files() keys the pages first"
+        digests = {f.src_uri: self.converted.digest(f.content_string) for f in generated}
+        scenarios = {r.path for r in made.project.results}
+        inputs = hashlib.sha256(repr((made.project.data_key, sorted(scenarios), made.renderer.freshness.today,
+                                      made.renderer.site_url)).encode()).hexdigest()
+        self.building = (digests, inputs)
+        everything = self.built is None or inputs != self.inputs
+        if everything:
+            for f in files:
+                internals.always_modified(f)
+            return
+        built = self.built
+        for f in generated:
+            f.changed = built.get(f.src_uri) != digests[f.src_uri]
+        if any(f.changed for f in generated):
+            for f in files.documentation_pages():
+                if f.abs_src_path and not f.generated_by and "calculator_json" in Path(f.abs_src_path).read_text(encoding="utf-8"):
+                    internals.always_modified(f)
+
+    def env(self, env: jinja2.Environment, cache: Cache, config: MkDocsConfig, nav, pages: dict[str, PageRecord]) -> None:
+        """Pages whose file an earlier build may have stored are rendered with a template that writes
+        the stored file, or, where none is stored for what the page and the site are now, the page's
+        own template (page_file_cache.TEMPLATE_SOURCE). MkDocs picks the template by the page's front
+        matter before any plugin sees the page, so the front matter names it until then. Runs once
+        every page is converted (their titles, which the navigation shows, are known by then). Each
+        stored file is read as its page is written: read all at once, they weighed as much as the
+        pages' own HTML."""
+        env.bytecode_cache = Compiled(cache)
+        offered = [r for r in pages.values() if r.file is not None]
+        if self.themed is None or not offered:
+            return
+        internals.add_template(env, page_file_cache.TEMPLATE, page_file_cache.TEMPLATE_SOURCE)
+        self.site_inputs = page_file_cache.site_inputs(cache.keys, site_parts(config, nav))
+        for record in offered:
+            page = record.file.page
+            if page is None or (self.dirty and not record.file.is_modified()):
+                continue
+            record.offered = internals.use_template(page, page_file_cache.TEMPLATE)
+
+    # As MkDocs builds each page.
+
+    def converted_html(self, page: Page, html: str, record: PageRecord) -> None:
+        entry, record.to_store = record.to_store, None
+        if entry is not None and self.converted is not None:
+            self.converted.put(entry, html_cache.Converted(page.meta, html, toc_tokens(list(page.toc)),
+                                                          internals.title_from_render(page), sorted(page.present_anchor_ids or ())))
+
+    def stored_file(self, context, page: Page, record: PageRecord) -> bool:
+        """Whether the page's file is stored for what it is now (the theme then writes that file); a
+        page offered none is to be stored once the theme has rendered it."""
+        meta, record.offered = record.offered, None
+        if meta is None:
+            return False
+        assert self.themed is not None and record.file_entry is not None
+        internals.restore_front_matter(page, meta)
+        context[page_file_cache.OWN_TEMPLATE_KEY] = page.meta.get("template", "main.html")
+        check = page_file_cache.check(self.site_inputs, (page_parts(page, page.content), context["guide_unfurl"]))
+        record.stored = self.themed.get(record.file_entry, check, page.canonical_url)
+        if record.stored is None:
+            record.pending = Pending(record.file_entry, check)
+            return False
+        context[page_file_cache.CONTEXT_KEY] = record.stored.output
+        return True
+
+    def before_search(self, config: MkDocsConfig, record: PageRecord) -> None:
+        if record.pending is not None:
+            index = internals.material_search_index(config)
+            record.pending.indexed_from = None if index is None else len(internals.search_entries(index))
+
+    def after_search(self, config: MkDocsConfig, record: PageRecord) -> None:
+        index = internals.material_search_index(config)
+        stored, record.stored = record.stored, None
+        if stored is not None:
+            self.files_stored += 1
+            if index is not None and stored.search:
+                internals.add_search_entries(index, stored.search)
+        elif record.pending is not None:
+            pending = record.pending
+            if index is not None and pending.indexed_from is not None:
+                pending.search = internals.search_entries(index)[pending.indexed_from:]
+
+    def post_page(self, page: Page, output: str, record: PageRecord) -> None:
+        pending, record.pending = record.pending, None
+        if pending is not None and self.themed is not None:
+            self.themed.put(pending.entry, page_file_cache.Themed(pending.check, output, pending.search), page.canonical_url)
+
+    # Once the pages are built.
+
+    def before_search_written(self, config: MkDocsConfig) -> None:
+        if self.dirty:
+            internals.search_without_rebuilt_pages(config)
+
+    def link(self, site: Path, linked: dict[str, Path], cache: Cache) -> None:
+        """The embed files into the site folder: under --dirty those not there as the last build
+        linked them, else those not linked while the pages were built. Raises OSError."""
+        if self.dirty:
+            before = self.linked_in[1] if self.linked_in is not None and self.linked_in[0] == site else {}
+            self.linked_in = None  # until this build's links are all in place
+            as_before = self.as_before
+            self.linked_in = (site, embeds.link_into(site, linked, before, cache.settled, as_before))
+            cache.settle((cached for path, cached in linked.items() if path not in as_before), as_before.values())
+        else:
+            embeds.link_into(site, linked)
+
+    def drop_empty(self, site: Path) -> None:
+        if not self.dirty:
+            try:
+                sitefolder.drop_empty(site)
+            except OSError as e:
+                raise site_folder_failed(e) from None
+
+    def finished(self, chores: Sequence[Chore]) -> bool:
+        """The build finished: what it wrote is the last finished build's. Whether the chores were
+        left to run between saves."""
+        if self.building is not None:
+            (self.built, self.inputs), self.building = self.building, None
+        if self.between is None:
+            return False
+        self.between.built(chores)
+        return True
+
+    def failed(self) -> None:
+        if self.building is not None and self.built is not None:
+            # The failed build may have written any page it found changed: the next one takes none of
+            # those as written, and the rest as the last finished build wrote them.
+            made, _ = self.building
+            self.built = {path: digest for path, digest in self.built.items() if made.get(path) == digest}
+        self.building = None
+        if self.between is not None:
+            self.between.built()  # no chores: what the failed build used is not the whole of what the site uses
+        if self.site is not None:
+            try:
+                sitefolder.drop_kept(self.site)  # a failed build leaves no hidden folder in the site
+            except OSError:
+                pass  # the error the build stopped on is the one to report
+
+    def stop_linking(self, *, quietly: bool = False) -> None:
+        """Waits for the links made while the pages were built, and raises what making them raised
+        unless the build has failed already."""
+        linking, self.linking = self.linking, None
+        if linking is not None:
+            error = linking.exception()
+            if error is not None and not quietly:
+                raise link_failed(error) if isinstance(error, OSError) else error
