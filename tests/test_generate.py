@@ -1,0 +1,143 @@
+"""`guide generate DIR`: the docs tree and an mkdocs.yml without the guide plugin, which plain MkDocs with
+Material, and Zensical, build into the site the plugin builds; bad input and a DIR among the sources
+are refused with nothing written."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from core_support import copy_inputs, run_guide
+from site_support import REPO, build_copy, copy_project, tree_hashes
+
+CHECKER = REPO / "scripts" / "check_links.py"
+
+
+# --- refusals (fast) ------------------------------------------------------------------------------
+
+
+def test_bad_input_gives_validates_located_errors_exit_1_and_writes_nothing(tmp_path: Path):
+    root = copy_inputs(tmp_path / "project")
+    broken = root / "scenarios" / "one-off-run.yaml"
+    broken.write_text(broken.read_text(encoding="utf-8").replace("runs: 1\n", "runs: 0\n"), encoding="utf-8")
+    out = tmp_path / "out"
+    r = run_guide("generate", str(out), cwd=root, root=root)
+    assert r.returncode == 1
+    assert "Traceback" not in r.stderr
+    lines = r.stderr.splitlines()
+    assert re.match(r"scenarios/one-off-run\.yaml:\d+:\d+: workloads\.0\.runs: ", lines[0]), lines
+    assert lines[-1] == "1 problem(s) found."
+    assert r.stderr == run_guide("validate", cwd=root, root=root).stderr  # the very lines validate gives
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["project"]  # no half-written tree beside it
+
+
+@pytest.mark.parametrize("inside", ["docs", "docs/generated", "scenarios/x", "data"])
+def test_a_dir_inside_the_sources_is_refused(tmp_path: Path, inside: str):
+    root = copy_inputs(tmp_path / "project")
+    (root / "docs").mkdir()
+    before = {p.relative_to(root).as_posix() for p in root.rglob("*")}
+    r = run_guide("generate", str(root / inside), cwd=root, root=root)
+    assert r.returncode == 2
+    folder = inside.split("/")[0]
+    assert r.stderr == f"guide generate: DIR must not be inside {folder}/, which the guide only reads (got {root / inside})\n"
+    assert {p.relative_to(root).as_posix() for p in root.rglob("*")} == before
+
+
+def test_a_folder_it_did_not_write_is_refused(tmp_path: Path):
+    root = copy_inputs(tmp_path / "project")
+    taken = tmp_path / "taken"
+    taken.mkdir()
+    (taken / "notes.txt").write_text("mine", encoding="utf-8")
+    r = run_guide("generate", str(taken), cwd=root, root=root)
+    assert r.returncode == 2
+    assert "holds files guide generate did not write" in r.stderr
+    assert [p.name for p in taken.iterdir()] == ["notes.txt"]
+
+
+# --- the tree, built without the plugin (slow) -----------------------------------------------------
+
+
+def _pages(site: Path) -> set[str]:
+    return {p.relative_to(site).as_posix() for p in site.rglob("*.html")}
+
+
+def _links_ok(site: Path) -> None:
+    r = subprocess.run([sys.executable, str(CHECKER), str(site)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-3000:]
+
+
+def _generate(root: Path, out: Path, *args: str) -> None:
+    env = {**os.environ, "GUIDE_CACHE_DIR": str(REPO / ".cache"), "PYTHONIOENCODING": "utf-8"}
+    r = subprocess.run([sys.executable, "-m", "generator", "--root", str(root), "generate", str(out), *args],
+                       cwd=root, env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(f"wrote {out}: ")
+
+
+class _AnyTag(yaml.SafeLoader):
+    pass
+
+
+_AnyTag.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+def _edit_link_and_blank_lines_dropped(html: str) -> str:
+    return re.sub(r"\n\s*\n", "\n", re.sub(r'<a href="[^"]*" title="Edit this page"[^>]*>', "", html))
+
+
+@pytest.mark.slow
+def test_the_generated_tree_builds_without_the_plugin_into_the_plugins_pages(tmp_path: Path):
+    """Plain `mkdocs build --strict` of the generated tree makes every file the plugin's build makes
+    once extra/ is copied over it; a hand-written page's file is the very same bytes (figures, unfurl
+    tags, feed link), a generated page's differs only by its edit link (docs/ instead of the YAML it is
+    made from) and blank lines. Zensical builds the tree written `--for zensical` into the same HTML
+    pages; its other files are its own (search.json for search/search_index.json, its own assets,
+    no sitemap.xml.gz), so only the pages are compared. Every link of both resolves."""
+    root = copy_project(tmp_path / "project")
+    sources = tree_hashes(root)
+    plugin = build_copy(root).site
+
+    tree = tmp_path / "tree"
+    _generate(root, tree)
+    config = yaml.load((tree / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_AnyTag)
+    assert config["plugins"] == ["search"] and config["theme"]["custom_dir"] == "overrides"
+    assert (tree / "overrides" / "main.html").is_file()
+    plain = tmp_path / "plain"
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(plain)], cwd=tree, env=env,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "guide:" not in r.stderr  # the plugin did not run
+    assert _pages(plain) == _pages(plugin)
+    shutil.copytree(tree / "extra", plain, dirs_exist_ok=True)
+    files = {p.relative_to(plugin).as_posix() for p in plugin.rglob("*") if p.is_file()}
+    assert {p.relative_to(plain).as_posix() for p in plain.rglob("*") if p.is_file()} == files
+    for name in ("index.html", "faq/index.html", "calculator/index.html", "methodology/index.html", "llms.txt"):
+        assert (plain / name).read_bytes() == (plugin / name).read_bytes(), name
+    for name in ("scenarios/one-off-run/index.html", "scenarios/index.html", "prices/index.html"):
+        ours, theirs = ((site / name).read_text(encoding="utf-8") for site in (plain, plugin))
+        assert "/edit/main/docs/" + name.replace("/index.html", ".md") in ours
+        assert _edit_link_and_blank_lines_dropped(ours) == _edit_link_and_blank_lines_dropped(theirs), name
+    _links_ok(plain)
+
+    zensical = shutil.which("zensical", path=str(Path(sys.executable).parent))
+    assert zensical, "zensical is a test extra (pyproject.toml)"
+    ztree = tmp_path / "ztree"
+    _generate(root, ztree, "--for", "zensical")
+    r = subprocess.run([zensical, "build", "--clean"], cwd=ztree, env={**os.environ, "NO_COLOR": "1"},
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    zsite = ztree / "site"
+    assert _pages(zsite) == _pages(plugin)
+    assert 'property="og:image"' in (zsite / "scenarios" / "one-off-run" / "index.html").read_text(encoding="utf-8")
+    shutil.copytree(ztree / "extra", zsite, dirs_exist_ok=True)
+    _links_ok(zsite)
+    assert tree_hashes(root) == sources  # nothing written into the project
