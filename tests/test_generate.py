@@ -39,6 +39,17 @@ def test_bad_input_gives_validates_located_errors_exit_1_and_writes_nothing(tmp_
     assert sorted(p.name for p in tmp_path.iterdir()) == ["project"]  # no half-written tree beside it
 
 
+def test_a_page_whose_figures_do_not_render_is_located_and_nothing_written(tmp_path: Path):
+    root = copy_inputs(tmp_path / "project")
+    (root / "docs").mkdir()
+    (root / "docs" / "faq.md").write_text("---\nfigures: true\n---\n# FAQ\n\n{{ headline.trn( }}\n", encoding="utf-8")
+    out = tmp_path / "out"
+    r = run_guide("generate", str(out), cwd=root, root=root)
+    assert r.returncode == 1
+    assert r.stderr.startswith("docs/faq.md:6: ") and "Traceback" not in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["project"]
+
+
 @pytest.mark.parametrize("inside", ["docs", "docs/generated", "scenarios/x", "data"])
 def test_a_dir_inside_the_sources_is_refused(tmp_path: Path, inside: str):
     root = copy_inputs(tmp_path / "project")

@@ -250,6 +250,9 @@ def _generate(root: Path, dest: Path, engine: str) -> int:
 
     try:
         written = generate.run(root, dest, engine)
+    except generate.PageError as e:
+        print(e, file=sys.stderr)
+        return 1
     except (generate.GenerateError, CacheDirError) as e:
         print(e, file=sys.stderr)
         return 2

@@ -20,6 +20,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import jinja2
 from ruamel.yaml import YAML
 
 import generator
@@ -47,6 +48,10 @@ class GenerateError(Exception):
     """A DIR this command must not write, worded for the reader."""
 
 
+class PageError(GenerateError):
+    """A hand-written page whose figures cannot be filled in: invalid input, located."""
+
+
 @dataclass(frozen=True)
 class Written:
     pages: int
@@ -72,8 +77,8 @@ def check_destination(root: Path, dest: Path) -> None:
 
 def run(root: Path, dest: Path, engine: str = "mkdocs") -> Written:
     """engine: "mkdocs" (MkDocs with Material) or "zensical", which reads raw HTML addresses otherwise
-    (`source_relative`). Raises GenerateError, CacheDirError, ValueError (a bad date or GUIDE_IMAGES) and InputError, each
-    before anything is written to dest."""
+    (`source_relative`). Raises GenerateError, CacheDirError, ValueError (a bad date or GUIDE_IMAGES)
+    and InputError, each before anything is written to dest."""
     check_destination(root, dest)
     settings = siteconfig.read(root)
     cache = Cache(cachefile.cache_dir(root, settings.cache_dir))
@@ -120,7 +125,11 @@ def _write(root: Path, out: Path, config, made: Generated, settings: siteconfig.
             continue
         text = source.read_text(encoding="utf-8")
         if _meta(text).get("figures"):
-            text = render_markdown_page(made.renderer, text)
+            try:
+                text = render_markdown_page(made.renderer, text)
+            except jinja2.TemplateError as e:  # a hand-written page's figures, as the build would stop on them
+                line = f"{e.lineno}:" if getattr(e, "lineno", None) else ""
+                raise PageError(f"{DOCS}/{path}:{line} {e.message or e}") from None
         texts[path] = text
     texts.update(made.site.pages)
     markdown: dict[str, str] = {}  # docs path -> its Markdown as published beside it (scenarios' are linked files)
