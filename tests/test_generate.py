@@ -74,6 +74,38 @@ def test_a_folder_it_did_not_write_is_refused(tmp_path: Path):
     assert [p.name for p in taken.iterdir()] == ["notes.txt"]
 
 
+def test_zensical_trees_name_raw_html_addresses_from_the_source_files_folder():
+    # Zensical reads `../sources/#x` on trainium3.md (served at trainium3/) from docs/, where it would
+    # leave the site; from the source's folder the same target is `sources/#x`.
+    from generator.commands.generate import source_relative
+
+    assert source_relative('<a href="../sources/#x">s</a> <a href="../">up</a>', "trainium3.md") == \
+        '<a href="sources/#x">s</a> <a href="./">up</a>'
+    page = ('<a href="result.json"> <a href="index.html.md"> <img src="../../embed/c/c.svg" alt="">'
+            ' <a href="https://example.org/a"> <a href="#top"> <a href="/guide/">')
+    assert source_relative(page, "scenarios/x.md") == (
+        '<a href="x/result.json"> <a href="x/index.html%2Emd"> <img src="../embed/c/c.svg" alt="">'
+        ' <a href="https://example.org/a"> <a href="#top"> <a href="/guide/">')
+    # An index page's folder is its URL's: nothing moves.
+    assert source_relative('<a href="../prices/#p">', "axes/index.md") == '<a href="../prices/#p">'
+
+
+def test_the_generated_mkdocs_yml_drops_the_guide_plugin_and_keeps_everything_else(tmp_path: Path):
+    from generator.commands.generate import _read_config, _write_config
+
+    (tmp_path / "mkdocs.yml").write_text((REPO / "mkdocs.yml").read_text(encoding="utf-8"), encoding="utf-8")
+    out = tmp_path / "out"
+    _write_config(out, _read_config(tmp_path))
+    text = (out / "mkdocs.yml").read_text(encoding="utf-8")
+    theirs = yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_AnyTag)
+    ours = yaml.load(text, Loader=_AnyTag)
+    assert ours["plugins"] == ["search"] and "guide" not in text.split("plugins:")[1].split("markdown_extensions:")[0]
+    assert ours["theme"] == {**theirs["theme"], "custom_dir": "overrides"} and ours["docs_dir"] == "docs"
+    assert {k: v for k, v in ours.items() if k not in ("plugins", "theme", "docs_dir")} == \
+        {k: v for k, v in theirs.items() if k not in ("plugins", "theme")}
+    assert text.count("!!python/name:generator.rendering.mathml.") == 2  # the formulas' formatters, as tags
+
+
 # --- the tree, built without the plugin (slow) -----------------------------------------------------
 
 

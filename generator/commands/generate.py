@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
+import yaml
 from ruamel.yaml import YAML
 
 import generator
@@ -36,7 +37,6 @@ from generator.store.cachefile import Cache
 from generator.store.html_cache import scenario_page
 
 DOCS, OVERRIDES, EXTRA = "docs", "overrides", "extra"
-ENGINES = ("mkdocs", "zensical")
 MARKER = ".guide-generate"  # names a folder this command made, which it may replace
 UNFURL_KEY = "guide_unfurl"  # the front matter key theme/main.html reads a page's tags from
 THEME_MAIN = Path(generator.__file__).parent / "plugin" / "theme" / "main.html"
@@ -88,7 +88,10 @@ def run(root: Path, dest: Path, engine: str = "mkdocs") -> Written:
     try:
         made = generate(root, cache, settings.site_url, day, images, site_name=settings.site_name)
         if images is not None:
-            images.wait()
+            try:
+                images.wait()
+            except Exception as e:  # a renderer crash: the step that failed, not a worker's traceback
+                raise GenerateError(f"guide generate: rendering the chart images failed: {e}") from None
     except BaseException:
         if images is not None:
             images.cancel()
@@ -222,14 +225,17 @@ def _write_overrides(root: Path, out: Path, config) -> None:
 
 
 def _nav_pages(nav, section: str = "Guide"):
-    """(path, nav title or "", section) in the navigation's order, as the plugin lists pages in llms.txt."""
+    """(path, nav title or "", section) in the navigation's order, as the plugin lists pages in llms.txt;
+    links to other sites left out."""
     for item in nav or ():
         if isinstance(item, str):
-            yield item, "", section
+            if "://" not in item:
+                yield item, "", section
         elif hasattr(item, "items"):
             for title, value in item.items():
                 if isinstance(value, str):
-                    yield value, str(title), section
+                    if "://" not in value:
+                        yield value, str(title), section
                 else:
                     yield from _nav_pages(value, str(title))
 
@@ -238,8 +244,6 @@ def _nav_pages(nav, section: str = "Guide"):
 
 
 def _meta(text: str) -> dict:
-    import yaml
-
     m = published.FRONT_MATTER.match(text)
     if not m:
         return {}
