@@ -87,6 +87,7 @@ def run(root: Path, dest: Path, engine: str = "mkdocs") -> Written:
     config = _read_config(root)
     try:
         made = generate(root, cache, settings.site_url, day, images, site_name=settings.site_name)
+        hand_written, statics = _hand_written(root, made.renderer)  # while the images render
         if images is not None:
             try:
                 images.wait()
@@ -102,7 +103,7 @@ def run(root: Path, dest: Path, engine: str = "mkdocs") -> Written:
     dest.resolve().parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.resolve().parent))
     try:
-        written = _write(root, work, config, made, settings, images is not None, engine)
+        written = _write(root, work, config, made, hand_written, statics, settings, images is not None, engine)
         (work / MARKER).write_text("Written by `guide generate`; run it again to replace this folder.\n", encoding="utf-8")
         if dest.exists():
             shutil.rmtree(dest)
@@ -114,27 +115,36 @@ def run(root: Path, dest: Path, engine: str = "mkdocs") -> Written:
     return written
 
 
-def _write(root: Path, out: Path, config, made: Generated, settings: siteconfig.SiteConfig, images: bool, engine: str) -> Written:
-    docs, extra = out / DOCS, out / EXTRA
-    site_name = settings.site_name
-    nav_titles = {path: title for path, title, _ in _nav_pages(config.get("nav"))}
-    texts: dict[str, str] = {}  # docs path -> Markdown as MkDocs gets it
+def _hand_written(root: Path, renderer) -> tuple[dict[str, str], dict[str, Path]]:
+    """docs/'s pages, figures filled in where they opt in, and its other files, by docs path."""
+    pages: dict[str, str] = {}
+    statics: dict[str, Path] = {}
     for source in sorted((root / DOCS).rglob("*")):
         path = source.relative_to(root / DOCS).as_posix()
         if source.is_dir():
             continue
         if not source.name.endswith(".md"):
-            _put(docs / path, source)
+            statics[path] = source
             continue
         text = source.read_text(encoding="utf-8")
         if _meta(text).get("figures"):
             try:
-                text = render_markdown_page(made.renderer, text)
+                text = render_markdown_page(renderer, text)
             except jinja2.TemplateError as e:  # a hand-written page's figures, as the build would stop on them
                 line = f"{e.lineno}:" if getattr(e, "lineno", None) else ""
                 raise PageError(f"{DOCS}/{path}:{line} {e.message or e}") from None
-        texts[path] = text
-    texts.update(made.site.pages)
+        pages[path] = text
+    return pages, statics
+
+
+def _write(root: Path, out: Path, config, made: Generated, hand_written: dict[str, str], statics: dict[str, Path],
+           settings: siteconfig.SiteConfig, images: bool, engine: str) -> Written:
+    docs, extra = out / DOCS, out / EXTRA
+    site_name = settings.site_name
+    nav_titles = {path: title for path, title, _ in _nav_pages(config.get("nav"))}
+    for path, source in statics.items():
+        _put(docs / path, source)
+    texts = {**hand_written, **made.site.pages}  # docs path -> Markdown as MkDocs gets it
     markdown: dict[str, str] = {}  # docs path -> its Markdown as published beside it (scenarios' are linked files)
     infos: dict[str, tuple[str, str]] = {}  # docs path -> title and description, as llms.txt lists them
     for path, text in sorted(texts.items()):
