@@ -69,6 +69,11 @@ def _parser() -> argparse.ArgumentParser:
     c_sub = c.add_subparsers(dest="cache_command", required=True)
     pr = c_sub.add_parser("prune", help="remove every cached file the current tree does not use")
     pr.add_argument("--site-url", metavar="URL", help="the site URL builds use (default: site_url in mkdocs.yml)")
+
+    g = sub.add_parser("generate", help="write the whole docs tree and an mkdocs.yml without the guide plugin into DIR")
+    g.add_argument("dir", metavar="DIR", type=Path, help="a new or empty folder, or one guide generate wrote before")
+    g.add_argument("--for", dest="engine", choices=("mkdocs", "zensical"), default="mkdocs",
+                   help="the builder the tree is for (default: mkdocs); Zensical reads raw HTML links from the source file")
     return p
 
 
@@ -239,6 +244,31 @@ def _cache(root: Path, args: argparse.Namespace) -> int:
     return 0
 
 
+def _generate(root: Path, dest: Path, engine: str) -> int:
+    from generator.commands import generate
+    from generator.store.cachefile import CacheDirError
+
+    try:
+        written = generate.run(root, dest, engine)
+    except generate.PageError as e:
+        print(e, file=sys.stderr)
+        return 1
+    except (generate.GenerateError, CacheDirError) as e:
+        print(e, file=sys.stderr)
+        return 2
+    except ValueError as e:  # the date prices are judged against, or GUIDE_IMAGES, is not what it must be
+        print(f"guide generate: {e}", file=sys.stderr)
+        return 2
+    except InputError as e:
+        return _problems(e.problems)
+    except OSError as e:
+        print(f"guide generate: cannot write {dest} ({e.strerror}: {e.filename})", file=sys.stderr)
+        return 1
+    print(f"wrote {dest}: {written.pages} pages and {written.files} files under {generate.DOCS}/, an mkdocs.yml without "
+          f"the guide plugin; {written.extra} files in {generate.EXTRA}/ to copy into the built site")
+    return 0
+
+
 def _mcp(root: Path) -> int:
     try:
         from generator.commands import mcp_server
@@ -292,6 +322,8 @@ def _main(argv: list[str] | None = None, aws_client=None) -> int:
         return _cache(root, args)
     if args.command == "mcp":
         return _mcp(root)
+    if args.command == "generate":
+        return _generate(root, args.dir, args.engine)
     try:
         project = load_project(root, args.paths)
     except InputError as e:
