@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import types
 from pathlib import Path
 
 import pytest
@@ -136,6 +137,9 @@ def test_a_later_load_in_the_process_reads_again_only_files_whose_stat_moved_or_
         os.utime(f, ns=(an_hour_ago, an_hour_ago))
     fresh = files[2]
     os.utime(fresh, None)  # modified now
+    # The loads below happen a second after that write, however long this machine takes to get there.
+    just_after = os.stat(fresh).st_mtime_ns + 10**9
+    monkeypatch.setattr(loader, "time", types.SimpleNamespace(time_ns=lambda: just_after))
     known = KnownScenarios(Cache(tmp_path / "cache"))
     read: list[str] = []
     real = loader._read_bytes
