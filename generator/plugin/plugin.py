@@ -23,16 +23,14 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from generator.inputs.freshness import today
 from generator.plugin import sitefolder, watching
 from generator.plugin.between_saves import BetweenSaves
-from generator.plugin.config import GuideConfig
+from generator.plugin.config import GuideConfig, settings
 from generator.plugin.error_banner import ErrorBanner
 from generator.plugin.files import GeneratedFile, StoredPage, always_modified, toc_tokens
 from generator.plugin.theme_inputs import page_parts, site_parts
 from generator.rendering import embeds, passthrough, published, unfurl
 from generator.rendering.images import Images, Workers
-from generator.rendering.images import wanted as wanted_images
 from generator.rendering.site import Renderer
 from generator.store import cachefile, html_cache, page_file_cache
 from generator.store.cachefile import Cache
@@ -66,6 +64,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.cache: Cache | None = None  # the build cache (its place checked in on_config), and what this process knows of it
         self.day = None  # the date prices are judged against, read in on_config
         self.make_images = True  # whether builds make the charts' static images, read in on_config
+        self.cache_max_mb: float | None = None  # the cache's bound, read in on_config
         self.serving = False  # under `mkdocs serve`
         self.dirty = False  # `mkdocs serve --dirty`: only what changed is built again
         self.built: dict[str, str] | None = None  # generated file -> sha256 of what the last finished build wrote
@@ -129,11 +128,11 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         # Checked here, before MkDocs writes anything, so a misplaced cache or a bad date stops the
         # build in one line.
         try:
-            directory = cachefile.cache_dir(_root(config), self.config.cache_dir)
-            self.day = today(None if self.config.today is None else str(self.config.today))
-            self.make_images = wanted_images(self.config.images)
+            options = settings(self.config, _root(config))
         except (cachefile.CacheDirError, ValueError) as e:
             raise Abort(str(e)) from None
+        directory, self.day, self.make_images, self.cache_max_mb = (options.cache_dir, options.today, options.images,
+                                                                    options.cache_max_mb)
         if self.cache is None or self.cache.directory != directory:
             self.cache = Cache(directory, between_builds=self.serving)
         # After a custom_dir, whose templates override the theme's and these alike.
@@ -512,7 +511,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         if not self.grew:
             return
         assert self.cache is not None, "on_config runs before any build's chores"
-        removed = self.cache.keep_bounded(max_mb=self.config.cache_max_mb, stopping=stopping)
+        removed = self.cache.keep_bounded(max_mb=self.cache_max_mb, stopping=stopping)
         if not stopping():
             self.grew = False
         if removed:
