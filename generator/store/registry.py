@@ -114,11 +114,6 @@ TABLE: tuple[Store, ...] = (
 STORES: dict[str, Store] = {s.name: s for s in TABLE}
 
 
-def store_of(path: str) -> Store | None:
-    """The store a file of the cache belongs to, by its path relative to the cache's top."""
-    return next((s for s in STORES.values() if s.has(path)), None)
-
-
 # What a process keeps between builds (`Cache.memo`), by name: keyed by what the values are made from.
 MEMOS: dict[str, str] = {
     "known:reads": "scenario files' bytes by their stat (inputs/cached_loading.py)",
