@@ -61,7 +61,7 @@ def pretend_upgraded(monkeypatch, distribution: str) -> None:
 def leave_out_of_entry_names(monkeypatch, part: str) -> None:
     """Entries are named as though one part of their key, an entry's own or one all share, were not
     there: for the tests that show a key test fails without that part."""
-    from generator.store.cachefile import EntryNames
+    from generator.store.registry import EntryNames
 
     real = EntryNames.path
 

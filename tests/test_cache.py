@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from site_support import build_into, copy_project, run_mkdocs_build, site_hashes, tree_hashes
 
-from generator.store import cachefile
+from generator.store import cachefile, registry
 
 REPO = Path(__file__).resolve().parents[1]
 KEEP = {"case-continuous-pretraining-trn1n.yaml", "case-series-a-startup.yaml"}
@@ -159,7 +159,7 @@ def test_prune_removes_what_the_current_tree_does_not_use(root: Path, tmp_path: 
     assert site_hashes(tmp_path / "three") == site_hashes(tmp_path / "one")
 
 
-def test_after_a_build_the_cache_is_cut_to_its_bound_least_recently_used_first(tmp_path: Path, monkeypatch):
+def test_after_a_build_the_cache_is_cut_to_its_bound_least_recently_used_first(tmp_path: Path):
     cache = tmp_path / "cache"
     now = time.time()
     files = {}
@@ -173,8 +173,7 @@ def test_after_a_build_the_cache_is_cut_to_its_bound_least_recently_used_first(t
     build.begin_build()
     build.mark_used(files[30])  # the oldest, but this build used it
     os.utime(files[30], (now - 30 * 86400, now - 30 * 86400))
-    monkeypatch.setenv("GUIDE_CACHE_MAX_MB", "2.5")
-    removed = build.keep_bounded(now=now)
+    removed = build.keep_bounded(now=now, max_mb=2.5)
     left = sorted(p.name for p in cache.rglob("*.png"))
     # 5 MB against a bound of 2.5 MB: the files this build did not use go, least recently used first,
     # until the cache is under the bound; the one used a minute ago stays (a build beside this one
@@ -217,14 +216,13 @@ def test_a_serve_process_sets_the_times_of_last_use_between_saves_and_stops_when
     assert all(time.time() - p.stat().st_atime < 60 for p in files)
 
 
-def test_holding_the_cache_to_its_bound_removes_nothing_once_a_save_has_come(tmp_path: Path, monkeypatch):
+def test_holding_the_cache_to_its_bound_removes_nothing_once_a_save_has_come(tmp_path: Path):
     files = _aged_files(tmp_path / "cache", 300, days=30)
-    monkeypatch.setenv("GUIDE_CACHE_MAX_MB", "0")
     build = cachefile.Cache(tmp_path / "cache")
     build.begin_build()
-    assert build.keep_bounded(stopping=lambda: True) == 0
+    assert build.keep_bounded(max_mb=0, stopping=lambda: True) == 0
     assert all(p.exists() for p in files)
-    assert build.keep_bounded() == 300  # and everything unused, when nothing stops it
+    assert build.keep_bounded(max_mb=0) == 300  # and everything unused, when nothing stops it
 
 
 @pytest.mark.slow
@@ -643,7 +641,7 @@ def test_entries_named_from_shared_parts_get_the_name_of_all_their_parts_hashed_
         return tmp_path / f"{h.hexdigest()}.json"
 
     common = {"code": "c" * 64, "day": "2026-11-26", "site_url": "https://example.org/guide/", "libs": "mkdocs 1.6"}
-    names = cachefile.EntryNames(tmp_path, common)
+    names = registry.EntryNames(tmp_path, common)
     for value in ("one", "two"):  # the second asks again of the hashes kept from the first
         mine = {name: f"{v}-{value}" for name, v in own.items()}
         assert names.path(mine) == all_hashed_together({**common, **mine})

@@ -14,7 +14,7 @@ from site_support import BuiltSite, leave_out_of_entry_names, pretend_upgraded, 
 
 from generator.store import cachefile
 from generator.store import html_cache
-from generator.store import keys
+from generator.store import registry
 from generator.store.cachefile import Cache
 from generator.inputs.loader import load_project
 
@@ -27,7 +27,7 @@ def _change_code(monkeypatch, tmp_path: Path) -> dict:
     package = tmp_path / "generator"
     shutil.copytree(REPO / "generator", package, ignore=shutil.ignore_patterns("__pycache__"))
     (package / "rendering" / "mathml.py").write_text((package / "rendering" / "mathml.py").read_text() + "\n# edited\n")
-    monkeypatch.setattr(keys, "PACKAGE", package)
+    monkeypatch.setattr(registry, "PACKAGE", package)
     return {}
 
 

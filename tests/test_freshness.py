@@ -11,7 +11,9 @@ import pytest
 from contrib_support import guide, problems
 from core_support import FROZEN, copy_inputs
 from generator.model.catalog import Price
-from generator.inputs.freshness import DEFAULT_STALE_DAYS, TODAY_ENV, Freshness, stale_problems, today
+from generator.commands import siteconfig
+from generator.commands.siteconfig import TODAY_ENV
+from generator.inputs.freshness import DEFAULT_STALE_DAYS, Freshness, stale_problems
 from generator.inputs.loader import load_catalog, load_project
 from generator.rendering.site import Renderer
 
@@ -52,12 +54,13 @@ def test_stale_days_comes_from_assumptions_with_a_default(tmp_path: Path, projec
 
 def test_today_is_the_machine_date_unless_fixed(monkeypatch):
     monkeypatch.delenv(TODAY_ENV, raising=False)
-    assert today() == dt.date.today()
+    assert siteconfig.today() == dt.date.today()
+    assert siteconfig.today("2031-01-02") == dt.date(2031, 1, 2)
     monkeypatch.setenv(TODAY_ENV, "2030-02-03")
-    assert today() == dt.date(2030, 2, 3)
+    assert siteconfig.today() == siteconfig.today("2031-01-02") == dt.date(2030, 2, 3)
     monkeypatch.setenv(TODAY_ENV, "next tuesday")
     with pytest.raises(ValueError, match="GUIDE_TODAY must be a date written YYYY-MM-DD"):
-        today()
+        siteconfig.today("2031-01-02")
 
 
 def test_validate_strict_refuses_each_stale_price_at_its_as_of(tmp_path: Path, project):

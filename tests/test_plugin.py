@@ -3,6 +3,7 @@ variables override them for one build, and a wrong option stops the build in one
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import pytest
 from site_support import copy_project, missing_targets
 
 from generator.commands import siteconfig
-from generator.rendering import images
+from generator.plugin import config
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -140,7 +141,40 @@ def test_the_images_option_is_overridden_for_one_build(project: Path, tmp_path: 
 ])
 def test_guide_images_overrides_the_option(monkeypatch, value: str, configured: bool, made: bool):
     monkeypatch.setenv("GUIDE_IMAGES", value)
-    assert images.wanted(configured) is made
+    assert config.images_wanted(configured) is made
+
+
+def _options(**values) -> config.GuideConfig:
+    options = config.GuideConfig()
+    options.load_dict(values)
+    errors, _ = options.validate()
+    assert errors == []
+    return options
+
+
+def test_the_options_read_every_guide_variable_in_place_of_its_option(tmp_path: Path, monkeypatch):
+    for name in (config.CACHE_DIR_ENV, config.CACHE_MAX_MB_ENV, config.TODAY_ENV, config.IMAGES_ENV):
+        monkeypatch.delenv(name, raising=False)
+    options = _options(cache_dir="mine", cache_max_mb=64, today="2030-02-03", images=False)
+    assert config.settings(options, tmp_path) == config.Settings(tmp_path / "mine", 64, dt.date(2030, 2, 3), False)
+    monkeypatch.setenv(config.CACHE_DIR_ENV, str(tmp_path / "theirs"))
+    monkeypatch.setenv(config.CACHE_MAX_MB_ENV, "2.5")
+    monkeypatch.setenv(config.TODAY_ENV, "2031-04-05")
+    monkeypatch.setenv(config.IMAGES_ENV, "1")
+    assert config.settings(options, tmp_path) == config.Settings(tmp_path / "theirs", 2.5, dt.date(2031, 4, 5), True)
+
+
+@pytest.mark.parametrize(("name", "value", "message"), [
+    ("GUIDE_CACHE_MAX_MB", "lots", "GUIDE_CACHE_MAX_MB must be a number of megabytes, 0 or more (got 'lots')"),
+    ("GUIDE_CACHE_MAX_MB", "-1", "GUIDE_CACHE_MAX_MB must be a number of megabytes, 0 or more (got '-1')"),
+    ("GUIDE_TODAY", "tomorrow", "GUIDE_TODAY must be a date written YYYY-MM-DD (got 'tomorrow')"),
+    ("GUIDE_IMAGES", "maybe", "GUIDE_IMAGES must be 1 or 0 (got 'maybe')"),
+])
+def test_a_wrong_guide_variable_is_refused_in_a_sentence(tmp_path: Path, monkeypatch, name: str, value: str, message: str):
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ValueError) as e:
+        config.settings(_options(), tmp_path)
+    assert str(e.value) == message
 
 
 @pytest.mark.slow

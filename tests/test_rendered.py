@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from site_support import leave_out_of_entry_names, pretend_upgraded
 
-from generator.store import keys
+from generator.store import registry
 from generator.store.cachefile import Cache
 from generator.inputs.loader import load_project
 from generator.rendering.scenario_cache import RenderedScenarios
@@ -108,7 +108,7 @@ def _package_copy(root: Path, monkeypatch, edit) -> None:
     package = root / "package"
     shutil.copytree(REPO / "generator", package, ignore=shutil.ignore_patterns("__pycache__"))
     edit(package)
-    monkeypatch.setattr(keys, "PACKAGE", package)
+    monkeypatch.setattr(registry, "PACKAGE", package)
 
 
 def _change_code(root: Path, monkeypatch) -> dict:

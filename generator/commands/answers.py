@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.inputs import freshness
 from generator.inputs.freshness import Freshness
 from generator.inputs.loader import InputError, Project, load_project, validate_workload, workload_document
 from generator.model.catalog import OPTIONS, Catalog
@@ -239,7 +238,7 @@ def guide_for(root: Path) -> Guide:
     from generator.rendering.methodology import methodology_sections
 
     config = siteconfig.read(root)
-    today = freshness.today(config.today)
+    today = siteconfig.today(config.today)
     guide = Guide(root, config.site_url, today, [])
     page = root / "docs" / METHODOLOGY
     if page.is_file():  # a project of scenarios and data alone has no pages to explain from

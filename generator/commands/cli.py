@@ -177,7 +177,7 @@ def _import_prices(root: Path, args: argparse.Namespace) -> int:
         print(f"{name}: cannot read it ({e.strerror})", file=sys.stderr)
         return 1
     try:
-        plan, written = import_prices.run(root / "data", text, args.as_of, args.source, args.dry_run)
+        plan, written = import_prices.run(root / "data", text, args.as_of, args.source, args.dry_run, on=siteconfig.today())
     except import_prices.OfferError as e:
         print(f"{name}: {e}", file=sys.stderr)
         return 1
@@ -330,7 +330,7 @@ def _main(argv: list[str] | None = None, aws_client=None) -> int:
         return _problems(e.problems)
     if args.command == "validate":
         try:
-            on = freshness.today(siteconfig.read(root).today)
+            on = siteconfig.today(siteconfig.read(root).today)
         except ValueError as e:
             print(f"guide validate: {e}", file=sys.stderr)
             return 2

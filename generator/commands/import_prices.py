@@ -317,7 +317,7 @@ def write_all(data_dir: Path, texts: dict[str, str]) -> None:
 def run(data_dir: Path, offer_text: str, as_of: dt.date | None = None, source: str | None = None,
         dry_run: bool = False, on: dt.date | None = None) -> tuple[Plan, dict[str, str]]:
     """Plan the import and, unless dry_run, write it. Returns the plan and the texts written.
-    `on` is today (freshness.today() when not given): prices dated after it are refused."""
+    `on` is today (the calendar's when not given): prices dated after it are refused."""
     offer = parse_offer(offer_text)
     when = as_of or offer.published
     if when is None:

@@ -10,10 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.commands import siteconfig
-from generator.inputs.freshness import today
 from generator.rendering.build import generate, page_stores
 from generator.rendering.images import Images
-from generator.store import cachefile
 from generator.store.cachefile import Cache
 from generator.store.template_cache import Compiled
 
@@ -21,9 +19,9 @@ from generator.store.template_cache import Compiled
 def prune(root: Path, url: str | None = None) -> tuple[int, int]:
     """Files and bytes removed. Raises CacheDirError and InputError."""
     settings = siteconfig.read(root)
-    cache = Cache(cachefile.cache_dir(root, settings.cache_dir))
+    cache = Cache(siteconfig.cache_dir(root, settings.cache_dir))
     url = settings.site_url if url is None else url
-    made = generate(root, cache, url, today(settings.today), Images(cache, render=False), site_name=settings.site_name)
+    made = generate(root, cache, url, siteconfig.today(settings.today), Images(cache, render=False), site_name=settings.site_name)
     made.renderer.calculator_json  # noqa: B018 - compiles the calculator's chart, as its page does
     # The scenario pages' HTML and their files, keyed as a build with this mkdocs.yml keys them.
     try:

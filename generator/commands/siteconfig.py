@@ -1,13 +1,22 @@
 """What the commands (`guide validate`, `guide cache prune`) need of mkdocs.yml without MkDocs: the site
 URL and name and the guide plugin's options, so a command judges prices on the day and uses the cache a build
-would."""
+would. As for a build (`plugin/config.py`), GUIDE_TODAY and GUIDE_CACHE_DIR override the options; they are
+read here for the commands, and handed on as values."""
 
 from __future__ import annotations
 
+import datetime as dt
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+
+from generator.inputs import freshness
+from generator.store import cachefile
+
+TODAY_ENV = "GUIDE_TODAY"
+CACHE_DIR_ENV = "GUIDE_CACHE_DIR"
 
 
 class _Loader(yaml.SafeLoader):
@@ -50,6 +59,23 @@ def read(root: Path) -> SiteConfig:
         cache_max_mb=options.get("cache_max_mb") if isinstance(options.get("cache_max_mb"), int) else None,
         today=_text(options.get("today")),
     )
+
+
+def today(configured: str | None = None) -> dt.date:
+    """The day prices are judged against: GUIDE_TODAY, else configured (the `today` option), else
+    the calendar's. Raises ValueError for one that is not a date."""
+    return freshness.today(configured, _given(TODAY_ENV))
+
+
+def cache_dir(root: Path, configured: str | None = None) -> Path:
+    """The build cache a build would use: GUIDE_CACHE_DIR, else configured (the `cache_dir` option),
+    else .cache/. Raises CacheDirError."""
+    return cachefile.cache_dir(root, configured, _given(CACHE_DIR_ENV))
+
+
+def _given(name: str) -> tuple[str, str] | None:
+    value = os.environ.get(name)
+    return (name, value) if value else None
 
 
 def _text(value) -> str | None:

@@ -11,7 +11,6 @@ purpose.
 from __future__ import annotations
 
 import datetime as dt
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,14 +21,14 @@ from generator.inputs.yamlread import read
 from generator.model.catalog import OPTION_LABELS, Catalog
 
 DEFAULT_STALE_DAYS = 180
-# Set to YYYY-MM-DD to fix "today" for a test or a reproducible build.
-TODAY_ENV = "GUIDE_TODAY"
 
 
-def today(configured: str | None = None) -> dt.date:
-    """The one place the guide asks for today's date: GUIDE_TODAY, else the plugin's `today` option,
-    else the calendar's."""
-    fixed, name = os.environ.get(TODAY_ENV, "").strip(), TODAY_ENV
+def today(configured: str | None = None, given: tuple[str, str] | None = None) -> dt.date:
+    """The one place the guide asks for today's date: given (an environment variable's name and
+    value, which the options read), else the plugin's `today` option, else the calendar's. Raises
+    ValueError, naming the setting, for one that is not a date."""
+    name, fixed = given if given is not None else ("", "")
+    fixed = fixed.strip()
     if not fixed and configured:
         fixed, name = str(configured).strip(), "today"
     if not fixed:

@@ -20,18 +20,15 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from generator.inputs.freshness import today
 from generator.plugin import mkdocs_internals as internals
 from generator.plugin import publishing, watching
-from generator.plugin.config import GuideConfig
-from generator.plugin.config import incremental as incremental_wanted
+from generator.plugin.config import GuideConfig, settings
 from generator.plugin.error_banner import ErrorBanner
 from generator.plugin.files import GeneratedFile
 from generator.plugin.incremental.build import IncrementalBuild, PageRecord
 from generator.plugin.incremental.stored_page import StoredPage
 from generator.plugin.upkeep import Upkeep
 from generator.rendering.images import Images
-from generator.rendering.images import wanted as wanted_images
 from generator.store import cachefile, html_cache
 from generator.store.cachefile import Cache
 
@@ -52,6 +49,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.cache: Cache | None = None  # the build cache (its place checked in on_config), and what this process knows of it
         self.day = None  # the date prices are judged against, read in on_config
         self.make_images = True  # whether builds make the charts' static images, read in on_config
+        self.cache_max_mb: float | None = None  # the cache's bound, read in on_config
         self.serving = self.dirty = False  # under `mkdocs serve`; with --dirty, only what changed is built again
         self.incremental: IncrementalBuild | None = None  # what earlier builds left that this one takes
         self.pages: dict[str, PageRecord] = {}  # each page's record, by its path in docs/
@@ -90,12 +88,12 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         # Checked here, before MkDocs writes anything, so a misplaced cache or a bad date stops the
         # build in one line.
         try:
-            directory = cachefile.cache_dir(_root(config), self.config.cache_dir)
-            self.day = today(None if self.config.today is None else str(self.config.today))
-            self.make_images = self.upkeep.make_images = wanted_images(self.config.images)
-            wanted = incremental_wanted(self.config.incremental)
+            options = settings(self.config, _root(config))
         except (cachefile.CacheDirError, ValueError) as e:
             raise Abort(str(e)) from None
+        directory, self.day, self.cache_max_mb = options.cache_dir, options.today, options.cache_max_mb
+        self.make_images = self.upkeep.make_images = options.images
+        wanted = options.incremental
         if wanted != (self.incremental is not None):  # under serve, mkdocs.yml's option changed
             self._incremental(wanted)
         if self.cache is None or self.cache.directory != directory:
@@ -250,7 +248,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
                              self.published, dirty=self.dirty)
         if inc is not None:
             log.info("guide: %d page files from the cache", inc.files_stored)
-        chores = self.upkeep.chores(cache, images, self.config.cache_max_mb)
+        chores = self.upkeep.chores(cache, images, self.cache_max_mb)
         if inc is None or not inc.finished(chores):  # under serve, run between saves
             self.upkeep.at_once(cache, images)
 

@@ -4,13 +4,12 @@ The chart runtime comes from vl-convert, which carries Vega's sources inside the
 site serves it itself, so a reader behind a firewall still sees every chart. Charts are compiled
 from Vega-Lite to Vega at build time, so the browser needs neither Vega-Lite nor Vega-Embed; the
 bundle holds only the Vega packages that parse and draw a compiled spec, and vega-tooltip.
-Building it takes a second or two, so it is cached by the recipe and `Cache.keys` (vl-convert's
-version among them).
+Building it takes a second or two, so it is cached by the recipe, the code and the library versions
+(vl-convert's among them, `Cache.names`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 
 import vl_convert as vlc
@@ -74,7 +73,7 @@ def vega_bundle(cache: Cache) -> str:
         log.warning("guide: no slim Vega runtime recipe for Vega %s (vl-convert %s): shipping all of Vega. "
                     "Add its package versions to PACKAGES in generator/rendering/assets.py.", vega_version, vlc.__version__)
         snippet = full_snippet(vega_version)
-    key = hashlib.sha256(f"{cache.made_with}\n{snippet}".encode()).hexdigest()[:16]
+    key = cache.names("assets").digest({"snippet": snippet})[:16]
     path = cache.folder("assets") / f"vega-runtime-{vega_version}-{key}.js"
     body = cache.read_checked(path)  # a truncated runtime would break every live chart
     if body is not None:

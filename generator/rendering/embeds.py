@@ -165,8 +165,7 @@ def compile_vega(vl_spec: dict[str, Any], cache: Cache | None, memo: dict[str, s
     if template is None:
         path = None
         if cache is not None:
-            key = hashlib.sha256(f"{cache.made_with}\0vega\0{text}".encode("utf-8")).hexdigest()
-            path = cache.folder("vega") / f"{key}.vg.json"
+            path = cache.names("vega", suffix=".vg.json").path({"vega": text})
         compiled = None
         if path is not None:
             body = cache.read_checked(path)

@@ -27,6 +27,7 @@ import vl_convert as vlc
 
 from generator.inputs.pool import process_pool
 from generator.store.cachefile import Cache, checked, writable, write_atomically
+from generator.store.registry import hashed, library_version
 
 PNG_SCALE = 2  # PNGs are this many times the SVG's width (embeds.EXPORT_WIDTH)
 FONTS_CONF = Path(__file__).parent / "fonts.conf"
@@ -52,20 +53,6 @@ DARK_CSS = (
 )
 DARK_BACKGROUND = "#333"
 IMAGES = ("svg", "svg-dark", "png", "png-dark", "card")
-# Set to 0 (or false, no, off) to build without the static images for one build, 1 to make them.
-IMAGES_ENV = "GUIDE_IMAGES"
-_ON, _OFF = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
-
-
-def wanted(configured: bool = True) -> bool:
-    """Whether a build makes the charts' static images: GUIDE_IMAGES, else the plugin's `images`
-    option. Raises ValueError for a GUIDE_IMAGES that says neither."""
-    value = os.environ.get(IMAGES_ENV, "").strip()
-    if not value:
-        return configured
-    if value.lower() in _ON + _OFF:
-        return value.lower() in _ON
-    raise ValueError(f"{IMAGES_ENV} must be 1 or 0 (got {value!r})")
 
 
 def dark_svg(svg: str) -> str:
@@ -126,23 +113,14 @@ def card_svg(svg: str, heading: tuple[str, ...] = ()) -> str:
             + svg[m.end():-len("</svg>")] + "</g></svg>")
 
 
-# Everything besides the spec that decides an image's bytes: part of every image's cache key. Not
-# `Cache.keys`, the recipe every other store uses: rendering the images is most of a cold build (at
+# Everything besides the spec that decides an image's bytes: where every image's cache key starts
+# (the images store's recipe in store/registry.py). Not the code digest every other store's key
+# holds: rendering the images is most of a cold build (at
 # least 38 s of wall for 1,072 charts on two cores, benchmarks/README.md), and a change to how embed
 # pages, links or pages are made does not change an image.
-_RENDERING = (vlc.__version__, str(PNG_SCALE), FONTS_CONF.read_text("utf-8"), Path(__file__).read_text("utf-8"))
-
-
-def _rendering_hashed() -> hashlib._Hash:
-    h = hashlib.sha256()
-    for part in _RENDERING:
-        h.update(part.encode("utf-8"))
-        h.update(b"\0")
-    return h
-
-
 # Hashed once: every chart's key starts with it (this module's text is most of the bytes).
-_RENDERING_HASHED = _rendering_hashed()
+_RENDERING_HASHED = hashed((library_version("vl-convert-python"), str(PNG_SCALE), FONTS_CONF.read_text("utf-8"),
+                            Path(__file__).read_text("utf-8")))
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from generator.rendering.charts import ChartLabel
 from generator.rendering.embeds import ChartFiles, JSONText
 from generator.rendering.images import Job
 from generator.rendering.published import ScenarioTexts
-from generator.store.cachefile import Cache, EntryNames
+from generator.store.cachefile import Cache
 
 
 @dataclass(frozen=True)
@@ -47,13 +47,13 @@ class Rendered:
     published: ScenarioTexts
 
 
-def key_parts(cache: Cache, project: Project, site_url: str, today: dt.date, site_name: str = "",
+def key_parts(project: Project, site_url: str, today: dt.date, site_name: str = "",
               static_images: bool = True) -> dict[str, str]:
-    """Everything the pages are made from but the scenario itself, by name: the code and templates,
-    the library versions (`Cache.keys`), each data/ file as it was parsed, the site URL and name, the
+    """Everything the pages are made from but the scenario itself and the code and library versions
+    every store's key holds (`Cache.names`), by name: each data/ file as it was parsed, the site URL and name, the
     day, and whether the build makes static images (its pages and embed files name them or not)."""
     scenarios = {r.path for r in project.results}
-    parts = {**cache.keys, "site_url": site_url, "site_name": site_name, "day": today.isoformat(),
+    parts = {"site_url": site_url, "site_name": site_name, "day": today.isoformat(),
              "static_images": str(static_images)}
     parts.update({f"data:{shown}": digest for shown, digest in sorted(project.digests.items()) if shown not in scenarios})
     return parts
@@ -91,9 +91,9 @@ class RenderedScenarios:
     def __init__(self, cache: Cache, project: Project, site_url: str, today: dt.date, site_name: str = "", *,
                  static_images: bool = True):
         self.cache = cache
-        self.directory = cache.folder("rendered")
         self.digests = project.digests
-        self.names = EntryNames(self.directory, key_parts(cache, project, site_url, today, site_name, static_images))
+        self.names = cache.names("rendered", key_parts(project, site_url, today, site_name, static_images))
+        self.directory = self.names.directory
 
     def entry(self, r: ScenarioResult) -> Path | None:
         """Where the scenario's entry is; None for a result the loader did not read from a file. The

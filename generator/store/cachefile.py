@@ -1,4 +1,4 @@
-"""The build cache (.cache/ or GUIDE_CACHE_DIR): where it may be, and how its files are written and
+"""The build cache (.cache/, or where the plugin's options put it): where it may be, and how its files are written and
 read back whole.
 
 The cache only saves time, so nothing read from it is trusted: an entry that is truncated, altered
@@ -22,6 +22,8 @@ from typing import TypeVar
 
 import orjson
 
+from generator.store.registry import MEMOS, STORES, EntryNames, Recipe, code_digest, library_versions
+
 # Folders a build only reads: the cache must never be put there.
 SOURCE_FOLDERS = ("docs", "scenarios", "data")
 _HEADER = b"guide-cache "
@@ -40,19 +42,14 @@ class CacheDirError(Exception):
     """The cache's configured place is one the build must not or cannot use; one line, for the user."""
 
 
-CACHE_DIR_ENV = "GUIDE_CACHE_DIR"
-CACHE_MAX_MB_ENV = "GUIDE_CACHE_MAX_MB"
-
-
-def cache_dir(root: Path, configured: str | None = None) -> Path:
-    """Where builds keep what is slow to make: GUIDE_CACHE_DIR, else the plugin's `cache_dir` option
-    (relative to the project), else .cache/ in the project. Raises CacheDirError, before anything is
-    written, where the cache must not be (inside docs/, scenarios/ or data/) or cannot be (it cannot
-    be created, or it is an empty folder that cannot be written). A warm cache that cannot be written
-    is read: builds then write nothing there."""
-    from_env = os.environ.get(CACHE_DIR_ENV)
-    if from_env:
-        path, where = Path(from_env).expanduser(), f"{CACHE_DIR_ENV}={from_env}"
+def cache_dir(root: Path, configured: str | None = None, given: tuple[str, str] | None = None) -> Path:
+    """Where builds keep what is slow to make: given (an environment variable's name and value, which
+    the options read), else the plugin's `cache_dir` option (relative to the project), else .cache/ in
+    the project. Raises CacheDirError, before anything is written, where the cache must not be (inside
+    docs/, scenarios/ or data/) or cannot be (it cannot be created, or it is an empty folder that
+    cannot be written). A warm cache that cannot be written is read: builds then write nothing there."""
+    if given is not None and given[1]:
+        path, where = Path(given[1]).expanduser(), f"{given[0]}={given[1]}"
     elif configured:
         path, where = root / Path(configured).expanduser(), f"cache_dir: {configured}"
     else:
@@ -115,80 +112,20 @@ def unchecked(raw: bytes) -> bytes | None:
     return body
 
 
-def _part(name: str, value: str) -> bytes:
-    return f"{name}\0{value}\0".encode()
-
-
-class EntryNames:
-    """How one store names its entries: an entry's name is the sha256 of all the named parts it is
-    made from, each `name\0value\0`, in the order of their names; an entry's own parts take the
-    place of common ones of the same name. Most parts are common to every entry of a build: they
-    are sorted and hashed once, not again for each of the thousands of entries a save looks up
-    (benchmarks/README.md, session 9)."""
-
-    def __init__(self, directory: Path, common: dict[str, str]):
-        self.directory = directory
-        self.common = common
-        # By the sorted names of an entry's own parts: the hash of the common parts that sort before
-        # all of them, then, in order, the encoded common parts between and after them, or the name
-        # of an own part.
-        self._plans: dict[tuple[str, ...], tuple[hashlib._Hash, list[bytes | str]]] = {}
-
-    def path(self, own: dict[str, str]) -> Path:
-        names = tuple(sorted(own))
-        plan = self._plans.get(names)
-        if plan is None:
-            plan = self._plans[names] = self._plan(names)
-        start, steps = plan
-        h = start.copy()
-        for step in steps:
-            h.update(step if isinstance(step, bytes) else _part(step, own[step]))
-        return self.directory / f"{h.hexdigest()}.json"
-
-    def _plan(self, names: tuple[str, ...]) -> tuple[hashlib._Hash, list[bytes | str]]:
-        shared = sorted((n, v) for n, v in self.common.items() if n not in names)
-        start = hashlib.sha256()
-        while shared and (not names or shared[0][0] < names[0]):
-            start.update(_part(*shared.pop(0)))
-        steps: list[bytes | str] = []
-        for name in names:
-            while shared and shared[0][0] < name:
-                steps.append(_part(*shared.pop(0)))
-            steps.append(name)
-        if shared:
-            steps.append(b"".join(_part(n, v) for n, v in shared))
-        return start, steps
-
-
-DIGESTS = "digests.json"
+DIGESTS = STORES["digests"].files[0]
 # A file hashed within this long of its last modification could be written again within the same
 # tick of the file system's clock, leaving its modification time where it was: its record is kept
 # for this process only, and a later build hashes it once more. Two seconds covers the coarsest
 # clocks in use (FAT's); ext4's tick is a few milliseconds.
 RACY_NS = 2 * 10**9
 
-# The cache's bound: GUIDE_CACHE_MAX_MB, or by default this many times what the last build used
-# (the current tree plus a few earlier states of it: a branch switched back to builds warm), and
-# never less than the floor. Files used in the last GRACE_SECONDS (by access time, see mark_used)
+# The cache's bound: the `cache_max_mb` option (or GUIDE_CACHE_MAX_MB), or by default this many
+# times what the last build used (the current tree plus a few earlier states of it: a branch
+# switched back to builds warm), and never less than the floor. Files used in the last GRACE_SECONDS (by access time, see mark_used)
 # are kept whatever the size: a build running beside this one may be about to link them.
 BOUND_FACTOR = 3
 BOUND_FLOOR = 512 * 1024 * 1024
 GRACE_SECONDS = 600
-
-# Each store's folder in the cache, by the store's name: the one place the layout is written.
-# The chart images, their compiled Vega skeletons and the embed text files share `embeds/`.
-FOLDERS = {
-    "known": "scenarios",  # validated scenarios and catalogs (validation_cache.py)
-    "rendered": "pages",  # scenario pages, charts and prices to beat (rendering/scenario_cache.py)
-    "converted": "html",  # scenario pages' HTML (html_cache.py)
-    "themed": "themed",  # scenario pages' files as the theme made them (page_file_cache.py)
-    "compiled": "templates",  # compiled Jinja templates (template_cache.py)
-    "images": "embeds",  # chart images and their sums (images.py)
-    "vega": "embeds",  # charts' compiled Vega skeletons (embeds.compile_vega)
-    "texts": "embeds/texts",  # embed text files, by the hash of their bytes (embeds.py)
-    "assets": "",  # the chart runtime (assets.py)
-}
-
 
 def path_key(path: Path) -> str:
     """A file's key in what the cache records of its files (used, settled, digests)."""
@@ -214,16 +151,10 @@ def _files(directory: Path, stopping: Callable[[], bool] = lambda: False) -> lis
     return out
 
 
-def bound(used_bytes: int, max_mb: int | None = None) -> int:
-    """GUIDE_CACHE_MAX_MB, else the plugin's `cache_max_mb` option, else the default bound."""
-    from_env = os.environ.get(CACHE_MAX_MB_ENV)
-    if from_env:
-        try:
-            return int(float(from_env) * 1024 * 1024)
-        except ValueError:
-            pass
+def bound(used_bytes: int, max_mb: float | None = None) -> int:
+    """max_mb (the plugin's `cache_max_mb` option, or GUIDE_CACHE_MAX_MB) in bytes, else the default bound."""
     if max_mb is not None:
-        return max_mb * 1024 * 1024
+        return int(max_mb * 1024 * 1024)
     return max(BOUND_FACTOR * used_bytes, BOUND_FLOOR)
 
 
@@ -279,29 +210,34 @@ class Cache:
     # --- layout and keys ---
 
     def folder(self, store: str) -> Path:
-        """The folder of a store, by its name in FOLDERS."""
-        return self.directory / FOLDERS[store]
+        """The folder of a store, by its name in `registry.STORES`."""
+        return self.directory / STORES[store].folder
 
     @functools.cached_property
     def keys(self) -> dict[str, str]:
-        """The key parts every store's entries are made from, besides what is their own: the
-        generator's code and the versions of the libraries that shape the output (generator.store.keys).
+        """The key parts every NAMED store's entries are made from, besides what is their own: the
+        generator's code and the versions of the libraries that shape the output (`registry`).
         Worked out once a process: a change to either needs a new process (`mkdocs serve` does not
         reload the package)."""
-        from generator.store import keys
+        return {"code": code_digest(), "libraries": library_versions()}
 
-        return {"code": keys.code_digest(), "libraries": keys.library_versions()}
-
-    @functools.cached_property
-    def made_with(self) -> str:
-        """`keys` as one string, for a store that names its entries by a hash of its own."""
-        return "\0".join(f"{k}={v}" for k, v in sorted(self.keys.items()))
+    def names(self, store: str, common: dict[str, str] | None = None, suffix: str = ".json") -> EntryNames:
+        """How a NAMED store names its entries in its folder: by `keys`, the parts common to every
+        entry of this build (common) and each entry's own."""
+        if STORES[store].key is not Recipe.NAMED:
+            raise KeyError(f"the {store} store's entries are not named by parts (store/registry.py)")
+        return EntryNames(self.folder(store), {**self.keys, **(common or {})}, suffix)
 
     def memo(self, name: str) -> dict:
-        """What this process keeps between builds for one store or stage, by its name (the catalog
-        read, the scenarios evaluated, templates and charts compiled). Keyed by what the values are
-        made from, never by time; `forget` drops them all."""
-        return self._memos.setdefault(name, {})
+        """What this process keeps between builds for one store or stage, by its name in
+        `registry.MEMOS` (the catalog read, the scenarios evaluated, templates and charts compiled).
+        Keyed by what the values are made from, never by time; `forget` drops them all."""
+        memo = self._memos.get(name)
+        if memo is None:
+            if name not in MEMOS:
+                raise KeyError(f"{name!r} is not a memo of store/registry.py's MEMOS")
+            memo = self._memos[name] = {}
+        return memo
 
     def carry(self, name: str, values: dict) -> None:
         """What this build found, for the next build of this process to find in `memo(name)`, in
@@ -521,7 +457,7 @@ class Cache:
 
     # --- keeping it bounded, pruning ---
 
-    def keep_bounded(self, now: float | None = None, max_mb: int | None = None,
+    def keep_bounded(self, now: float | None = None, max_mb: float | None = None,
                      stopping: Callable[[], bool] = lambda: False) -> int:
         """After a build: while the cache is over its bound, remove the files this build did not use,
         least recently used first. Returns how many were removed; returns early, having removed some

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import orjson
 
-from generator.store.cachefile import Cache, EntryNames
+from generator.store.cachefile import Cache
 
 # Blocks of a scenario page the search index leaves out: tables of figures and the chart figures
 # (their data tables, embed snippets and compiled specs). What a reader searches a scenario by
@@ -100,9 +100,9 @@ def _parse(body: bytes) -> Converted | None:
 class ConvertedPages:
     def __init__(self, cache: Cache, config_bytes: bytes):
         self.cache = cache
-        self.directory = cache.folder("converted")
         self.config_bytes = config_bytes
-        self.names = EntryNames(self.directory, {**cache.keys, "mkdocs.yml": hashlib.sha256(config_bytes).hexdigest()})
+        self.names = cache.names("converted", {"mkdocs.yml": hashlib.sha256(config_bytes).hexdigest()})
+        self.directory = self.names.directory
         # The hash of each page's Markdown, by its text: the last build's, and this one's as it goes.
         # A save under `mkdocs serve` hands over thousands of the same pages again.
         self._hashed = cache.memo("markdown")

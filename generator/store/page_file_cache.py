@@ -28,7 +28,8 @@ from urllib.parse import urlsplit
 
 import orjson
 
-from generator.store.cachefile import Cache, EntryNames
+from generator.store.cachefile import Cache
+from generator.store.registry import EntryNames
 
 # The template a page that may have a stored file is rendered with: the stored file as it is, or,
 # where none is found, the template the page names (the theme's main.html unless its front matter
@@ -103,9 +104,9 @@ class ThemedPages:
     def __init__(self, cache: Cache, site_url: str, converted: EntryNames):
         """converted: how the store of the pages' HTML names its entries."""
         self.cache = cache
-        self.directory = cache.folder("themed")
         self.site_url = site_url
-        self.names = EntryNames(self.directory, {**converted.common, "site_url": site_path(site_url)})
+        self.names = cache.names("themed", {**converted.common, "site_url": site_path(site_url)})
+        self.directory = self.names.directory
 
     def entry(self, converted_parts: dict[str, str]) -> Path:
         """Where a page's file is stored: by what its HTML converted from (`ConvertedPages.parts`

@@ -51,13 +51,13 @@ def settings_key(env: jinja2.Environment) -> str:
 
 class Compiled(jinja2.BytecodeCache):
     """Ours and the theme's, by template file: in the cache's memo for the rest of the process, and
-    on disk in a folder of its own for each state of the code and libraries (`Cache.keys`): Jinja
+    on disk in a folder of its own for each state of the code and libraries (`Cache.names`): Jinja
     calls a filter given only constants while it compiles, and keeps the result."""
 
     def __init__(self, cache: Cache) -> None:
         self.cache = cache
         self.code: dict[str, bytes] = cache.memo("compiled")
-        self.directory = cache.folder("compiled") / hashlib.sha256(cache.made_with.encode()).hexdigest()[:16]
+        self.directory = cache.folder("compiled") / cache.names("compiled").digest({})[:16]
 
     def stored(self) -> set[Path]:
         """The files compiled for the present state, Material's included, whether or not this

@@ -18,7 +18,7 @@ M = TypeVar("M", bound=BaseModel)
 
 class KnownScenarios:
     """Scenarios that passed validation before (and the catalog data/ validated to), on disk by the
-    hash of their text and of the code and libraries that validated them (`Cache.keys`). Parsing
+    hash of their text and of the code and libraries that validated them (`Cache.names`). Parsing
     YAML with the position of every node is most of what loading a thousand unchanged scenarios
     costs; a known text skips it. Only a file with no problem at all is remembered, and any doubt (a
     changed catalog reference, a verdict off its `expect`, an unreadable or damaged entry) falls back
@@ -29,8 +29,8 @@ class KnownScenarios:
 
     def __init__(self, cache: Cache):
         self.cache = cache
-        self.directory = cache.folder("known")
-        self._made_with = cache.made_with
+        self.names = cache.names("known")
+        self.directory = self.names.directory
 
     def memo(self, name: str) -> dict:
         return self.cache.memo(f"known:{name}")
@@ -49,7 +49,7 @@ class KnownScenarios:
             return None
 
     def _path(self, raw: bytes) -> Path:
-        return self.directory / (hashlib.sha256(self._made_with.encode() + b"\0" + raw).hexdigest() + ".json")
+        return self.names.path({"scenario": hashlib.sha256(raw).hexdigest()})
 
     def get(self, raw: bytes) -> Scenario | None:
         """The scenario these exact bytes validated to, or None."""
@@ -59,7 +59,7 @@ class KnownScenarios:
         self.cache.store(self._path(raw), scenario.model_dump_json())
 
     def _catalog_path(self, key: str) -> Path:
-        return self.directory / ("catalog-" + hashlib.sha256(f"{self._made_with}\0{key}".encode()).hexdigest() + ".json")
+        return self.directory / f"catalog-{self.names.digest({'catalog': key})}.json"
 
     def catalog(self, key: str) -> Catalog | None:
         """The catalog data/ validated to when its files' bytes (named by `key`) validated without a
