@@ -10,7 +10,7 @@ import pytest
 from site_support import build_into, site_hashes
 
 from generator.plugin import config as plugin_config
-from generator.store import cachefile
+from generator.store import registry
 
 
 def _incremental_off(root: Path) -> None:
@@ -33,7 +33,7 @@ def test_a_build_without_the_incremental_layer_makes_the_site_a_cold_and_a_warm_
     _incremental_off(root)
     plain = build_into(root, tmp_path / "plain", off)
     assert "page files from the cache" not in plain.stderr
-    stores = [off / cachefile.FOLDERS[store] for store in ("converted", "themed")]
+    stores = [off / registry.STORES[store].folder for store in ("converted", "themed")]
     assert not any(store.exists() for store in stores), "the layer off stores no page"
 
     cold_site, plain_site = site_hashes(tmp_path / "cold"), site_hashes(tmp_path / "plain")

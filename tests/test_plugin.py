@@ -153,15 +153,16 @@ def _options(**values) -> config.GuideConfig:
 
 
 def test_the_options_read_every_guide_variable_in_place_of_its_option(tmp_path: Path, monkeypatch):
-    for name in (config.CACHE_DIR_ENV, config.CACHE_MAX_MB_ENV, config.TODAY_ENV, config.IMAGES_ENV):
+    for name in (config.CACHE_DIR_ENV, config.CACHE_MAX_MB_ENV, config.TODAY_ENV, config.IMAGES_ENV, config.INCREMENTAL_ENV):
         monkeypatch.delenv(name, raising=False)
-    options = _options(cache_dir="mine", cache_max_mb=64, today="2030-02-03", images=False)
-    assert config.settings(options, tmp_path) == config.Settings(tmp_path / "mine", 64, dt.date(2030, 2, 3), False)
+    options = _options(cache_dir="mine", cache_max_mb=64, today="2030-02-03", images=False, incremental=False)
+    assert config.settings(options, tmp_path) == config.Settings(tmp_path / "mine", 64, dt.date(2030, 2, 3), False, False)
     monkeypatch.setenv(config.CACHE_DIR_ENV, str(tmp_path / "theirs"))
     monkeypatch.setenv(config.CACHE_MAX_MB_ENV, "2.5")
     monkeypatch.setenv(config.TODAY_ENV, "2031-04-05")
     monkeypatch.setenv(config.IMAGES_ENV, "1")
-    assert config.settings(options, tmp_path) == config.Settings(tmp_path / "theirs", 2.5, dt.date(2031, 4, 5), True)
+    monkeypatch.setenv(config.INCREMENTAL_ENV, "yes")
+    assert config.settings(options, tmp_path) == config.Settings(tmp_path / "theirs", 2.5, dt.date(2031, 4, 5), True, True)
 
 
 @pytest.mark.parametrize(("name", "value", "message"), [
@@ -169,6 +170,7 @@ def test_the_options_read_every_guide_variable_in_place_of_its_option(tmp_path: 
     ("GUIDE_CACHE_MAX_MB", "-1", "GUIDE_CACHE_MAX_MB must be a number of megabytes, 0 or more (got '-1')"),
     ("GUIDE_TODAY", "tomorrow", "GUIDE_TODAY must be a date written YYYY-MM-DD (got 'tomorrow')"),
     ("GUIDE_IMAGES", "maybe", "GUIDE_IMAGES must be 1 or 0 (got 'maybe')"),
+    ("GUIDE_INCREMENTAL", "later", "GUIDE_INCREMENTAL must be 1 or 0 (got 'later')"),
 ])
 def test_a_wrong_guide_variable_is_refused_in_a_sentence(tmp_path: Path, monkeypatch, name: str, value: str, message: str):
     monkeypatch.setenv(name, value)

@@ -26,11 +26,9 @@ from ruamel.yaml import YAML
 
 import generator
 from generator.commands import siteconfig
-from generator.inputs.freshness import today
 from generator.rendering import embeds, passthrough, published, unfurl
 from generator.rendering.build import Generated, generate
 from generator.rendering.images import Images
-from generator.rendering.images import wanted as wanted_images
 from generator.rendering.site import front_matter, render_markdown_page
 from generator.store import cachefile
 from generator.store.cachefile import Cache
@@ -81,9 +79,9 @@ def run(root: Path, dest: Path, engine: str = "mkdocs") -> Written:
     and InputError, each before anything is written to dest."""
     check_destination(root, dest)
     settings = siteconfig.read(root)
-    cache = Cache(cachefile.cache_dir(root, settings.cache_dir))
-    day = today(settings.today)
-    images = Images(cache) if wanted_images() else None
+    cache = Cache(siteconfig.cache_dir(root, settings.cache_dir))
+    day = siteconfig.today(settings.today)
+    images = Images(cache) if siteconfig.images() else None
     config = _read_config(root)
     try:
         made = generate(root, cache, settings.site_url, day, images, site_name=settings.site_name)

@@ -1,7 +1,7 @@
 """What the commands (`guide validate`, `guide cache prune`) need of mkdocs.yml without MkDocs: the site
 URL and name and the guide plugin's options, so a command judges prices on the day and uses the cache a build
 would. As for a build (`plugin/config.py`), GUIDE_TODAY and GUIDE_CACHE_DIR override the options; they are
-read here for the commands, and handed on as values."""
+read here for the commands (and GUIDE_IMAGES for `guide generate`), and handed on as values."""
 
 from __future__ import annotations
 
@@ -13,10 +13,12 @@ from pathlib import Path
 import yaml
 
 from generator.inputs import freshness
+from generator.inputs.switches import switch
 from generator.store import cachefile
 
 TODAY_ENV = "GUIDE_TODAY"
 CACHE_DIR_ENV = "GUIDE_CACHE_DIR"
+IMAGES_ENV = "GUIDE_IMAGES"
 
 
 class _Loader(yaml.SafeLoader):
@@ -71,6 +73,12 @@ def cache_dir(root: Path, configured: str | None = None) -> Path:
     """The build cache a build would use: GUIDE_CACHE_DIR, else configured (the `cache_dir` option),
     else .cache/. Raises CacheDirError."""
     return cachefile.cache_dir(root, configured, _given(CACHE_DIR_ENV))
+
+
+def images(configured: bool = True) -> bool:
+    """Whether charts get their static images: GUIDE_IMAGES, else configured. Raises ValueError for
+    a GUIDE_IMAGES that says neither on nor off."""
+    return switch(IMAGES_ENV, os.environ.get(IMAGES_ENV), configured)
 
 
 def _given(name: str) -> tuple[str, str] | None:

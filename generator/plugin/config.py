@@ -17,6 +17,7 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 
 from generator.inputs.freshness import today
+from generator.inputs.switches import switch
 from generator.store.cachefile import cache_dir
 
 CACHE_DIR_ENV = "GUIDE_CACHE_DIR"
@@ -25,7 +26,6 @@ TODAY_ENV = "GUIDE_TODAY"
 # Set to 0 (or false, no, off) to build without the static images for one build, 1 to make them.
 IMAGES_ENV = "GUIDE_IMAGES"
 INCREMENTAL_ENV = "GUIDE_INCREMENTAL"  # 0 (or false, no, off) turns the incremental build off for one build
-_ON, _OFF = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 
 class GuideConfig(base.Config):
@@ -110,10 +110,4 @@ def incremental(configured: bool = True) -> bool:
 
 
 def _switch(name: str, configured: bool) -> bool:
-    """An on/off option, or the environment variable that overrides it; ValueError for one that says neither."""
-    value = os.environ.get(name, "").strip().lower()
-    if not value:
-        return configured
-    if value in _ON + _OFF:
-        return value in _ON
-    raise ValueError(f"{name} must be 1 or 0 (got {value!r})")
+    return switch(name, os.environ.get(name), configured)
