@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from mkdocs.structure.files import File
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
+
+if TYPE_CHECKING:
+    from generator.plugin.incremental.build import IncrementalBuild, PageRecord
+    from generator.rendering.build import Generated
 
 
 class GeneratedFile(File):
@@ -17,3 +25,26 @@ class GeneratedFile(File):
 
     def is_modified(self) -> bool:
         return self.changed
+
+
+def hand_over(files: Files, config: MkDocsConfig, made: Generated, incremental: IncrementalBuild | None,
+              record: Callable[[str], PageRecord]) -> list[GeneratedFile]:
+    """The generated pages and assets added to MkDocs' files (a page's record made as it is), in the
+    order MkDocs is handed them; published Markdown is left for after the build (`publishing`)."""
+    generated: list[GeneratedFile] = []
+    for path, markdown in sorted(made.site.pages.items()):
+        f = GeneratedFile.generated(config, path, content=markdown)
+        source = made.site.sources.get(path)
+        if source:
+            # Edit links on generated pages open the YAML the page is made from.
+            f.edit_uri = f"../{source}"
+        if incremental is not None:
+            incremental.page_file(f, config, markdown, record(path))
+        generated.append(f)
+        files.append(f)
+    for path, content in {**made.assets, **made.texts}.items():
+        if not (path.endswith(".md") and path in made.texts):  # written after the build (publishing)
+            f = GeneratedFile.generated(config, path, content=content)
+            generated.append(f)
+            files.append(f)
+    return generated

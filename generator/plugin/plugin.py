@@ -9,10 +9,8 @@ edits to scenarios/ and data/ (which the plugin watches, `watching`) do not.
 from __future__ import annotations
 
 import logging
-import posixpath
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit, urlunsplit
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort
@@ -24,7 +22,7 @@ from generator.plugin import mkdocs_internals as internals
 from generator.plugin import publishing, watching
 from generator.plugin.config import GuideConfig, settings
 from generator.plugin.error_banner import ErrorBanner
-from generator.plugin.files import GeneratedFile
+from generator.plugin.files import hand_over
 from generator.plugin.incremental.build import IncrementalBuild, PageRecord
 from generator.plugin.incremental.stored_page import StoredPage
 from generator.plugin.upkeep import Upkeep
@@ -140,22 +138,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.linked = made.linked
         if inc is not None:
             self.linked = inc.files(cache, config, config_bytes, made, images, self._pages_only_ours(config))
-        generated: list[GeneratedFile] = []
-        for path, markdown in sorted(made.site.pages.items()):
-            f = GeneratedFile.generated(config, path, content=markdown)
-            source = made.site.sources.get(path)
-            if source:
-                # Edit links on generated pages open the YAML the page is made from.
-                f.edit_uri = f"../{source}"
-            if inc is not None:
-                inc.page_file(f, config, markdown, self._record(path))
-            generated.append(f)
-            files.append(f)
-        for path, content in {**made.assets, **made.texts}.items():
-            if not (path.endswith(".md") and path in made.texts):  # written after the build (publishing)
-                f = GeneratedFile.generated(config, path, content=content)
-                generated.append(f)
-                files.append(f)
+        generated = hand_over(files, config, made, inc, self._record)
         if inc is not None and self.dirty:
             inc.only_what_changed(files, generated, made)
         log.info("guide: %d scenario pages, %d charts", len(made.project.results), len(made.site.embeds))
@@ -180,10 +163,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         return env
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
-        if page.edit_url and "/../" in page.edit_url:
-            # MkDocs joins edit_uri and the file's edit_uri as text; fold the "docs/../" it leaves.
-            parts = urlsplit(page.edit_url)
-            page.edit_url = urlunsplit(parts._replace(path=posixpath.normpath(parts.path)))
+        publishing.fold_edit_url(page)
         if isinstance(page, StoredPage):
             return markdown  # its HTML is stored: Markdown does not run on it
         # Hand-written pages opt into figures from data/ with `figures: true` in their front matter.

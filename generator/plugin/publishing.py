@@ -6,10 +6,12 @@ the chart images and embed files linked from the cache, each page's Markdown bes
 from __future__ import annotations
 
 import logging
+import posixpath
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit, urlunsplit
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort
@@ -49,6 +51,13 @@ class PublishedUrl:
                 url = yaml_load(f).get("site_url") or ""
             self._read = (text, url if not url or url.endswith("/") else url + "/")
         return self._read[1]
+
+
+def fold_edit_url(page: Page) -> None:
+    """MkDocs joins edit_uri and a generated file's `../source` as text; fold the "docs/../" it leaves."""
+    if page.edit_url and "/../" in page.edit_url:
+        parts = urlsplit(page.edit_url)
+        page.edit_url = urlunsplit(parts._replace(path=posixpath.normpath(parts.path)))
 
 
 def hold_back(page: Page, markdown: str, record: PageRecord) -> str:
