@@ -50,6 +50,19 @@ def copy_project(dest: Path, *, shipped: bool = False) -> Path:
     return dest
 
 
+# Two scenarios of the frozen project, a Trainium and a GPU verdict: enough for the cache's tests.
+TWO_SCENARIOS = frozenset({"case-continuous-pretraining-trn1n.yaml", "case-series-a-startup.yaml"})
+
+
+def copy_two_scenario_project(dest: Path) -> Path:
+    """copy_project(dest) with only TWO_SCENARIOS left in its scenarios/."""
+    root = copy_project(dest)
+    for extra in (root / "scenarios").glob("*.yaml"):
+        if extra.name not in TWO_SCENARIOS:
+            extra.unlink()
+    return root
+
+
 def pretend_upgraded(monkeypatch, distribution: str) -> None:
     """importlib.metadata reports version 99.0 for one distribution, as after an upgrade."""
     from importlib import metadata

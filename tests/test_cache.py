@@ -19,22 +19,17 @@ import time
 from pathlib import Path
 
 import pytest
-from site_support import build_into, copy_project, run_mkdocs_build, site_hashes, tree_hashes
+from site_support import build_into, copy_two_scenario_project, run_mkdocs_build, site_hashes, tree_hashes
 
 from generator.store import cachefile, registry
 
 REPO = Path(__file__).resolve().parents[1]
-KEEP = {"case-continuous-pretraining-trn1n.yaml", "case-series-a-startup.yaml"}
 
 
 @pytest.fixture
 def root(tmp_path: Path, monkeypatch) -> Path:
     monkeypatch.setenv("GUIDE_TODAY", "2026-11-21")
-    root = copy_project(tmp_path / "project")
-    for extra in (root / "scenarios").glob("*.yaml"):
-        if extra.name not in KEEP:
-            extra.unlink()
-    return root
+    return copy_two_scenario_project(tmp_path / "project")
 
 
 def charts_rendered(proc: subprocess.CompletedProcess[str]) -> int:
@@ -326,10 +321,7 @@ def test_a_warm_cache_that_cannot_be_written_is_read_and_left_as_it_is(monkeypat
     monkeypatch.setenv("GUIDE_TODAY", "2026-11-21")
     with tempfile.TemporaryDirectory(prefix="guide-ro-") as tmp:
         base = Path(tmp)
-        root = copy_project(base / "project")
-        for extra in (root / "scenarios").glob("*.yaml"):
-            if extra.name not in KEEP:
-                extra.unlink()
+        root = copy_two_scenario_project(base / "project")
         cache = base / "cache"
         build_into(root, base / "clean", cache)
         clean = site_hashes(base / "clean")

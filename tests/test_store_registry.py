@@ -8,14 +8,13 @@ import re
 from pathlib import Path
 
 import pytest
-from site_support import build_into, copy_project
+from site_support import build_into, copy_two_scenario_project
 
 from generator.store import registry
 from generator.store.cachefile import Cache
 from generator.store.registry import STORES, TABLE, Encoding, Recipe
 
 PACKAGE = Path(__file__).resolve().parents[1] / "generator"
-KEEP = {"case-continuous-pretraining-trn1n.yaml", "case-series-a-startup.yaml"}
 
 
 def test_each_store_has_one_name_a_key_recipe_and_an_encoding():
@@ -67,10 +66,7 @@ def test_every_store_and_memo_the_code_names_is_registered():
 @pytest.mark.slow
 def test_every_file_a_build_leaves_in_the_cache_belongs_to_one_registered_store(tmp_path: Path, monkeypatch):
     monkeypatch.setenv("GUIDE_TODAY", "2026-11-21")
-    root = copy_project(tmp_path / "project")
-    for extra in (root / "scenarios").glob("*.yaml"):
-        if extra.name not in KEEP:
-            extra.unlink()
+    root = copy_two_scenario_project(tmp_path / "project")
     cache = tmp_path / "cache"
     build_into(root, tmp_path / "site", cache)
     build_into(root, tmp_path / "warm", cache)
