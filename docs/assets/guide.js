@@ -55,10 +55,16 @@
     }
   }
 
-  // The static images are 640 px wide and their smallest text is 10 px (Vega's axis labels), so
-  // below 576 px of width that text would shrink under 9 px. There, as on a phone, the live chart,
-  // drawn at the column's width with text at its own size, replaces the image as it nears the screen.
-  const LEGIBLE_STATIC_WIDTH = 576;
+  // A static image's smallest text is 10 px (Vega's axis labels): drawn narrower than 0.9 of its own
+  // width, that text would shrink under 9 px. The image on show is the wide one (640 px) or, where
+  // its <picture> says so, the narrow one (a scenario's chart on a phone). A column too narrow for
+  // the image on show (a phone, for a chart without a narrow image) gets the live chart, drawn at
+  // the column's width with text at its own size, in place of the image as it nears the screen.
+  function legibleWidth(el) {
+    const source = el.querySelector("picture source");
+    const shown = source && window.matchMedia(source.media).matches ? source : el.querySelector("img.guide-chart__static");
+    return 0.9 * Number(shown.getAttribute("width"));
+  }
 
   function prepare(el) {
     if (el.getAttribute("data-ready")) return;
@@ -78,7 +84,7 @@
     if (window.GuideCharts) {
       waits.set(el, window.GuideCharts.whenNear(el, () => {
         waits.delete(el);
-        if (imageless || (el.clientWidth > 0 && el.clientWidth < LEGIBLE_STATIC_WIDTH)) once();
+        if (imageless || (el.clientWidth > 0 && el.clientWidth < legibleWidth(el))) once();
       }));
     }
   }
