@@ -55,15 +55,11 @@
     }
   }
 
-  // A static image's smallest text is 10 px (Vega's axis labels): drawn narrower than 0.9 of its own
-  // width, that text would shrink under 9 px. The image on show is the wide one (640 px) or, where
-  // its <picture> says so, the narrow one (a scenario's chart on a phone). A column too narrow for
-  // the image on show (a phone, for a chart without a narrow image) gets the live chart, drawn at
-  // the column's width with text at its own size, in place of the image as it nears the screen.
+  // An image's smallest text is 10 px: narrower than 0.9 of its width (the wide image's, or its
+  // <picture>'s narrow one on a phone), that text is under 9 px, and the live chart replaces it.
   function legibleWidth(el) {
-    const source = el.querySelector("picture source");
-    const shown = source && window.matchMedia(source.media).matches ? source : el.querySelector("img.guide-chart__static");
-    return 0.9 * Number(shown.getAttribute("width"));
+    const s = el.querySelector("picture source");
+    return 0.9 * (s && matchMedia(s.media).matches ? s : el.querySelector("img")).getAttribute("width");
   }
 
   function prepare(el) {
