@@ -3,7 +3,9 @@
 Renders the images of every chart this checkout's site has (one worker's work, in this process,
 with the workers' font setting), --repeat times, and prints the median milliseconds of CPU per
 chart for each step of `images._render`: the Vega run to the light SVG, its dark restyling, the
-two rasterisations, the 1200x630 card links unfurl to (issue 31), and two floors (a Vega run of an empty spec, and a PNG of a blank canvas as
+two rasterisations, the 1200x630 card links unfurl to (issue 31), a scenario chart's narrow SVG
+(a second Vega run) and its dark restyling (issue 42; a median over the charts that have one, which
+at N scenarios are all but five of the charts), and two floors (a Vega run of an empty spec, and a PNG of a blank canvas as
 large as a chart's). Then the arithmetic for N charts on C cores: the CPU seconds the images need
 and the least wall time they add, against 3x a floor build of F seconds with a warm build of W.
 
@@ -52,11 +54,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         cache = Cache(Path(tmp))
         made = generate(ROOT, cache, "https://example.test/guide/", dt.date.today(), images.Images(cache, render=False))
-    specs = [json.loads(files.job.spec) for files in made.site.embeds]
+    jobs = [files.job for files in made.site.embeds]
+    specs = [json.loads(job.spec) for job in jobs]
     vlc.vega_to_svg(specs[0], allowed_base_urls=[])  # the first run loads Vega
-    steps: dict[str, list[float]] = {"svg (Vega run)": [], "dark svg": [], "png": [], "dark png": [], "card png": []}
+    steps: dict[str, list[float]] = {"svg (Vega run)": [], "dark svg": [], "png": [], "dark png": [], "card png": [],
+                                     "narrow svg (Vega run)": [], "narrow dark svg": []}
     for _ in range(args.repeat):
-        for spec in specs:
+        for job, spec in zip(jobs, specs):
             ms, svg = cpu_ms(lambda: vlc.vega_to_svg(spec, allowed_base_urls=[]))
             steps["svg (Vega run)"].append(ms)
             ms, dark = cpu_ms(lambda: images.dark_svg(svg))
@@ -67,6 +71,11 @@ def main() -> None:
             steps["dark png"].append(ms)
             ms, _ = cpu_ms(lambda: vlc.svg_to_png(images.drawable_svg(images.card_svg(svg))))
             steps["card png"].append(ms)
+            if job.narrow_height:
+                ms, narrow = cpu_ms(lambda: vlc.vega_to_svg(images.narrow_spec(spec, job.narrow_height), allowed_base_urls=[]))
+                steps["narrow svg (Vega run)"].append(ms)
+                ms, _ = cpu_ms(lambda: images.dark_svg(narrow))
+                steps["narrow dark svg"].append(ms)
     empty = {"$schema": "https://vega.github.io/schema/vega/v5.json", "width": embeds.EXPORT_WIDTH, "height": 400, "marks": []}
     blank = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{embeds.EXPORT_WIDTH}" height="400">'
              f'<rect width="{embeds.EXPORT_WIDTH}" height="400" fill="white"/></svg>')
@@ -82,7 +91,7 @@ def main() -> None:
         m = statistics.median(values)
         total += m
         print(f"  {name:<28} {m:7.1f}")
-    print(f"  {'all five images':<28} {total:7.1f}")
+    print(f"  {'all seven images':<28} {total:7.1f}")
     for name, m in floors.items():
         print(f"  floor: {name:<40} {m:7.1f}")
     cpu_s = total * args.charts / 1000

@@ -411,12 +411,13 @@ SMALLEST_CHART_TEXT = """async () => {
     }
   }
   for (const img of document.querySelectorAll('img')) {
-    if (!seen(img) || !/[.]svg$/.test(new URL(img.src).pathname)) continue;
-    const doc = new DOMParser().parseFromString(await (await fetch(img.src)).text(), 'image/svg+xml');
+    const src = img.currentSrc || img.src;  // a <picture>'s narrow image where it is the one on show
+    if (!seen(img) || !/[.]svg$/.test(new URL(src).pathname)) continue;
+    const doc = new DOMParser().parseFromString(await (await fetch(src)).text(), 'image/svg+xml');
     const root = doc.documentElement;
     const sizes = [...doc.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size'))).filter(n => n > 0);
     if (!sizes.length) continue;
-    out.push({what: 'image ' + img.src, px: Math.min(...sizes) * img.getBoundingClientRect().width / parseFloat(root.getAttribute('width'))});
+    out.push({what: 'image ' + src, px: Math.min(...sizes) * img.getBoundingClientRect().width / parseFloat(root.getAttribute('width'))});
   }
   return out;
 }"""
@@ -431,7 +432,8 @@ def test_every_page_type_fits_a_phone_with_legible_charts(name: str, open_tab, s
     # then pushes the chart down by a screen or more: a reader scrolls on to it, so the test waits
     # for the answer rather than scroll to where the chart was.
     page.wait_for_function("() => !document.getElementById('guide-calc') || document.querySelector('#guide-calc[data-ready]')")
-    # Scroll to each chart, as a reader would (no pointer, no touch): each one is then drawn live.
+    # Scroll to each chart, as a reader would (no pointer, no touch): each one is then drawn live,
+    # but for a scenario's chart, whose narrow image is on show (loaded before it is measured).
     views = page.locator(CHARTS)
     for i in range(views.count()):
         view = views.nth(i)
@@ -439,7 +441,9 @@ def test_every_page_type_fits_a_phone_with_legible_charts(name: str, open_tab, s
             continue
         view.scroll_into_view_if_needed()
         try:
-            page.wait_for_function("(e) => e.dataset.drawn === 'true'", arg=view.element_handle(), timeout=TIMEOUT_MS)
+            page.wait_for_function("(e) => e.dataset.drawn === 'true' || [...e.querySelectorAll('img')].some((i) =>"
+                                   " i.getClientRects().length && i.complete && i.naturalWidth && /-narrow(-dark)?[.]svg$/.test(i.currentSrc))",
+                                   arg=view.element_handle(), timeout=TIMEOUT_MS)
         except PlaywrightTimeout:
             pytest.fail(f"chart {i} of {name} was not drawn live at 360 px; errors: {tab.recorder.errors}")
     width = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")

@@ -383,6 +383,62 @@ def test_a_scenario_page_leads_with_its_verdict_saving_and_chart(width: int, ope
     assert not page.errors
 
 
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("width", [360, 390])
+def test_on_a_phone_a_scenarios_chart_paints_from_its_narrow_image_and_loads_no_vega_runtime(width: int, scheme: str, open_page,
+                                                                                           served_site: str):
+    # The chart is in the first screen: a live chart there would load the runtime with the page,
+    # some 200-300 ms of blocking time on Lighthouse's phone (benchmarks/README.md).
+    page = open_page("", width, scheme)
+    requested: list[str] = []
+    page.on("request", lambda r: requested.append(r.url))
+    page.goto(served_site + "scenarios/repeated-fine-tuning/", wait_until="load")
+    chart = "repeated-fine-tuning-1-cumulative"
+    shown = """() => { const v = document.querySelector('.guide-chart__view');
+      const img = [...v.querySelectorAll('img.guide-chart__static')].find(i => i.offsetWidth > 0);
+      return img && img.complete && img.naturalWidth > 0 ? {src: img.currentSrc, drawn: img.offsetWidth, natural: img.naturalWidth,
+        scheme: document.body.getAttribute('data-md-color-scheme'), top: v.getBoundingClientRect().top} : null; }"""
+    page.wait_for_function(shown)
+    image = page.evaluate(shown)
+    dark = "-dark" if image["scheme"] == "slate" else ""
+    assert image["scheme"] == ("slate" if scheme == "dark" else "default"), image
+    assert image["src"].endswith(f"/embed/{chart}/{chart}-narrow{dark}.svg"), image
+    # Legible: the SVG's smallest text, scaled to the width it is drawn at, is 9 px or more.
+    svg = page.evaluate("(u) => fetch(u).then(r => r.text())", image["src"])
+    smallest = min(float(size) for size in re.findall(r'font-size="([0-9.]+)px"', svg))
+    assert image["natural"] <= 400 and smallest * image["drawn"] / image["natural"] >= 9, (image, smallest)
+    # At load, and with the chart on the screen: once guide.js's observer has had its turn (one
+    # registered after it, on the same chart, fires in the same frame or later), it has decided.
+    for _ in ("at load", "in view"):
+        page.evaluate("""() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => {
+          const seen = new IntersectionObserver(() => { seen.disconnect(); requestAnimationFrame(() => setTimeout(done)); });
+          seen.observe(document.querySelector('.guide-chart__view')); })))""")
+        assert page.evaluate("document.querySelector('.guide-chart__view').getAttribute('data-live')") is None
+        assert not [u for u in requested if u.endswith("/vega.js")], requested
+        page.locator(".guide-chart__view").first.scroll_into_view_if_needed()
+    # Every line of it (the title and source rewrapped for the width) inside the image.
+    outside = page.evaluate("""(u) => fetch(u).then(r => r.text()).then((text) => {
+      const box = document.createElement('div'); box.innerHTML = text; document.body.append(box);
+      const svg = box.querySelector('svg').getBoundingClientRect();
+      const out = [...box.querySelectorAll('svg text')].filter((t) => { const b = t.getBoundingClientRect();
+        return b.width > 0 && (b.left < svg.left - 0.5 || b.right > svg.right + 0.5); }).map((t) => t.textContent);
+      box.remove(); return out; })""", image["src"])
+    assert outside == []
+    assert not page.errors
+
+
+def test_a_scenario_charts_narrow_images_are_the_size_its_page_gives_them(built_site: BuiltSite):
+    folder = built_site.site / "scenarios" / "mainstream-pretraining"
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    sources = re.findall(r'<source media="[^"]+" srcset="([^"]+)" width="([0-9]+)" height="([0-9]+)">', page)
+    assert [Path(src).name for src, _, _ in sources] == ["mainstream-pretraining-1-cumulative-narrow.svg",
+                                                         "mainstream-pretraining-1-cumulative-narrow-dark.svg"]
+    for src, width, height in sources:
+        svg = (folder / src).resolve().read_text(encoding="utf-8")
+        assert re.match(r'<svg [^>]*\bwidth="([0-9]+)" height="([0-9]+)"', svg).groups() == (width, height)
+        assert int(width) <= 400
+
+
 def test_where_a_cheaper_way_to_buy_is_shown_the_page_says_it_is_not_the_verdicts_number(built_site: BuiltSite, project):
     with_cheaper = [r for r in project.results if any(w.outcome.trainium.cheaper_by > 0 or w.outcome.gpu.cheaper_by > 0 for w in r.workloads)]
     without = [r for r in project.results if r not in with_cheaper]

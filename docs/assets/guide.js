@@ -55,10 +55,12 @@
     }
   }
 
-  // The static images are 640 px wide and their smallest text is 10 px (Vega's axis labels), so
-  // below 576 px of width that text would shrink under 9 px. There, as on a phone, the live chart,
-  // drawn at the column's width with text at its own size, replaces the image as it nears the screen.
-  const LEGIBLE_STATIC_WIDTH = 576;
+  // An image's smallest text is 10 px: narrower than 0.9 of its width (the wide image's, or its
+  // <picture>'s narrow one on a phone), that text is under 9 px, and the live chart replaces it.
+  function legibleWidth(el) {
+    const s = el.querySelector("picture source");
+    return 0.9 * (s && matchMedia(s.media).matches ? s : el.querySelector("img")).getAttribute("width");
+  }
 
   function prepare(el) {
     if (el.getAttribute("data-ready")) return;
@@ -78,7 +80,7 @@
     if (window.GuideCharts) {
       waits.set(el, window.GuideCharts.whenNear(el, () => {
         waits.delete(el);
-        if (imageless || (el.clientWidth > 0 && el.clientWidth < LEGIBLE_STATIC_WIDTH)) once();
+        if (imageless || (el.clientWidth > 0 && el.clientWidth < legibleWidth(el))) once();
       }));
     }
   }

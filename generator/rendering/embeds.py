@@ -30,6 +30,7 @@ from markupsafe import Markup
 
 from generator.rendering import unfurl
 from generator.rendering.charts import COLUMN_UNITS, Chart
+from generator.rendering import images as image_files
 from generator.rendering.images import Images, Job
 from generator.store.cachefile import Cache, path_key
 
@@ -57,6 +58,9 @@ def file_names(chart_id: str) -> dict[str, str]:
         "svg": f"{chart_id}.svg",
         "png": f"{chart_id}.png",
         "svg-dark": f"{chart_id}-dark.svg",
+        # What a phone shows of a scenario's chart on its page (images.NARROW_WIDTH wide).
+        "svg-narrow": f"{chart_id}-narrow.svg",
+        "svg-narrow-dark": f"{chart_id}-narrow-dark.svg",
         "png-dark": f"{chart_id}-dark.png",
         "card": f"{chart_id}-card.png",
         "json": f"{chart_id}.vl.json",
@@ -73,6 +77,22 @@ def image_height(chart: Chart) -> int:
     """The height of the chart's static images in px: its spec's, which autosize "fit" (charts.py)
     makes the whole image's at EXPORT_WIDTH, title and legend included."""
     return int(chart.spec["height"])
+
+
+# The charts with a narrow image: a scenario's cumulative cost, which its page shows in the first
+# screen. The site's charts keep the live chart on a phone: their legends and axis titles need
+# more than the narrow image's width.
+NARROW_KINDS = frozenset({"cumulative"})
+# Where a page shows the narrow image: below 608 px the column is under 576 px (the viewport less
+# Material's 16 px margins), the width that keeps the wide image's 10 px text at 9 (guide.css).
+NARROW_MEDIA = "(max-width: 607.98px)"
+
+
+def narrow_height(chart: Chart, site_url: str) -> int:
+    """The height of the chart's narrow image in px; 0 for a chart without one."""
+    if chart.kind not in NARROW_KINDS:
+        return 0
+    return image_files.narrow_height(export_spec(chart, site_url)["title"], image_height(chart))
 
 
 def export_spec(chart: Chart, site_url: str) -> dict[str, Any]:
@@ -269,7 +289,8 @@ def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache |
     if site_url:
         texts[base + unfurl.OEMBED] = unfurl.oembed(c, base, names["card"], site_url, site_name, image=images)
     gallery = env.get_template("partials/gallery_section.html.j2").render(c=c)
-    return ChartFiles(c.id, texts, Job(compile_vega(export, cache, memo), card_heading=card_heading), gallery, c.title)
+    job = Job(compile_vega(export, cache, memo), card_heading=card_heading, narrow_height=narrow_height(c, site_url))
+    return ChartFiles(c.id, texts, job, gallery, c.title)
 
 
 Stored = dict[tuple[str, str], tuple[Path, int, str]]  # (suffix, text) -> the cache file, its size and sha256

@@ -53,6 +53,10 @@ DARK_CSS = (
 )
 DARK_BACKGROUND = "#333"
 IMAGES = ("svg", "svg-dark", "png", "png-dark", "card")
+# A phone's image of a chart, for the pages alone: EXPORT_WIDTH's image there would be drawn at some
+# 330 px, its 10 px text at 5. This one's text stays at 9 px or more down to 0.9 of its width.
+NARROW_WIDTH = 340
+NARROW_IMAGES = ("svg-narrow", "svg-narrow-dark")
 
 
 def dark_svg(svg: str) -> str:
@@ -113,6 +117,52 @@ def card_svg(svg: str, heading: tuple[str, ...] = ()) -> str:
             + svg[m.end():-len("</svg>")] + "</g></svg>")
 
 
+# Characters in a line of the narrow image's title (13 px bold) and subtitle (12 px), and the height
+# each line takes: the lines the export's title gains there are added to the image's height, and
+# so is a row for the legend, which moves under the plot, so that the plot keeps its own height.
+_NARROW_TITLE_CHARS, _NARROW_SUBTITLE_CHARS = 43, 54
+_TITLE_LINE, _LEGEND_ROW = 15, 24
+_BREAKS = re.compile(r"[^ /]*(?:/+| +|$)")
+
+
+def _narrow_lines(lines: list[str], chars: int) -> list[str]:
+    """The lines joined and wrapped again at `chars`, at spaces and after slashes (a URL)."""
+    out: list[str] = []
+    line = ""
+    for piece in _BREAKS.findall(" ".join(lines)):
+        if line and len((line + piece).rstrip()) > chars:
+            out.append(line.rstrip())
+            line = piece
+        else:
+            line += piece
+    if line.strip():
+        out.append(line.rstrip())
+    return out
+
+
+def _narrow_title(title: dict) -> dict:
+    narrow = dict(title, text=_narrow_lines(list(title["text"]), _NARROW_TITLE_CHARS))
+    if "subtitle" in title:
+        narrow["subtitle"] = _narrow_lines(list(title["subtitle"]), _NARROW_SUBTITLE_CHARS)
+    return narrow
+
+
+def narrow_height(title: dict, height: int) -> int:
+    """The narrow image's height, for a chart of this title (lists of lines) and height."""
+    def count(t: dict) -> int:
+        return len(t["text"]) + len(t.get("subtitle", []))
+    return height + _TITLE_LINE * (count(_narrow_title(title)) - count(title)) + _LEGEND_ROW
+
+
+def narrow_spec(spec: dict, height: int) -> dict:
+    """The compiled chart laid out NARROW_WIDTH x height: its title wrapped to the width, its
+    legends in a row under the plot, and its axis titles cut to the plot's width."""
+    narrow = dict(spec, width=NARROW_WIDTH, height=height, title=_narrow_title(spec["title"]))
+    narrow["legends"] = [dict(legend, orient="bottom", direction="horizontal", columns=2) for legend in spec.get("legends", [])]
+    narrow["axes"] = [dict(axis, titleLimit={"signal": "width"}) if "title" in axis else axis for axis in spec.get("axes", [])]
+    return narrow
+
+
 # Everything besides the spec that decides an image's bytes: where every image's cache key starts
 # (the images store's recipe in store/registry.py). Not the code digest every other store's key
 # holds: rendering the images is most of a cold build (at
@@ -130,10 +180,14 @@ class Job:
     heading: tuple[str, ...] = ()
     # A chart's own images, its card under these lines (a scenario's verdict, saving and title).
     card_heading: tuple[str, ...] = ()
+    # A chart's own images, with the narrow image (NARROW_IMAGES) this high; 0: none.
+    narrow_height: int = 0
 
     @property
     def images(self) -> tuple[str, ...]:
-        return ("card",) if self.heading else IMAGES
+        if self.heading:
+            return ("card",)
+        return IMAGES + NARROW_IMAGES if self.narrow_height else IMAGES
 
     @functools.cached_property
     def key(self) -> str:
@@ -147,6 +201,8 @@ class Job:
                 h.update(part.encode("utf-8"))
                 h.update(b"\0")
             h.update(f"card {len(self.card_heading)}".encode())
+        if self.narrow_height:
+            h.update(f"narrow {self.narrow_height}".encode())
         return h.hexdigest()
 
 
@@ -155,7 +211,7 @@ def _cached(cache_dir: Path, key: str, image: str) -> Path:
 
 
 def _sums(cache_dir: Path, key: str) -> Path:
-    """The size and sha256 of a chart's four images, written after them: what a later build checks
+    """The size and sha256 of a chart's images, written after them: what a later build checks
     the images against before it links them into a site (where an edit would reach the cache)."""
     return cache_dir / f"{key}.sums.json"
 
@@ -209,11 +265,13 @@ def _ellipsis(run: str) -> str:
 
 
 def _render(job: Job, cache_dir: Path) -> None:
-    """All four images of a chart from one Vega run, written to the cache: the SVG, its dark
-    restyling, and both rasterised. Runs in a worker process; the bytes never travel back."""
+    """A chart's images, written to the cache: the SVG, its dark restyling, both rasterised and
+    its card from one Vega run; with a second, the narrow SVG and its dark restyling. Runs in a
+    worker process; the bytes never travel back."""
     # Parsed here, not handed over as text: vl-convert's own JSON parser can round a number's last
     # digit differently, which moves a coordinate in the SVG.
-    svg = vlc.vega_to_svg(json.loads(job.spec), allowed_base_urls=[])
+    spec = json.loads(job.spec)
+    svg = vlc.vega_to_svg(spec, allowed_base_urls=[])
     card = vlc.svg_to_png(drawable_svg(card_svg(svg, job.heading or job.card_heading)))
     if job.heading:
         images = {"card": card}
@@ -226,6 +284,10 @@ def _render(job: Job, cache_dir: Path) -> None:
             "png-dark": vlc.svg_to_png(drawable_svg(dark), scale=PNG_SCALE),
             "card": card,
         }
+        if job.narrow_height:
+            narrow = vlc.vega_to_svg(narrow_spec(spec, job.narrow_height), allowed_base_urls=[])
+            images["svg-narrow"] = narrow.encode("utf-8")
+            images["svg-narrow-dark"] = dark_svg(narrow).encode("utf-8")
     for image, data in images.items():
         write_atomically(_cached(cache_dir, job.key, image), data)
     sums = {image: [len(data), hashlib.sha256(data).hexdigest()] for image, data in images.items()}

@@ -73,7 +73,8 @@ def _parse(body: bytes) -> Rendered | None:
         return Rendered(
             d["page"],
             [ChartLabel(**c) for c in d["charts"]],
-            [ChartFiles(f["chart_id"], f["texts"], Job(JSONText(f["job"]), card_heading=tuple(f["card_heading"])), f["gallery"], f["title"])
+            [ChartFiles(f["chart_id"], f["texts"], Job(JSONText(f["job"]), card_heading=tuple(f["card_heading"]),
+                                                      narrow_height=f["narrow_height"]), f["gallery"], f["title"])
              for f in d["files"]],
             d["row"],
             d["row_html"],
@@ -112,7 +113,8 @@ class RenderedScenarios:
             "page": rendered.page,
             "charts": [dataclasses.asdict(c) for c in rendered.charts],
             "files": [{"chart_id": f.chart_id, "texts": f.texts, "job": f.job.spec, "gallery": f.gallery, "title": f.title,
-                       "card_heading": list(f.job.card_heading)} for f in rendered.files],
+                       "card_heading": list(f.job.card_heading),
+                       "narrow_height": f.job.narrow_height} for f in rendered.files],
             "row": rendered.row,
             "row_html": rendered.row_html,
             "presets": rendered.presets,

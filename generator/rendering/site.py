@@ -33,7 +33,7 @@ from generator.model.schema import json_schema
 from generator.rendering import catalog_tables, changes, downloads, embeds, published, unfurl
 from generator.rendering import charts as ch
 from generator.rendering.diff import DEFAULT_THRESHOLD
-from generator.rendering.images import CARD_HEIGHT, CARD_WIDTH, PNG_SCALE, Images, Job
+from generator.rendering.images import CARD_HEIGHT, CARD_WIDTH, NARROW_WIDTH, PNG_SCALE, Images, Job
 from generator.rendering.scenario_cache import Rendered, RenderedScenarios
 from generator.store.cachefile import Cache
 from generator.store.html_cache import scenario_page
@@ -186,6 +186,9 @@ class Renderer:
             embed_names=embeds.file_names,
             export_width=embeds.EXPORT_WIDTH,
             image_height=embeds.image_height,
+            narrow_width=NARROW_WIDTH,
+            narrow_media=embeds.NARROW_MEDIA,
+            narrow_height=lambda c: embeds.narrow_height(c, self.site_url),
             png_scale=PNG_SCALE,
             iframe_width=unfurl.IFRAME_WIDTH,
             iframe_height=unfurl.IFRAME_HEIGHT,
