@@ -37,6 +37,9 @@ def _draw_every_chart(page) -> None:
         view = views.nth(i)
         if view.is_visible():
             view.scroll_into_view_if_needed()
+    # Scrolling fades the header's page title in; axe reads colours as they are, so mid-fade they
+    # would be neither the page's nor the title's.
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
 
 
 @pytest.mark.parametrize("width", [390, 1280])

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 
 if TYPE_CHECKING:
-    from generator.plugin.incremental.build import IncrementalBuild, PageRecord
     from generator.rendering.build import Generated
+
+
+class PageFiles(Protocol):
+    """What takes each generated page's file as it is handed over (the incremental build)."""
+
+    def page_file(self, f: GeneratedFile, config: MkDocsConfig, markdown: str, record: Any) -> None: ...
 
 
 class GeneratedFile(File):
@@ -27,8 +32,8 @@ class GeneratedFile(File):
         return self.changed
 
 
-def hand_over(files: Files, config: MkDocsConfig, made: Generated, incremental: IncrementalBuild | None,
-              record: Callable[[str], PageRecord]) -> list[GeneratedFile]:
+def hand_over(files: Files, config: MkDocsConfig, made: Generated, incremental: PageFiles | None,
+              record: Callable[[str], Any]) -> list[GeneratedFile]:
     """The generated pages and assets added to MkDocs' files (a page's record made as it is), in the
     order MkDocs is handed them; published Markdown is left for after the build (`publishing`)."""
     generated: list[GeneratedFile] = []

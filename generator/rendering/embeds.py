@@ -100,7 +100,7 @@ def export_spec(chart: Chart, site_url: str) -> dict[str, Any]:
     # Shallow copies: the rows are shared with the chart, and nothing here writes to them.
     spec = dict(chart.spec, width=EXPORT_WIDTH, title=dict(chart.spec["title"]))
     subtitle = list(spec["title"].get("subtitle", []))
-    subtitle.append(f"From the guide: {urljoin(site_url, page_url(chart.page))}")
+    subtitle.append(f"{image_files.ADDRESS_LINE}{urljoin(site_url, page_url(chart.page))}")
     spec["title"]["subtitle"] = subtitle
     spec.pop("background", None)
     return spec

@@ -57,6 +57,8 @@ IMAGES = ("svg", "svg-dark", "png", "png-dark", "card")
 # 330 px, its 10 px text at 5. This one's text stays at 9 px or more down to 0.9 of its width.
 NARROW_WIDTH = 340
 NARROW_IMAGES = ("svg-narrow", "svg-narrow-dark")
+# How the last line of an exported chart's subtitle starts: the address of the page it is from.
+ADDRESS_LINE = "From the guide: "
 
 
 def dark_svg(svg: str) -> str:
@@ -143,7 +145,10 @@ def _narrow_lines(lines: list[str], chars: int) -> list[str]:
 def _narrow_title(title: dict) -> dict:
     narrow = dict(title, text=_narrow_lines(list(title["text"]), _NARROW_TITLE_CHARS))
     if "subtitle" in title:
-        narrow["subtitle"] = _narrow_lines(list(title["subtitle"]), _NARROW_SUBTITLE_CHARS)
+        # Without the page's address: the narrow image is shown on that page alone, and a wrapped
+        # address would make its height, and the page's markup, depend on the site URL's length.
+        kept = [line for line in title["subtitle"] if not line.startswith(ADDRESS_LINE)]
+        narrow["subtitle"] = _narrow_lines(kept, _NARROW_SUBTITLE_CHARS)
     return narrow
 
 

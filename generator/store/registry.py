@@ -99,9 +99,11 @@ TABLE: tuple[Store, ...] = (
           "scenario pages' files as the theme made them, with their search entries (store/page_file_cache.py)"),
     Store("compiled", "templates", ("*/*.bc",), Recipe.NAMED, Encoding.CHECKED,
           "compiled Jinja templates, a folder for each state of the code and libraries (store/template_cache.py)"),
-    Store("images", "embeds", ("*.svg", "*.svg.dark", "*.png", "*.png.dark", "*.card", "*.sums.json"),
+    Store("images", "embeds", ("*.svg", "*.svg.dark", "*.svg-narrow", "*.svg-narrow.dark", "*.png", "*.png.dark",
+                               "*.card", "*.sums.json"),
           Recipe.RENDERING, Encoding.LINKED,
-          "chart images, with their sizes and sums in a checked `.sums.json` (rendering/images.py)"),
+          "chart images (a scenario chart's narrow SVGs too), with their sizes and sums in a checked `.sums.json` "
+          "(rendering/images.py)"),
     Store("vega", "embeds", ("*.vg.json",), Recipe.NAMED, Encoding.CHECKED,
           "charts' compiled Vega skeletons (rendering/embeds.py compile_vega)"),
     Store("texts", "embeds/texts", ("*",), Recipe.CONTENT, Encoding.LINKED,
