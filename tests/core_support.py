@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from generator.model.engine import Inputs, Span
+
 REPO = Path(__file__).resolve().parent.parent
 # Tests of behaviour read a frozen copy of data/ and scenarios/, so that refreshing a price or adding
 # a scenario never changes what they expect. Only tests of the live files' structure and sourcing
@@ -147,3 +149,20 @@ def words_env() -> dict[str, str]:
     from generator.model.wording import tables
 
     return {**os.environ, "GUIDE_WORDS": json.dumps(tables())}
+
+
+# --- engine inputs --------------------------------------------------------------------------------
+
+
+def point(v: float) -> Span:
+    """A range that is one value."""
+    return Span(v, v, v)
+
+
+def engine_inputs(**fields) -> Inputs:
+    """Engine inputs for a test: the fields it names, and for the rest a plain case's (no spot, both
+    sides available, no deadline, engineer-weeks at $6,000 with two engineers on the port)."""
+    plain = dict(trainium_spot=False, gpu_spot=False, engineer_week_usd=6000.0, port_extra_usd=0.0,
+                 runs_per_architecture=None, trainium_availability="available", gpu_availability="available",
+                 needed_within_days=None, soon_days=30, close_call_margin=0.10, port_engineers=point(2.0))
+    return Inputs(**{**plain, **fields})

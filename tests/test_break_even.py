@@ -16,16 +16,12 @@ import random
 from dataclasses import replace
 
 import pytest
-from core_support import run_js_on_inputs
+from core_support import point, run_js_on_inputs
 
-from generator.model.engine import MAX_PLAN_RUNS, BreakEven, Inputs, Span, Way, _trend, break_even, evaluate, plan_totals
+from generator.model.engine import MAX_PLAN_RUNS, BreakEven, Inputs, Way, _trend, break_even, evaluate, plan_totals
 from generator.model.results import plain
 
 EVERY_LENGTH_TO = 10_000  # every plan length up to here is priced; beyond, a sample
-
-
-def point(v: float) -> Span:
-    return Span(v, v, v)
 
 
 def ahead(x: Inputs, n: int) -> bool:

@@ -8,13 +8,9 @@ from dataclasses import replace
 
 import pytest
 
-from core_support import FROZEN
-from generator.model.engine import Inputs, Span, Way, evaluate, robustness, thresholds
+from core_support import engine_inputs, FROZEN, point
+from generator.model.engine import Span, Way, evaluate, robustness, thresholds
 from generator.model.schema import Workload
-
-
-def point(v: float) -> Span:
-    return Span(v, v, v)
 
 
 YEAR = 8760.0
@@ -24,28 +20,17 @@ YEAR = 8760.0
 # At the case's throughput of 0.8 the run takes 6,250 / 0.8 = 7,812.5 hours: one term, $117,120 in
 # all, so Trainium. Below 6,250 / 8,760 = 0.7135 it takes longer than a year: two terms, $222,240,
 # so the GPU. The team buys the term only, so no hour is bought otherwise.
-COMMITTED = Inputs(
+COMMITTED = engine_inputs(
     gpu_hours=6250.0,
     relative_throughput=Span(0.8, 0.6, 1.0),
     trainium_price=point(12.0),
     gpu_price=point(20.0),
-    trainium_spot=False,
-    gpu_spot=False,
     interruption_rate=point(0.0005),
     lost_hours=point(1.5),
     port_weeks=point(2.0),
-    engineer_week_usd=6000.0,
-    port_extra_usd=0.0,
     runs=1,
-    runs_per_architecture=None,
     trainium_count=1,
     gpu_count=1,
-    trainium_availability="available",
-    gpu_availability="available",
-    needed_within_days=None,
-    soon_days=30,
-    close_call_margin=0.10,
-    port_engineers=point(2.0),
     trainium_term_hours=YEAR,
     trainium_option="commit-1y",
     gpu_option="on-demand",

@@ -16,38 +16,24 @@ from dataclasses import replace
 
 import pytest
 
-from core_support import DATA
-from generator.model.engine import Inputs, Span, evaluate, ports_needed, robustness, thresholds
+from core_support import DATA, engine_inputs, point
+from generator.model.engine import Span, evaluate, ports_needed, robustness, thresholds
 from generator.model.resolve import gpu_instance_hours, port_weeks, resolve
 from generator.model.schema import Workload
 
 
-def point(v: float) -> Span:
-    return Span(v, v, v)
-
-
-BASE = Inputs(
+BASE = engine_inputs(
     gpu_hours=100.0,
     relative_throughput=Span(1.25, 1.0, 1.5),
     trainium_price=point(20.0),
     gpu_price=point(40.0),
-    trainium_spot=False,
-    gpu_spot=False,
     # On spot, 8 instances x 0.0125 interruptions per instance-hour x 1 hour lost = 10 % extra hours.
     interruption_rate=Span(0.0125, 0.00625, 0.025),
     lost_hours=point(1.0),
     port_weeks=Span(2.0, 1.0, 3.0),
-    engineer_week_usd=6000.0,
-    port_extra_usd=0.0,
     runs=10,
-    runs_per_architecture=None,
     trainium_count=8,
     gpu_count=8,
-    trainium_availability="available",
-    gpu_availability="available",
-    needed_within_days=None,
-    soon_days=30,
-    close_call_margin=0.10,
     port_engineers=point(2.0),  # a 2-week port is 7 calendar days
 )
 

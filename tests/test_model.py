@@ -19,7 +19,7 @@ from dataclasses import replace
 
 import pytest
 
-from core_support import run_js_on_inputs, run_js_on_workloads
+from core_support import engine_inputs, point, run_js_on_inputs, run_js_on_workloads
 from generator.rendering.calculator import calculator_data
 from generator.model import wording
 from generator.model.catalog import Assumptions, Catalog
@@ -29,32 +29,17 @@ from generator.model.results import plain
 from generator.model.schema import Workload
 
 
-def point(v: float) -> Span:
-    return Span(v, v, v)
-
-
-BASE = Inputs(
+BASE = engine_inputs(
     gpu_hours=100.0,
     relative_throughput=Span(1.25, 1.0, 1.5),
     trainium_price=point(20.0),
     gpu_price=point(40.0),
-    trainium_spot=False,
-    gpu_spot=False,
     interruption_rate=Span(0.0005, 0.0001, 0.002),
     lost_hours=Span(1.5, 0.5, 4.0),
     port_weeks=point(2.0),
-    engineer_week_usd=6000.0,
-    port_extra_usd=0.0,
     runs=10,
-    runs_per_architecture=None,
     trainium_count=4,
     gpu_count=8,
-    trainium_availability="available",
-    gpu_availability="available",
-    needed_within_days=None,
-    soon_days=30,
-    close_call_margin=0.10,
-    port_engineers=point(2.0),
 )
 YEAR = 8760.0
 
