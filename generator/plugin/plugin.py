@@ -19,7 +19,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from generator.plugin import mkdocs_internals as internals
-from generator.plugin import publishing, watching
+from generator.plugin import publishing, search_handoff, watching
 from generator.plugin.config import GuideConfig, settings
 from generator.plugin.error_banner import ErrorBanner
 from generator.plugin.files import hand_over
@@ -27,7 +27,7 @@ from generator.plugin.incremental.build import IncrementalBuild, PageRecord
 from generator.plugin.incremental.stored_page import StoredPage
 from generator.plugin.upkeep import Upkeep
 from generator.rendering.images import Images
-from generator.store import cachefile, html_cache
+from generator.store import cachefile
 from generator.store.cachefile import Cache
 
 if TYPE_CHECKING:
@@ -185,26 +185,13 @@ class GuidePlugin(BasePlugin[GuideConfig]):
     @event_priority(100)  # before the search plugin indexes the page
     def _before_search(self, context, *, page: Page, config: MkDocsConfig, nav):
         assert self.made is not None, "on_files runs before the pages"
-        record, inc = self._record(page.file.src_uri), self.incremental
         context["guide_unfurl"] = publishing.unfurl_tags(page, config, self.made, self.published, self.make_images)
-        # The search plugin indexes the page while it holds only what a reader searches it by
-        # (html_cache.searched), or nothing where the page's stored entries join its index instead;
-        # the whole HTML is put back before the theme renders the page.
-        stored = inc is not None and inc.stored_file(context, page, record)
-        record.full = page.content or ""
-        page.content = "" if stored else html_cache.searched(page.file.src_uri, page.content or "")
-        if inc is not None and not stored:
-            inc.before_search(config, record)
+        search_handoff.before_search(context, page, config, self._record(page.file.src_uri), self.incremental)
         return context
 
     @event_priority(-100)  # after the search plugin has indexed the page
     def _after_search(self, context, *, page: Page, config: MkDocsConfig, nav):
-        record = self._record(page.file.src_uri)
-        full, record.full = record.full, None
-        if full is not None:
-            page.content = full
-        if self.incremental is not None:
-            self.incremental.after_search(config, record)
+        search_handoff.after_search(page, config, self._record(page.file.src_uri), self.incremental)
         return context
 
     on_page_context = CombinedEvent(_before_search, _after_search)
