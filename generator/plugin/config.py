@@ -15,10 +15,11 @@ from pathlib import Path
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
+from mkdocs.exceptions import Abort
 
 from generator.inputs.freshness import today
 from generator.inputs.switches import switch
-from generator.store.cachefile import cache_dir
+from generator.store.cachefile import CacheDirError, cache_dir
 
 CACHE_DIR_ENV = "GUIDE_CACHE_DIR"
 CACHE_MAX_MB_ENV = "GUIDE_CACHE_MAX_MB"
@@ -78,6 +79,15 @@ def settings(options: GuideConfig, root: Path) -> Settings:
         images=images_wanted(options.images),
         incremental=incremental(options.incremental),
     )
+
+
+def checked(options: GuideConfig, root: Path) -> Settings:
+    """`settings` for a build, read before MkDocs writes anything: a misplaced cache or a bad date
+    stops the build in one line."""
+    try:
+        return settings(options, root)
+    except (CacheDirError, ValueError) as e:
+        raise Abort(str(e)) from None
 
 
 def _given(name: str) -> tuple[str, str] | None:

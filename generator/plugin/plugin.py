@@ -20,14 +20,13 @@ from mkdocs.structure.pages import Page
 
 from generator.plugin import mkdocs_internals as internals
 from generator.plugin import publishing, search_handoff, watching
-from generator.plugin.config import GuideConfig, settings
+from generator.plugin.config import GuideConfig, Settings, checked
 from generator.plugin.error_banner import ErrorBanner
 from generator.plugin.files import hand_over
 from generator.plugin.incremental.build import IncrementalBuild, PageRecord
 from generator.plugin.incremental.stored_page import StoredPage
 from generator.plugin.upkeep import Upkeep
 from generator.rendering.images import Images
-from generator.store import cachefile
 from generator.store.cachefile import Cache
 
 if TYPE_CHECKING:
@@ -45,9 +44,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
     def __init__(self) -> None:
         self.cache: Cache | None = None  # the build cache (its place checked in on_config), and what this process knows of it
-        self.day = None  # the date prices are judged against, read in on_config
-        self.make_images = True  # whether builds make the charts' static images, read in on_config
-        self.cache_max_mb: float | None = None  # the cache's bound, read in on_config
+        self.options: Settings | None = None  # the options as builds use them, read in on_config
         self.serving = self.dirty = False  # under `mkdocs serve`; with --dirty, only what changed is built again
         self.incremental: IncrementalBuild | None = None  # what earlier builds left that this one takes
         self.pages: dict[str, PageRecord] = {}  # each page's record, by its path in docs/
@@ -83,19 +80,12 @@ class GuidePlugin(BasePlugin[GuideConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         if self.incremental is not None:
             self.incremental.starting()
-        # Checked here, before MkDocs writes anything, so a misplaced cache or a bad date stops the
-        # build in one line.
-        try:
-            options = settings(self.config, _root(config))
-        except (cachefile.CacheDirError, ValueError) as e:
-            raise Abort(str(e)) from None
-        directory, self.day, self.cache_max_mb = options.cache_dir, options.today, options.cache_max_mb
-        self.make_images = self.upkeep.make_images = options.images
-        wanted = options.incremental
-        if wanted != (self.incremental is not None):  # under serve, mkdocs.yml's option changed
-            self._incremental(wanted)
-        if self.cache is None or self.cache.directory != directory:
-            self.cache = Cache(directory, between_builds=self.serving)
+        options = self.options = checked(self.config, _root(config))
+        self.upkeep.make_images = options.images
+        if options.incremental != (self.incremental is not None):  # under serve, mkdocs.yml's option changed
+            self._incremental(options.incremental)
+        if self.cache is None or self.cache.directory != options.cache_dir:
+            self.cache = Cache(options.cache_dir, between_builds=self.serving)
         # After a custom_dir, whose templates override the theme's and these alike.
         if str(THEME) not in config.theme.dirs:
             config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(THEME))
@@ -124,14 +114,14 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         # Runs on every (re)build, so a changed scenario or price is picked up by `mkdocs serve`.
         from generator.rendering.build import generate
 
-        cache, inc = self.cache, self.incremental
-        assert cache is not None, "on_config runs before on_files"
+        cache, inc, options = self.cache, self.incremental, self.options
+        assert cache is not None and options is not None, "on_config runs before on_files"
         self._cancel_images()  # a superseded `mkdocs serve` build's renders, before this build starts its own
-        images = self.images = Images(cache, workers=self.upkeep.workers) if self.make_images else None
+        images = self.images = Images(cache, workers=self.upkeep.workers) if options.images else None
         config_bytes = Path(config.config_file_path).read_bytes()
         self.published = self.published_url.of(config, config_bytes, serving=self.serving)
         project, self.loaded = self.loaded or self._load(config), None
-        made = self.made = generate(_root(config), cache, self.published, self.day, images, site_name=config.site_name,
+        made = self.made = generate(_root(config), cache, self.published, options.today, images, site_name=config.site_name,
                                     project=project)
         # Every page is converted again but under --dirty, and the site folder holds none of their Markdown.
         self.pages = {path: r.new_build() for path, r in self.pages.items()} if self.dirty else {}
@@ -184,8 +174,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
     @event_priority(100)  # before the search plugin indexes the page
     def _before_search(self, context, *, page: Page, config: MkDocsConfig, nav):
-        assert self.made is not None, "on_files runs before the pages"
-        context["guide_unfurl"] = publishing.unfurl_tags(page, config, self.made, self.published, self.make_images)
+        assert self.made is not None and self.options is not None, "on_files runs before the pages"
+        context["guide_unfurl"] = publishing.unfurl_tags(page, config, self.made, self.published, self.options.images)
         search_handoff.before_search(context, page, config, self._record(page.file.src_uri), self.incremental)
         return context
 
@@ -207,7 +197,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         if self.banner is not None:
             self.banner.succeeded()  # a step below that fails shows its own error again (on_build_error)
         inc, cache, made = self.incremental, self.cache, self.made
-        assert cache is not None and made is not None, "on_files runs before on_post_build"
+        assert cache is not None and made is not None and self.options is not None, "on_files runs before on_post_build"
         if inc is not None:
             inc.before_search_written(config)
         images, self.images = self.images, None
@@ -215,7 +205,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
                              self.published, dirty=self.dirty)
         if inc is not None:
             log.info("guide: %d page files from the cache", inc.files_stored)
-        chores = self.upkeep.chores(cache, images, self.cache_max_mb)
+        chores = self.upkeep.chores(cache, images, self.options.cache_max_mb)
         if inc is None or not inc.finished(chores):  # under serve, run between saves
             self.upkeep.at_once(cache, images)
 
