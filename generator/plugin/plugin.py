@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort
@@ -19,18 +18,16 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from generator.plugin import mkdocs_internals as internals
-from generator.plugin import publishing, search_handoff, watching
+from generator.plugin import one_build, publishing, search_handoff, watching
 from generator.plugin.config import GuideConfig, Settings, checked
 from generator.plugin.error_banner import ErrorBanner
 from generator.plugin.files import hand_over
 from generator.plugin.incremental.build import IncrementalBuild, PageRecord
 from generator.plugin.incremental.stored_page import StoredPage
+from generator.plugin.one_build import OneBuild
 from generator.plugin.upkeep import Upkeep
 from generator.rendering.images import Images
 from generator.store.cachefile import Cache
-
-if TYPE_CHECKING:
-    from generator.rendering.build import Generated
 
 log = logging.getLogger("mkdocs.plugins.guide")
 
@@ -53,12 +50,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.watcher = None  # under serve: the system's watcher of scenarios/ and data/, where it started
         self.banner: ErrorBanner | None = None  # under serve: the failed build's error, shown in every page served
         self.loaded = None  # under serve: the project on_pre_build loaded, for on_files
-        # One build's, from on_files on.
-        self.made: Generated | None = None
-        self.published = ""  # the site URL the generated files carry (publishing.PublishedUrl)
-        self.images: Images | None = None  # the chart images still rendering; None in a build without images
-        self.linked: dict[str, Path] = {}  # site path -> cache file to link there once the images are rendered
-        self.nav = None
+        self.build: OneBuild | None = None  # what the last build's on_files handed the events after it
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         unchecked = internals.unchecked_versions()
@@ -116,18 +108,18 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
         cache, inc, options = self.cache, self.incremental, self.options
         assert cache is not None and options is not None, "on_config runs before on_files"
-        self._cancel_images()  # a superseded `mkdocs serve` build's renders, before this build starts its own
-        images = self.images = Images(cache, workers=self.upkeep.workers) if options.images else None
+        one_build.stop(self.build, inc)  # a superseded `mkdocs serve` build's renders, before this build starts its own
         config_bytes = Path(config.config_file_path).read_bytes()
-        self.published = self.published_url.of(config, config_bytes, serving=self.serving)
+        images = Images(cache, workers=self.upkeep.workers) if options.images else None
+        build = self.build = OneBuild(self.published_url.of(config, config_bytes, serving=self.serving), images)
         project, self.loaded = self.loaded or self._load(config), None
-        made = self.made = generate(_root(config), cache, self.published, options.today, images, site_name=config.site_name,
-                                    project=project)
+        made = build.made = generate(_root(config), cache, build.published, options.today, images,
+                                     site_name=config.site_name, project=project)
         # Every page is converted again but under --dirty, and the site folder holds none of their Markdown.
         self.pages = {path: r.new_build() for path, r in self.pages.items()} if self.dirty else {}
-        self.linked = made.linked
+        build.linked = made.linked
         if inc is not None:
-            self.linked = inc.files(cache, config, config_bytes, made, images, self._pages_only_ours(config))
+            build.linked = inc.files(cache, config, config_bytes, made, images, self._pages_only_ours(config))
         generated = hand_over(files, config, made, inc, self._record)
         if inc is not None and self.dirty:
             inc.only_what_changed(files, generated, made)
@@ -143,13 +135,14 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         return all(name == "material/search" or plugin is self for name, plugin in config.plugins.items())
 
     def on_nav(self, nav, *, config: MkDocsConfig, files: Files):
-        self.nav = nav
+        assert self.build is not None, "on_files runs before on_nav"
+        self.build.nav = nav
         return nav
 
     def on_env(self, env, *, config: MkDocsConfig, files: Files):
         if self.incremental is not None:
-            assert self.cache is not None, "on_config runs before on_env"
-            self.incremental.env(env, self.cache, config, self.nav, self.pages)
+            assert self.cache is not None and self.build is not None, "on_files runs before on_env"
+            self.incremental.env(env, self.cache, config, self.build.nav, self.pages)
         return env
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -160,8 +153,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         if page.meta.get("figures"):
             from generator.rendering.site import render_markdown_page
 
-            assert self.made is not None, "on_files runs before any page"
-            markdown = render_markdown_page(self.made.renderer, markdown)
+            assert self.build is not None and self.build.made is not None, "on_files runs before any page"
+            markdown = render_markdown_page(self.build.made.renderer, markdown)
         return publishing.hold_back(page, markdown, self._record(page.file.src_uri))
 
     @event_priority(-100)  # after every other plugin has changed the HTML
@@ -174,8 +167,9 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
     @event_priority(100)  # before the search plugin indexes the page
     def _before_search(self, context, *, page: Page, config: MkDocsConfig, nav):
-        assert self.made is not None and self.options is not None, "on_files runs before the pages"
-        context["guide_unfurl"] = publishing.unfurl_tags(page, config, self.made, self.published, self.options.images)
+        build, options = self.build, self.options
+        assert build is not None and build.made is not None and options is not None, "on_files runs before the pages"
+        context["guide_unfurl"] = publishing.unfurl_tags(page, config, build.made, build.published, options.images)
         search_handoff.before_search(context, page, config, self._record(page.file.src_uri), self.incremental)
         return context
 
@@ -196,16 +190,17 @@ class GuidePlugin(BasePlugin[GuideConfig]):
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if self.banner is not None:
             self.banner.succeeded()  # a step below that fails shows its own error again (on_build_error)
-        inc, cache, made = self.incremental, self.cache, self.made
-        assert cache is not None and made is not None and self.options is not None, "on_files runs before on_post_build"
+        inc, cache, build, options = self.incremental, self.cache, self.build, self.options
+        assert cache is not None and build is not None and build.made is not None and options is not None, \
+            "on_files runs before on_post_build"
         if inc is not None:
             inc.before_search_written(config)
-        images, self.images = self.images, None
-        publishing.join_site(Path(config.site_dir), config, made, images, self.linked, cache, inc, self.nav, self.pages,
-                             self.published, dirty=self.dirty)
+        images, build.images = build.images, None  # the site's from here on: a failure below does not cancel them
+        publishing.join_site(Path(config.site_dir), config, build.made, images, build.linked, cache, inc, build.nav,
+                             self.pages, build.published, dirty=self.dirty)
         if inc is not None:
             log.info("guide: %d page files from the cache", inc.files_stored)
-        chores = self.upkeep.chores(cache, images, self.options.cache_max_mb)
+        chores = self.upkeep.chores(cache, images, options.cache_max_mb)
         if inc is None or not inc.finished(chores):  # under serve, run between saves
             self.upkeep.at_once(cache, images)
 
@@ -228,21 +223,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.upkeep.close()
 
     def on_build_error(self, *, error: Exception) -> None:
-        if self.banner is not None:
-            self.banner.failed(str(error) if isinstance(error, Abort) else f"{type(error).__name__}: {error}")
-        self._cancel_images()
-        if self.cache is not None:
-            self.cache.settle(())  # the next build checks every file again
-        if self.incremental is not None:
-            self.incremental.failed()
-
-    def _cancel_images(self) -> None:
-        """A build that stops early, or is superseded by `mkdocs serve`, stops its renders too."""
-        images, self.images = self.images, None
-        if images is not None:
-            images.cancel()
-        if self.incremental is not None:
-            self.incremental.stop_linking(quietly=True)
+        one_build.failed(error, self.build, self.cache, self.incremental, self.banner)
 
 
 def _root(config: MkDocsConfig) -> Path:

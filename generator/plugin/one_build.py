@@ -1,0 +1,54 @@
+"""What one build hands from `on_files`, where the generator runs, to the MkDocs events after it, and
+what a build that fails, or that `mkdocs serve` starts again before it ended, stops and undoes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mkdocs.exceptions import Abort
+
+if TYPE_CHECKING:
+    from mkdocs.structure.nav import Navigation
+
+    from generator.plugin.error_banner import ErrorBanner
+    from generator.plugin.incremental.build import IncrementalBuild
+    from generator.rendering.build import Generated
+    from generator.rendering.images import Images
+    from generator.store.cachefile import Cache
+
+
+@dataclass
+class OneBuild:
+    """Filled in as `on_files` learns each part; the images first, so a build that stops in the
+    generator stops their renders too."""
+    published: str  # the site URL the generated files carry (publishing.PublishedUrl)
+    images: Images | None  # the chart images still rendering; None in a build without images, and once joined to the site
+    made: Generated | None = None  # what the generator made
+    linked: dict[str, Path] = field(default_factory=dict)  # site path -> cache file to link there once the images are rendered
+    nav: Navigation | None = None  # MkDocs' navigation, from on_nav
+
+
+def stop(build: OneBuild | None, incremental: IncrementalBuild | None) -> None:
+    """A build that stops early, or is superseded by `mkdocs serve`, stops its renders too."""
+    images = None
+    if build is not None:
+        images, build.images = build.images, None
+    if images is not None:
+        images.cancel()
+    if incremental is not None:
+        incremental.stop_linking(quietly=True)
+
+
+def failed(error: Exception, build: OneBuild | None, cache: Cache | None, incremental: IncrementalBuild | None,
+           banner: ErrorBanner | None) -> None:
+    """A build that failed: its error over every page served (under serve), its renders stopped, and
+    nothing it checked or wrote taken as done by the next build."""
+    if banner is not None:
+        banner.failed(str(error) if isinstance(error, Abort) else f"{type(error).__name__}: {error}")
+    stop(build, incremental)
+    if cache is not None:
+        cache.settle(())  # the next build checks every file again
+    if incremental is not None:
+        incremental.failed()
