@@ -1,9 +1,25 @@
-"""A build step that fails on the disk (a full disk, a site folder another program holds) stops the
-build with a sentence naming the step and the file, instead of a traceback."""
+"""A build that fails on its inputs (scenario or data files that do not validate) or on the disk (a
+full disk, a site folder another program holds) stops with sentences naming the files and what is
+wrong with them, instead of a traceback."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from mkdocs.exceptions import Abort
+
+
+@contextmanager
+def inputs_checked() -> Iterator[None]:
+    """Invalid scenario or data files stop the build with each problem on a line of its own."""
+    from generator.inputs.loader import InputError
+
+    try:
+        yield
+    except InputError as e:
+        lines = "\n".join(str(p) for p in e.problems)
+        raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
 
 
 def failed(doing: str, error: OSError) -> Abort:

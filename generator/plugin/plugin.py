@@ -12,13 +12,12 @@ import logging
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.exceptions import Abort
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from generator.plugin import mkdocs_internals as internals
-from generator.plugin import one_build, publishing, search_handoff, watching
+from generator.plugin import failures, one_build, publishing, search_handoff, watching
 from generator.plugin.config import GuideConfig, Settings, checked
 from generator.plugin.error_banner import ErrorBanner
 from generator.plugin.files import hand_over
@@ -92,15 +91,11 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             self.incremental.put_aside(Path(config.site_dir))
 
     def _load(self, config: MkDocsConfig):
-        from generator.inputs.loader import InputError
         from generator.rendering.build import load
 
         assert self.cache is not None, "on_config runs before the inputs are read"
-        try:
+        with failures.inputs_checked():
             return load(_root(config), self.cache)
-        except InputError as e:
-            lines = "\n".join(str(p) for p in e.problems)
-            raise Abort(f"Invalid scenario or data files:\n{lines}\n{len(e.problems)} problem(s) found.") from None
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         # Runs on every (re)build, so a changed scenario or price is picked up by `mkdocs serve`.
