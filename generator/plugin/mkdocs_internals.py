@@ -9,6 +9,7 @@ Each use says in one line why the public interface is not enough.
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -22,6 +23,16 @@ from watchdog.events import FileSystemEventHandler
 
 # The releases every use below was read against; tests/test_mkdocs_internals.py fails on others.
 CHECKED_AGAINST = {"mkdocs": "1.6.1", "mkdocs-material": "9.8.2"}
+
+log = logging.getLogger("mkdocs.plugins.guide")
+
+
+def warn_if_unchecked() -> None:
+    """A build on other releases than those in CHECKED_AGAINST says so, naming them."""
+    unchecked = unchecked_versions()
+    if unchecked:
+        log.warning("guide: the plugin's uses of MkDocs' and Material's internals were not checked against %s "
+                    "(generator/plugin/mkdocs_internals.py)", ", ".join(unchecked))
 
 
 def unchecked_versions() -> list[str]:

@@ -52,10 +52,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.build: OneBuild | None = None  # what the last build's on_files handed the events after it
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        unchecked = internals.unchecked_versions()
-        if unchecked:
-            log.warning("guide: the plugin's uses of MkDocs' and Material's internals were not checked against %s "
-                        "(generator/plugin/mkdocs_internals.py)", ", ".join(unchecked))
+        internals.warn_if_unchecked()
         self.serving, self.dirty = command == "serve", dirty
         self._incremental(True)  # until on_config reads the option: the chores between saves start now
         if self.serving:
