@@ -30,9 +30,6 @@ from generator.store.cachefile import Cache
 
 log = logging.getLogger("mkdocs.plugins.guide")
 
-# Templates the plugin adds to the theme's (main.html: each page's unfurl tags in its <head>).
-THEME = Path(__file__).parent / "theme"
-
 
 class GuidePlugin(BasePlugin[GuideConfig]):
     """Adds the generated pages and assets during `mkdocs build` and `mkdocs serve` (under serve with
@@ -74,9 +71,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             self._incremental(options.incremental)
         if self.cache is None or self.cache.directory != options.cache_dir:
             self.cache = Cache(options.cache_dir, between_builds=self.serving)
-        # After a custom_dir, whose templates override the theme's and these alike.
-        if str(THEME) not in config.theme.dirs:
-            config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(THEME))
+        publishing.add_templates(config)
         return config
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:

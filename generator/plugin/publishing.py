@@ -1,7 +1,7 @@
 """What the plugin adds to the site MkDocs makes: the site URL the generated files carry, each
-page's raw HTML blocks kept out of Markdown's way, its unfurl tags, and, once the pages are written,
-the chart images and embed files linked from the cache, each page's Markdown beside its HTML,
-`llms.txt` and `llms-full.txt`."""
+page's raw HTML blocks kept out of Markdown's way, its unfurl tags (and the template that puts them
+in its <head>), and, once the pages are written, the chart images and embed files linked from the
+cache, each page's Markdown beside its HTML, `llms.txt` and `llms-full.txt`."""
 
 from __future__ import annotations
 
@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from generator.rendering.build import Generated
 
 log = logging.getLogger("mkdocs.plugins.guide")
+
+# Templates the plugin adds to the theme's (main.html: each page's unfurl tags in its <head>).
+THEME = Path(__file__).parent / "theme"
 
 
 class PublishedUrl:
@@ -76,6 +79,12 @@ def put_back(page: Page, html: str, record: PageRecord) -> str:
         html = passthrough.join(html, blocks)
         page.present_anchor_ids = (page.present_anchor_ids or set()) | passthrough.anchors(blocks)
     return html
+
+
+def add_templates(config: MkDocsConfig) -> None:
+    """THEME's templates, after a custom_dir, whose templates override the theme's and these alike."""
+    if str(THEME) not in config.theme.dirs:
+        config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(THEME))
 
 
 def unfurl_tags(page: Page, config: MkDocsConfig, made: Generated, site_url: str, images: bool) -> str:
