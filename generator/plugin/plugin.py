@@ -21,7 +21,7 @@ from generator.plugin import failures, one_build, publishing, search_handoff, wa
 from generator.plugin.config import GuideConfig, Settings, checked
 from generator.plugin.error_banner import ErrorBanner
 from generator.plugin.files import hand_over
-from generator.plugin.incremental.build import IncrementalBuild, PageRecord
+from generator.plugin.incremental.build import IncrementalBuild, PageRecord, pages_only_ours
 from generator.plugin.incremental.stored_page import StoredPage
 from generator.plugin.one_build import OneBuild
 from generator.plugin.upkeep import Upkeep
@@ -106,7 +106,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.pages = {path: r.new_build() for path, r in self.pages.items()} if self.dirty else {}
         build.linked = made.linked
         if inc is not None:
-            build.linked = inc.files(cache, config, config_bytes, made, images, self._pages_only_ours(config))
+            build.linked = inc.files(cache, config, config_bytes, made, images, pages_only_ours(config, self))
         generated = hand_over(files, config, made, inc, self._record)
         if inc is not None and self.dirty:
             inc.only_what_changed(files, generated, made)
@@ -115,11 +115,6 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
     def _record(self, path: str) -> PageRecord:
         return self.pages.setdefault(path, PageRecord())
-
-    def _pages_only_ours(self, config: MkDocsConfig) -> bool:
-        """Whether Material's search and this plugin are the only plugins: another one may put on a page
-        what no key here names, so with it every page is rendered."""
-        return all(name == "material/search" or plugin is self for name, plugin in config.plugins.items())
 
     def on_nav(self, nav, *, config: MkDocsConfig, files: Files):
         assert self.build is not None, "on_files runs before on_nav"

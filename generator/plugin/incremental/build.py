@@ -42,6 +42,12 @@ if TYPE_CHECKING:
     from generator.rendering.build import Generated
 
 
+def pages_only_ours(config: MkDocsConfig, plugin: object) -> bool:
+    """Whether Material's search and `plugin` (the guide's) are the only plugins: another one may put on
+    a page what no stored page file's check names (page_file_cache), so with it every page is rendered."""
+    return all(name == "material/search" or other is plugin for name, other in config.plugins.items())
+
+
 @dataclass
 class Pending:
     """A page whose file the theme renders this build, to be stored."""
