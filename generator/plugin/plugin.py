@@ -51,24 +51,21 @@ class GuidePlugin(BasePlugin[GuideConfig]):
     def on_startup(self, *, command: str, dirty: bool) -> None:
         internals.warn_if_unchecked()
         self.serving, self.dirty = command == "serve", dirty
-        self._incremental(True)  # until on_config reads the option: the chores between saves start now
+        # On until on_config reads the option: the chores between saves start now.
+        self.incremental = IncrementalBuild(serving=self.serving, dirty=self.dirty)
         if self.serving:
             self.upkeep.serving()
-
-    def _incremental(self, on: bool) -> None:
-        if self.incremental is not None and not on:
-            self.incremental.stop()
-            self.incremental, self.pages = None, {}
-        elif self.incremental is None and on:
-            self.incremental = IncrementalBuild(serving=self.serving, dirty=self.dirty)
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         if self.incremental is not None:
             self.incremental.starting()
         options = self.options = checked(self.config, _root(config))
         self.upkeep.make_images = options.images
-        if options.incremental != (self.incremental is not None):  # under serve, mkdocs.yml's option changed
-            self._incremental(options.incremental)
+        if self.incremental is not None and not options.incremental:
+            self.incremental.stop()
+            self.incremental, self.pages = None, {}
+        elif self.incremental is None and options.incremental:  # under serve, mkdocs.yml's option changed
+            self.incremental = IncrementalBuild(serving=self.serving, dirty=self.dirty)
         if self.cache is None or self.cache.directory != options.cache_dir:
             self.cache = Cache(options.cache_dir, between_builds=self.serving)
         publishing.add_templates(config)
