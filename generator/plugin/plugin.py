@@ -197,9 +197,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.watcher = None
         if self.incremental is not None:
             self.incremental.stop()
-        if self.serving and self.cache is not None:
-            self.cache.save_digests()  # what saves since the last idle moment hashed (see on_post_build)
-        self.upkeep.close()
+        self.upkeep.close(self.cache if self.serving else None)
 
     def on_build_error(self, *, error: Exception) -> None:
         one_build.failed(error, self.build, self.cache, self.incremental, self.banner)

@@ -57,7 +57,11 @@ class Upkeep:
         if removed:
             log.info("guide: cache over its bound: removed %d files the last build did not use", removed)
 
-    def close(self) -> None:
+    def close(self, served: Cache | None) -> None:
+        """served: under serve, the cache, whose digests then record what saves since the last idle
+        moment hashed (the chores between saves record the rest)."""
+        if served is not None:
+            served.save_digests()
         if self.workers is not None:
             self.workers.close()
             self.workers = None
