@@ -170,13 +170,11 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         if self.banner is not None:
             self.banner.succeeded()  # a step below that fails shows its own error again (on_build_error)
         inc, cache, build, options = self.incremental, self.cache, self.build, self.options
-        assert cache is not None and build is not None and build.made is not None and options is not None, \
-            "on_files runs before on_post_build"
+        assert cache is not None and build is not None and options is not None, "on_files runs before on_post_build"
         if inc is not None:
             inc.before_search_written(config)
         images, build.images = build.images, None  # the site's from here on: a failure below does not cancel them
-        publishing.join_site(Path(config.site_dir), config, build.made, images, build.linked, cache, inc, build.nav,
-                             self.pages, build.published, dirty=self.dirty)
+        publishing.join_site(Path(config.site_dir), config, build, images, cache, inc, self.pages, dirty=self.dirty)
         if inc is not None:
             log.info("guide: %d page files from the cache", inc.files_stored)
         chores = self.upkeep.chores(cache, images, options.cache_max_mb)

@@ -25,6 +25,7 @@ from generator.store import html_cache
 from generator.store.cachefile import Cache
 
 if TYPE_CHECKING:
+    from generator.plugin.one_build import OneBuild
     from generator.rendering.build import Generated
 
 log = logging.getLogger("mkdocs.plugins.guide")
@@ -99,11 +100,14 @@ def unfurl_tags(page: Page, config: MkDocsConfig, made: Generated, site_url: str
     return unfurl.tags(made.renderer.unfurl_env, card, site_url, config.site_name, image=images)
 
 
-def join_site(site: Path, config: MkDocsConfig, made: Generated, images: Images | None, linked: dict[str, Path], cache: Cache,
-              incremental: IncrementalBuild | None, nav, pages: Mapping[str, PageRecord], site_url: str, *, dirty: bool) -> None:
+def join_site(site: Path, config: MkDocsConfig, build: OneBuild, images: Images | None, cache: Cache,
+              incremental: IncrementalBuild | None, pages: Mapping[str, PageRecord], *, dirty: bool) -> None:
     """Once MkDocs has written the pages: the chart images, which render in worker processes while
     the pages are built, and the embed files stored beside them, linked into the site; each page's
-    Markdown and llms.txt written."""
+    Markdown and llms.txt written. images: the build's, which it no longer holds (a failure here
+    does not cancel them)."""
+    made = build.made
+    assert made is not None, "the generator runs before the site is joined"
     if images is not None:
         try:
             images.wait()
@@ -115,13 +119,13 @@ def join_site(site: Path, config: MkDocsConfig, made: Generated, images: Images 
         incremental.stop_linking()
     try:
         if incremental is not None:
-            incremental.link(site, linked, cache)
+            incremental.link(site, build.linked, cache)
         else:
-            embeds.link_into(site, linked)
+            embeds.link_into(site, build.linked)
     except OSError as e:
         raise link_failed(e) from None
     try:
-        write_markdown(site, config, made, site_url, nav, pages, dirty=dirty)
+        write_markdown(site, config, made, build.published, build.nav, pages, dirty=dirty)
     except OSError as e:
         raise failed("Writing the pages' Markdown and llms.txt into the site folder", e) from None
     if incremental is not None:
