@@ -175,8 +175,6 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             inc.before_search_written(config)
         images, build.images = build.images, None  # the site's from here on: a failure below does not cancel them
         publishing.join_site(Path(config.site_dir), config, build, images, cache, inc, self.pages, dirty=self.dirty)
-        if inc is not None:
-            log.info("guide: %d page files from the cache", inc.files_stored)
         chores = self.upkeep.chores(cache, images, options.cache_max_mb)
         if inc is None or not inc.finished(chores):  # under serve, run between saves
             self.upkeep.at_once(cache, images)

@@ -13,6 +13,7 @@ between saves (`between_saves`).
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -40,6 +41,8 @@ from generator.store.template_cache import Compiled
 
 if TYPE_CHECKING:
     from generator.rendering.build import Generated
+
+log = logging.getLogger("mkdocs.plugins.guide")
 
 
 def pages_only_ours(config: MkDocsConfig, plugin: object) -> bool:
@@ -286,6 +289,7 @@ class IncrementalBuild:
     def finished(self, chores: Sequence[Chore]) -> bool:
         """The build finished: what it wrote is the last finished build's. Whether the chores were
         left to run between saves."""
+        log.info("guide: %d page files from the cache", self.files_stored)
         if self.building is not None:
             (self.built, self.inputs), self.building = self.building, None
         if self.between is None:
