@@ -21,12 +21,13 @@ if TYPE_CHECKING:
 
 @dataclass
 class OneBuild:
-    """Filled in as `on_files` learns each part; the images first, so a build that stops in the
-    generator stops their renders too."""
+    """Filled in as `on_files` learns each part: the images before the generator runs, so a build that
+    stops in it stops their renders too."""
     published: str  # the site URL the generated files carry (publishing.PublishedUrl)
-    images: Images | None  # the chart images still rendering; None in a build without images, and once joined to the site
+    images: Images | None  # the chart images still rendering; None without images, and once joined to the site
     made: Generated | None = None  # what the generator made
-    linked: dict[str, Path] = field(default_factory=dict)  # site path -> cache file to link there once the images are rendered
+    # site path -> cache file to link there once the images are rendered
+    linked: dict[str, Path] = field(default_factory=dict)
     nav: Navigation | None = None  # MkDocs' navigation, from on_nav
 
 
