@@ -535,6 +535,33 @@ def test_builds_handed_the_same_image_workers_start_them_once_and_a_failed_rende
     assert len(started) == 3
 
 
+def _image_workers() -> int:
+    """This process's image workers alive now (spawned: each runs multiprocessing's spawn_main)."""
+    return sum("spawn_main" in _cmdline(pid) for pid in _descendants(os.getpid()))
+
+
+def test_a_build_rendering_a_few_charts_starts_one_image_worker_and_the_other_cores_only_past_a_handful(tmp_path: Path):
+    """A build after one scenario changed renders two or three charts: a worker per core would add a
+    Python process and a JavaScript engine each to the build's peak memory for a fraction of a second."""
+    from generator.rendering.images import ONE_WORKER_UP_TO, Images, Job
+
+    cores = os.cpu_count() or 1
+    cache = cachefile.Cache(tmp_path / "cache")
+    cache.begin_build()
+    images = Images(cache)
+    try:
+        added = [images.add(Job(_spec(60 + i))) for i in range(ONE_WORKER_UP_TO)]
+        assert _image_workers() == 1
+        # The next `cores` renders: all but one go to the other cores' workers, one process each.
+        added += [images.add(Job(_spec(60 + ONE_WORKER_UP_TO + i))) for i in range(cores)]
+        assert _image_workers() == cores
+        images.wait()
+    finally:
+        images.cancel()
+    assert all(p.stat().st_size > 0 for paths in added for p in paths.values())
+    assert _image_workers() == 0
+
+
 def test_image_workers_warmed_between_saves_are_those_the_next_save_renders_with(tmp_path: Path, pools_started):
     import os
 

@@ -308,15 +308,19 @@ def png_size(data: bytes) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
 
 
+# Renders a build making its own workers sends to one before the other cores join (`Images._own_workers`).
+ONE_WORKER_UP_TO = 8
+
+
 class Workers:
     """The image workers a `mkdocs serve` process keeps from one build to the next. A save that
     changes a scenario renders that scenario's few charts again, and starting workers (a Python
     process each, and vl-convert's JavaScript engine in it) took longer than rendering them. Started
     on first use; `close` ends them."""
 
-    def __init__(self) -> None:
+    def __init__(self, size: int | None = None) -> None:
         self._pool: ProcessPoolExecutor | None = None
-        self.size = os.cpu_count() or 1
+        self.size = size or os.cpu_count() or 1
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -358,7 +362,9 @@ class Images:
         self.pending: set[Path] = set()  # image files a worker is still to write
         self.rendered = self.cached = 0
         self._workers = workers
-        self._own: Workers | None = None  # workers of this build alone, where it was handed none
+        # Workers of this build alone, where it was handed none: one, and the other cores' once it
+        # renders more than ONE_WORKER_UP_TO charts.
+        self._own: list[Workers] = []
         self._futures: list[Future[None]] = []
         self._scratch: Path | None = None
 
@@ -389,12 +395,23 @@ class Images:
         target = self.cache_dir if writable(self.cache_dir) else self._scratch_dir()
         paths = self.paths[key] = {image: _cached(target, key, image) for image in job.images}
         self.pending.update(paths.values())
-        if self._workers is None and self._own is None:
-            self._own = Workers()
-        workers = self._workers or self._own
-        assert workers is not None
+        workers = self._workers or self._own_workers()
         self._futures.append(workers.pool().submit(_render, job, target))
         return paths
+
+    def _own_workers(self) -> Workers:
+        """The workers for the next render of a build handed none. A build after one scenario changed
+        renders two or three charts: a worker per core would start a Python process and a JavaScript
+        engine each (some 90 MB, at the build's peak) to save a fraction of a second."""
+        if not self._own:
+            self._own.append(Workers(size=1))
+        cores = os.cpu_count() or 1
+        if self.rendered > ONE_WORKER_UP_TO and len(self._own) == 1 and cores > 1:
+            self._own.append(Workers(size=cores - 1))
+        if len(self._own) == 1:
+            return self._own[0]
+        # Shared out as the processes are: one in every `cores` to the first worker.
+        return self._own[0] if self.rendered % cores == 0 else self._own[1]
 
     def kept(self) -> None:
         """A chart whose images are where the last build found them whole, carried as it was
@@ -442,9 +459,9 @@ class Images:
 
     def cancel(self) -> None:
         """Drops the renders not started, and returns once those started are done."""
-        if self._own is not None:
-            self._own.close()
-            self._own = None
+        own, self._own = self._own, []
+        for workers in own:
+            workers.close()
         # A future cancelled before it ran is never finished: only those that did run are waited for.
         futures_wait([future for future in self._futures if not future.cancel()])
 
