@@ -541,8 +541,8 @@ def _image_workers() -> int:
 
 
 def test_a_build_rendering_a_few_charts_starts_one_image_worker_and_the_other_cores_only_past_a_handful(tmp_path: Path):
-    """A build after one scenario changed renders two or three charts: a worker per core would add a
-    Python process and a JavaScript engine each to the build's peak memory for a fraction of a second."""
+    """A build after one scenario changed renders a chart or two: a worker per core would add a Python
+    process and a JavaScript engine each to the build's peak memory for a fraction of a second."""
     from generator.rendering.images import ONE_WORKER_UP_TO, Images, Job
 
     cores = os.cpu_count() or 1

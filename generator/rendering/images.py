@@ -401,8 +401,8 @@ class Images:
 
     def _own_workers(self) -> Workers:
         """The workers for the next render of a build handed none. A build after one scenario changed
-        renders two or three charts: a worker per core would start a Python process and a JavaScript
-        engine each (some 90 MB, at the build's peak) to save a fraction of a second."""
+        renders a chart or two (its own, and a site chart its point is on): a worker per core would
+        start a Python process and a JavaScript engine each (90 to 150 MB) to save a fraction of a second."""
         if not self._own:
             self._own.append(Workers(size=1))
         cores = os.cpu_count() or 1
