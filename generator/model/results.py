@@ -198,16 +198,19 @@ def decision_map(x: Inputs, axis: str, n: int = 24) -> DecisionMap:
 
 def plain(value: Any) -> Any:
     """Dataclasses to plain data, as results are serialised (nan and inf become None, dates ISO text)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    # Most of a result is text and numbers: they are asked about first.
+    if isinstance(value, (str, int, type(None))):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
     if isinstance(value, dt.date):
         return value.isoformat()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     return value
 
 
