@@ -3,6 +3,7 @@ give; anything they are made from, changed, renders them afresh; a damaged entry
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import shutil
 from pathlib import Path
@@ -13,8 +14,9 @@ from site_support import leave_out_of_entry_names, pretend_upgraded
 from generator.store import registry
 from generator.store.cachefile import Cache
 from generator.inputs.loader import load_project
+from generator.rendering import embeds
 from generator.rendering.scenario_cache import RenderedScenarios
-from generator.rendering.site import Renderer
+from generator.rendering.site import Renderer, Site
 
 pytestmark = pytest.mark.slow  # renders the frozen project again and again
 
@@ -32,12 +34,34 @@ def root(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def render(root: Path, cache: Path | Cache, url: str = URL, day: dt.date = DAY, project=None):
-    """Render with the cache: a folder, as a new process finds it, or the Cache of a process that
-    rendered before."""
+def render_held(root: Path, cache: Path | Cache, url: str = URL, day: dt.date = DAY, project=None) -> tuple[Site, Cache]:
+    """Render with the cache (a folder, as a new process finds it, or the Cache of a process that
+    rendered before) as a build does: the text files of every chart and scenario go to the cache's
+    texts store (embeds.build), where the entries name them."""
     project = project or load_project(root)
-    rendered = RenderedScenarios(cache if isinstance(cache, Cache) else Cache(cache), project, url, day)
-    return Renderer(project, site_url=url, today=day, rendered=rendered).render()
+    cache = cache if isinstance(cache, Cache) else Cache(cache)
+    site = Renderer(project, site_url=url, today=day, rendered=RenderedScenarios(cache, project, url, day)).render()
+    return stored_as_built(site, cache), cache
+
+
+def stored_as_built(site: Site, cache: Cache) -> Site:
+    """The site, its text files put in the cache's texts store as a build puts them (embeds.build):
+    an entry is served only with every text file it names whole there."""
+    embeds.build([*site.embeds, *(p.files for p in site.published)], cache, None)
+    return site
+
+
+def _read_back(files: embeds.ChartFiles, cache: Cache) -> embeds.ChartFiles:
+    texts = {path: text if isinstance(text, str) else text.file(cache).read_text(encoding="utf-8")
+             for path, text in files.texts.items()}
+    return dataclasses.replace(files, texts=texts)
+
+
+def render(root: Path, cache: Path | Cache, url: str = URL, day: dt.date = DAY, project=None) -> Site:
+    """render_held, with the texts of files that came from entries read back from the store."""
+    site, cache = render_held(root, cache, url, day, project)
+    return dataclasses.replace(site, embeds=[_read_back(f, cache) for f in site.embeds],
+                               published=[dataclasses.replace(p, files=_read_back(p.files, cache)) for p in site.published])
 
 
 def first_scenario(root: Path) -> Path:
@@ -58,8 +82,13 @@ def test_a_second_render_from_the_cache_gives_the_same_pages_charts_and_embed_fi
     rendered_pages: list[str] = []
     real = Renderer.scenario_page
     monkeypatch.setattr(Renderer, "scenario_page", lambda self, r: rendered_pages.append(r.id) or real(self, r))
-    second = render(root, cache)
+    held, _ = render_held(root, cache)
     assert rendered_pages == []  # every scenario page came from the cache
+    # ... with its text files where the first build stored them: none of their texts is held.
+    assert {type(t) for p in held.published for t in p.files.texts.values()} == {embeds.StoredText}
+    stored_charts = [f for f in held.embeds if {type(t) for t in f.texts.values()} == {embeds.StoredText}]
+    assert len(stored_charts) >= len(entries)  # each scenario's charts; the site's own are drawn every time
+    second = render(root, cache)
     assert second.pages == first.pages
     assert second.embeds == first.embeds
     # Each scenario's result and Markdown come from its entry too: a stored result never works out
@@ -71,6 +100,11 @@ def test_a_second_render_from_the_cache_gives_the_same_pages_charts_and_embed_fi
     third = render(root, cache.directory)  # as the next build, a new process, finds the cache
     assert len(rendered_pages) == 1
     assert third.pages == first.pages
+    # So is an entry whose text files are no longer whole in the store: a page comes with them.
+    (gone,) = [t for t in held.published[1].files.texts.values() if t.suffix == ".json"]
+    gone.file(cache).unlink()
+    fourth = render(root, cache.directory)
+    assert len(rendered_pages) == 2 and fourth.pages == first.pages and fourth.published == first.published
 
 
 def test_a_file_saved_between_the_load_and_the_render_never_leaves_a_stale_page(root: Path, tmp_path: Path):
@@ -218,8 +252,9 @@ def test_a_render_from_the_cache_reads_each_price_to_beat_with_its_page(root: Pa
 
     def trn3_page() -> str:
         project = load_project(root)
-        renderer = Renderer(project, site_url=URL, today=DAY, rendered=RenderedScenarios(Cache(tmp_path / "cache"), project, URL, DAY))
-        renderer.render()
+        cache = Cache(tmp_path / "cache")
+        renderer = Renderer(project, site_url=URL, today=DAY, rendered=RenderedScenarios(cache, project, URL, DAY))
+        stored_as_built(renderer.render(), cache)
         return render_markdown_page(renderer, page)
 
     first = trn3_page()
@@ -246,7 +281,7 @@ def test_a_warm_render_works_out_no_robustness_and_the_faq_counts_the_same(root:
         cache = Cache(tmp_path / "cache")  # as a new process finds the folder
         project = cached_load(root, known=KnownScenarios(cache))
         renderer = Renderer(project, site_url=URL, today=DAY, rendered=RenderedScenarios(cache, project, URL, DAY))
-        renderer.render()
+        stored_as_built(renderer.render(), cache)
         return project, render_markdown_page(renderer, faq)
 
     _, first = faq_page()

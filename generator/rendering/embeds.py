@@ -259,11 +259,38 @@ def embed_page(env: jinja2.Environment, chart: Chart, site_url: str, charts_js: 
 
 
 @dataclass(frozen=True)
+class StoredText:
+    """A text file in the cache's texts store (`_stored`), named by the sha256 of its bytes: what a
+    scenario's stored entry keeps of its files instead of their text (`scenario_cache`). At three
+    thousand scenarios their texts, read back with the entries, were some 200 MB of a warm build."""
+    suffix: str
+    size: int
+    sha256: str
+
+    def file(self, cache: Cache) -> Path:
+        return cache.folder("texts") / (self.sha256 + self.suffix)
+
+    def whole(self, cache: Cache) -> bool:
+        """Whether the store holds it as it was stored, ready to be linked."""
+        try:
+            return cache.linkable(self.file(cache), self.size, self.sha256)
+        except OSError:
+            return False
+
+
+def stored_text(path: str, text: str) -> StoredText:
+    """Where `_stored` puts the text of this site path."""
+    data = text.encode("utf-8")
+    return StoredText(posixpath.splitext(path)[1], len(data), hashlib.sha256(data).hexdigest())
+
+
+@dataclass(frozen=True)
 class ChartFiles:
-    """What embed/<id>/ holds for one chart: its text files by site-relative path, and the job that
-    renders its images; and the chart's section of the embed gallery (HTML), which points there."""
+    """What embed/<id>/ holds for one chart: its text files by site-relative path (each its text, or
+    where an earlier build stored it), and the job that renders its images; and the chart's section
+    of the embed gallery (HTML), which points there."""
     chart_id: str
-    texts: dict[str, str]
+    texts: dict[str, str | StoredText]
     job: Job | None  # None: text files alone, no chart (a scenario's published files)
     gallery: str
     title: str = ""  # the chart's, for the gallery's fold of scenario charts
@@ -296,11 +323,16 @@ def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache |
 Stored = dict[tuple[str, str], tuple[Path, int, str]]  # (suffix, text) -> the cache file, its size and sha256
 
 
-def _stored(cache: Cache, path: str, text: str, known: Stored, now: Stored) -> Path:
+def _stored(cache: Cache, path: str, text: str | StoredText, known: Stored, now: Stored) -> Path:
     """The text in the cache under the hash of its bytes, written unless a file of exactly those
     bytes is there already. known: where texts the last build of this process stored went (`mkdocs
     serve` links the same thousands again on every save, and only the check on disk is made again);
-    now: this build's, added to."""
+    now: this build's, added to. A StoredText is where it is: the entry it came from was taken only
+    with every one of its texts whole (`scenario_cache`)."""
+    if isinstance(text, StoredText):
+        stored_file = text.file(cache)
+        cache.mark_used(stored_file)
+        return stored_file
     key = (posixpath.splitext(path)[1], text)
     found = known.get(key)
     data = None

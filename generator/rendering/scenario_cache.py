@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import posixpath
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from generator.inputs.loader import Project
 from generator.model.results import ScenarioResult
 from generator.model.trn3 import PriceAt, PriceToBeat
 from generator.rendering.charts import ChartLabel
-from generator.rendering.embeds import ChartFiles, JSONText
+from generator.rendering.embeds import ChartFiles, JSONText, StoredText, stored_text
 from generator.rendering.images import Job
 from generator.rendering.published import ScenarioTexts
 from generator.store.cachefile import Cache
@@ -67,21 +68,39 @@ def _beats(d: list[dict]) -> tuple[PriceToBeat, ...]:
     return tuple(PriceToBeat(**{**b, "prices": tuple(PriceAt(**p) for p in b["prices"])}) for b in d)
 
 
+def _texts(d: dict[str, list]) -> dict[str, str | StoredText]:
+    return {path: StoredText(posixpath.splitext(path)[1], int(size), str(sha256)) for path, (size, sha256) in d.items()}
+
+
+def _stored_texts(texts: dict[str, str | StoredText]) -> dict[str, list]:
+    """Each text file as where `embeds.build` stores it, its size and sha256."""
+    out = {}
+    for path, text in texts.items():
+        ref = text if isinstance(text, StoredText) else stored_text(path, text)
+        out[path] = [ref.size, ref.sha256]
+    return out
+
+
+def _all_texts(rendered: Rendered) -> list[StoredText]:
+    files = [*rendered.files, rendered.published.files]
+    return [t for f in files for t in f.texts.values() if isinstance(t, StoredText)]
+
+
 def _parse(body: bytes) -> Rendered | None:
     try:
         d = orjson.loads(body)
         return Rendered(
             d["page"],
             [ChartLabel(**c) for c in d["charts"]],
-            [ChartFiles(f["chart_id"], f["texts"], Job(JSONText(f["job"]), card_heading=tuple(f["card_heading"]),
-                                                      narrow_height=f["narrow_height"]), f["gallery"], f["title"])
+            [ChartFiles(f["chart_id"], _texts(f["texts"]), Job(JSONText(f["job"]), card_heading=tuple(f["card_heading"]),
+                                                               narrow_height=f["narrow_height"]), f["gallery"], f["title"])
              for f in d["files"]],
             d["row"],
             d["row_html"],
             d["presets"],
             [_beats(b) for b in d["beats"]],
             [tuple(f) for f in d["flips"]],
-            ScenarioTexts(ChartFiles(d["published"]["chart_id"], d["published"]["texts"], None, ""),
+            ScenarioTexts(ChartFiles(d["published"]["chart_id"], _texts(d["published"]["texts"]), None, ""),
                           d["published"]["listed"], d["published"]["full"]),
         )
     except (ValueError, KeyError, TypeError):
@@ -105,14 +124,18 @@ class RenderedScenarios:
         return self.names.path({"scenario": f"{r.id}\0{r.path}\0{self.digests[r.path]}"})
 
     def get(self, path: Path) -> Rendered | None:
-        return self.cache.read_remembered(path, _parse)
+        """The entry, where the texts store still holds every text file it names, whole."""
+        rendered = self.cache.read_remembered(path, _parse)
+        if rendered is None or not all(t.whole(self.cache) for t in _all_texts(rendered)):
+            return None
+        return rendered
 
     def put(self, path: Path, rendered: Rendered) -> None:
         # A chart that does not travel as JSON is not stored: its scenario is rendered every time.
         self.cache.store_json(path, {
             "page": rendered.page,
             "charts": [dataclasses.asdict(c) for c in rendered.charts],
-            "files": [{"chart_id": f.chart_id, "texts": f.texts, "job": f.job.spec, "gallery": f.gallery, "title": f.title,
+            "files": [{"chart_id": f.chart_id, "texts": _stored_texts(f.texts), "job": f.job.spec, "gallery": f.gallery, "title": f.title,
                        "card_heading": list(f.job.card_heading),
                        "narrow_height": f.job.narrow_height} for f in rendered.files],
             "row": rendered.row,
@@ -120,6 +143,6 @@ class RenderedScenarios:
             "presets": rendered.presets,
             "beats": [_beats_json(b) for b in rendered.beats],
             "flips": [list(f) for f in rendered.flips],
-            "published": {"chart_id": rendered.published.files.chart_id, "texts": rendered.published.files.texts,
+            "published": {"chart_id": rendered.published.files.chart_id, "texts": _stored_texts(rendered.published.files.texts),
                           "listed": rendered.published.listed, "full": rendered.published.full},
         }, _parse)

@@ -92,7 +92,7 @@ TABLE: tuple[Store, ...] = (
     Store("known", "scenarios", ("*.json",), Recipe.NAMED, Encoding.CHECKED,
           "scenarios and catalogs that validated (store/validation_cache.py)"),
     Store("rendered", "pages", ("*.json",), Recipe.NAMED, Encoding.CHECKED,
-          "what each scenario rendered to: page, charts, embed texts, index row (rendering/scenario_cache.py)"),
+          "what each scenario rendered to: page, charts, where its embed texts are stored, index row (rendering/scenario_cache.py)"),
     Store("converted", "html", ("*.json",), Recipe.NAMED, Encoding.CHECKED,
           "scenario pages' HTML, table of contents and anchors (store/html_cache.py)"),
     Store("themed", "themed", ("*.json",), Recipe.NAMED, Encoding.CHECKED,
