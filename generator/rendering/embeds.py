@@ -267,6 +267,11 @@ class StoredText:
     size: int
     sha256: str
 
+    @classmethod
+    def at(cls, path: str, size: int, sha256: str) -> StoredText:
+        """The stored text of this site path (its suffix kept, so the linked file keeps its type)."""
+        return cls(posixpath.splitext(path)[1], size, sha256)
+
     def file(self, cache: Cache) -> Path:
         return cache.folder("texts") / (self.sha256 + self.suffix)
 
@@ -281,7 +286,7 @@ class StoredText:
 def stored_text(path: str, text: str) -> StoredText:
     """Where `_stored` puts the text of this site path."""
     data = text.encode("utf-8")
-    return StoredText(posixpath.splitext(path)[1], len(data), hashlib.sha256(data).hexdigest())
+    return StoredText.at(path, len(data), hashlib.sha256(data).hexdigest())
 
 
 @dataclass(frozen=True)
@@ -320,7 +325,7 @@ def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache |
     return ChartFiles(c.id, texts, job, gallery, c.title)
 
 
-Stored = dict[tuple[str, str], tuple[Path, int, str]]  # (suffix, text) -> the cache file, its size and sha256
+Stored = dict[tuple[str, str], StoredText]  # (suffix, text) -> where it is stored
 
 
 def _stored(cache: Cache, path: str, text: str | StoredText, known: Stored, now: Stored) -> Path:
@@ -334,22 +339,13 @@ def _stored(cache: Cache, path: str, text: str | StoredText, known: Stored, now:
         cache.mark_used(stored_file)
         return stored_file
     key = (posixpath.splitext(path)[1], text)
-    found = known.get(key)
-    data = None
-    if found is None:
-        data = text.encode("utf-8")
-        digest = hashlib.sha256(data).hexdigest()
-        found = (cache.folder("texts") / (digest + key[0]), len(data), digest)
-    stored, size, digest = found
-    try:
-        whole = cache.linkable(stored, size, digest)
-    except OSError:
-        whole = False
-    if whole:
+    ref = known.get(key) or stored_text(path, text)
+    stored = ref.file(cache)
+    if ref.whole(cache):
         cache.mark_used(stored)
     else:
-        cache.write(stored, data if data is not None else text.encode("utf-8"))
-    now[key] = found
+        cache.write(stored, text.encode("utf-8"))
+    now[key] = ref
     return stored
 
 

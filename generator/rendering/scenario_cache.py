@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import posixpath
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,7 +68,7 @@ def _beats(d: list[dict]) -> tuple[PriceToBeat, ...]:
 
 
 def _texts(d: dict[str, list]) -> dict[str, str | StoredText]:
-    return {path: StoredText(posixpath.splitext(path)[1], int(size), str(sha256)) for path, (size, sha256) in d.items()}
+    return {path: StoredText.at(path, int(size), str(sha256)) for path, (size, sha256) in d.items()}
 
 
 def _stored_texts(texts: dict[str, str | StoredText]) -> dict[str, list]:
