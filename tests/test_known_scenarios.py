@@ -142,9 +142,9 @@ def test_a_later_load_in_the_process_reads_again_only_files_whose_stat_moved_or_
     monkeypatch.setattr(loader, "time", types.SimpleNamespace(time_ns=lambda: just_after))
     known = KnownScenarios(Cache(tmp_path / "cache"))
     read: list[str] = []
-    real = loader._read_bytes
+    real = loader.read_bytes
     scenarios = {f.name for f in files}  # data/reference.yaml is read the same way, every load
-    monkeypatch.setattr(loader, "_read_bytes", lambda path, shown: path.name in scenarios and read.append(path.name) or real(path, shown))
+    monkeypatch.setattr(loader, "read_bytes", lambda path, shown: path.name in scenarios and read.append(path.name) or real(path, shown))
     first = load_project(root, known=known)
     assert sorted(read) == sorted(f.name for f in files)
     read.clear()

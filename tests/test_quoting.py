@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from core_support import copy_inputs
+from generator.commands.import_prices import checked
 from generator.commands.refresh_scenarios import follow
-from generator.inputs.loader import InputError, load_project
+from generator.inputs.loader import InputError, load_catalog, load_project
 from generator.rendering.site import Renderer
 
 DAY = dt.date(2026, 11, 23)
@@ -65,5 +66,6 @@ def test_a_refresh_asks_to_reread_a_typed_figure_but_not_a_quoted_one(tmp_path: 
     for root, expected in ((typed, [SCENARIO]), (quoted, [])):
         new_prices = (root / "data" / "prices.yaml").read_text(encoding="utf-8").replace(
             "option: capacity-block, usd_per_hour: 41.528,", "option: capacity-block, usd_per_hour: 40.0,", 1)
-        followed = follow(root, root / "data", {"prices.yaml": new_prices}, [41.528])
+        data = root / "data"
+        followed = follow(root, data, load_catalog(data), checked(data, {"prices.yaml": new_prices}), [41.528])
         assert [Path(q.path).name for q in followed.quotes if q.figure == "41.528"] == expected

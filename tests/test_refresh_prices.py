@@ -10,6 +10,7 @@ import json
 import os
 import re
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from generator.commands import aws_prices
 from generator.commands import cli
 from generator.rendering import diff
 from generator.commands import refresh
+from generator.inputs import datafiles, loader, yamlread
 from generator.inputs.loader import load_catalog, load_project
 from refresh_support import CALLED_AT, RECORDING, Stubbed, a_week_later, calls, client, cut_after, edit
 
@@ -401,3 +403,30 @@ def test_a_dry_run_prints_the_moves_and_writes_nothing(tmp_path: Path, capsys):
     assert out.startswith("data/: would write history.yaml, instances.yaml, prices.yaml, refresh.yaml, sources.yaml: 10 price move(s)")
     assert "  lacked by this answer, kept until a refresh a week later lacks it too: trn2.48xlarge/us-east-2/on-demand (lacked since " in out
     assert "  regions trn1.32xlarge: [us-east-1] -> [us-east-1, us-east-2, us-west-2]\n" in out
+
+
+
+def test_a_refresh_parses_each_version_of_a_data_file_once_and_each_scenario_once_per_catalog(tmp_path: Path, monkeypatch):
+    root = _project(tmp_path, scenarios=True)
+    _refresh(root)  # the first refresh cites every figure to the APIs and writes its state file
+    parsed: list[str] = []
+    real = yamlread.parse
+
+    def counted(raw: bytes, shown: str):
+        parsed.append(shown)
+        return real(raw, shown)
+
+    for module in (datafiles, loader):
+        monkeypatch.setattr(module, "parse", counted)
+    datafiles._checked_file.cache_clear()  # as in a new process
+    week = CALLED_AT + dt.timedelta(days=7)
+    recorded = a_week_later(calls(), week)
+    edit(recorded, "get_products", "us-east-1", _set_on_demand("p5.48xlarge", "us-east-1", 49.536), nth=3)
+    out = _refresh(root, recorded, now=week)
+    assert {"prices.yaml", "history.yaml"} <= set(out.texts)
+    # Each data file as it was, and the files the refresh changed as they will be: once each.
+    assert sorted(s for s in parsed if s.startswith("data/")) == sorted(
+        [f"data/{n}" for n in (*datafiles.DATA_FILES, *datafiles.OPTIONAL_FILES)] + [f"data/{n}" for n in out.texts])
+    # Each scenario is evaluated on the data before and after, once on each.
+    scenarios = sorted(f"scenarios/{p.name}" for p in (root / "scenarios").glob("*.yaml"))
+    assert Counter(s for s in parsed if s.startswith("scenarios/")) == dict.fromkeys(scenarios, 2)

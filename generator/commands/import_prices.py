@@ -17,8 +17,6 @@ import datetime as dt
 import io
 import json
 import os
-import shutil
-import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +27,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from generator.commands import history
 from generator.inputs.freshness import today
-from generator.inputs.loader import load_catalog
+from generator.inputs.datafiles import load_catalog, read_catalog, read_data
 from generator.model.catalog import Catalog
 
 SOURCE_PREFIX = "AWS-PRICE-LIST"
@@ -269,14 +267,11 @@ def edit_sources(text: str, p: Plan) -> str:
     return yaml_text(y, data)
 
 
-def checked(data_dir: Path, new_texts: dict[str, str]) -> None:
-    """Load the edited files as the site would, from a scratch copy; InputError if they do not validate."""
-    with tempfile.TemporaryDirectory(prefix="guide-import-") as tmp:
-        scratch = Path(tmp) / "data"
-        shutil.copytree(data_dir, scratch)
-        for name, text in new_texts.items():
-            (scratch / name).write_text(text, encoding="utf-8")
-        load_catalog(scratch)
+def checked(data_dir: Path, new_texts: dict[str, str]) -> Catalog:
+    """The catalog of data/ with the edited files in place of their present bytes, loaded as the site
+    would load it (nothing is written); InputError if they do not validate."""
+    raws = read_data(data_dir) | {name: text.encode("utf-8") for name, text in new_texts.items()}
+    return read_catalog(data_dir, "data", raws)[0]
 
 
 def write_all(data_dir: Path, texts: dict[str, str]) -> None:

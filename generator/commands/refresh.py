@@ -514,10 +514,10 @@ def run(data_dir: Path, client: ClientFactory, now: dt.datetime, pricing_region:
     texts = {n: (data_dir / n).read_text(encoding="utf-8") for n in FILES if (data_dir / n).exists()}
     out = plan(catalog, seen, texts, now.date(), accept)
     if out.texts:
-        checked(data_dir, out.texts)
+        after = checked(data_dir, out.texts)
         root = data_dir.parent
         moved = {m.before for m in out.moves if m.before is not None}
-        out.scenarios = follow(root, data_dir, out.texts, moved)
+        out.scenarios = follow(root, data_dir, catalog, after, moved)
         if not dry_run:
             here = data_dir.name
             write_all(root, {**{f"{here}/{n}": t for n, t in out.texts.items()},

@@ -12,15 +12,16 @@ and is not listed.
 from __future__ import annotations
 
 import re
-import shutil
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from generator.commands.import_prices import round_trip, yaml_number, yaml_text
-from generator.inputs.loader import load_project
+from generator.inputs.loader import Source, read_sources, run_all
+from generator.inputs.problems import InputError
+from generator.model.catalog import Catalog
+from generator.model.results import ScenarioResult
 
 # The prose fields of a scenario file (and of each workload's rationale) a person writes.
 PROSE = ("title", "summary", "notes", "rationale")
@@ -72,35 +73,43 @@ def _sentence(flat: str, at: int) -> str:
     return flat[start: end + 1 if end >= 0 else len(flat)].strip()
 
 
-def follow(root: Path, data_dir: Path, new_data: dict[str, str], moved: Iterable[float]) -> Followed:
-    """The scenario files to rewrite so that their `expect` is the verdict on the new data, and the
-    prose that quotes any of the moved figures (the values before a move). Raises InputError when a
-    scenario does not load."""
+def follow(root: Path, data_dir: Path, before: Catalog, after: Catalog, moved: Iterable[float]) -> Followed:
+    """The scenario files to rewrite so that their `expect` is the verdict on the new data (`after`,
+    the catalog of data/ as the refresh would leave it), and the prose that quotes any of the moved
+    figures (the values before a move). Raises InputError when a scenario does not load."""
     out = Followed()
-    scenarios = root / "scenarios"
-    if not scenarios.is_dir():
+    if not (root / "scenarios").is_dir():
         return out
-    before = {r.path: r.verdict for r in load_project(root, data_dir=data_dir, check_expect=False).results}
-    with tempfile.TemporaryDirectory(prefix="guide-refresh-") as tmp:
-        scratch = Path(tmp) / data_dir.name
-        shutil.copytree(data_dir, scratch)
-        for name, text in new_data.items():
-            (scratch / name).write_text(text, encoding="utf-8")
-        after = load_project(root, data_dir=scratch, check_expect=False).results
+    read_ = read_sources(root, (), data_dir)
+    sources = [s for s in read_ if isinstance(s, Source)]
+    was, now = _results(read_, sources, before), _results([], sources, after)
     y = round_trip()
     patterns = {yaml_number(v): _figure_pattern(v) for v in moved}
-    for r in after:
-        path = root / r.path
-        text = path.read_text(encoding="utf-8")
-        data = y.load(text)
-        expect = r.scenario.expect
-        if r.verdict != expect and before.get(r.path) == expect:
-            data["expect"] = r.verdict
-            out.texts[path.name] = yaml_text(y, data)
-            out.flips.append(Flip(r.path, expect, r.verdict))
+    for source, old, new in zip(sources, was, now, strict=True):
+        expect = new.scenario.expect
+        flips = new.verdict != expect and old.verdict == expect
+        flat = " ".join(source.raw.decode("utf-8-sig").split())
+        # Most files quote no moved figure anywhere: those are not parsed again for their prose.
+        if not flips and not any(pattern.search(flat) for pattern in patterns.values()):
+            continue
+        data = y.load(source.raw.decode("utf-8-sig"))
+        if flips:
+            data["expect"] = new.verdict
+            out.texts[source.path.name] = yaml_text(y, data)
+            out.flips.append(Flip(new.path, expect, new.verdict))
         for where, prose in _prose(data):
             flat = " ".join(prose.split())
             for figure, pattern in patterns.items():
                 if (m := pattern.search(flat)) is not None:
-                    out.quotes.append(Quote(r.path, where, figure, _sentence(flat, m.start())))
+                    out.quotes.append(Quote(new.path, where, figure, _sentence(flat, m.start())))
     return out
+
+
+def _results(read_: list, sources: list[Source], catalog: Catalog) -> list[ScenarioResult]:
+    """Each scenario evaluated on the catalog, its `expect` aside; InputError with what could not
+    be read (read_) or does not load."""
+    loaded = run_all(sources, catalog, check_expect=False)
+    problems = [p for one in [*read_, *loaded] if isinstance(one, list) for p in one]
+    if problems:
+        raise InputError(problems)
+    return [r for r in loaded if isinstance(r, ScenarioResult)]

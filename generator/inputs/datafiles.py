@@ -4,6 +4,7 @@ use). All problems in all files at once."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ from pydantic import BaseModel
 from generator.inputs.limits import character_problems
 from generator.inputs.problems import InputError, Problem
 from generator.inputs.validation import validate_doc
-from generator.inputs.yamlread import Document, parse, read, strings
+from generator.inputs.yamlread import Document, parse, read_bytes, strings
 from generator.model import catalog as cat
 from generator.model.schema import ConstraintName
 from generator.model.suggest import did_you_mean
@@ -90,22 +91,34 @@ def _parse_files(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None]) 
     for name, model in {**DATA_FILES, **OPTIONAL_FILES}.items():
         shown = f"{shown_dir}/{name}"
         path = data_dir / name
-        if name in OPTIONAL_FILES and raws[name] is None and not path.exists():
-            continue
-        if not path.exists():
-            problems.append(Problem(shown, 1, 1, "(file)", f"required data file is missing (got no {name} in {shown_dir}/)"))
+        raw = raws.get(name)
+        if raw is None and not path.exists():
+            if name not in OPTIONAL_FILES:
+                problems.append(Problem(shown, 1, 1, "(file)", f"required data file is missing (got no {name} in {shown_dir}/)"))
             continue
         try:
-            raw = raws[name]
-            doc = parse(raw, shown) if raw is not None else read(path, shown)
-            docs[name] = doc
-            problems.extend(character_problems(doc))
-            parsed[name] = validate_doc(doc, model)
+            docs[name], parsed[name], bad = _checked_file(shown, raw if raw is not None else read_bytes(path, shown), model)
+            problems.extend(bad)
         except InputError as e:
             problems.extend(e.problems)
     if problems:
         raise InputError(problems)
     return docs, parsed
+
+
+# Keyed by the file's bytes: a refresh loads data/ before and after its edit, and the second load
+# parses only the files the edit changed. Two versions of each data file fit.
+@functools.lru_cache(maxsize=2 * (len(DATA_FILES) + len(OPTIONAL_FILES)))
+def _checked_file(shown: str, raw: bytes, model: type[BaseModel]) -> tuple[Document, Any, tuple[Problem, ...]]:
+    """A data file parsed, with the characters no page may show and validated against its model;
+    InputError with both kinds of problem when it does not validate. The document and model are
+    shared by every load of the same bytes, so nothing may change them."""
+    doc = parse(raw, shown)
+    bad = tuple(character_problems(doc))
+    try:
+        return doc, validate_doc(doc, model), bad
+    except InputError as e:
+        raise InputError([*bad, *e.problems]) from None
 
 
 def _source_problems(docs: dict[str, Document], sources: dict[str, cat.Source]) -> list[Problem]:

@@ -32,7 +32,7 @@ from generator.inputs.limits import limit_problems
 from generator.inputs.pool import map_shared
 from generator.inputs.problems import InputError, Problem, describe, dotted
 from generator.inputs.validation import validate_doc
-from generator.inputs.yamlread import Document, parse, read, strings
+from generator.inputs.yamlread import Document, parse, read, read_bytes, strings
 from generator.model import catalog as cat
 from generator.model import quoting
 from generator.model.resolve import check_references
@@ -115,13 +115,6 @@ def _shown(path: Path, resolved: Path, root_resolved: Path) -> str:
         return path.as_posix()
 
 
-def _read_bytes(path: Path, shown: str) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as e:
-        raise InputError([Problem(shown, 1, 1, "(file)", f"cannot be read: {e.strerror} (got {shown})")]) from None
-
-
 class Answers(Protocol):
     """What a layer wrapped around the pipeline answers in its place; the pipeline asks, never knows
     where the answers come from."""
@@ -176,7 +169,7 @@ def read_sources(root: Path, paths: Iterable[str], data_dir: Path, answers: Answ
             out.append([Problem(shown, 1, 1, "(file)", f"no such file (got {shown})")])
             continue
         try:
-            source = Source(path, shown, _read_bytes(path, shown))
+            source = Source(path, shown, read_bytes(path, shown))
         except InputError as e:
             out.append(e.problems)
             continue
@@ -303,7 +296,7 @@ class Project:
 def load_scenario(path: Path, shown: str, catalog: cat.Catalog, *, check_expect: bool = True) -> ScenarioResult:
     """Validate and evaluate one scenario. With check_expect=False a verdict that differs from the
     file's `expect` is not a problem (`guide diff` reports it instead of stopping)."""
-    loaded = run(Source(path, shown, _read_bytes(path, shown)), catalog, check_expect)
+    loaded = run(Source(path, shown, read_bytes(path, shown)), catalog, check_expect)
     if isinstance(loaded, list):
         raise InputError(loaded)
     return loaded
@@ -358,7 +351,7 @@ def load_reference(data_dir: Path, shown_dir: str, catalog: cat.Catalog) -> tupl
     path = data_dir / REFERENCE
     if not path.exists():
         raise InputError([Problem(shown, 1, 1, "(file)", f"required data file is missing (got no {REFERENCE} in {shown_dir}/)")])
-    raw = _read_bytes(path, shown)
+    raw = read_bytes(path, shown)
     workload = validate_workload(parse(raw, shown), catalog)
     return evaluate_workload(workload, catalog), sha256(raw)
 

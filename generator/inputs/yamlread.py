@@ -284,13 +284,17 @@ def _syntax_problem(e: MarkedYAMLError, text: str, shown: str, last_scalar: Scal
     return Problem(shown, line, col, "(yaml)", f"invalid YAML: {what} (got {got})")
 
 
-def read(path: Path, shown: str) -> Document:
-    """Read and parse one YAML file. Raises InputError with located problems; never a traceback."""
+def read_bytes(path: Path, shown: str) -> bytes:
+    """A file's bytes, or InputError saying why it cannot be read."""
     try:
-        raw = path.read_bytes()
+        return path.read_bytes()
     except OSError as e:
         raise InputError([Problem(shown, 1, 1, "(file)", f"cannot be read: {e.strerror} (got {shown})")]) from None
-    return parse(raw, shown)
+
+
+def read(path: Path, shown: str) -> Document:
+    """Read and parse one YAML file. Raises InputError with located problems; never a traceback."""
+    return parse(read_bytes(path, shown), shown)
 
 
 def parse(raw: bytes, shown: str) -> Document:
