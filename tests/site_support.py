@@ -34,8 +34,9 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 
 
 def copy_project(dest: Path, *, shipped: bool = False) -> Path:
-    """Copy what `mkdocs build` needs into dest (and the cached Vega bundle, to save seconds): the
-    frozen data/ and scenarios/, or with shipped=True the repository's own."""
+    """Copy what `mkdocs build` needs into dest: the frozen data/ and scenarios/ with the cached Vega
+    bundle (a second to make), or with shipped=True the repository's own with this checkout's
+    whole cache, where its charts' images are."""
     dest.mkdir(parents=True, exist_ok=True)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     for part in PROJECT_PARTS:
@@ -45,8 +46,11 @@ def copy_project(dest: Path, *, shipped: bool = False) -> Path:
         else:
             shutil.copy2(src, dest / part)
     cache = REPO / ".cache"
-    if cache.is_dir():
+    if shipped and cache.is_dir():
         shutil.copytree(cache, dest / ".cache", ignore=shutil.ignore_patterns("*.tmp"))
+    for runtime in cache.glob("vega-runtime-*.js") if not shipped else ():
+        (dest / ".cache").mkdir(exist_ok=True)
+        shutil.copy2(runtime, dest / ".cache" / runtime.name)
     return dest
 
 
