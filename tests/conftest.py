@@ -9,6 +9,7 @@ carries one extra, valid scenario whose every string is hostile.
 from __future__ import annotations
 
 import functools
+import os
 import shutil
 import threading
 from collections.abc import Callable, Iterator
@@ -16,6 +17,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 from site_support import CHROMIUM, CHROMIUM_ARGS, FROZEN, BuiltSite, build_copy, copy_project, write_untrusted_scenario
 
 
@@ -73,10 +75,28 @@ def frozen_inputs(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def _built_once(tmp_path_factory: pytest.TempPathFactory, name: str, prepare: Callable[[Path], Path]) -> BuiltSite:
+    """build_copy(prepare(folder)) once for the whole run. Under pytest-xdist the first worker to ask
+    builds it and the others wait for it, then read what it built: the tests that take these sites
+    only read them, and each is many seconds of CPU a second build would repeat."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder, which holds each worker's own
+    folder = base / f"shared-{name}"
+    record = base / f"shared-{name}.json"
+    with FileLock(base / f"shared-{name}.lock"):
+        if record.is_file():
+            return BuiltSite.loads(record.read_text(encoding="utf-8"))
+        shutil.rmtree(folder, ignore_errors=True)  # what a worker whose build failed left
+        built = build_copy(prepare(folder / "project"))
+        record.write_text(built.dumps(), encoding="utf-8")
+        return built
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
     """The repository's site, built with `mkdocs build --strict` from a copy of the repository."""
-    return build_copy(copy_project(tmp_path_factory.mktemp("guide") / "project"))
+    return _built_once(tmp_path_factory, "guide", copy_project)
 
 
 @pytest.fixture(scope="session")
@@ -92,9 +112,12 @@ def project(built_site: BuiltSite):
 @pytest.fixture(scope="session")
 def untrusted_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
     """The site built from a copy with one extra, valid scenario whose strings carry payloads."""
-    root = copy_project(tmp_path_factory.mktemp("guide-untrusted") / "project")
-    write_untrusted_scenario(root)
-    return build_copy(root)
+    def prepare(dest: Path) -> Path:
+        root = copy_project(dest)
+        write_untrusted_scenario(root)
+        return root
+
+    return _built_once(tmp_path_factory, "guide-untrusted", prepare)
 
 
 # --- serving and the browser --------------------------------------------------------------------

@@ -131,6 +131,15 @@ class BuiltSite:
     before: dict[str, str]  # tree_hashes(root) before the build
     after: dict[str, str]  # and after it
 
+    def dumps(self) -> str:
+        return json.dumps({"root": str(self.root), "site": str(self.site), "output": self.output,
+                           "before": self.before, "after": self.after})
+
+    @classmethod
+    def loads(cls, text: str) -> BuiltSite:
+        d = json.loads(text)
+        return cls(Path(d["root"]), Path(d["site"]), d["output"], d["before"], d["after"])
+
 
 def build_copy(root: Path, config: str = "mkdocs.yml") -> BuiltSite:
     """Build an already prepared project copy into root/site-out; the build must pass --strict."""
