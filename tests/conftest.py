@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import shutil
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -128,14 +129,21 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request, client_address) -> None:
+        # A browser drops a connection whenever a page it was loading goes away; that is no error.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @pytest.fixture(scope="session")
 def serve() -> Iterator[Callable[[Path], str]]:
     """serve(folder) -> "http://127.0.0.1:PORT/": a static server on a free port, for the session.
     The folder is read per request, so it may be filled after the server starts."""
-    servers: list[ThreadingHTTPServer] = []
+    servers: list[_QuietServer] = []
 
     def start(folder: Path) -> str:
-        server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(folder)))
+        server = _QuietServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(folder)))
         server.daemon_threads = True
         threading.Thread(target=server.serve_forever, name=f"serve {folder}", daemon=True).start()
         servers.append(server)
