@@ -4,17 +4,21 @@ tests/malformed/scenarios/NAME.yaml   a scenario file; NAME.expected holds its s
 tests/malformed/scenarios/NAME/       several scenario files validated in one run; NAME.expected.
 tests/malformed/data/FILE.CASE.yaml   replaces data/FILE.yaml in a copy of data/; FILE.CASE.expected.
 
-Each case runs the real CLI in a subprocess on a scratch copy of data/, so the repository is never
-touched: `python -m generator --root TMP validate PATH...`. It must exit 1, print exactly the
-expected lines on stderr (nothing on stdout) and never a traceback.
+Each case runs the CLI's entry point, `guide --root TMP validate PATH...` as `python -m generator`
+calls it, in this process (a new interpreter for each of some forty cases was most of this file's
+time) on a scratch copy of data/, so the repository is never touched. It must exit 1, print exactly
+the expected lines on stderr (nothing on stdout) and raise nothing. tests/test_cli.py runs the
+command in its own process.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import os
 import re
 import shutil
 import subprocess
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -22,6 +26,7 @@ from ruamel.yaml import YAML
 
 from core_support import DATA, copy_inputs, run_guide
 
+from generator.commands import cli
 from generator.model.suggest import did_you_mean
 
 CASES = Path(__file__).parent / "malformed"
@@ -50,18 +55,27 @@ def run_case(case: Path, tmp: Path) -> subprocess.CompletedProcess[str]:
         for f in files:
             shutil.copyfile(f, root / "scenarios" / f.name)
         args = [f"scenarios/{f.name}" for f in files]
-    return run_guide("validate", *args, cwd=root, root=root)
+    return _validate(root, args)
+
+
+def _validate(root: Path, args: list[str]) -> subprocess.CompletedProcess[str]:
+    """`guide --root ROOT validate ARGS...` from ROOT, as a user types it, with what it prints."""
+    out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
+    os.chdir(root)  # the paths are given as a user in the project gives them
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = cli.main(["--root", str(root), "validate", *args])
+    finally:
+        os.chdir(here)
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory) -> dict[str, subprocess.CompletedProcess[str]]:
-    """Every case's CLI run, started side by side: each run is a separate process, so running them
-    concurrently changes nothing but the wall-clock time."""
+    """Every case's CLI run."""
     cases = SCENARIO_CASES + DATA_CASES
-    tmp_path_factory.getbasetemp()  # made once here: pytest makes it racily when threads ask first
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        runs = pool.map(lambda c: run_case(c, tmp_path_factory.mktemp("case")), cases)
-        return {case_id(c): r for c, r in zip(cases, runs)}
+    return {case_id(c): run_case(c, tmp_path_factory.mktemp("case")) for c in cases}
 
 
 def test_there_are_enough_cases_and_every_case_has_its_expected_lines():
