@@ -11,12 +11,15 @@ the test; none comes from calling the engine a second time. `BASE` is a round-nu
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 from dataclasses import replace
 
 import pytest
 
 from core_support import DATA, engine_inputs, point
+from generator.model import engine
 from generator.model.engine import Span, evaluate, ports_needed, robustness, thresholds
 from generator.model.resolve import gpu_instance_hours, port_weeks, resolve
 from generator.model.schema import Workload
@@ -534,3 +537,23 @@ def test_the_last_deciding_step_is_the_verdict():
     for x in (BASE, replace(BASE, runs=1), replace(CLOSE, gpu_availability="constrained", needed_within_days=1)):
         o = evaluate(x)
         assert [s for s in o.trace if s.verdict is not None][-1].verdict == o.verdict
+
+
+def test_changed_makes_what_dataclasses_replace_makes_and_refuses_a_field_the_class_lacks():
+    x = BASE
+    moved = engine.changed(x, relative_throughput=Span(2.0, 1.0, 3.0), runs=7)
+    assert moved == replace(x, relative_throughput=Span(2.0, 1.0, 3.0), runs=7)
+    assert (moved.runs, x.runs == 7) == (7, False)  # the original is left as it was
+    with pytest.raises(TypeError, match="Inputs has no field runz"):
+        engine.changed(x, runz=7)
+
+
+def test_every_dataclass_of_the_engine_is_one_changed_may_copy():
+    """`changed` copies an instance's attributes: valid only while no class computes a field in
+    __post_init__, leaves one out of __init__, keeps slots or caches a property in the instance."""
+    classes = [c for c in vars(engine).values() if isinstance(c, type) and dataclasses.is_dataclass(c) and c.__module__ == engine.__name__]
+    assert len(classes) >= 10
+    for c in classes:
+        assert "__post_init__" not in vars(c) and "__slots__" not in vars(c), c.__name__
+        assert all(f.init for f in dataclasses.fields(c)), c.__name__
+        assert not any(isinstance(v, functools.cached_property) for v in vars(c).values()), c.__name__

@@ -9,8 +9,8 @@ the JavaScript module the same: the parity test compares them to 1e-9.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar
 
 from generator.model import break_even as solver
 
@@ -54,6 +54,21 @@ CURVE_MAX_HORIZON = 400
 COMMITTED_BRACKET_STEPS = 20
 COMMITTED_HALVINGS = 60
 
+
+_D = TypeVar("_D")
+
+
+def changed(obj: _D, **changes: Any) -> _D:
+    """`dataclasses.replace` for this module's frozen dataclasses, without running `__init__` over
+    every field again: a workload's verdict, robustness and thresholds derive some forty variants of
+    its inputs, and replace took a third of the engine's time. The same object while none of them has
+    `__post_init__`, `init=False` fields or slots (tests/test_engine.py checks each)."""
+    unknown = changes.keys() - obj.__dataclass_fields__.keys()  # type: ignore[attr-defined]
+    if unknown:
+        raise TypeError(f"{type(obj).__name__} has no field {', '.join(sorted(unknown))}")
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__, **changes)
+    return new
 
 @dataclass(frozen=True)
 class Span:
@@ -155,7 +170,7 @@ class Inputs:
         """These inputs with one ranged input moved to one end of its range."""
         span: Span = getattr(self, name)
         v = span.at(end)
-        return replace(self, **{name: Span(v, span.low, span.high)})
+        return changed(self, **{name: Span(v, span.low, span.high)})
 
 
 @dataclass(frozen=True)
@@ -426,7 +441,7 @@ def planned(x: Inputs) -> Inputs:
     for side, base in (("gpu", x.gpu_hours), ("trainium", x.gpu_hours / x.relative_throughput.value)):
         way = chosen_way(x, side, base)
         if way is not None:
-            y = replace(y, **{side + "_option": way.option, side + "_price": Span(way.usd_per_hour, way.usd_per_hour, way.usd_per_hour),
+            y = changed(y, **{side + "_option": way.option, side + "_price": Span(way.usd_per_hour, way.usd_per_hour, way.usd_per_hour),
                               side + "_term_hours": way.term_hours, side + "_spot": way.option == "spot",
                               side + "_region": way.region, side + "_ways": region_ways(x, side, way.region),
                               side + "_accepts": accepts(x, side)})
@@ -540,7 +555,7 @@ def evaluate(x: Inputs) -> Outcome:
     ports = ports_needed(x.runs, x.runs_per_architecture)
     gpu_total = gpu.compute_total
     trn_total = ports * port_cost + trn.compute_total
-    trn = replace(trn, total=trn_total)
+    trn = changed(trn, total=trn_total)
     difference = gpu_total - trn_total
     feasible = trn.feasible and gpu.feasible
     break_even = port_cost / saving if saving > 0 and not committed and feasible else None
@@ -888,7 +903,7 @@ def _committed_throughput(x: Inputs, o: Outcome, headroom: float) -> float | Non
     None when no throughput from a millionth to a million times the case's own reaches it."""
     def cheaper(r: float) -> bool:
         # Bought, at each throughput, the way its plan then costs least (`planned`), as evaluate does.
-        at_r = replace(x, relative_throughput=replace(x.relative_throughput, value=r))
+        at_r = changed(x, relative_throughput=changed(x.relative_throughput, value=r))
         return _side(at_r, planned(at_r), "trainium", x.gpu_hours / r, 0.0).compute_total < headroom
 
     r = x.relative_throughput.value
@@ -937,8 +952,8 @@ def _flipping(x: Inputs, name: str, value: float | None) -> float | None:
     if value is None:
         return None
     span: Span = getattr(x, name)
-    below = evaluate(replace(x, **{name: Span(value * (1 - THRESHOLD_PROBE), span.low, span.high)}))
-    above = evaluate(replace(x, **{name: Span(value * (1 + THRESHOLD_PROBE), span.low, span.high)}))
+    below = evaluate(changed(x, **{name: Span(value * (1 - THRESHOLD_PROBE), span.low, span.high)}))
+    above = evaluate(changed(x, **{name: Span(value * (1 + THRESHOLD_PROBE), span.low, span.high)}))
     return value if below.verdict != above.verdict else None
 
 
