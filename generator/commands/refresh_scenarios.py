@@ -19,7 +19,7 @@ from typing import Any
 
 from generator.commands.import_prices import round_trip, yaml_number, yaml_text
 from generator.inputs.loader import Source, read_sources, run_all
-from generator.inputs.problems import InputError
+from generator.inputs.problems import InputError, Problem
 from generator.model.catalog import Catalog
 from generator.model.results import ScenarioResult
 
@@ -105,7 +105,7 @@ def follow(root: Path, data_dir: Path, before: Catalog, after: Catalog, moved: I
     return out
 
 
-def _results(read_: list, sources: list[Source], catalog: Catalog) -> list[ScenarioResult]:
+def _results(read_: list[Source | list[Problem]], sources: list[Source], catalog: Catalog) -> list[ScenarioResult]:
     """Each scenario evaluated on the catalog, its `expect` aside; InputError with what could not
     be read (read_) or does not load."""
     loaded = run_all(sources, catalog, check_expect=False)

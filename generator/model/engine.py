@@ -61,14 +61,16 @@ _D = TypeVar("_D")
 def changed(obj: _D, **changes: Any) -> _D:
     """`dataclasses.replace` for this module's frozen dataclasses, without running `__init__` over
     every field again: a workload's verdict, robustness and thresholds derive some forty variants of
-    its inputs, and replace took a third of the engine's time. The same object while none of them has
-    `__post_init__`, `init=False` fields or slots (tests/test_engine.py checks each)."""
+    its inputs, and replace took a third of the engine's time. It makes what replace makes while none
+    of them has `__post_init__`, `init=False` fields, slots or cached properties (tests/test_engine.py
+    checks each)."""
     unknown = changes.keys() - obj.__dataclass_fields__.keys()  # type: ignore[attr-defined]
     if unknown:
         raise TypeError(f"{type(obj).__name__} has no field {', '.join(sorted(unknown))}")
     new = object.__new__(type(obj))
     new.__dict__.update(obj.__dict__, **changes)
     return new
+
 
 @dataclass(frozen=True)
 class Span:
