@@ -28,10 +28,16 @@ def full_collections():
 
 
 def wait_until(condition, seconds: float = 30) -> bool:
+    """Whether condition held at some moment within the time. It is not asked again once it held: a
+    collection running in another thread makes gc.get_freeze_count() 0 for a moment (unfreeze,
+    collect, freeze), and asking twice could land there."""
     deadline = time.monotonic() + seconds
-    while not condition() and time.monotonic() < deadline:
+    while True:
+        if condition():
+            return True
+        if time.monotonic() >= deadline:
+            return False
         time.sleep(0.02)
-    return condition()
 
 
 def test_serving_turns_off_automatic_full_collections_and_stopping_puts_the_thresholds_back():
