@@ -79,10 +79,11 @@ def test_a_web_server_may_read_every_embed_file_as_it_reads_the_pages(built_site
 def test_a_text_an_older_build_stored_for_its_owner_alone_is_stored_again(tmp_path: Path):
     cache = Cache(tmp_path)
     known: embeds.Stored = {}
-    first = embeds._stored(cache, "embed/x/x.csv", "a,b\n1,2\n", {}, known)
+    files = embeds.ChartFiles("x", {"embed/x/x.csv": "a,b\n1,2\n"}, None, "")
+    first = embeds._stored(cache, files, "embed/x/x.csv", {}, known)
     first.chmod(0o600)
     # As the next build of the same process finds it, whose texts it knows: the file is checked again.
-    again = embeds._stored(cache, "embed/x/x.csv", "a,b\n1,2\n", known, {})
+    again = embeds._stored(cache, files, "embed/x/x.csv", known, {})
     assert again == first and again.read_text(encoding="utf-8") == "a,b\n1,2\n"
     assert stat.S_IMODE(again.stat().st_mode) == 0o666 & ~_umask()
 

@@ -9,6 +9,7 @@ the cache, in the site.
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import io
 import json
@@ -300,6 +301,12 @@ class ChartFiles:
     gallery: str
     title: str = ""  # the chart's, for the gallery's fold of scenario charts
 
+    @functools.cached_property
+    def stored(self) -> dict[str, StoredText]:
+        """Where `_stored` puts each text file: worked out once, for the scenario's stored entry
+        (`scenario_cache`) and for `build`, which stores them."""
+        return {path: text if isinstance(text, StoredText) else stored_text(path, text) for path, text in self.texts.items()}
+
 
 def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache | None, charts_js: str,
                 memo: dict[str, str] | None = None, *, site_name: str = "",
@@ -328,18 +335,19 @@ def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache |
 Stored = dict[tuple[str, str], StoredText]  # (suffix, text) -> where it is stored
 
 
-def _stored(cache: Cache, path: str, text: str | StoredText, known: Stored, now: Stored) -> Path:
-    """The text in the cache under the hash of its bytes, written unless a file of exactly those
-    bytes is there already. known: where texts the last build of this process stored went (`mkdocs
-    serve` links the same thousands again on every save, and only the check on disk is made again);
-    now: this build's, added to. A StoredText is where it is: the entry it came from was taken only
-    with every one of its texts whole (`scenario_cache`)."""
+def _stored(cache: Cache, c: ChartFiles, path: str, known: Stored, now: Stored) -> Path:
+    """The chart's text file in the cache under the hash of its bytes, written unless a file of
+    exactly those bytes is there already. known: where texts the last build of this process stored
+    went (`mkdocs serve` links the same thousands again on every save, and only the check on disk is
+    made again); now: this build's, added to. A StoredText is where it is: the entry it came from was
+    taken only with every one of its texts whole (`scenario_cache`)."""
+    text = c.texts[path]
     if isinstance(text, StoredText):
         stored_file = text.file(cache)
         cache.mark_used(stored_file)
         return stored_file
     key = (posixpath.splitext(path)[1], text)
-    ref = known.get(key) or stored_text(path, text)
+    ref = known.get(key) or c.stored[path]
     stored = ref.file(cache)
     if ref.whole(cache):
         cache.mark_used(stored)
@@ -408,7 +416,7 @@ def build(charts: Iterable[ChartFiles], cache: Cache, images: Images | None
         whole = True
         for path, text in c.texts.items():
             try:
-                files[path] = _stored(cache, path, text, known, now)
+                files[path] = _stored(cache, c, path, known, now)
             except OSError:
                 texts[path] = text  # a read-only cache: MkDocs writes the file
                 whole = False

@@ -21,7 +21,7 @@ from generator.inputs.loader import Project
 from generator.model.results import ScenarioResult
 from generator.model.trn3 import PriceAt, PriceToBeat
 from generator.rendering.charts import ChartLabel
-from generator.rendering.embeds import ChartFiles, JSONText, StoredText, stored_text
+from generator.rendering.embeds import ChartFiles, JSONText, StoredText
 from generator.rendering.images import Job
 from generator.rendering.published import ScenarioTexts
 from generator.store.cachefile import Cache
@@ -71,13 +71,9 @@ def _texts(d: dict[str, list]) -> dict[str, str | StoredText]:
     return {path: StoredText.at(path, int(size), str(sha256)) for path, (size, sha256) in d.items()}
 
 
-def _stored_texts(texts: dict[str, str | StoredText]) -> dict[str, list]:
+def _stored_texts(files: ChartFiles) -> dict[str, list]:
     """Each text file as where `embeds.build` stores it, its size and sha256."""
-    out = {}
-    for path, text in texts.items():
-        ref = text if isinstance(text, StoredText) else stored_text(path, text)
-        out[path] = [ref.size, ref.sha256]
-    return out
+    return {path: [ref.size, ref.sha256] for path, ref in files.stored.items()}
 
 
 def _all_texts(rendered: Rendered) -> list[StoredText]:
@@ -134,7 +130,7 @@ class RenderedScenarios:
         self.cache.store_json(path, {
             "page": rendered.page,
             "charts": [dataclasses.asdict(c) for c in rendered.charts],
-            "files": [{"chart_id": f.chart_id, "texts": _stored_texts(f.texts), "job": f.job.spec, "gallery": f.gallery, "title": f.title,
+            "files": [{"chart_id": f.chart_id, "texts": _stored_texts(f), "job": f.job.spec, "gallery": f.gallery, "title": f.title,
                        "card_heading": list(f.job.card_heading),
                        "narrow_height": f.job.narrow_height} for f in rendered.files],
             "row": rendered.row,
@@ -142,6 +138,6 @@ class RenderedScenarios:
             "presets": rendered.presets,
             "beats": [_beats_json(b) for b in rendered.beats],
             "flips": [list(f) for f in rendered.flips],
-            "published": {"chart_id": rendered.published.files.chart_id, "texts": _stored_texts(rendered.published.files.texts),
+            "published": {"chart_id": rendered.published.files.chart_id, "texts": _stored_texts(rendered.published.files),
                           "listed": rendered.published.listed, "full": rendered.published.full},
         }, _parse)
