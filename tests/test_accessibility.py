@@ -32,13 +32,15 @@ CHARTS = ".guide-chart__view, #chart"
 def _draw_every_chart(page) -> None:
     """Scroll to each chart as a reader would; on a phone each is then drawn live."""
     page.wait_for_function("() => !document.getElementById('guide-calc') || document.querySelector('#guide-calc[data-ready]')")
+    # Scrolling fades the header's page title in, a moment after the scroll: axe reads colours as they
+    # are, and mid-fade they would be neither the page's nor the title's. Without transitions every
+    # colour is one a reader sees once the page is still.
+    page.add_style_tag(content="*, *::before, *::after { transition: none !important; }")
     views = page.locator(CHARTS)
     for i in range(views.count()):
         view = views.nth(i)
         if view.is_visible():
             view.scroll_into_view_if_needed()
-    # Scrolling fades the header's page title in; axe reads colours as they are, so mid-fade they
-    # would be neither the page's nor the title's.
     page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
 
 
