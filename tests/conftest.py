@@ -178,27 +178,8 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (scripts/test.sh does)")
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium-headless-shell package (scripts/test.sh does)")
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + [_features_off(pw)])
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
-
-
-# Chromium loads its omnibox popup, a WebUI page with a renderer of its own, into every new window:
-# some 0.4 s of CPU for each page the suite opens, for a popup a headless browser never shows.
-FEATURES_OFF = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
-
-
-def _features_off(pw) -> str:
-    """--disable-features with FEATURES_OFF and those Playwright turns off itself: Chromium reads the
-    last of the switch alone, so ours repeats Playwright's, read from the browser's own command line."""
-    b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    try:
-        page = b.new_page()
-        page.goto("chrome://version")
-        switches = page.inner_text("#command_line").split()
-    finally:
-        b.close()
-    theirs = [f for s in switches if s.startswith("--disable-features=") for f in s.split("=", 1)[1].split(",")]
-    return "--disable-features=" + ",".join(dict.fromkeys([*theirs, *FEATURES_OFF]))

@@ -29,7 +29,11 @@ FROZEN_PARTS = ("data", "scenarios")
 PROJECT_PARTS = ("mkdocs.yml", "docs", "generator", "scenarios", "data", "schemas")
 # What the build must not write into.
 SOURCE_PARTS = ("mkdocs.yml", "docs", "generator", "scenarios", "data", "schemas")
-CHROMIUM = "/usr/bin/chromium"
+# Debian's build of Chromium's headless shell, the browser Playwright itself runs headless: Blink and
+# V8 as in Chromium, without the browser's own windows and pages around them (the full browser, run
+# headless, loads its omnibox popup into every new window). The suite's pages cost about a quarter
+# less CPU in it.
+CHROMIUM = "/usr/bin/chromium-headless-shell"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 
 

@@ -809,17 +809,3 @@ def test_on_a_phone_a_long_page_title_ends_on_its_last_line_of_text(width: int, 
         tab.goto(f"scenarios/{stem}/")
         assert tab.page.evaluate(TITLE_OVERHANG) < 4, stem
     tab.recorder.assert_clean()
-
-
-def test_the_suites_browser_opens_no_omnibox_popup_and_keeps_what_playwright_turns_off(browser):
-    page = browser.new_page()
-    try:
-        page.goto("chrome://version")
-        switches = page.inner_text("#command_line").split()
-        targets = browser.new_browser_cdp_session().send("Target.getTargets")["targetInfos"]
-    finally:
-        page.close()
-    # The last --disable-features is the one Chromium reads.
-    off = [s for s in switches if s.startswith("--disable-features=")][-1].split("=", 1)[1].split(",")
-    assert {"WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "PaintHolding", "AvoidUnnecessaryBeforeUnloadCheckSync"} <= set(off)
-    assert [t["url"] for t in targets if t["type"] == "browser_ui"] == []
