@@ -196,9 +196,20 @@ def decision_map(x: Inputs, axis: str, n: int = 24) -> DecisionMap:
     return DecisionMap(axis, runs_max, runs, values, verdicts)
 
 
+# Values plain() hands back as they are: most of a result is text, whole numbers and flags.
+_AS_THEY_ARE = frozenset({str, int, bool, type(None)})
+
+
 def plain(value: Any) -> Any:
     """Dataclasses to plain data, as results are serialised (nan and inf become None, dates ISO text)."""
-    # Most of a result is text and numbers: they are asked about first.
+    kind = type(value)
+    if kind in _AS_THEY_ARE:
+        return value
+    if kind is float:
+        return value if math.isfinite(value) else None
+    names = _field_names(kind)
+    if names is not None:
+        return {n: v if type(v) in _AS_THEY_ARE else plain(v) for n in names for v in (getattr(value, n),)}
     if isinstance(value, (str, int, type(None))):
         return value
     if isinstance(value, float):
@@ -209,9 +220,14 @@ def plain(value: Any) -> Any:
         return [plain(v) for v in value]
     if isinstance(value, dt.date):
         return value.isoformat()
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     return value
+
+
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """A dataclass's field names, once per class (`dataclasses.fields` works them out on every call,
+    and a workload's result holds some seventy dataclass instances); None for any other type."""
+    return tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else None
 
 
 def present_workload(w: WorkloadResult, names: dict[str, str] | None = None) -> dict[str, Any]:
