@@ -435,8 +435,8 @@ def test_under_serve_dirty_an_unchanged_chart_is_linked_as_before_with_none_of_i
     cache.settle(first.values())  # as the plugin settles them once linked into the site
     kept = {path: cached for path, cached in first.items() if path.startswith("embed/same/")}
     looked: list[Path] = []
-    real = Cache.linkable
-    monkeypatch.setattr(Cache, "linkable", lambda self, path, *sums: looked.append(path) or real(self, path, *sums))
+    real = Cache._linkable_on_disk
+    monkeypatch.setattr(Cache, "_linkable_on_disk", lambda self, path, *sums: looked.append(path) or real(self, path, *sums))
     # The next save: `same` is the very object its scenario's stored entry gives back; `edited` is new.
     edited_again = _chart("edited", "a,b\n5,6\n")
     cache.begin_build()
@@ -455,6 +455,26 @@ def test_under_serve_dirty_an_unchanged_chart_is_linked_as_before_with_none_of_i
     assert set(kept.values()) <= set(looked)
 
 
+def test_under_serve_dirty_a_settled_stored_text_is_whole_without_a_look_at_its_file(tmp_path: Path, monkeypatch):
+    # What a scenario's stored entry names (`scenario_cache.get` asks after each on every save).
+    cache = Cache(tmp_path / "cache")
+    for _ in range(2):
+        cache.begin_build()
+        _, first, _ = embeds.build([_chart("same", "a,b\n1,2\n")], cache, None)
+    text = embeds.stored_text("embed/same/same.csv", "a,b\n1,2\n")
+    assert text.file(cache) == first["embed/same/same.csv"]
+    looked: list[Path] = []
+    real = Cache._linkable_on_disk
+    monkeypatch.setattr(Cache, "_linkable_on_disk", lambda self, path, *sums: looked.append(path) or real(self, path, *sums))
+    cache.settle(first.values())
+    assert text.whole(cache) and looked == []
+    # Other bytes under the settled name, and a text once nothing is settled: looked at on disk.
+    other = embeds.StoredText(text.suffix, text.size + 1, text.sha256)
+    assert not other.whole(cache) and looked == [text.file(cache)]
+    cache.settle(())
+    assert text.whole(cache) and looked == [text.file(cache)] * 2
+
+
 def test_after_a_build_that_checked_a_chart_an_equal_one_read_back_from_its_entry_is_carried(tmp_path: Path, monkeypatch):
     # `mkdocs serve`'s first save finds the charts its first build rendered in the entries that build
     # stored: equal, not the same objects.
@@ -465,8 +485,8 @@ def test_after_a_build_that_checked_a_chart_an_equal_one_read_back_from_its_entr
         _, first, _ = embeds.build([rendered], cache, None)
     cache.settle(first.values())
     looked: list[Path] = []
-    real = Cache.linkable
-    monkeypatch.setattr(Cache, "linkable", lambda self, path, *sums: looked.append(path) or real(self, path, *sums))
+    real = Cache._linkable_on_disk
+    monkeypatch.setattr(Cache, "_linkable_on_disk", lambda self, path, *sums: looked.append(path) or real(self, path, *sums))
     read_back = _chart("same", "a,b\n1,2\n")
     assert read_back == rendered and read_back is not rendered
     cache.begin_build()

@@ -273,13 +273,18 @@ class StoredText:
         """The stored text of this site path (its suffix kept, so the linked file keeps its type)."""
         return cls(posixpath.splitext(path)[1], size, sha256)
 
+    @property
+    def name(self) -> str:
+        """Its file's name in the texts store."""
+        return self.sha256 + self.suffix
+
     def file(self, cache: Cache) -> Path:
-        return cache.folder("texts") / (self.sha256 + self.suffix)
+        return cache.folder("texts") / self.name
 
     def whole(self, cache: Cache) -> bool:
         """Whether the store holds it as it was stored, ready to be linked."""
         try:
-            return cache.linkable(self.file(cache), self.size, self.sha256)
+            return cache.linkable_in("texts", self.name, self.size, self.sha256)
         except OSError:
             return False
 
