@@ -211,7 +211,7 @@ def plain(value: Any) -> Any:
     if names is not None:
         return {n: v if type(v) in _AS_THEY_ARE else plain(v) for n in names for v in (getattr(value, n),)}
     # Subclasses of text and numbers (enums among them) are not those exact types: asked about here.
-    if isinstance(value, (str, int, type(None))):
+    if isinstance(value, (str, int)):
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else None
