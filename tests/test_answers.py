@@ -124,6 +124,8 @@ def test_published_markdown_has_no_front_matter_specs_or_markers():
     # Markdown: published, the block keeps none.
     held = "<!-- guide:html -->\n<p>Notes &lt;b&gt;\n\n[click](javascript:x)</p>\n<!-- /guide:html -->\n\n## Next\n"
     assert published.page_markdown(held) == "<p>Notes &lt;b&gt;\n[click](javascript:x)</p>\n\n## Next\n"
+    # Markers are lines of their own, one after another too; the same text within a line is text.
+    assert published.page_markdown("<!-- guide:a -->\n<!-- /guide:b-c -->\nx <!-- guide:d -->\n<!-- guide:e -->\n") == "x <!-- guide:d -->\n"
     assert published.markdown_path("scenarios/x.md") == "scenarios/x/index.html.md"
     assert published.markdown_path("index.md") == "index.html.md"
     assert published.markdown_path("axes/index.md") == "axes/index.html.md"

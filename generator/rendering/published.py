@@ -48,7 +48,9 @@ FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 # JSON a page's script reads (a chart's compiled spec, the calculator's data): no reader of the text
 # needs it (a chart's numbers are in the table after it and in its CSV). script_json leaves no '<' inside.
 _SPEC = re.compile(r"<template\b[^>]*>[^<]*</template>\n?")
-_MARKERS = re.compile(r"^<!-- /?guide:[a-z-]+ -->\n", re.M)
+# A marker is a line of its own, found after the line end before it: `^` under re.M is tried at every
+# character, 60 ms a save on the gallery's Markdown at 3,000 scenarios against 7.
+_MARKERS = re.compile(r"\n<!-- /?guide:[a-z-]+ -->(?=\n)")
 
 
 # A relative Markdown link, as MkDocs reads it: to another docs page (a .md file) or to a file of the
@@ -62,7 +64,7 @@ def page_markdown(markdown: str, page: str = "") -> str:
     (`sources.md#x`, which MkDocs turns into addresses) are turned into the addresses they have from
     beside it; its HTML links already are."""
     text = _inert_blocks(_SPEC.sub("", FRONT_MATTER.sub("", markdown, count=1)))
-    text = _MARKERS.sub("", text).lstrip("\n")
+    text = _MARKERS.sub("", "\n" + text)[1:].lstrip("\n")
     if not page:
         return text
     here = page_url(page)
