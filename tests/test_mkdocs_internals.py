@@ -21,8 +21,9 @@ ALLOWED = {("os", "_exit"), ("hashlib", "_Hash")}
 ALLOWED_ANYWHERE = {"_replace"}  # a named tuple's public method
 # Attributes of MkDocs' and Material's objects that the guide replaces or edits in place (none of
 # them private by name): MkDocs' file's modified check, the dev server's observer, the search
-# plugin's index, the theme environment's loader, a page's template.
-PATCHED = {"is_modified", "observer", "entries", "loader"}
+# plugin's index, the theme environment's loader and how it is made and lists the theme's files, a
+# page's template.
+PATCHED = {"is_modified", "observer", "entries", "loader", "get_env", "list_templates"}
 SEARCH_INTERNALS = {"search_index", "search_index_prev"}
 
 
@@ -121,7 +122,8 @@ def test_the_check_finds_each_kind_of_use_and_the_module_holds_them():
     held = "\n".join(internals_used(INTERNALS.read_text(encoding="utf-8")))
     for what in ("page._title_from_render", "Page._set_canonical_url", "PageWithKeptUrls._set_edit_url overridden",
                  "server._inject_js_into_html", "f.is_modified replaced", "server.observer replaced",
-                 "env.loader replaced", "'search_index_prev' named as a string", "a page's template"):
+                 "env.loader replaced", "'search_index_prev' named as a string", "a page's template",
+                 "theme.get_env replaced", "....list_templates replaced"):
         assert what in held, what
     assert internals_used("def title(page):\n    return page._title_from_render\n") == ["<source>:2: page._title_from_render"]
     assert internals_used("from mkdocs.structure.pages import Page\n\nclass P(Page):\n"
@@ -146,3 +148,51 @@ def test_the_installed_mkdocs_and_material_are_the_releases_the_internals_were_c
 def test_other_releases_are_named_in_the_plugins_warning(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(mkdocs_internals, "CHECKED_AGAINST", {"mkdocs": "0.1", "mkdocs-material": version("mkdocs-material")})
     assert mkdocs_internals.unchecked_versions() == [f"mkdocs {version('mkdocs')} (checked against 0.1)"]
+
+
+def test_the_theme_files_listing_lists_again_only_once_a_folder_under_the_theme_changed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    import os
+
+    import jinja2
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import Files
+
+    overrides = tmp_path / "overrides"
+    (overrides / "assets").mkdir(parents=True)
+    (overrides / "assets" / "a.css").write_text("a", encoding="utf-8")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\ntheme:\n  name: material\n  custom_dir: overrides\n", encoding="utf-8")
+    listed = []
+    real = jinja2.FileSystemLoader.list_templates
+    monkeypatch.setattr(jinja2.FileSystemLoader, "list_templates", lambda loader: listed.append(1) or real(loader))
+    listing = mkdocs_internals.ThemeListing()
+
+    def static_files(kept: bool = True) -> list[str]:
+        config = load_config(str(tmp_path / "mkdocs.yml"))  # as each build under `mkdocs serve` reads it
+        if kept:
+            listing.use(config)
+        files = Files([])
+        files.add_files_from_theme(config.theme.get_env(), config)
+        return sorted(f.src_uri for f in files)
+
+    def settle() -> None:  # the folders as a theme's are: last changed long before a build
+        for folder in [overrides, overrides / "assets"]:
+            os.utime(folder, ns=(1_000_000_000, 1_000_000_000))
+
+    settle()
+    first = static_files()
+    assert first == static_files(kept=False) and "assets/a.css" in first and len(first) > 10
+    listed.clear()
+    assert static_files() == first and listed == []
+    (overrides / "assets" / "b.css").write_text("b", encoding="utf-8")
+    assert static_files() == sorted([*first, "assets/b.css"]) and listed == [1]
+    (overrides / "assets" / "js").mkdir()  # a new folder, then a file in it once the listing knows the folder
+    settle()
+    static_files()
+    (overrides / "assets" / "js" / "c.js").write_text("c", encoding="utf-8")
+    assert "assets/js/c.js" in static_files()
+    # A folder changed lately may change again within the same tick of the file system's clock: it
+    # is listed again until it has settled.
+    listed.clear()
+    static_files()
+    assert listed == [1]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
+import time
 from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -119,6 +121,67 @@ def restore_front_matter(page: Page, meta: dict) -> None:
 def add_template(env: jinja2.Environment, name: str, source: str) -> None:
     # MkDocs' theme environment offers no way to add a template but its loader's folders on disk.
     env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({name: source}), env.loader])
+
+
+# The theme's files ------------------------------------------------------------------------------
+
+
+class ThemeListing:
+    """The names of the files in the theme's folders, listed once in a `mkdocs serve` process and
+    again only when a folder under them changed (a file added, removed or renamed changes its
+    folder's time). MkDocs lists them on every build to find the static files it copies: Material
+    holds 14,500 icons, 0.04 s of a save at 3,000 scenarios."""
+
+    def __init__(self) -> None:
+        # The loader's folders, every folder under them and each one's time; the names found in them.
+        self._listed: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[int | None, ...]], list[str]] | None = None
+
+    def use(self, config: MkDocsConfig) -> None:
+        """Has this build's theme environment list the theme's files through this listing."""
+        theme = config.theme
+        make = theme.get_env
+
+        # MkDocs makes the environment anew for each build and lists through its loader at once
+        # (Files.add_files_from_theme), with no event between: the loader is where a list can be kept.
+        def get_env() -> jinja2.Environment:
+            env = make()
+            if type(env.loader) is jinja2.FileSystemLoader:
+                env.loader.list_templates = functools.partial(self.names, env.loader)  # type: ignore[method-assign]
+            return env
+
+        theme.get_env = get_env  # type: ignore[method-assign]
+
+    def names(self, loader: jinja2.FileSystemLoader) -> list[str]:
+        """What `loader.list_templates()` answers."""
+        known = self._listed
+        if known is not None:
+            (top, folders, times), names = known
+            if top == tuple(loader.searchpath) and tuple(map(_time, folders)) == times:
+                return list(names)
+        # The times are taken before the list: a change made while it is listed is seen next time.
+        folders = tuple(f for top in loader.searchpath for f in _folders(top, loader.followlinks))
+        times = tuple(map(_time, folders))
+        names = jinja2.FileSystemLoader.list_templates(loader)
+        # A folder changed within the file system's clock tick of its last time keeps that time: one
+        # changed lately is listed again next time.
+        settled = time.time_ns() - _SETTLED_NS
+        self._listed = ((tuple(loader.searchpath), folders, times), names) if all(t is None or t < settled for t in times) else None
+        return list(names)
+
+
+_SETTLED_NS = 2_000_000_000
+
+
+def _folders(top: str, followlinks: bool) -> list[str]:
+    """top (whether it is there or not) and every folder under it, as the loader walks them."""
+    return [top, *(os.path.join(d, sub) for d, subs, _ in os.walk(top, followlinks=followlinks) for sub in subs)]
+
+
+def _time(folder: str) -> int | None:
+    try:
+        return os.stat(folder).st_mtime_ns
+    except OSError:
+        return None
 
 
 # Material's search plugin --------------------------------------------------------------------------

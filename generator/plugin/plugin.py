@@ -66,6 +66,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             self.incremental, self.pages = None, {}
         elif self.incremental is None and options.incremental:  # under serve, mkdocs.yml's option changed
             self.incremental = IncrementalBuild(serving=self.serving, dirty=self.dirty)
+        if self.incremental is not None:
+            self.incremental.configured(config)
         if self.cache is None or self.cache.directory != options.cache_dir:
             self.cache = Cache(options.cache_dir, between_builds=self.serving)
         publishing.add_templates(config)

@@ -6,8 +6,8 @@ What it takes instead of making: a scenario page's HTML (`html_cache`, as a `Sto
 file the theme made of it (`page_file_cache`, with its search entries); MkDocs' URLs of stored pages;
 the site folder's folders and the embed files already linked there (`sitefolder`); under
 `mkdocs serve --dirty`, every file whose content is what the last build wrote; Jinja's compiled
-templates. Under `mkdocs serve` it also runs the cache's chores and CPython's full collections
-between saves (`between_saves`).
+templates. Under `mkdocs serve` it also keeps the names of the theme's files, and runs the cache's
+chores and CPython's full collections between saves (`between_saves`).
 """
 
 from __future__ import annotations
@@ -97,6 +97,7 @@ class IncrementalBuild:
         self.linked_in: tuple[Path, dict[str, tuple]] | None = None  # under --dirty: the site folder, and what each embed file there links to
         self.site: Path | None = None  # the site folder of a build that is not dirty, whose folders it keeps
         self.page_urls: dict[tuple, tuple] = {}  # what MkDocs made of stored pages' URLs (StoredPage)
+        self.theme_files = internals.ThemeListing() if serving else None  # the names of the theme's files
         self._new_build()
 
     def _new_build(self) -> None:
@@ -119,6 +120,10 @@ class IncrementalBuild:
     def starting(self) -> None:
         if self.between is not None:
             self.between.building()  # the last build's chores stop before this one reads the cache
+
+    def configured(self, config: MkDocsConfig) -> None:
+        if self.theme_files is not None:
+            self.theme_files.use(config)
 
     def put_aside(self, site: Path) -> None:
         """Before MkDocs empties the site folder of a build that is not dirty."""
