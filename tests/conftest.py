@@ -9,9 +9,11 @@ carries one extra, valid scenario whose every string is hostile.
 from __future__ import annotations
 
 import functools
+import json
 import os
 import shutil
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -136,6 +138,15 @@ class _QuietServer(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
+def _start_server(folder: Path) -> tuple[_QuietServer, str]:
+    """A static server of folder (read per request, so it may be filled later) on a free port of
+    127.0.0.1, in a thread of this process; its base URL."""
+    server = _QuietServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(folder)))
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, name=f"serve {folder}", daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
 @pytest.fixture(scope="session")
 def serve() -> Iterator[Callable[[Path], str]]:
     """serve(folder) -> "http://127.0.0.1:PORT/": a static server on a free port, for the session.
@@ -143,11 +154,9 @@ def serve() -> Iterator[Callable[[Path], str]]:
     servers: list[_QuietServer] = []
 
     def start(folder: Path) -> str:
-        server = _QuietServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(folder)))
-        server.daemon_threads = True
-        threading.Thread(target=server.serve_forever, name=f"serve {folder}", daemon=True).start()
+        server, base = _start_server(folder)
         servers.append(server)
-        return f"http://127.0.0.1:{server.server_address[1]}/"
+        return base
 
     yield start
     for server in servers:
@@ -155,20 +164,51 @@ def serve() -> Iterator[Callable[[Path], str]]:
         server.server_close()
 
 
+# The run's served site: its folder and address, named to pytest-xdist's workers by the process
+# that starts them, which serves it from pytest_configure to pytest_unconfigure.
+_SERVED = "GUIDE_TEST_SERVED_SITE"
+_served_key = pytest.StashKey[tuple[_QuietServer, Path]]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("PYTEST_XDIST_WORKER") or _SERVED in os.environ:
+        return
+    folder = Path(tempfile.mkdtemp(prefix="guide-served-"))
+    server, base = _start_server(folder / "project" / "site-out")
+    config.stash[_served_key] = (server, folder)
+    os.environ[_SERVED] = json.dumps([str(folder), base])
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    served = config.stash.get(_served_key, None)
+    if served is not None:
+        server, folder = served
+        server.shutdown()
+        server.server_close()
+        del os.environ[_SERVED]
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
-def served_site(tmp_path_factory: pytest.TempPathFactory, serve) -> str:
+def served_site() -> str:
     """Base URL of the site built from a copy of the repository, served on 127.0.0.1 on a free port.
 
     Material's instant navigation only takes over links to pages listed in sitemap.xml, whose
     addresses come from site_url (with the protocol and host swapped for the page's, but not the
-    port). So, as `mkdocs serve` does, this build sets site_url to where it is served: the server
-    takes its port first, then the site is built into the folder it serves, from the repository's
-    mkdocs.yml with only site_url overridden (INHERIT).
+    port). So, as `mkdocs serve` does, this build sets site_url to where it is served: the run's
+    server takes its port first (pytest_configure, in the process that starts pytest-xdist's
+    workers), then the first worker to ask builds the site into the folder it serves, from the
+    repository's mkdocs.yml with only site_url overridden (INHERIT), and the others take it.
     """
-    root = copy_project(tmp_path_factory.mktemp("guide-served") / "project")
-    base = serve(root / "site-out")
-    (root / "mkdocs.served.yml").write_text(f"INHERIT: mkdocs.yml\nsite_url: {base}\n", encoding="utf-8")
-    build_copy(root, "mkdocs.served.yml")
+    folder, base = json.loads(os.environ[_SERVED])
+    folder = Path(folder)
+    with FileLock(folder / "built.lock"):
+        if not (folder / "built").is_file():
+            shutil.rmtree(folder / "project", ignore_errors=True)  # what a worker whose build failed left
+            root = copy_project(folder / "project")
+            (root / "mkdocs.served.yml").write_text(f"INHERIT: mkdocs.yml\nsite_url: {base}\n", encoding="utf-8")
+            build_copy(root, "mkdocs.served.yml")
+            (folder / "built").write_text(base, encoding="utf-8")
     return base
 
 
