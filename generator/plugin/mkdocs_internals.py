@@ -162,10 +162,11 @@ class ThemeListing:
         folders = tuple(f for top in loader.searchpath for f in _folders(top, loader.followlinks))
         times = tuple(map(_time, folders))
         names = jinja2.FileSystemLoader.list_templates(loader)
-        # A folder changed within the file system's clock tick of its last time keeps that time: one
-        # changed lately is listed again next time.
+        # A folder's time has the grain of the file system's clock, and a change within the tick of
+        # the one before leaves it as it was: a listing that found a folder changed lately is not kept.
         settled = time.time_ns() - _SETTLED_NS
-        self._listed = ((tuple(loader.searchpath), folders, times), names) if all(t is None or t < settled for t in times) else None
+        kept = all(t is None or t < settled for t in times)
+        self._listed = ((tuple(loader.searchpath), folders, times), names) if kept else None
         return list(names)
 
 
