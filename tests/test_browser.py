@@ -311,7 +311,8 @@ def test_instant_navigation_keeps_the_page_and_redraws_charts(open_tab, served_s
         target = urljoin(page.url, link.get_attribute("href"))
         # A reader stops scrolling before clicking. Material's navigation.tracking writes the anchor
         # of the section in view into the address 250 ms after the page last scrolled, and a swap
-        # within those 250 ms writes the old page's anchor onto the new page's address.
+        # within those 250 ms writes the old page's anchor onto the new page's address (which
+        # guide.js then takes off: test_the_address_keeps_no_anchor_the_page_lacks).
         page.evaluate(STILL)
         swapped(link.click)
         assert page.url == target
@@ -339,6 +340,30 @@ def test_instant_navigation_keeps_the_page_and_redraws_charts(open_tab, served_s
     assert page.url.split("#")[0] == served_site + PAGES["prices"]
     tab.charts_drawn("dark", expect=expected_charts(built_site.site, PAGES["prices"]))
     assert page.evaluate("() => window.__guideMarker") == "still here"
+    tab.recorder.assert_clean()
+
+
+def test_the_address_keeps_no_anchor_the_page_lacks(open_tab, served_site: str):
+    tab = open_tab(served_site)
+    page = tab.page
+    # Followed at once after the page scrolled to its charts: Material then writes the home page's
+    # section into the new page's address (see STILL).
+    page.goto(served_site, wait_until="networkidle")
+    tab.charts_drawn("light")
+    page.evaluate("() => { window.__guideMarker = 'still here'; }")
+    page.locator('nav.md-nav--primary a.md-nav__link[href$="prices/"]').first.click()
+    page.wait_for_function("() => location.pathname.endsWith('/prices/') && document.querySelector('.guide-chart__view[data-ready]')")
+    page.evaluate("() => new Promise((done) => setTimeout(done))")  # the task after the swap, where guide.js looks again
+    assert page.evaluate("() => window.__guideMarker") == "still here", "the page fully reloaded"
+    assert page.url == served_site + PAGES["prices"]
+    # An anchor the page has is kept; one it lacks, from a link made elsewhere, is dropped.
+    kept = page.evaluate("() => document.querySelector('.md-content h2[id]').id")
+    tab.goto(f"{PAGES['prices']}#{kept}")
+    page.wait_for_selector(".guide-chart__view[data-ready]")
+    assert page.url == served_site + PAGES["prices"] + "#" + kept
+    tab.goto(PAGES["scenarios-index"] + "#no-such-section")  # a page loaded afresh, not a jump within one
+    page.wait_for_function("() => location.hash === ''")
+    assert page.url == served_site + PAGES["scenarios-index"]
     tab.recorder.assert_clean()
 
 

@@ -271,7 +271,22 @@
     });
   }
 
+  // Material writes the section in view into the address 250 ms after the reader last scrolled
+  // (navigation.tracking); a page swapped in within those 250 ms gets the old page's section there,
+  // as it is swapped in or in the task after. An anchor the page has no element for leaves the address.
+  function dropForeignAnchor() {
+    let id;
+    try {
+      id = decodeURIComponent(location.hash.slice(1));
+    } catch {
+      return; // not an anchor this site writes
+    }
+    if (id && !document.getElementById(id)) history.replaceState(history.state, "", location.pathname + location.search);
+  }
+
   const start = () => {
+    dropForeignAnchor();
+    setTimeout(dropForeignAnchor);
     nameLandmarks();
     scrollables();
     drawAll();
