@@ -79,19 +79,25 @@ def frozen_inputs(tmp_path: Path) -> Path:
 
 
 def _built_once(tmp_path_factory: pytest.TempPathFactory, name: str, prepare: Callable[[Path], Path]) -> BuiltSite:
-    """build_copy(prepare(folder)) once for the whole run. Under pytest-xdist the first worker to ask
-    builds it and the others wait for it, then read what it built: the tests that take these sites
-    only read them, and each is many seconds of CPU a second build would repeat."""
+    """build_copy(prepare(folder)) once for the whole run, in the run's folder (`_built_once_in`)."""
     base = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         base = base.parent  # the run's folder, which holds each worker's own
+    return _built_once_in(base, name, prepare)
+
+
+def _built_once_in(base: Path, name: str, prepare: Callable[[Path], Path], config: str = "mkdocs.yml") -> BuiltSite:
+    """build_copy(prepare(base / f"shared-{name}" / "project"), config) once for the whole run.
+    Under pytest-xdist the first worker to ask builds it and the others wait for it, then read what it
+    built: the tests that take these sites only read them, and each is many seconds of CPU a second
+    build would repeat."""
     folder = base / f"shared-{name}"
     record = base / f"shared-{name}.json"
     with FileLock(base / f"shared-{name}.lock"):
         if record.is_file():
             return BuiltSite.loads(record.read_text(encoding="utf-8"))
         shutil.rmtree(folder, ignore_errors=True)  # what a worker whose build failed left
-        built = build_copy(prepare(folder / "project"))
+        built = build_copy(prepare(folder / "project"), config)
         record.write_text(built.dumps(), encoding="utf-8")
         return built
 
@@ -174,7 +180,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get("PYTEST_XDIST_WORKER") or _SERVED in os.environ:
         return
     folder = Path(tempfile.mkdtemp(prefix="guide-served-"))
-    server, base = _start_server(folder / "project" / "site-out")
+    server, base = _start_server(folder / "shared-served" / "project" / "site-out")
     config.stash[_served_key] = (server, folder)
     os.environ[_SERVED] = json.dumps([str(folder), base])
 
@@ -201,14 +207,13 @@ def served_site() -> str:
     repository's mkdocs.yml with only site_url overridden (INHERIT), and the others take it.
     """
     folder, base = json.loads(os.environ[_SERVED])
-    folder = Path(folder)
-    with FileLock(folder / "built.lock"):
-        if not (folder / "built").is_file():
-            shutil.rmtree(folder / "project", ignore_errors=True)  # what a worker whose build failed left
-            root = copy_project(folder / "project")
-            (root / "mkdocs.served.yml").write_text(f"INHERIT: mkdocs.yml\nsite_url: {base}\n", encoding="utf-8")
-            build_copy(root, "mkdocs.served.yml")
-            (folder / "built").write_text(base, encoding="utf-8")
+
+    def prepare(dest: Path) -> Path:
+        root = copy_project(dest)
+        (root / "mkdocs.served.yml").write_text(f"INHERIT: mkdocs.yml\nsite_url: {base}\n", encoding="utf-8")
+        return root
+
+    _built_once_in(Path(folder), "served", prepare, "mkdocs.served.yml")
     return base
 
 

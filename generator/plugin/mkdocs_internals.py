@@ -153,20 +153,21 @@ class ThemeListing:
 
     def names(self, loader: jinja2.FileSystemLoader) -> list[str]:
         """What `loader.list_templates()` answers."""
+        searchpath = tuple(loader.searchpath)
         known = self._listed
         if known is not None:
-            (top, folders, times), names = known
-            if top == tuple(loader.searchpath) and tuple(map(_time, folders)) == times:
+            (was, folders, times), names = known
+            if was == searchpath and tuple(map(_time, folders)) == times:
                 return list(names)
         # The times are taken before the list: a change made while it is listed is seen next time.
-        folders = tuple(f for top in loader.searchpath for f in _folders(top, loader.followlinks))
+        folders = tuple(f for top in searchpath for f in _folders(top, loader.followlinks))
         times = tuple(map(_time, folders))
         names = jinja2.FileSystemLoader.list_templates(loader)
         # A folder's time has the grain of the file system's clock, and a change within the tick of
         # the one before leaves it as it was: a listing that found a folder changed lately is not kept.
         settled = time.time_ns() - _SETTLED_NS
         kept = all(t is None or t < settled for t in times)
-        self._listed = ((tuple(loader.searchpath), folders, times), names) if kept else None
+        self._listed = ((searchpath, folders, times), names) if kept else None
         return list(names)
 
 
