@@ -120,10 +120,14 @@ def test_a_saved_scenario_under_serve_dirty_is_served_with_the_rest_of_the_site_
         after = json.loads(poll(index_url, lambda body: "Saved again: " in body))["docs"]
         scenarios = poll(f"{base}scenarios/", lambda body: "Saved again: " in body)
         calculator = poll(f"{base}calculator/", lambda body: "Saved again: " in body)
+        # Written once the pages are served (after_reload), before the next save is built.
+        llms_full = poll(f"{base}llms-full.txt", lambda body: "Saved again: " in body)
+        gallery = poll(f"{base}embed/index.html.md", lambda body: "Saved again: " in body)
     finally:
         served.stop()
     assert f'href="{edited.stem}/"' in scenarios and f'href="{other.stem}/"' in scenarios
     assert "Saved again: " in calculator  # its presets bake in every scenario's title
+    assert f"/scenarios/{edited.stem}/" in llms_full and "Cumulative cost: Saved again: " in gallery
     # The new chart's files, linked in its folder.
     assert "Cumulative cost: Saved again: " in embed_page and "Cumulative cost: Saved again: " in svg
     # Each page once in the index, as a build from scratch lists it: the edited page with its new

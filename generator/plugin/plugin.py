@@ -18,6 +18,7 @@ from mkdocs.structure.pages import Page
 
 from generator.plugin import mkdocs_internals as internals
 from generator.plugin import failures, one_build, publishing, search_handoff, watching
+from generator.plugin.after_reload import AfterReload
 from generator.plugin.config import GuideConfig, Settings, checked
 from generator.plugin.error_banner import ErrorBanner
 from generator.plugin.files import hand_over
@@ -45,6 +46,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.published_url = publishing.PublishedUrl()
         self.watcher = None  # under serve: the system's watcher of scenarios/ and data/, where it started
         self.banner: ErrorBanner | None = None  # under serve: the failed build's error, shown in every page served
+        self.after_reload: AfterReload | None = None  # under serve: the published Markdown, written once the pages are served
         self.loaded = None  # under serve: the project on_pre_build loaded, for on_files
         self.build: OneBuild | None = None  # what the last build's on_files handed the events after it
 
@@ -57,6 +59,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             self.upkeep.serving()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        if self.after_reload is not None:
+            self.after_reload.wait()  # the last save's writes, before this build reads or writes anything
         if self.incremental is not None:
             self.incremental.starting()
         options = self.options = checked(self.config, _root(config))
@@ -176,7 +180,8 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         if inc is not None:
             inc.before_search_written(config)
         images, build.images = build.images, None  # the site's from here on: a failure below does not cancel them
-        publishing.join_site(Path(config.site_dir), config, build, images, cache, inc, self.pages, dirty=self.dirty)
+        later = self.after_reload.run if self.after_reload is not None else None
+        publishing.join_site(Path(config.site_dir), config, build, images, cache, inc, self.pages, dirty=self.dirty, later=later)
         chores = self.upkeep.chores(cache, images, options.cache_max_mb)
         if inc is None or not inc.finished(chores):  # under serve, run between saves
             self.upkeep.at_once(cache, images)
@@ -185,12 +190,15 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         root = _root(config)
         self.watcher = watching.watch(server, [root / "scenarios", root / "data"])
         self.banner = ErrorBanner(server)
+        self.after_reload = AfterReload(self.banner.failed)
         # The first build is over and the server not yet answering: the workers start in their own
         # processes while the browser loads the first page, not in the first save.
         self.upkeep.warm()
         return server
 
     def on_shutdown(self) -> None:
+        if self.after_reload is not None:
+            self.after_reload.wait()
         watching.stop(self.watcher)
         self.watcher = None
         if self.incremental is not None:

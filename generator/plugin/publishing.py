@@ -5,9 +5,10 @@ cache, each page's Markdown beside its HTML, `llms.txt` and `llms-full.txt`."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -101,11 +102,12 @@ def unfurl_tags(page: Page, config: MkDocsConfig, made: Generated, site_url: str
 
 
 def join_site(site: Path, config: MkDocsConfig, build: OneBuild, images: Images | None, cache: Cache,
-              incremental: IncrementalBuild | None, pages: Mapping[str, PageRecord], *, dirty: bool) -> None:
+              incremental: IncrementalBuild | None, pages: Mapping[str, PageRecord], *, dirty: bool,
+              later: Callable[[Callable[[], None]], None] | None = None) -> None:
     """Once MkDocs has written the pages: the chart images, which render in worker processes while
     the pages are built, and the embed files stored beside them, linked into the site; each page's
-    Markdown and llms.txt written. images: the build's, which it no longer holds (a failure here
-    does not cancel them)."""
+    Markdown and llms.txt written, by later where it is given (`after_reload`). images: the build's,
+    which it no longer holds (a failure here does not cancel them)."""
     made = build.made
     assert made is not None, "the generator runs before the site is joined"
     if images is not None:
@@ -124,18 +126,27 @@ def join_site(site: Path, config: MkDocsConfig, build: OneBuild, images: Images 
             embeds.link_into(site, build.linked)
     except OSError as e:
         raise link_failed(e) from None
-    try:
-        write_markdown(site, config, made, build.published, build.nav, pages, dirty=dirty)
-    except OSError as e:
-        raise failed("Writing the pages' Markdown and llms.txt into the site folder", e) from None
     if incremental is not None:
         incremental.drop_empty(site)
+    write = functools.partial(_write_published, site, config, made, build.published, build.nav, pages, dirty)
+    if later is None:
+        write()
+    else:
+        later(write)
     if images is not None:
         images.record_rendered()
         images.close()
         log.info("guide: embed images: %d charts rendered, %d from the cache", images.rendered, images.cached)
     else:
         log.info("guide: no chart images (the plugin's images option is off)")
+
+
+def _write_published(site: Path, config: MkDocsConfig, made: Generated, site_url: str, nav, pages: Mapping[str, PageRecord],
+                     dirty: bool) -> None:
+    try:
+        write_markdown(site, config, made, site_url, nav, pages, dirty=dirty)
+    except OSError as e:
+        raise failed("Writing the pages' Markdown and llms.txt into the site folder", e) from None
 
 
 def write_markdown(site: Path, config: MkDocsConfig, made: Generated, site_url: str, nav, pages: Mapping[str, PageRecord],
