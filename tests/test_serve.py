@@ -190,3 +190,55 @@ def test_under_serve_dirty_a_page_a_failed_build_wrote_is_written_again_when_its
     finally:
         served.stop()
     assert "Embed this chart" in shown
+
+
+def test_under_serve_dirty_an_unchanged_stored_page_is_handed_over_as_the_last_build_made_it(root: Path, tmp_path: Path, monkeypatch):
+    # MkDocs' serve, in this process: one configuration per save, the plugin kept between them.
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    from generator.plugin.incremental import build as incremental
+
+    monkeypatch.setenv("GUIDE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("GUIDE_IMAGES", "0")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1795000000")  # the day MkDocs dates each page with
+    monkeypatch.chdir(root)
+    made: list[str] = []
+
+    class Counted(incremental.StoredPage):
+        def __init__(self, f, *args, **kwargs):
+            made.append(f.src_uri)
+            super().__init__(f, *args, **kwargs)
+
+    monkeypatch.setattr(incremental, "StoredPage", Counted)
+    site = tmp_path / "site"
+    started = []
+
+    def save() -> list[str]:
+        made.clear()
+        config = load_config("mkdocs.yml", site_dir=str(site))
+        if not started:
+            config.plugins.on_startup(command="serve", dirty=True)
+            started.append(config)
+        config.site_url = "http://127.0.0.1:8000/guide/"  # as serve sets it
+        build(config, serve_url=config.site_url, dirty=True)
+        return sorted(made)
+
+    edited, other = (f"scenarios/{name}.md" for name in scenarios(root))
+    try:
+        save()  # converts each page: none is stored yet
+        assert save() == [edited, other]  # each stored page made once
+        before = site_hashes(site)
+        assert save() == []  # and handed over as it was
+        assert site_hashes(site) == before
+        path = root / "scenarios" / f"{scenarios(root)[0]}.yaml"
+        path.write_text(re.sub(r'^(title:\s*["\']?)', r"\g<1>Saved again: ", path.read_text(encoding="utf-8"),
+                               count=1, flags=re.M), encoding="utf-8")
+        assert save() == []  # the edited page is converted, the other is as it was
+        page = (site / "scenarios" / scenarios(root)[0] / "index.html").read_text(encoding="utf-8")
+        assert "Saved again: " in page
+        assert save() == [edited]  # the edited page, stored now
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", "1795100000")  # a day later: every page is dated anew
+        assert save() == [edited, other]
+    finally:
+        started[0].plugins.on_shutdown()

@@ -13,9 +13,9 @@ if TYPE_CHECKING:
 
 
 class PageFiles(Protocol):
-    """What takes each generated page's file as it is handed over (the incremental build)."""
+    """What makes each generated page's file as it is handed over (the incremental build)."""
 
-    def page_file(self, f: GeneratedFile, config: MkDocsConfig, markdown: str, record: Any) -> None: ...
+    def page_file(self, path: str, markdown: str, source: str | None, config: MkDocsConfig, record: Any) -> GeneratedFile: ...
 
 
 class GeneratedFile(File):
@@ -38,13 +38,11 @@ def hand_over(files: Files, config: MkDocsConfig, made: Generated, incremental: 
     order MkDocs is handed them; published Markdown is left for after the build (`publishing`)."""
     generated: list[GeneratedFile] = []
     for path, markdown in sorted(made.site.pages.items()):
-        f = GeneratedFile.generated(config, path, content=markdown)
         source = made.site.sources.get(path)
-        if source:
-            # Edit links on generated pages open the YAML the page is made from.
-            f.edit_uri = f"../{source}"
         if incremental is not None:
-            incremental.page_file(f, config, markdown, record(path))
+            f = incremental.page_file(path, markdown, source, config, record(path))
+        else:
+            f = page_file(config, path, markdown, source)
         generated.append(f)
         files.append(f)
     for path, content in {**made.assets, **made.texts}.items():
@@ -53,3 +51,12 @@ def hand_over(files: Files, config: MkDocsConfig, made: Generated, incremental: 
             generated.append(f)
             files.append(f)
     return generated
+
+
+def page_file(config: MkDocsConfig, path: str, markdown: str, source: str | None) -> GeneratedFile:
+    """A generated page's file; source: the file in the project it is made from."""
+    f = GeneratedFile.generated(config, path, content=markdown)
+    if source:
+        # Edit links on generated pages open the YAML the page is made from.
+        f.edit_uri = f"../{source}"
+    return f

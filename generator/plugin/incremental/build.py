@@ -5,8 +5,8 @@ hand each other about that page.
 What it takes instead of making: a scenario page's HTML (`html_cache`, as a `StoredPage`) and the
 file the theme made of it (`page_file_cache`, with its search entries); MkDocs' URLs of stored pages;
 the site folder's folders and the embed files already linked there (`sitefolder`); under
-`mkdocs serve --dirty`, every file whose content is what the last build wrote; Jinja's compiled
-templates. Under `mkdocs serve` it also keeps the names of the theme's files, and runs the cache's
+`mkdocs serve --dirty`, every file whose content is what the last build wrote, and the file and page
+objects of each stored page made from what the last build's were; Jinja's compiled templates. Under `mkdocs serve` it also keeps the names of the theme's files, and runs the cache's
 chores and CPython's full collections between saves (`between_saves`).
 """
 
@@ -24,10 +24,11 @@ import jinja2
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
+from mkdocs.utils import get_build_date
 
 from generator.plugin import mkdocs_internals as internals
 from generator.plugin.failures import link_failed, site_folder_failed
-from generator.plugin.files import GeneratedFile
+from generator.plugin.files import GeneratedFile, page_file
 from generator.plugin.incremental import sitefolder
 from generator.plugin.incremental.between_saves import BetweenSaves, Chore
 from generator.plugin.incremental.stored_page import StoredPage, toc_tokens
@@ -97,6 +98,9 @@ class IncrementalBuild:
         self.linked_in: tuple[Path, dict[str, tuple]] | None = None  # under --dirty: the site folder, and what each embed file there links to
         self.site: Path | None = None  # the site folder of a build that is not dirty, whose folders it keeps
         self.page_urls: dict[tuple, tuple] = {}  # what MkDocs made of stored pages' URLs (StoredPage)
+        # Under --dirty: the last finished build's stored pages' files, by path, with what each was made from.
+        self.kept_files: dict[str, tuple[tuple, GeneratedFile]] = {}
+        self.pages_from: tuple | None = None  # what else the last finished build's pages were made from
         self.theme_files = internals.ThemeListing() if serving else None  # the names of the theme's files
         self._new_build()
 
@@ -109,6 +113,7 @@ class IncrementalBuild:
         self.files_stored = 0  # pages whose file came from the cache this build
         self.linking: Future | None = None  # the links made while the pages are built (embeds.link_meanwhile)
         self.as_before: dict[str, str] = {}  # embed files linked as the last build linked them (embeds.build)
+        self.files_made: dict[str, tuple[tuple, GeneratedFile]] = {}  # kept_files as this build makes them
 
     def stop(self) -> None:
         if self.between is not None:
@@ -156,23 +161,48 @@ class IncrementalBuild:
                 raise site_folder_failed(e) from None
             self.linking = embeds.link_meanwhile(Path(config.site_dir), ready)
         self.converted, themed, self.entries = page_stores(cache, config_bytes, config.site_url or "", made.site.pages)
+        # What a page object takes from the configuration and the day, beside its stored entry's key.
+        pages_from = (config.site_url, config.repo_url, config.edit_uri, config.edit_uri_template,
+                      config.use_directory_urls, config.site_dir, get_build_date())
+        if pages_from != self.pages_from:
+            self.kept_files, self.pages_from = {}, pages_from
         self.themed = themed if pages_only_ours else None
         return linked
 
-    def page_file(self, f: GeneratedFile, config: MkDocsConfig, markdown: str, record: PageRecord) -> None:
-        """A generated page: its stored HTML, if there is one, or where its HTML goes once converted."""
-        at = self.entries.get(f.src_uri)
+    def page_file(self, path: str, markdown: str, source: str | None, config: MkDocsConfig, record: PageRecord) -> GeneratedFile:
+        """A generated page's file: with its stored HTML, if there is one, or noting where its HTML goes
+        once converted."""
+        at = self.entries.get(path)
         if at is None:
-            return
+            return page_file(config, path, markdown, source)
         assert self.converted is not None
         entry, record.file_entry = at
         stored = self.converted.get(entry)
         if stored is not None:
-            StoredPage(f, config, markdown, stored, self.page_urls)
+            f = self._stored_page_file(path, markdown, source, config, entry, stored)
         else:
+            f = page_file(config, path, markdown, source)
             record.to_store = entry
         if self.themed is not None:
             record.file = f
+        return f
+
+    def _stored_page_file(self, path: str, markdown: str, source: str | None, config: MkDocsConfig, entry: Path,
+                          stored: html_cache.Converted) -> GeneratedFile:
+        """Under --dirty, a stored page made from all the last finished build's was made from is that
+        build's file and page again. MkDocs neither reads nor renders an unchanged one, and making the
+        two objects anew was a tenth of a save at three thousand scenarios."""
+        made_from = (markdown, source, entry, stored)
+        if self.dirty:
+            kept = self.kept_files.get(path)
+            if kept is not None and kept[0] == made_from:
+                self.files_made[path] = kept
+                return kept[1]
+        f = page_file(config, path, markdown, source)
+        StoredPage(f, config, markdown, stored, self.page_urls)
+        if self.dirty:
+            self.files_made[path] = (made_from, f)
+        return f
 
     def only_what_changed(self, files: Files, generated: list[GeneratedFile], made: Generated) -> None:
         """Under `mkdocs serve --dirty`: which pages and files this build makes again. A generated file
@@ -189,7 +219,10 @@ class IncrementalBuild:
         everything = self.built is None or inputs != self.inputs
         if everything:
             for f in files:
-                internals.always_modified(f)
+                if isinstance(f, GeneratedFile):
+                    f.changed = True  # it may be the last build's file again (_stored_page_file)
+                else:
+                    internals.always_modified(f)
             return
         built = self.built
         for f in generated:
@@ -297,6 +330,7 @@ class IncrementalBuild:
         log.info("guide: %d page files from the cache", self.files_stored)
         if self.building is not None:
             (self.built, self.inputs), self.building = self.building, None
+        self.kept_files, self.files_made = self.files_made, {}
         if self.between is None:
             return False
         self.between.built(chores)
@@ -309,6 +343,7 @@ class IncrementalBuild:
             made, _ = self.building
             self.built = {path: digest for path, digest in self.built.items() if made.get(path) == digest}
         self.building = None
+        self.kept_files, self.files_made = {}, {}  # MkDocs may have left any of them half made
         if self.between is not None:
             self.between.built()  # no chores: what the failed build used is not the whole of what the site uses
         if self.site is not None:
