@@ -666,3 +666,33 @@ def test_entries_named_from_shared_parts_get_the_name_of_all_their_parts_hashed_
         assert names.path(mine) == all_hashed_together({**common, **mine})
     if own:
         assert names.path(dict.fromkeys(own, "one")) != names.path(dict.fromkeys(own, "two"))
+
+
+def test_under_serve_an_entry_is_named_once_and_names_no_build_used_since_the_last_are_dropped(tmp_path: Path, monkeypatch):
+    hashed: list[dict] = []
+    digest = registry.EntryNames.digest
+
+    def counted(self, own):
+        hashed.append(own)
+        return digest(self, own)
+
+    monkeypatch.setattr(registry.EntryNames, "digest", counted)
+    served = cachefile.Cache(tmp_path / "cache", between_builds=True)
+    lone = cachefile.Cache(tmp_path / "cache", between_builds=False)
+    a, b = {"scenario": "a"}, {"scenario": "b"}
+    served.begin_build()
+    first = served.names("rendered", {"site": "x"}).path(a)
+    assert served.names("rendered", {"site": "x"}).path(a) == first  # named once
+    assert len(hashed) == 1
+    assert lone.names("rendered", {"site": "x"}).path(a) == first  # as a lone build names it
+    assert served.names("rendered", {"site": "x"}).path(b) != first
+    elsewhere = served.names("rendered", {"site": "y"}).path(a)
+    assert elsewhere != first and len(hashed) == 4
+    served.begin_build()  # the next save, whose pages are at x alone
+    assert served.names("rendered", {"site": "x"}).path(a) == first and len(hashed) == 4
+    served.begin_build()
+    assert served.names("rendered", {"site": "x"}).path(a) == first and len(hashed) == 4
+    assert served.names("rendered", {"site": "y"}).path(a) == elsewhere and len(hashed) == 5  # dropped, named again
+    lone.begin_build()
+    lone.names("rendered", {"site": "x"}).path(a)
+    assert len(hashed) == 6  # a lone build keeps nothing for a next one

@@ -180,6 +180,7 @@ class Cache:
         # Paths (absolute, as text) this build read from or wrote into the cache.
         self._used: set[str] = set()
         self._wrote = False  # whether this build wrote into the cache
+        self._names_used: set[tuple] = set()  # the keys of memo("entry names") this build used
         # When this process last set each path's time of last use: `mkdocs serve` builds on every
         # save, and a time a minute old is still well inside the grace the bound gives recent files.
         self._touched: dict[str, int] = {}
@@ -228,7 +229,19 @@ class Cache:
         entry of this build (common) and each entry's own."""
         if STORES[store].key is not Recipe.NAMED:
             raise KeyError(f"the {store} store's entries are not named by parts (store/registry.py)")
-        return EntryNames(self.folder(store), {**self.keys, **(common or {})}, suffix)
+        common = {**self.keys, **(common or {})}
+        if not self.between_builds:
+            return EntryNames(self.folder(store), common, suffix)
+        # Under serve each save names the same thousands of entries again (three stores' at three
+        # thousand scenarios: 9,000 hashes and paths a save). The names of the last build's common
+        # parts and this one's are kept, with the paths they gave.
+        key = (store, suffix, tuple(sorted(common.items())))
+        memo = self.memo("entry names")
+        names = memo.get(key)
+        if names is None:
+            names = memo[key] = EntryNames(self.folder(store), common, suffix, remember=True)
+        self._names_used.add(key)
+        return names
 
     def memo(self, name: str) -> dict:
         """What this process keeps between builds for one store or stage, by its name in
@@ -263,6 +276,10 @@ class Cache:
         the digests earlier builds recorded in the cache (see _digests) once a process."""
         self._used.clear()
         self._wrote = False
+        names = self.memo("entry names")
+        for key in [key for key in names if key not in self._names_used]:
+            del names[key]
+        self._names_used.clear()
         if self._ledger_records is None:
             self._load_digests()
 

@@ -131,6 +131,7 @@ MEMOS: dict[str, str] = {
     "texts": "where each embed text was stored (rendering/embeds.py)",
     "chart links": "each chart's links, by the chart object (rendering/embeds.py)",
     "checked chart links": "each chart's links checked file by file, by chart id (rendering/embeds.py)",
+    "entry names": "each named store's entry names, with the paths given, by the parts common to a build (store/cachefile.py)",
 }
 
 
@@ -154,17 +155,26 @@ class EntryNames:
     are sorted and hashed once, not again for each of the thousands of entries a save looks up
     (benchmarks/README.md, session 9)."""
 
-    def __init__(self, directory: Path, common: dict[str, str], suffix: str = ".json"):
+    def __init__(self, directory: Path, common: dict[str, str], suffix: str = ".json", *, remember: bool = False):
+        """remember: keep each path given, by the entry's own parts (a process that builds again and again)."""
         self.directory = directory
         self.common = common
         self.suffix = suffix
+        self._paths: dict[tuple[tuple[str, str], ...], Path] | None = {} if remember else None
         # By the sorted names of an entry's own parts: the hash of the common parts that sort before
         # all of them, then, in order, the encoded common parts between and after them, or the name
         # of an own part.
         self._plans: dict[tuple[str, ...], tuple[hashlib._Hash, list[bytes | str]]] = {}
 
     def path(self, own: dict[str, str]) -> Path:
-        return self.directory / f"{self.digest(own)}{self.suffix}"
+        paths = self._paths
+        if paths is None:
+            return self.directory / f"{self.digest(own)}{self.suffix}"
+        key = tuple(own.items())
+        known = paths.get(key)
+        if known is None:
+            known = paths[key] = self.directory / f"{self.digest(own)}{self.suffix}"
+        return known
 
     def digest(self, own: dict[str, str]) -> str:
         names = tuple(sorted(own))
