@@ -6,8 +6,9 @@ What it takes instead of making: a scenario page's HTML (`html_cache`, as a `Sto
 file the theme made of it (`page_file_cache`, with its search entries); MkDocs' URLs of stored pages;
 the site folder's folders and the embed files already linked there (`sitefolder`); under
 `mkdocs serve --dirty`, every file whose content is what the last build wrote, and the file and page
-objects of each stored page made from what the last build's were; Jinja's compiled templates. Under `mkdocs serve` it also keeps the names of the theme's files, and runs the cache's
-chores and CPython's full collections between saves (`between_saves`).
+objects of each stored page made from what the last build's were; Jinja's compiled templates. Under
+`mkdocs serve` it also keeps the names of the theme's files, and runs the cache's chores and
+CPython's full collections between saves (`between_saves`).
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ class IncrementalBuild:
         self.page_urls: dict[tuple, tuple] = {}  # what MkDocs made of stored pages' URLs (StoredPage)
         # Under --dirty: the last finished build's stored pages' files, by path, with what each was made from.
         self.kept_files: dict[str, tuple[tuple, GeneratedFile]] = {}
-        self.pages_from: tuple | None = None  # what else the last finished build's pages were made from
+        self.pages_from: tuple | None = None  # the configuration and day the kept files' pages were made under
         self.theme_files = internals.ThemeListing() if serving else None  # the names of the theme's files
         self._new_build()
 
@@ -189,9 +190,10 @@ class IncrementalBuild:
 
     def _stored_page_file(self, path: str, markdown: str, source: str | None, config: MkDocsConfig, entry: Path,
                           stored: html_cache.Converted) -> GeneratedFile:
-        """Under --dirty, a stored page made from all the last finished build's was made from is that
-        build's file and page again. MkDocs neither reads nor renders an unchanged one, and making the
-        two objects anew was a tenth of a save at three thousand scenarios."""
+        """A stored page's file and page. Under --dirty, where the last finished build made them from the
+        same Markdown, source, entry and stored HTML, they are that build's again: MkDocs neither reads
+        nor renders an unchanged page, and making the two objects anew took a tenth of a save at three
+        thousand scenarios."""
         made_from = (markdown, source, entry, stored)
         if self.dirty:
             kept = self.kept_files.get(path)
