@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -311,7 +312,8 @@ class Served:
         return found[0]
 
     def stop(self) -> None:
-        self.proc.terminate()
+        """As a contributor stops it (Ctrl-C): MkDocs then removes the site folder it served from."""
+        self.proc.send_signal(signal.SIGINT)
         try:
             self.proc.wait(timeout=30)
         except subprocess.TimeoutExpired:

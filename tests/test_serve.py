@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import time
 import urllib.request
@@ -69,6 +70,20 @@ def test_a_build_after_serve_writes_the_files_serve_stored_and_is_what_a_cold_bu
     assert re.search(r"guide: (\d+) page files from the cache", warm.stderr)[1] == str(len(scenarios(root)))
     build_into(root, tmp_path / "cold", tmp_path / "another-cache")
     assert site_hashes(tmp_path / "after-serve") == site_hashes(tmp_path / "cold")
+
+
+def test_serve_stopped_as_a_contributor_stops_it_leaves_no_site_folder_behind(root: Path, tmp_path: Path):
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_IMAGES": "0", "TMPDIR": str(temp)}
+    served = Served(root, tmp_path / "cache", env=env)
+    try:
+        served.wait_for(READY)
+        assert [p.name[:7] for p in temp.iterdir()] == ["mkdocs_"]  # the folder it serves from
+    finally:
+        served.stop()  # Ctrl-C
+    assert served.proc.returncode == 0, "".join(served.lines)
+    assert list(temp.iterdir()) == []
 
 
 def scenarios(root: Path) -> list[str]:
