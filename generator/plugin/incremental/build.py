@@ -70,6 +70,9 @@ class PageRecord:
     # Kept from one build to the next: `mkdocs serve --dirty` converts only what changed.
     markdown: str | None = None  # its Markdown as published beside it (not a scenario's: published.scenario_texts)
     written: str | None = None  # of that, what was last written into the site folder
+    # The Markdown MkDocs converted and the page's path, while `markdown` is not made of them yet
+    # (`publishing.published_markdown`: under serve, once the page is served).
+    unpublished: tuple[str, str] | None = None
     # One build's.
     held: list[str] = field(default_factory=list)  # raw HTML blocks Markdown skips (passthrough)
     full: str | None = None  # its HTML, while search reads a part of it or none
@@ -81,7 +84,7 @@ class PageRecord:
     pending: Pending | None = None  # its file, to be stored once the theme has rendered it
 
     def new_build(self) -> PageRecord:
-        return PageRecord(self.markdown, self.written)
+        return PageRecord(self.markdown, self.written, self.unpublished)
 
 
 class IncrementalBuild:
