@@ -11,7 +11,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -312,8 +311,9 @@ class Served:
         return found[0]
 
     def stop(self) -> None:
-        """As a contributor stops it (Ctrl-C): MkDocs then removes the site folder it served from."""
-        self.proc.send_signal(signal.SIGINT)
+        """As a process manager stops it (SIGTERM, which the plugin makes a Ctrl-C; a process started
+        in the background ignores SIGINT): MkDocs then removes the site folder it served from."""
+        self.proc.terminate()
         try:
             self.proc.wait(timeout=30)
         except subprocess.TimeoutExpired:

@@ -72,7 +72,7 @@ def test_a_build_after_serve_writes_the_files_serve_stored_and_is_what_a_cold_bu
     assert site_hashes(tmp_path / "after-serve") == site_hashes(tmp_path / "cold")
 
 
-def test_serve_stopped_as_a_contributor_stops_it_leaves_no_site_folder_behind(root: Path, tmp_path: Path):
+def test_serve_stopped_by_sigterm_leaves_no_site_folder_behind(root: Path, tmp_path: Path):
     temp = tmp_path / "tmp"
     temp.mkdir()
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_IMAGES": "0", "TMPDIR": str(temp)}
@@ -81,7 +81,7 @@ def test_serve_stopped_as_a_contributor_stops_it_leaves_no_site_folder_behind(ro
         served.wait_for(READY)
         assert [p.name[:7] for p in temp.iterdir()] == ["mkdocs_"]  # the folder it serves from
     finally:
-        served.stop()  # Ctrl-C
+        served.stop()  # SIGTERM
     assert served.proc.returncode == 0, "".join(served.lines)
     assert list(temp.iterdir()) == []
 

@@ -25,6 +25,7 @@ from generator.plugin.files import hand_over
 from generator.plugin.incremental.build import IncrementalBuild, PageRecord, pages_only_ours
 from generator.plugin.incremental.stored_page import StoredPage
 from generator.plugin.one_build import OneBuild
+from generator.plugin.stopping import StopAsCtrlC
 from generator.plugin.upkeep import Upkeep
 from generator.rendering.images import Images
 from generator.store.cachefile import Cache
@@ -49,6 +50,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.after_reload: AfterReload | None = None  # under serve: the published Markdown, written once the pages are served
         self.loaded = None  # under serve: the project on_pre_build loaded, for on_files
         self.build: OneBuild | None = None  # what the last build's on_files handed the events after it
+        self.stopping = StopAsCtrlC()  # under serve: SIGTERM stops the server as Ctrl-C does
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         internals.warn_if_unchecked()
@@ -57,6 +59,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.incremental = IncrementalBuild(serving=self.serving, dirty=self.dirty)
         if self.serving:
             self.upkeep.serving()
+            self.stopping.start()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         if self.after_reload is not None:
@@ -199,6 +202,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
     def on_shutdown(self) -> None:
         if self.after_reload is not None:
             self.after_reload.wait()
+        self.stopping.stop()
         watching.stop(self.watcher)
         self.watcher = None
         if self.incremental is not None:
