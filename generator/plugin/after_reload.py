@@ -4,9 +4,9 @@ served rather than before.
 The dev server tells the browsers to reload when a build returns, and holds back every request
 while one runs. The published Markdown beside each page and `llms.txt`/`llms-full.txt` are read by
 scripts and assistants, not by the page a contributor watches; at three thousand scenarios they are
-some 30 MB a save (the embed gallery's Markdown, 12 MB, and llms-full.txt, 18 MB), 0.09 s of a
-1.3 s save. They are written in a thread that starts as the build ends, and the next build waits
-for it before it reads or writes anything. A failure there shows in the terminal and in the error
+some 30 MB a save (the embed gallery's Markdown, 12 MB, and llms-full.txt, 18 MB), 0.13 s of a
+1.3 s save to make and write. They are made and written in a thread that starts as the build ends,
+and the next build waits for it before it reads or writes anything. A failure there shows in the terminal and in the error
 banner, as a failed build's does.
 """
 

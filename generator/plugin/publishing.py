@@ -66,8 +66,9 @@ def fold_edit_url(page: Page) -> None:
 
 
 def hold_back(page: Page, markdown: str, record: PageRecord) -> str:
-    """A page's Markdown as Markdown is to convert it: its published Markdown kept (a scenario's is
-    published with its page), the raw HTML blocks Markdown would mangle held back (passthrough)."""
+    """A page's Markdown as Markdown is to convert it: what its published Markdown is made from noted
+    (a scenario's is published with its page), the raw HTML blocks Markdown would mangle held back
+    (passthrough)."""
     if not html_cache.scenario_page(page.file.src_uri):
         record.unpublished = (markdown, page.file.src_uri)
     markdown, record.held = passthrough.split(markdown)
