@@ -249,11 +249,22 @@ def test_under_serve_dirty_an_unchanged_stored_page_is_handed_over_as_the_last_b
         path = root / "scenarios" / f"{scenarios(root)[0]}.yaml"
         path.write_text(re.sub(r'^(title:\s*["\']?)', r"\g<1>Saved again: ", path.read_text(encoding="utf-8"),
                                count=1, flags=re.M), encoding="utf-8")
+        first_label = nav_label((site / "index.html").read_text(encoding="utf-8"), "contributing/")
+        assert first_label == "Contributing"  # its heading: the navigation names no title for it
         assert save() == []  # the edited page is converted, the other is as it was
         page = (site / "scenarios" / scenarios(root)[0] / "index.html").read_text(encoding="utf-8")
         assert "Saved again: " in page
+        # A page MkDocs did not read again keeps its title in the navigation of the pages it did.
+        assert nav_label(page, "../../contributing/") == first_label
         assert save() == [edited]  # the edited page, stored now
         monkeypatch.setenv("SOURCE_DATE_EPOCH", "1795100000")  # a day later: every page is dated anew
         assert save() == [edited, other]
     finally:
         started[0].plugins.on_shutdown()
+
+
+def nav_label(page: str, href: str) -> str:
+    """The text of the navigation's link to href in a page's HTML."""
+    m = re.search(rf'<a href="{re.escape(href)}" class="md-nav__link">(.*?)</a>', page, re.S)
+    assert m, f"no navigation link to {href}"
+    return re.sub(r"<[^>]+>|\s+", " ", m[1]).strip()

@@ -148,6 +148,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
     @event_priority(-100)  # after every other plugin has changed the HTML
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         record = self._record(page.file.src_uri)
+        record.title = page.title
         html = publishing.put_back(page, html, record)
         if self.incremental is not None:
             self.incremental.converted_html(page, html, record)

@@ -73,6 +73,7 @@ class PageRecord:
     # The Markdown MkDocs converted and the page's path, while `markdown` is not made of them yet
     # (`publishing.published_markdown`: under serve, once the page is served).
     unpublished: tuple[str, str] | None = None
+    title: str | None = None  # its title, as the last build that read the page found it
     # One build's.
     held: list[str] = field(default_factory=list)  # raw HTML blocks Markdown skips (passthrough)
     full: str | None = None  # its HTML, while search reads a part of it or none
@@ -84,7 +85,16 @@ class PageRecord:
     pending: Pending | None = None  # its file, to be stored once the theme has rendered it
 
     def new_build(self) -> PageRecord:
-        return PageRecord(self.markdown, self.written, self.unpublished)
+        return PageRecord(self.markdown, self.written, self.unpublished, self.title)
+
+
+def _titles_kept(nav, pages: dict[str, PageRecord]) -> None:
+    """Under --dirty, a page of the navigation MkDocs did not read again has no title of its own (the
+    navigation showed "None"): it keeps the one the last build that read it found."""
+    for page in getattr(nav, "pages", ()):
+        record = pages.get(page.file.src_uri)
+        if page.markdown is None and record is not None and record.title is not None:
+            page.title = record.title
 
 
 class IncrementalBuild:
@@ -246,6 +256,8 @@ class IncrementalBuild:
         stored file is read as its page is written: read all at once, they weighed as much as the
         pages' own HTML."""
         env.bytecode_cache = Compiled(cache)
+        if self.dirty:
+            _titles_kept(nav, pages)
         offered = [r for r in pages.values() if r.file is not None]
         if self.themed is None or not offered:
             return
