@@ -5,8 +5,9 @@ hand each other about that page.
 What it takes instead of making: a scenario page's HTML (`html_cache`, as a `StoredPage`) and the
 file the theme made of it (`page_file_cache`, with its search entries); MkDocs' URLs of stored pages;
 the site folder's folders and the embed files already linked there (`sitefolder`); under
-`mkdocs serve --dirty`, every file whose content is what the last build wrote, and the file and page
-objects of each stored page made from what the last build's were; Jinja's compiled templates. Under
+`mkdocs serve --dirty`, every file whose content is what the last build wrote, the file and page
+objects of each stored page made from what the last build's were, and the titles of the pages MkDocs
+does not read again; Jinja's compiled templates. Under
 `mkdocs serve` it also keeps the names of the theme's files, and runs the cache's chores and
 CPython's full collections between saves (`between_saves`).
 """
