@@ -128,8 +128,11 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         return nav
 
     def on_env(self, env, *, config: MkDocsConfig, files: Files):
+        assert self.build is not None, "on_files runs before on_env"
+        if self.dirty:
+            _titles_kept(self.build.nav, self.pages)  # before anything renders the navigation or keys on it
         if self.incremental is not None:
-            assert self.cache is not None and self.build is not None, "on_files runs before on_env"
+            assert self.cache is not None, "on_config runs before on_env"
             self.incremental.env(env, self.cache, config, self.build.nav, self.pages)
         return env
 
@@ -212,6 +215,15 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
     def on_build_error(self, *, error: Exception) -> None:
         one_build.failed(error, self.build, self.cache, self.incremental, self.banner)
+
+
+def _titles_kept(nav, pages: dict[str, PageRecord]) -> None:
+    """Under --dirty, a page of the navigation MkDocs did not read again has no title of its own (the
+    navigation showed "None"): it keeps the one the last build that read it found."""
+    for page in nav.pages:
+        record = pages.get(page.file.src_uri)
+        if page.markdown is None and record is not None and record.title is not None:
+            page.title = record.title
 
 
 def _root(config: MkDocsConfig) -> Path:

@@ -5,9 +5,8 @@ hand each other about that page.
 What it takes instead of making: a scenario page's HTML (`html_cache`, as a `StoredPage`) and the
 file the theme made of it (`page_file_cache`, with its search entries); MkDocs' URLs of stored pages;
 the site folder's folders and the embed files already linked there (`sitefolder`); under
-`mkdocs serve --dirty`, every file whose content is what the last build wrote, the file and page
-objects of each stored page made from what the last build's were, and the titles of the pages MkDocs
-does not read again; Jinja's compiled templates. Under
+`mkdocs serve --dirty`, every file whose content is what the last build wrote, and the file and page
+objects of each stored page made from what the last build's were; Jinja's compiled templates. Under
 `mkdocs serve` it also keeps the names of the theme's files, and runs the cache's chores and
 CPython's full collections between saves (`between_saves`).
 """
@@ -87,15 +86,6 @@ class PageRecord:
 
     def new_build(self) -> PageRecord:
         return PageRecord(self.markdown, self.written, self.unpublished, self.title)
-
-
-def _titles_kept(nav, pages: dict[str, PageRecord]) -> None:
-    """Under --dirty, a page of the navigation MkDocs did not read again has no title of its own (the
-    navigation showed "None"): it keeps the one the last build that read it found."""
-    for page in getattr(nav, "pages", ()):
-        record = pages.get(page.file.src_uri)
-        if page.markdown is None and record is not None and record.title is not None:
-            page.title = record.title
 
 
 class IncrementalBuild:
@@ -257,8 +247,6 @@ class IncrementalBuild:
         stored file is read as its page is written: read all at once, they weighed as much as the
         pages' own HTML."""
         env.bytecode_cache = Compiled(cache)
-        if self.dirty:
-            _titles_kept(nav, pages)
         offered = [r for r in pages.values() if r.file is not None]
         if self.themed is None or not offered:
             return
