@@ -21,7 +21,7 @@ from generator.plugin import failures, one_build, publishing, search_handoff, wa
 from generator.plugin.after_reload import AfterReload
 from generator.plugin.config import GuideConfig, Settings, checked
 from generator.plugin.error_banner import ErrorBanner
-from generator.plugin.files import hand_over
+from generator.plugin.files import GeneratedFile, hand_over
 from generator.plugin.incremental.build import IncrementalBuild, PageRecord, pages_only_ours
 from generator.plugin.incremental.stored_page import StoredPage
 from generator.plugin.one_build import OneBuild
@@ -114,6 +114,10 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         if inc is not None:
             build.linked = inc.files(cache, config, config_bytes, made, images, pages_only_ours(config, self))
         generated = hand_over(files, config, made, inc, self._record)
+        if not self.serving:
+            # A lone build's pages' Markdown (some 90 MB at 3,000 scenarios) is held by their files
+            # alone, and let go once MkDocs has read it (on_page_markdown).
+            made.site.pages.clear()
         if inc is not None and self.dirty:
             inc.only_what_changed(files, generated, made)
         log.info("guide: %d scenario pages, %d charts", len(made.project.results), len(made.site.embeds))
@@ -138,6 +142,11 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         publishing.fold_edit_url(page)
+        if not self.serving:  # MkDocs has read the page's Markdown, and no build follows (on_files)
+            if isinstance(page.file, GeneratedFile):
+                internals.release_source(page.file)
+            if isinstance(page, StoredPage):
+                page.source = ""
         if isinstance(page, StoredPage):
             return markdown  # its HTML is stored: Markdown does not run on it
         # Hand-written pages opt into figures from data/ with `figures: true` in their front matter.
@@ -173,10 +182,17 @@ class GuidePlugin(BasePlugin[GuideConfig]):
     on_page_context = CombinedEvent(_before_search, _after_search)
 
     @event_priority(100)  # what the template made, before any plugin changes it
-    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+    def _rendered(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         if self.incremental is not None:
             self.incremental.post_page(page, output, self._record(page.file.src_uri))
         return output
+
+    @event_priority(-100)  # after every plugin has read the page
+    def _written(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        internals.release_written_page(page)
+        return output
+
+    on_post_page = CombinedEvent(_rendered, _written)
 
     @event_priority(50)  # before the search plugin writes its index
     def on_post_build(self, *, config: MkDocsConfig) -> None:
