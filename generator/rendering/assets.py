@@ -14,6 +14,8 @@ import logging
 
 import vl_convert as vlc
 
+from generator.rendering.js_engine import IN_PROCESS, JsEngine
+
 from generator.store.cachefile import Cache
 
 BUNDLE_PATH = "assets/vendor/vega.js"
@@ -64,7 +66,7 @@ def full_snippet(vega_version: str) -> str:
     return f'import * as V from "{CDN}vega@{vega_version}/+esm";\nwindow.vega = V;\n'
 
 
-def vega_bundle(cache: Cache) -> str:
+def vega_bundle(cache: Cache, engine: JsEngine = IN_PROCESS) -> str:
     vega_version = vlc.get_vega_version()
     versions = PACKAGES.get(vega_version)
     if versions:
@@ -78,10 +80,10 @@ def vega_bundle(cache: Cache) -> str:
     body = cache.read_checked(path)  # a truncated runtime would break every live chart
     if body is not None:
         return body.decode("utf-8")
-    text = vlc.javascript_bundle(snippet=snippet)
+    text = engine.javascript_bundle(snippet)
     cache.store(path, text)  # a read-only cache only costs the seconds it takes to bundle it again
     return text
 
 
-def site_assets(cache: Cache) -> dict[str, str]:
-    return {BUNDLE_PATH: vega_bundle(cache)}
+def site_assets(cache: Cache, engine: JsEngine = IN_PROCESS) -> dict[str, str]:
+    return {BUNDLE_PATH: vega_bundle(cache, engine)}

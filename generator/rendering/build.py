@@ -12,6 +12,7 @@ from generator.inputs.cached_loading import load_project
 from generator.inputs.loader import Project
 from generator.rendering import assets, embeds, unfurl
 from generator.rendering.images import Images
+from generator.rendering.js_engine import JsEngine
 from generator.rendering.scenario_cache import RenderedScenarios
 from generator.rendering.site import Renderer, Site
 from generator.store.cachefile import Cache
@@ -49,14 +50,20 @@ def generate(root: Path, cache: Cache, site_url: str, day: dt.date, images: Imag
         project = load(root, cache)
     static_images = images is not None
     rendered = RenderedScenarios(cache, project, site_url, day, site_name, static_images=static_images)
-    renderer = Renderer(project, site_url=site_url, today=day, cache=cache, rendered=rendered, images=images,
-                        site_name=site_name, static_images=static_images)
-    site = renderer.render()
+    # A lone build compiles its charts in a process of its own (js_engine); `mkdocs serve` keeps the engine.
+    engine = JsEngine(apart=not cache.between_builds)
+    try:
+        renderer = Renderer(project, site_url=site_url, today=day, cache=cache, rendered=rendered, images=images,
+                            site_name=site_name, static_images=static_images, engine=engine)
+        site = renderer.render()
+        site_assets = assets.site_assets(cache, engine)
+    finally:
+        engine.close()
     texts, linked, as_before = embeds.build([*site.embeds, *(p.files for p in site.published)], cache, images)
     if site.site_card is not None and images is not None:
         linked[unfurl.SITE_CARD] = images.add(site.site_card)["card"]
     texts.update(site.files)
-    return Generated(project, renderer, site, assets.site_assets(cache), texts, linked, as_before)
+    return Generated(project, renderer, site, site_assets, texts, linked, as_before)
 
 
 def page_stores(cache: Cache, config_bytes: bytes, site_url: str, pages: dict[str, str]

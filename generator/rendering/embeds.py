@@ -26,13 +26,13 @@ from typing import Any
 from urllib.parse import urljoin
 
 import jinja2
-import vl_convert as vlc
 from markupsafe import Markup
 
 from generator.rendering import unfurl
 from generator.rendering.charts import COLUMN_UNITS, Chart
 from generator.rendering import images as image_files
 from generator.rendering.images import Images, Job
+from generator.rendering.js_engine import IN_PROCESS, JsEngine
 from generator.store.cachefile import Cache, path_key
 
 log = logging.getLogger("mkdocs.plugins.guide")
@@ -175,7 +175,8 @@ def _with_data_stand_ins(node: Any, names: set[str]) -> Any:
 _STAND_IN = re.compile(r'"\\ue000[^"\\]*\\ue000"')
 
 
-def compile_vega(vl_spec: dict[str, Any], cache: Cache | None, memo: dict[str, str] | None = None) -> JSONText:
+def compile_vega(vl_spec: dict[str, Any], cache: Cache | None, memo: dict[str, str] | None = None,
+                 engine: JsEngine = IN_PROCESS) -> JSONText:
     """Vega-Lite to Vega, as JSON text. Compiling takes tens of milliseconds, so each shape of chart
     is compiled once, kept in memo (the cache's, by default) and on disk, and each chart's rows and
     titles are written into the compiled text where its stand-ins are."""
@@ -195,7 +196,7 @@ def compile_vega(vl_spec: dict[str, Any], cache: Cache | None, memo: dict[str, s
             except ValueError:
                 pass
         if compiled is None:
-            compiled = vlc.vegalite_to_vega(skeleton)
+            compiled = engine.vegalite_to_vega(skeleton)
             if path is not None:
                 cache.store(path, compact_json(compiled))
         template = memo[text] = compact_json(_with_data_stand_ins(compiled, set(skeleton.get("datasets", {}))))
@@ -315,7 +316,8 @@ class ChartFiles:
 
 def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache | None, charts_js: str,
                 memo: dict[str, str] | None = None, *, site_name: str = "",
-                unfurl_env: jinja2.Environment, images: bool = True, card_heading: tuple[str, ...] = ()) -> ChartFiles:
+                unfurl_env: jinja2.Environment, images: bool = True, card_heading: tuple[str, ...] = (),
+                engine: JsEngine = IN_PROCESS) -> ChartFiles:
     """images=False: a build without static images, whose files name none (`embed_page`, `unfurl.oembed`,
     and the gallery section through the environment's `static_images`). card_heading: the lines the
     chart's card carries above it (a scenario's answer)."""
@@ -333,7 +335,7 @@ def chart_files(c: Chart, env: jinja2.Environment, site_url: str, cache: Cache |
     if site_url:
         texts[base + unfurl.OEMBED] = unfurl.oembed(c, base, names["card"], site_url, site_name, image=images)
     gallery = env.get_template("partials/gallery_section.html.j2").render(c=c)
-    job = Job(compile_vega(export, cache, memo), card_heading=card_heading, narrow_height=narrow_height(c, site_url))
+    job = Job(compile_vega(export, cache, memo, engine), card_heading=card_heading, narrow_height=narrow_height(c, site_url))
     return ChartFiles(c.id, texts, job, gallery, c.title)
 
 
@@ -360,6 +362,25 @@ def _stored(cache: Cache, c: ChartFiles, path: str, known: Stored, now: Stored) 
         cache.write(stored, text.encode("utf-8"))
     now[key] = ref
     return stored
+
+
+def store_at_once(cache: Cache, c: ChartFiles) -> None:
+    """A lone build's texts of a chart, stored as they are made and then held as where they are
+    (StoredText): kept until the build linked them, 3,000 scenarios' texts were some 300 MB beside
+    the image workers of a cold build. Under `mkdocs serve`, `build` stores them beside what the last
+    build stored. A text the cache cannot take stays as it is, for `build` to hand to MkDocs."""
+    if cache.between_builds:
+        return
+    for path, text in c.texts.items():
+        if isinstance(text, StoredText):
+            continue
+        ref = c.stored[path]
+        try:
+            if not ref.whole(cache):
+                cache.write(ref.file(cache), text.encode("utf-8"))
+        except OSError:
+            continue
+        c.texts[path] = ref
 
 
 @dataclass(frozen=True)

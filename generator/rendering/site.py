@@ -34,6 +34,7 @@ from generator.rendering import catalog_tables, changes, downloads, embeds, publ
 from generator.rendering import charts as ch
 from generator.rendering.diff import DEFAULT_THRESHOLD
 from generator.rendering.images import CARD_HEIGHT, CARD_WIDTH, NARROW_WIDTH, PNG_SCALE, Images, Job
+from generator.rendering.js_engine import IN_PROCESS, JsEngine
 from generator.rendering.scenario_cache import Rendered, RenderedScenarios
 from generator.store.cachefile import Cache
 from generator.store.html_cache import scenario_page
@@ -120,8 +121,9 @@ class Site:
 class Renderer:
     def __init__(self, project: Project, site_url: str = "", today: dt.date | None = None, cache: Cache | None = None,
                  rendered: RenderedScenarios | None = None, images: Images | None = None, site_name: str = "",
-                 static_images: bool = True):
+                 static_images: bool = True, engine: JsEngine = IN_PROCESS):
         self.project = project
+        self.engine = engine
         # Whether the build makes the charts' static images: without them, pages and embed files link
         # to none (the plugin's `images` option). Not `images is None`: a test renders without images
         # to render and still gets the pages a published build makes.
@@ -259,14 +261,19 @@ class Renderer:
         return self._reference_shown
 
     @functools.cached_property
+    def calculator_chart(self) -> str:
+        """The calculator's cost curve compiled to Vega: compiled as the site is rendered, while the
+        engine runs (the calculator page reads it once MkDocs renders that page)."""
+        return embeds.compile_vega(ch.calculator_template(), self.cache, self._vega, self.engine)
+
+    @functools.cached_property
     def calculator_json(self) -> Markup:
         """What the calculator page bakes in; built once per build, not once per page."""
         from generator.rendering.calculator import calculator_data, data_json, workload_json
         from generator.rendering.calculator_fields import as_json as fields_json
 
-        chart = json.loads(embeds.compile_vega(ch.calculator_template(), self.cache, self._vega))
         parts = {"data": calculator_data(self.catalog), "fields": fields_json(),
-                 "reference": workload_json(self.project.reference.workload), "chart": chart}
+                 "reference": workload_json(self.project.reference.workload), "chart": json.loads(self.calculator_chart)}
         return script_json(embeds.JSONText(data_json(parts, [p for r in self.project.results for p in self.presets(r)])))
 
     def presets(self, r: ScenarioResult) -> list[str]:
@@ -325,14 +332,16 @@ class Renderer:
 
     # Pages.
     def register(self, c: ch.Chart, page: str, card_heading: tuple[str, ...] = ()) -> ch.Chart:
-        c = replace(c, page=page, vega=embeds.compile_vega(embeds.site_spec(c), self.cache, self._vega))
+        c = replace(c, page=page, vega=embeds.compile_vega(embeds.site_spec(c), self.cache, self._vega, self.engine))
         self.charts.append(ch.ChartLabel.of(c))
         self._add_embed(embeds.chart_files(c, self.env, self.site_url, self.cache, CHARTS_JS, self._vega,
                                            site_name=self.site_name, unfurl_env=self.unfurl_env, images=self.static_images,
-                                           card_heading=card_heading))
+                                           card_heading=card_heading, engine=self.engine))
         return c
 
     def _add_embed(self, files: embeds.ChartFiles) -> None:
+        if self.cache is not None:
+            embeds.store_at_once(self.cache, files)
         self.embeds.append(files)
         # Rendering starts now, while the pages are made; embeds.build finds where the images are.
         if self.images is not None and embeds.carried(self.cache, files, images=True) is None:
@@ -381,6 +390,8 @@ class Renderer:
         page = self.scenario_page(r)
         labels = self.charts[first:]
         files = published.scenario_texts(r, page, self.site_url, labels)
+        if self.cache is not None:
+            embeds.store_at_once(self.cache, files.files)
         self.published.append(files)
         if self.rendered and entry:
             self.rendered.put(entry, Rendered(page, labels, self.embeds[first_embed:], self._rows[r.id], self._row_html[r.id], self._presets[r.id],
@@ -397,6 +408,7 @@ class Renderer:
             card = f"embed/{shown.id}/{embeds.file_names(shown.id)['card']}" if shown else None
             site.unfurls.add(path, functools.partial(unfurl.scenario, r, embeds.page_url(path), shown, card))
         site.pages["scenarios/index.md"] = self.env.get_template("scenarios_index.md.j2").render()
+        self.calculator_chart  # noqa: B018 (compiled now, see calculator_chart)
         pp_chart = self.register(ch.price_performance(self.catalog), "prices.md")
         pp = self.chart_block(pp_chart)
         site.pages["prices.md"] = self.env.get_template("prices.md.j2").render(pp_chart=pp, today=self.freshness.today)
@@ -418,7 +430,7 @@ class Renderer:
         # The site's card draws the home page's decision map again, under the site's name and question.
         decision_map = self.home["decision_map"]
         if self.static_images:
-            site.site_card = Job(embeds.compile_vega(embeds.export_spec(decision_map, self.site_url), self.cache, self._vega),
+            site.site_card = Job(embeds.compile_vega(embeds.export_spec(decision_map, self.site_url), self.cache, self._vega, self.engine),
                                  heading=unfurl.site_card_heading(self.site_name))
         # Their texts are the Site's to hand on: the renderer, which the hand-written pages use all
         # build long, no longer needs them once the gallery is made.
