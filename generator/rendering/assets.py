@@ -15,7 +15,6 @@ import logging
 import vl_convert as vlc
 
 from generator.rendering.js_engine import IN_PROCESS, JsEngine
-
 from generator.store.cachefile import Cache
 
 BUNDLE_PATH = "assets/vendor/vega.js"

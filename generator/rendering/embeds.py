@@ -366,7 +366,7 @@ def _stored(cache: Cache, c: ChartFiles, path: str, known: Stored, now: Stored) 
 
 def store_at_once(cache: Cache, c: ChartFiles) -> None:
     """A lone build's texts of a chart, stored as they are made and then held as where they are
-    (StoredText): kept until the build linked them, 3,000 scenarios' texts were some 300 MB beside
+    (StoredText): kept until the build linked them, 3,000 scenarios' texts were some 190 MB beside
     the image workers of a cold build. Under `mkdocs serve`, `build` stores them beside what the last
     build stored. A text the cache cannot take stays as it is, for `build` to hand to MkDocs."""
     if cache.between_builds:
