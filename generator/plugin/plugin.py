@@ -142,12 +142,11 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         publishing.fold_edit_url(page)
-        if not self.serving:  # MkDocs has read the page's Markdown, and no build follows (on_files)
-            if isinstance(page.file, GeneratedFile):
-                internals.release_source(page.file)
-            if isinstance(page, StoredPage):
-                page.source = ""
+        if not self.serving and isinstance(page.file, GeneratedFile):
+            internals.release_source(page.file)  # MkDocs has read it, and no build follows (on_files)
         if isinstance(page, StoredPage):
+            if not self.serving:
+                page.source = ""
             return markdown  # its HTML is stored: Markdown does not run on it
         # Hand-written pages opt into figures from data/ with `figures: true` in their front matter.
         if page.meta.get("figures"):

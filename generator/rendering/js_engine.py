@@ -8,12 +8,11 @@ would otherwise wait for a process to start.
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import vl_convert as vlc
 
-from generator.inputs.pool import process_pool
+from generator.rendering.images import Workers
 
 
 def _call(name: str, *args: Any, **kwargs: Any) -> Any:
@@ -26,14 +25,12 @@ class JsEngine:
 
     def __init__(self, *, apart: bool) -> None:
         self.apart = apart
-        self._pool: ProcessPoolExecutor | None = None
+        self._worker = Workers(size=1)
 
     def _run(self, name: str, *args: Any, **kwargs: Any) -> Any:
         if not self.apart:
             return _call(name, *args, **kwargs)
-        if self._pool is None:
-            self._pool = process_pool(1)
-        return self._pool.submit(_call, name, *args, **kwargs).result()
+        return self._worker.pool().submit(_call, name, *args, **kwargs).result()
 
     def vegalite_to_vega(self, spec: dict[str, Any]) -> dict[str, Any]:
         return self._run("vegalite_to_vega", spec)
@@ -43,10 +40,8 @@ class JsEngine:
 
     def close(self) -> None:
         """Ends the worker; what comes after runs in this process."""
-        pool, self._pool = self._pool, None
         self.apart = False
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        self._worker.close()
 
 
 IN_PROCESS = JsEngine(apart=False)
