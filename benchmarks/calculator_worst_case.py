@@ -28,8 +28,9 @@ REGIONS = ["us-east-1", "us-east-2", "us-west-1", "us-west-2", "ap-northeast-1",
 RUNNER = """
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-const { evaluateWorkload } = await import(pathToFileURL(process.argv[1]).href);
+const { evaluateWorkload, learn } = await import(pathToFileURL(process.argv[1]).href);
 const { data, workloads, repeat } = JSON.parse(readFileSync(0, "utf8"));
+learn(data.engine);
 for (const w of workloads) {
   evaluateWorkload(w, data);
   const t = [];

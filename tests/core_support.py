@@ -66,6 +66,7 @@ INPUTS_RUNNER = """
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 const E = await import(pathToFileURL(process.argv[1]).href);
+E.learn(JSON.parse(process.env.GUIDE_ENGINE));
 const cases = JSON.parse(readFileSync(0, "utf8"));
 process.stdout.write(JSON.stringify(cases.map((x) => {
   const o = E.evaluate(x);
@@ -82,7 +83,7 @@ def run_js_on_inputs(cases: list) -> list[dict]:
 
     out = subprocess.run(
         ["node", "--input-type=module", "-e", INPUTS_RUNNER, str(ENGINE_MJS)],
-        input=json.dumps([plain(x) for x in cases]), capture_output=True, text=True, check=True, timeout=300,
+        input=json.dumps([plain(x) for x in cases]), capture_output=True, text=True, check=True, timeout=300, env=learned_env(),
     )
     results = json.loads(out.stdout)
     assert len(results) == len(cases), f"Node returned {len(results)} results for {len(cases)} cases"
@@ -92,8 +93,9 @@ def run_js_on_inputs(cases: list) -> list[dict]:
 WORKLOAD_RUNNER = """
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-const { evaluateWorkload, checkReferences } = await import(pathToFileURL(process.argv[1]).href);
+const { evaluateWorkload, checkReferences, learn } = await import(pathToFileURL(process.argv[1]).href);
 const payload = JSON.parse(readFileSync(0, "utf8"));
+learn(payload.data.engine);
 process.stdout.write(JSON.stringify(payload.workloads.map((w) => ({ ...evaluateWorkload(w, payload.data), problems: checkReferences(w, payload.data) }))));
 """
 
@@ -140,15 +142,19 @@ def catalog_with_stockholm_blocks():
     return load_catalog(data)
 
 
-def words_env() -> dict[str, str]:
-    """The environment of a Node runner that says things: wording.py's tables and templates, as the
-    calculator's data carries them, in GUIDE_WORDS for wording.mjs's `learn`."""
+def learned_env() -> dict[str, str]:
+    """The environment of a Node runner given no calculator data: what that data carries for the
+    calculator's modules to `learn`: wording.py's tables and templates in GUIDE_WORDS and the calculator
+    page's own messages in GUIDE_MESSAGES (wording.mjs), engine.py's constants in GUIDE_ENGINE (engine.mjs)."""
     import json
     import os
 
+    from generator.model.engine import constants
     from generator.model.wording import tables
+    from generator.rendering import calculator_messages
 
-    return {**os.environ, "GUIDE_WORDS": json.dumps(tables())}
+    return {**os.environ, "GUIDE_WORDS": json.dumps(tables()), "GUIDE_ENGINE": json.dumps(constants()),
+            "GUIDE_MESSAGES": json.dumps(calculator_messages.tables())}
 
 
 # --- engine inputs --------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import json
 import subprocess
 
 import pytest
-from core_support import REPO, catalog_with_stockholm_blocks, run_js_on_workloads, words_env
+from core_support import REPO, catalog_with_stockholm_blocks, run_js_on_workloads, learned_env
 
 from generator.model.engine import evaluate, thresholds
 from generator.model.resolve import resolve
@@ -51,7 +51,7 @@ def presented(w: Workload) -> list[dict]:
                "curve": plain(cost_curve(r.inputs, r.outcome, r.thresholds.break_even)), "prices": price_refs(r)}
     out = subprocess.run(["node", "--input-type=module", "-e", PRESENT_RUNNER,
                           str(REPO / "docs" / "assets" / "calculator" / "wording.mjs")],
-                         input=json.dumps(payload), capture_output=True, text=True, check=True, timeout=120, env=words_env())
+                         input=json.dumps(payload), capture_output=True, text=True, check=True, timeout=120, env=learned_env())
     return [present(payload["result"], payload["curve"], payload["prices"]), json.loads(out.stdout)]
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from pydantic import Field as SchemaField
 
-from core_support import FROZEN
+from core_support import FROZEN, learned_env
 from generator.inputs.loader import load_project
 from generator.model.schema import Compute, Scenario, Workload
 from generator.rendering import calculator_fields as cf
@@ -135,11 +135,14 @@ def _js_checks(rows: list[dict], cases: list[tuple[str, str]]) -> list[list]:
 import { pathToFileURL } from "node:url";
 const [file, rows, cases] = [process.argv[1], JSON.parse(process.argv[2]), JSON.parse(process.argv[3])];
 const { checkNumber } = await import(pathToFileURL(file).href);
+// The messages are the calculator data's, as the page's setup teaches them.
+const say = await import(new URL("./wording.mjs", pathToFileURL(file)).href);
+say.learn(JSON.parse(process.env.GUIDE_WORDS), JSON.parse(process.env.GUIDE_MESSAGES));
 const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
 console.log(JSON.stringify(cases.map(([id, text]) => checkNumber(text, byId[id]))));
 """
     out = subprocess.run(["node", "--input-type=module", "-e", script, str(WIRING), json.dumps(rows), json.dumps(cases)],
-                         capture_output=True, text=True, check=True, timeout=60)
+                         capture_output=True, text=True, check=True, timeout=60, env=learned_env())
     return json.loads(out.stdout)
 
 

@@ -1,7 +1,8 @@
 """The calculator's JavaScript writes no sentence of its own: every sentence a reader sees on the
-calculator page comes from wording.mjs, and wiring.mjs only calls it and places what it returns.
-Read from the source: each string and template literal of wiring.mjs (a template's substitutions
-left out) must not read as prose."""
+calculator page is a template of Python's (wording.py's, or calculator_messages.py's for the form's
+own messages) that wording.mjs fills, and wiring.mjs only calls it and places what it returns.
+Read from the source: each string and template literal of wiring.mjs and wording.mjs (a template's
+substitutions left out) must not read as prose."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from core_support import words_env
+from core_support import learned_env
 
 CALC = Path(__file__).resolve().parent.parent / "docs" / "assets" / "calculator"
 WIRING = CALC / "wiring.mjs"
@@ -122,6 +123,18 @@ def test_wiring_writes_no_sentence_of_its_own():
     assert [s for s in prose if s not in NOT_FOR_READERS] == []
 
 
+def test_wording_mjs_writes_no_sentence_of_its_own():
+    assert [s for s in js_literals(WORDING.read_text(encoding="utf-8")) if reads_as_prose(s)] == []
+
+
+def test_every_message_the_javascript_asks_for_is_in_the_table_and_each_is_asked_for():
+    from generator.rendering.calculator_messages import MESSAGES
+
+    asked = set(re.findall(r"""\bsay\.message\(\s*["'](\w+)["']""", WIRING.read_text(encoding="utf-8")))
+    asked |= set(re.findall(r"""\btell\(\s*["'](\w+)["']""", WORDING.read_text(encoding="utf-8")))
+    assert asked == set(MESSAGES), (asked - set(MESSAGES), set(MESSAGES) - asked)
+
+
 def test_the_loader_says_only_that_the_calculator_could_not_load():
     # calculator.mjs runs on every page and loads nothing until a page has the form; its one message
     # is for when wording.mjs itself may be what failed to load, so it stays there (see its comment).
@@ -169,7 +182,7 @@ def test_every_message_wiring_asks_for_is_in_the_wording_module():
 
 MESSAGES = """
 const say = await import(process.argv[1]);
-say.learn(JSON.parse(process.env.GUIDE_WORDS));
+say.learn(JSON.parse(process.env.GUIDE_WORDS), JSON.parse(process.env.GUIDE_MESSAGES));
 const w = { trainium: { instance: "trn9.huge", option: "spot", region: "mars-1" }, gpu: { instance: "", option: "spot", region: "mars-1" } };
 process.stdout.write(JSON.stringify([
   say.rangeReversed(say.rangeLabel("relative_throughput"), 1.2, 0.8),
@@ -180,7 +193,9 @@ process.stdout.write(JSON.stringify([
   say.staleAnswer(1), say.staleAnswer(3), say.noAnswerYet(2),
   say.referenceError(w, ["trainium.instance", "unknown"]), say.referenceError(w, ["gpu.instance", "unknown"]),
   say.referenceError(w, ["trainium.option", "no price"]), say.referenceError(w, ["trainium.option", "not offered"]),
-  say.linkFallBack("Runs", "n", "x\\"y", "10", say.LINK_NOT_A_CHOICE), say.linkFallBack("Regions", "rg", "", "", say.linkNotUsable("Enter a number.")),
+  say.referenceError({ ...w, regions: ["eu-west-2", "sa-east-1"] }, ["regions", "none"]),
+  say.referenceError({ ...w, regions: ["eu-west-2"] }, ["trainium.region", "not allowed"]),
+  say.linkFallBack("Runs", "n", "x\\"y", "10", say.message("link_not_a_choice")), say.linkFallBack("Regions", "rg", "", "", say.linkNotUsable("Enter a number.")),
   say.linkModeFallBack("m", "sideways"), say.linkNotice([]), say.linkNotice(["A.", "B."]),
   say.constraintChoice({ label: "Uses TensorFlow", effect: "excludes" }),
   say.constraintChoice({ label: "Custom kernels", effect: "adds", weeks: { value: 4 } }),
@@ -191,7 +206,7 @@ process.stdout.write(JSON.stringify([
 
 def test_the_calculators_messages_say_what_the_page_said():
     out = subprocess.run(["node", "--input-type=module", "-e", MESSAGES, WORDING.as_uri()],
-                         capture_output=True, text=True, check=True, env=words_env())
+                         capture_output=True, text=True, check=True, env=learned_env())
     assert json.loads(out.stdout) == [
         "The low end (1.2) is above the high end (0.8) of the relative throughput range.",
         "0.5 is below this range's low end (1): lower the low end, or raise the port effort.",
@@ -205,6 +220,8 @@ def test_the_calculators_messages_say_what_the_page_said():
         "Choose a GPU instance.",
         "This guide has no spot price for trn9.huge in mars-1.",
         "trn9.huge is not sold spot in mars-1.",
+        "Neither trn9.huge nor  is offered in eu-west-2, sa-east-1: there is nothing to compare.",
+        "The workload may only use eu-west-2: choose one of them for trn9.huge.",
         'Runs (n="x\\"y") is not one of the choices; the default (10) is used instead.',
         'Regions (rg="") is not usable: enter a number; the default is used instead.',
         'The run-size mode (m="sideways") is neither hours nor flops; hours is used instead.',

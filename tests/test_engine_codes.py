@@ -97,15 +97,7 @@ def test_the_engines_results_carry_codes_and_numbers_not_sentences():
     assert reasons == REASON_CODES
 
 
-def test_wording_has_a_sentence_for_every_code_and_the_engines_agree_on_the_codes():
-    import json
-    import subprocess
-
-    out = subprocess.run(["node", "--input-type=module", "-e",
-                          "const E = await import(process.argv[1]); console.log(JSON.stringify([E.STEP_CODES, E.REASON_CODES]));",
-                          (CALCULATOR / "engine.mjs").as_uri()], capture_output=True, text=True, check=True)
-    steps, reasons = json.loads(out.stdout)
-    assert set(steps) == STEP_CODES and set(reasons) == REASON_CODES
+def test_wording_has_a_sentence_for_every_code():
     for name, x in CASES.items():
         o = wording.worded(plain(evaluate(x)))
         for s in o["trace"]:

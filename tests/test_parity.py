@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from core_support import run_js_on_inputs, words_env
+from core_support import run_js_on_inputs, learned_env
 
 from generator.rendering.calculator import calculator_data, workload_json
 from generator.model.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
@@ -43,8 +43,9 @@ CASES = 10_000
 RUNNER = """
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-const { evaluateWorkload, costCurve } = await import(pathToFileURL(process.argv[1]).href);
+const { evaluateWorkload, costCurve, learn } = await import(pathToFileURL(process.argv[1]).href);
 const payload = JSON.parse(readFileSync(0, "utf8"));
+learn(payload.data.engine);
 process.stdout.write(JSON.stringify(payload.workloads.map((w) => {
   const r = evaluateWorkload(w, payload.data);
   return { result: r, curve: costCurve(r.inputs, r.outcome) };
@@ -336,7 +337,7 @@ def presented(cases):
     payload = [{"result": r, "curve": curve, "prices": prices} for r, (curve, prices) in zip(py, curves, strict=True)]
     out = subprocess.run(
         ["node", "--input-type=module", "-e", PRESENT_RUNNER, str(PRESENT)],
-        input=json.dumps(payload), capture_output=True, text=True, check=True, env=words_env(),
+        input=json.dumps(payload), capture_output=True, text=True, check=True, env=learned_env(),
     )
     js = json.loads(out.stdout)
     assert len(js) == len(payload), f"Node presented {len(js)} of {len(payload)} workloads"

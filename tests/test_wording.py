@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from core_support import words_env
+from core_support import learned_env
 
 from generator.model.engine import Inputs, Span, Way, cost_curve, evaluate, robustness, thresholds
 from generator.model.results import plain
@@ -27,11 +27,12 @@ import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 const { present, learn } = await import(pathToFileURL(process.argv[1]).href);
 learn(JSON.parse(process.env.GUIDE_WORDS));
-const { costCurve } = await import(pathToFileURL(process.argv[2]).href);
+const E = await import(pathToFileURL(process.argv[2]).href);
+E.learn(JSON.parse(process.env.GUIDE_ENGINE));
 const cases = JSON.parse(readFileSync(0, "utf8"));
 process.stdout.write(JSON.stringify(cases.map((c) => ({
   shown: present(c.result, c.curve, c.prices),
-  curve: costCurve(c.result.inputs, c.result.outcome),
+  curve: E.costCurve(c.result.inputs, c.result.outcome),
 }))));
 """
 
@@ -58,7 +59,7 @@ def _both(cases: list[dict], curves: bool = True) -> list[dict]:
     """Each case presented by Python and by JavaScript; they must agree, and the Python one is returned.
     With `curves`, both engines' cost curves for the case's own inputs must agree too."""
     out = subprocess.run(["node", "--input-type=module", "-e", RUNNER, str(PRESENT), str(ENGINE)],
-                         input=json.dumps(cases), capture_output=True, text=True, check=True, env=words_env())
+                         input=json.dumps(cases), capture_output=True, text=True, check=True, env=learned_env())
     js = json.loads(out.stdout)
     assert len(js) == len(cases)
     py = [present(c["result"], c["curve"], c["prices"]) for c in cases]
@@ -264,7 +265,7 @@ def test_the_engines_codes_read_the_same_in_both_languages():
     from generator.model import wording as w
 
     out = subprocess.run(["node", "--input-type=module", "-e", TABLES_RUNNER, str(PRESENT)],
-                         capture_output=True, text=True, check=True, env=words_env())
+                         capture_output=True, text=True, check=True, env=learned_env())
     js = json.loads(out.stdout)
     assert js == [w.ruled_out_by(("tensorflow", "multi-cloud")), w.not_offered_in(("eu-west-2",)), w.neither_can_run("a", "b"),
                   w.cannot_run("gpu", "c"), w.cannot_run("trainium", "d"), w.neither_on_time("gpu"), w.neither_on_time("trainium"),

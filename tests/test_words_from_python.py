@@ -1,5 +1,6 @@
-"""The calculator's words are wording.py's: its tables and templates travel in the calculator's data,
-and the JavaScript holds only the logic of what is said, none of the sentences."""
+"""The calculator's words are wording.py's and its constants engine.py's: both travel in the
+calculator's data, and the JavaScript holds only the logic of what is said and computed, none of the
+sentences and none of the numbers it computes with."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ import re
 import subprocess
 from pathlib import Path
 
-from core_support import FROZEN, words_env
+from core_support import FROZEN, learned_env
 
-from generator.model import wording
-from generator.model.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
+from generator.model import engine, wording
+from generator.model.engine import BlockLimits, Inputs, Span, block_hours, cost_curve, evaluate, robustness, thresholds
 from generator.model.results import plain
 from generator.rendering.calculator import calculator_data
+from generator.rendering.embeds import compact_json
 
 ROOT = Path(__file__).resolve().parent.parent
 CALCULATOR = ROOT / "docs" / "assets" / "calculator"
@@ -32,6 +34,7 @@ def _literals(path: Path) -> list[str]:
 
 def _sentences() -> list[str]:
     found = _literals(ROOT / "generator" / "model" / "wording.py") + _literals(ROOT / "generator" / "model" / "formatting.py")
+    found += _literals(ROOT / "generator" / "rendering" / "calculator_messages.py")
     return sorted({s.strip() for s in found if len(s.strip()) > LONG and " " in s.strip()})
 
 
@@ -51,6 +54,15 @@ def test_the_check_finds_a_sentence_copied_into_javascript():
     robust = wording.TEMPLATES["robust"]
     assert _copied(f'  if (state === "robust") first = "{robust}";\n') == [robust]
     assert _copied('  if (state === "robust") first = T.robust;\n') == []
+
+
+def test_the_calculator_data_carries_the_calculator_pages_own_messages():
+    from generator.inputs.loader import load_catalog
+    from generator.rendering import calculator_messages
+
+    messages = calculator_data(load_catalog(FROZEN / "data"))["messages"]
+    assert messages == calculator_messages.tables()
+    assert messages["MESSAGES"]["link_copied"] == "Link copied." and messages["FORM_SIDES"]["gpu"] == "GPU"
 
 
 def test_the_calculator_data_carries_wording_pys_tables():
@@ -118,9 +130,51 @@ def test_the_calculator_says_what_its_data_says():
     words["TEMPLATES"]["live"] = "Answer: {verdict} ({words})."
     words["STEPS"]["both-can-run"] = "Nothing rules either side out."
     out = subprocess.run(["node", "--input-type=module", "-e", RUNNER, (CALCULATOR / "wording.mjs").as_uri()],
-                         input=json.dumps({**case, "words": words}), capture_output=True, text=True, check=True, env=words_env())
+                         input=json.dumps({**case, "words": words}), capture_output=True, text=True, check=True, env=learned_env())
     shown = json.loads(out.stdout)
     python = wording.present(case["result"], case["curve"], case["prices"])
     assert python["live"].startswith("Verdict: ") and shown["live"] == "Answer: " + python["live"][len("Verdict: "):-1].replace(", ", " (", 1) + ")."
     assert shown["trace"][0]["text"] == "Nothing rules either side out."
     assert shown["summary"] == python["summary"]  # what was not changed reads as in Python
+
+
+def _learned_names(js: str) -> set[str]:
+    """The names engine.mjs's `learn` takes from the constants it is given."""
+    body = js[js.index("export function learn(constants)"):]
+    return set(re.findall(r"\b([A-Z][A-Z_]+)\b", body[body.index("({"):body.index("} = constants)")]))
+
+
+def test_the_calculator_data_carries_engine_pys_constants_and_engine_mjs_writes_none_of_them():
+    from generator.inputs.loader import load_catalog
+
+    constants = calculator_data(load_catalog(FROZEN / "data"))["engine"]
+    assert constants == json.loads(json.dumps(engine.constants()))
+    assert constants["HOURS_PER_MONTH"] == 730.0 and ["port_weeks", "high", "low"] in constants["RANGE_INPUTS"]
+    # As the page carries it (keys sorted), the ranged inputs keep the order flips are named in.
+    assert [r[0] for r in json.loads(compact_json(constants))["RANGE_INPUTS"]] == list(engine.RANGE_INPUTS)
+    js = (CALCULATOR / "engine.mjs").read_text(encoding="utf-8")
+    assert _learned_names(js) == set(constants)
+    # No constant is set in the JavaScript itself, by name (other than from what it is given) or by value.
+    assert [n for n in constants if re.search(rf"\b{n}\s*=(?!=)(?![^;\n]*\bconstants\b)", js)] == []
+    assert [v for v in ("730", "1000000", "1e-6", '"on-demand", "capacity-block"') if v in js] == []
+
+
+ENGINE_RUNNER = """
+const E = await import(process.argv[1]);
+E.learn(JSON.parse(process.env.GUIDE_ENGINE));
+process.stdout.write(JSON.stringify(E.blockHours(30, JSON.parse(process.env.BLOCKS))));
+"""
+
+
+def test_the_calculators_engine_computes_with_the_constants_its_data_gives():
+    """A constant changed in the data is what the JavaScript engine computes with: it has no copy of its own."""
+    limits = BlockLimits(per_block=64, across_blocks=256, daily_up_to=14, weekly_step=7, longest=182)
+    env = learned_env() | {"BLOCKS": json.dumps(limits.__dict__)}
+
+    def js(constants: dict) -> float:
+        out = subprocess.run(["node", "--input-type=module", "-e", ENGINE_RUNNER, (CALCULATOR / "engine.mjs").as_uri()],
+                             capture_output=True, text=True, check=True, env=env | {"GUIDE_ENGINE": json.dumps(constants)})
+        return json.loads(out.stdout)
+
+    assert js(engine.constants()) == block_hours(30, limits) == 48.0  # a 30-hour run books two whole days
+    assert js(engine.constants() | {"HOURS_PER_DAY": 12.0}) == 36.0  # three "days" of 12 hours

@@ -101,6 +101,20 @@ HOURLY_OPTIONS = ("on-demand", "capacity-block")
 HOURS_PER_DAY = 24.0
 
 
+def constants() -> dict[str, Any]:
+    """The constants this module computes with, as the calculator's data carries them
+    (generator/rendering/calculator.py): engine.mjs `learn`s them and writes none of them again.
+    RANGE_INPUTS is a list, not an object: the data is written with its keys sorted, and the order of
+    the ranged inputs is the order a verdict's flips are named in."""
+    return {
+        "RANGE_INPUTS": [[name, *ends] for name, ends in RANGE_INPUTS.items()],
+        "HOURS_PER_MONTH": HOURS_PER_MONTH, "HOURS_PER_YEAR": HOURS_PER_YEAR, "HOURS_PER_DAY": HOURS_PER_DAY,
+        "DAYS_PER_WEEK": DAYS_PER_WEEK, "MAX_PLAN_RUNS": MAX_PLAN_RUNS, "CURVE_MAX_HORIZON": CURVE_MAX_HORIZON,
+        "COMMITTED_BRACKET_STEPS": COMMITTED_BRACKET_STEPS, "COMMITTED_HALVINGS": COMMITTED_HALVINGS,
+        "THRESHOLD_PROBE": THRESHOLD_PROBE, "COST_RULES": list(COST_RULES), "HOURLY_OPTIONS": list(HOURLY_OPTIONS),
+    }
+
+
 @dataclass(frozen=True)
 class BlockLimits:
     """How AWS sells Capacity Blocks (data/assumptions.yaml): instances one block and all of an

@@ -1,6 +1,6 @@
 """What the calculator page bakes in at build time: the catalog in the shape the JavaScript
-engine reads (docs/assets/calculator/engine.mjs), wording.py's tables and templates for wording.mjs,
-and every shipped scenario's workloads as presets."""
+engine reads (docs/assets/calculator/engine.mjs) and engine.py's constants, wording.py's tables and
+templates for wording.mjs, and every shipped scenario's workloads as presets."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ import dataclasses
 import json
 from typing import Any
 
-from generator.model import wording
+from generator.model import engine, wording
 from generator.model.catalog import OPTION_LABELS, TERM_HOURS, Catalog
 from generator.model.resolve import block_limits, spot_risk
 from generator.model.results import ScenarioResult
+from generator.rendering import calculator_messages
 from generator.rendering.embeds import compact_json
 
 
@@ -51,6 +52,10 @@ def calculator_data(catalog: Catalog) -> dict[str, Any]:
         "options": OPTION_LABELS,
         # Every word the calculator says of a workload, as wording.py says it (wording.mjs `learn`s them).
         "words": wording.tables(),
+        # What the calculator page says of its own form, links and buttons (wording.mjs `learn`s them too).
+        "messages": calculator_messages.tables(),
+        # The numbers the engine computes with, as engine.py has them (engine.mjs `learn`s them).
+        "engine": engine.constants(),
         "term_hours": TERM_HOURS,
         "assumptions": {
             "engineer_week_usd": a.engineer_week_usd.value,

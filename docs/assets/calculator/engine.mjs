@@ -2,45 +2,25 @@
 // generator/model/resolve.py, operation for operation, so both give the same numbers to the last bits.
 // The parity test (tests/test_parity.py) runs this very file in Node against the Python engine.
 // No DOM here, and no words: each step and each reason a side cannot run is a code with its numbers
-// (STEP_CODES, REASON_CODES), which wording.mjs turns into sentences.
+// (engine.py's STEP_CODES, REASON_CODES), which wording.mjs turns into sentences.
 
-export const RANGE_INPUTS = {
-  relative_throughput: ["low", "high"],
-  port_weeks: ["high", "low"],
-  trainium_price: ["high", "low"],
-  gpu_price: ["low", "high"],
-  interruption_rate: ["high", "low"],
-  trainium_interruption_rate: ["high", "low"],
-  gpu_interruption_rate: ["low", "high"],
-  lost_hours: ["high", "low"],
-  port_engineers: ["low", "high"],
-};
-
-export const STEP_CODES = [
-  "both-can-run", "neither-can-run", "trainium-cannot-run", "gpu-cannot-run",
-  "trainium-late", "gpu-late", "both-on-time", "both-late-same-day", "neither-on-time",
-  "cost-trainium", "cost-committed", "cost-no-saving", "cost-no-architecture-repays", "cost-not-repaid",
-  "capacity-trainium", "capacity-gpu", "capacity-unchanged",
-];
-export const REASON_CODES = ["ruled-out", "not-offered", "unavailable", "spot-cannot-finish", "blocks-cannot-hold"];
-export const HOURS_PER_MONTH = 730.0;
-const HOURS_PER_YEAR = 12 * HOURS_PER_MONTH;
-const DAYS_PER_WEEK = 7.0;
-// The most runs a scenario may plan: break-even statements cover plans up to it.
-const MAX_PLAN_RUNS = 1000000;
-const CURVE_MAX_HORIZON = 400;
-// The committed throughput threshold: doublings to bracket it, then halvings of the bracket.
-const COMMITTED_BRACKET_STEPS = 20;
-const COMMITTED_HALVINGS = 60;
-// A threshold is shown only if the verdict differs this little either side of it.
-const THRESHOLD_PROBE = 1e-6;
-// The rules whose verdict the plan's costs decide; thresholds over runs mean something only there.
-const COST_RULES = ["cost", "capacity"];
+// engine.py's constants, which the calculator's data carries (`engine`, generator/rendering/calculator.py):
+// `learn` them once, before anything is evaluated. RANGE_INPUTS: each ranged input's end that favours
+// Trainium less and more; COST_RULES: the rules whose verdict the plan's costs decide; HOURLY_OPTIONS:
+// the ways paid by the hour and not interrupted; THRESHOLD_PROBE: how little either side of a threshold
+// the verdict must differ for it to be shown.
+let RANGE_INPUTS, COST_RULES, HOURLY_OPTIONS, THRESHOLD_PROBE, MAX_PLAN_RUNS, CURVE_MAX_HORIZON;
+let HOURS_PER_MONTH, HOURS_PER_YEAR, HOURS_PER_DAY, DAYS_PER_WEEK, COMMITTED_BRACKET_STEPS, COMMITTED_HALVINGS;
+export function learn(constants) {
+  ({
+    RANGE_INPUTS, COST_RULES, HOURLY_OPTIONS, THRESHOLD_PROBE, MAX_PLAN_RUNS, CURVE_MAX_HORIZON,
+    HOURS_PER_MONTH, HOURS_PER_YEAR, HOURS_PER_DAY, DAYS_PER_WEEK, COMMITTED_BRACKET_STEPS, COMMITTED_HALVINGS,
+  } = constants);
+  // A list in the data, whose keys are written sorted: the ranged inputs' order is the flips'.
+  RANGE_INPUTS = Object.fromEntries(constants.RANGE_INPUTS.map(([name, against, favours]) => [name, [against, favours]]));
+}
 
 const span = (value, low, high) => ({ value, low, high });
-// Ways that are paid by the hour and not interrupted: what a plan buys beyond its commitment's terms.
-const HOURLY_OPTIONS = ["on-demand", "capacity-block"];
-const HOURS_PER_DAY = 24.0;
 const isRange = (s) => s.low !== s.high;
 const isNone = (v) => v === null || v === undefined;
 

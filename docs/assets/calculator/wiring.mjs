@@ -4,7 +4,7 @@
 // messages); this module writes none (tests/test_calculator_wording.py) and only escapes and
 // places them. calculator.mjs loads it on the page that has the form, calls setup() each time that
 // page is shown and teardown() when the reader leaves it.
-import { evaluateWorkload, checkReferences, findPrice } from "./engine.mjs";
+import { evaluateWorkload, checkReferences, findPrice, learn as learnEngine } from "./engine.mjs";
 import * as say from "./wording.mjs";
 import { hourly, hourlyExact } from "./format.mjs";
 
@@ -119,10 +119,10 @@ function setError(id, message) {
 // means something.
 export function checkNumber(text, { integer = false, min = null, above = null, max = null, optional = false } = {}) {
   const raw = text.trim();
-  if (raw === "") return [null, optional ? "" : say.ENTER_A_NUMBER];
+  if (raw === "") return [null, optional ? "" : say.message("enter_a_number")];
   const v = Number(raw);
-  if (!Number.isFinite(v)) return [null, say.ENTER_A_FINITE_NUMBER];
-  if (integer && !Number.isInteger(v)) return [null, say.ENTER_A_WHOLE_NUMBER];
+  if (!Number.isFinite(v)) return [null, say.message("enter_a_finite_number")];
+  if (integer && !Number.isInteger(v)) return [null, say.message("enter_a_whole_number")];
   if (above !== null && !(v > above)) return [null, say.mustBeMoreThan(above)];
   if (min !== null && v < min) return [null, say.mustBeAtLeast(min)];
   if (max !== null && v > max) return [null, say.mustBeAtMost(max)];
@@ -209,7 +209,7 @@ function workloadFromForm() {
   const trnCount = take("calc-trn-count");
   const gpuCount = take("calc-gpu-count");
   const ta = $("calc-trn-avail").value, ga = $("calc-gpu-avail").value;
-  $("calc-avail-error").textContent = ta === "unavailable" && ga === "unavailable" ? say.BOTH_UNAVAILABLE : "";
+  $("calc-avail-error").textContent = ta === "unavailable" && ga === "unavailable" ? say.message("both_unavailable") : "";
   if (ta === "unavailable" && ga === "unavailable") bad += 1;
   const engineers = take("calc-engineers");
   if (engineers !== null) porting.engineers = engineers;
@@ -219,14 +219,14 @@ function workloadFromForm() {
     const id = `calc-${prefix}-held`;
     const v = take(id);
     const committed = $(`calc-${prefix}-option`).value.startsWith("commit-");
-    if (v !== null && !committed) bad += setError(id, say.HELD_NEEDS_COMMITMENT);
+    if (v !== null && !committed) bad += setError(id, say.message("held_needs_commitment"));
     else if (v !== null) held[side] = v;
   }
   const lead = { trainium: take("calc-trn-lead"), gpu: take("calc-gpu-lead") };
   const regions = $("calc-regions").value.split(",").map((r) => r.trim()).filter(Boolean);
   if (bad) return { bad };
   const w = {
-    name: say.SCENARIO_WORKLOAD,
+    name: say.message("scenario_workload"),
     architecture: $("calc-arch").value,
     run_size: runSize,
     runs,
@@ -260,7 +260,7 @@ const cell = (c, label = "") => {
 
 // Places what wording.mjs says; every string is escaped here, whatever its origin.
 function render(shown) {
-  const L = say.OUTPUT_LABELS;
+  const L = say.outputLabels();
   const rob = shown.robustness;
   const t = shown.thresholds;
   const badge = rob.state === "robust" ? "robust" : "flips";
@@ -457,8 +457,8 @@ function toYaml(w, verdict) {
   const n = (v) => String(v);
   const lines = [
     "# yaml-language-server: $schema=../schemas/scenario.schema.json",
-    `title: ${q(say.SCENARIO_TITLE)}`,
-    `summary: ${q(say.SCENARIO_SUMMARY)}`,
+    `title: ${q(say.message("scenario_title"))}`,
+    `summary: ${q(say.message("scenario_summary"))}`,
     `expect: ${verdict}`,
     "sources:",
     `  - ${q(say.scenarioSource(window.location.href))}`,
@@ -548,7 +548,7 @@ function checkLink(asked) {
   const trial = (key) => {
     const el = document.querySelector(`#guide-calc select[name="${key}"]`);
     if (!el || !params.has(key)) return;
-    if (![...el.options].some((o) => o.value === state[key])) fallBack(key, el, say.LINK_NOT_A_CHOICE);
+    if (![...el.options].some((o) => o.value === state[key])) fallBack(key, el, say.message("link_not_a_choice"));
   };
   for (const [side, prefix] of [["trainium", "trn"], ["gpu", "gpu"]]) {
     const [instance, region, option] = ["instance", "region", "option"].map((part) => byPath[`${side}.${part}`]);
@@ -607,7 +607,8 @@ export async function setup() {
     }, { rootMargin: "100000px 0px 0px 0px" }) };
   const baked = JSON.parse($("guide-calc-data").content.textContent);
   data = baked.data;
-  say.learn(data.words);
+  learnEngine(data.engine);
+  say.learn(data.words, data.messages);
   template = baked.chart;
   const presets = baked.presets;
   FIELDS = baked.fields;
@@ -690,13 +691,13 @@ export async function setup() {
   $("calc-copy").addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(window.location.href);
-      $("calc-status").textContent = say.LINK_COPIED;
+      $("calc-status").textContent = say.message("link_copied");
     } catch (err) {
       $("calc-status").textContent = say.copyFromAddressBar(window.location.href);
     }
   }, { signal });
   $("calc-yaml").addEventListener("click", () => {
-    if (!current || root.getAttribute("data-state") !== "ok") { $("calc-status").textContent = say.FIX_FIRST; return; }
+    if (!current || root.getAttribute("data-state") !== "ok") { $("calc-status").textContent = say.message("fix_first"); return; }
     const blob = new Blob([toYaml(current.workload, current.result.outcome.verdict)], { type: "application/yaml" });
     const a = document.createElement("a");
     a.href = URL.createObjectURL(blob);

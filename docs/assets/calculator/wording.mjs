@@ -4,16 +4,19 @@
 // wiring.mjs only escapes and places it. The words themselves are wording.py's tables and templates,
 // which the calculator's data carries (`words`, generator/rendering/calculator.py): `learn` them
 // once, before anything is said. This half of the module holds only the logic of what is said.
-// The end of this module holds the calculator page's own messages (its fields, link, buttons and
+// The end of this module fills the calculator page's own messages (its fields, link, buttons and
 // download), which no scenario page says. Rules, inputs and thresholds this layer does not know get
 // a generic label from their name.
 import * as f from "./format.mjs";
 
 let W = null;
 let T = null;
-export function learn(words) {
+let M = null;
+// messages: calculator_messages.py's tables, which only the calculator page's own messages read.
+export function learn(words, messages = null) {
   W = words;
   T = words.TEMPLATES;
+  M = messages;
   f.learn(words.FORMATS);
 }
 // A template with `{name}` filled with values already formatted, as Python's str.format fills it.
@@ -495,103 +498,70 @@ export function present(result, curve, prices) {
 // ------------------------------------------------------------------------------------------------
 // The calculator's own messages: what the form says about a field, a shared link, a button, the
 // chart's accessible name and the scenario file it offers for download. Only the calculator page
-// says these (a scenario page has no form), so they have no counterpart in wording.py, except
-// where noted. wiring.mjs calls these and escapes what they return wherever it lands.
+// says these (a scenario page has no form); their templates are calculator_messages.py's, which
+// the calculator's data carries (`messages`) for `learn`. wiring.mjs calls these and escapes what
+// they return wherever it lands.
 // ------------------------------------------------------------------------------------------------
 
-// A number field's checks (the bounds come from the field table, generator/rendering/calculator_fields.py).
-export const ENTER_A_NUMBER = "Enter a number.";
-export const ENTER_A_FINITE_NUMBER = "Enter a finite number.";
-export const ENTER_A_WHOLE_NUMBER = "Enter a whole number.";
-// A bound as the schema writes it, grouped by thousands where it is whole (the schema's are).
+const tell = (key, values = {}) => M.MESSAGES[key].replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+// A message that fills nothing in, by its key in calculator_messages.MESSAGES.
+export const message = (key) => tell(key);
+export const outputLabels = () => M.OUTPUT_LABELS;
+
+// A number field's bound as the schema writes it, grouped by thousands where it is whole (the schema's are).
 const bound = (x) => (Number.isInteger(x) ? f.count(x) : String(x));
-export const mustBeMoreThan = (above) => `Must be more than ${bound(above)}.`;
-export const mustBeAtLeast = (min) => `Must be at least ${bound(min)}.`;
-export const mustBeAtMost = (max) => `Must be at most ${bound(max)}.`;
+export const mustBeMoreThan = (above) => tell("more_than", { bound: bound(above) });
+export const mustBeAtLeast = (min) => tell("at_least", { bound: bound(min) });
+export const mustBeAtMost = (max) => tell("at_most", { bound: bound(max) });
 
-// A value and the range the reader gives it (what: the range's label, rangeLabel above), saying
-// which way to move what.
-export const rangeReversed = (what, low, high) => `The low end (${low}) is above the high end (${high}) of the ${what} range.`;
-export const valueBelowRange = (what, value, low) =>
-  `${value} is below this range's low end (${low}): lower the low end, or raise the ${what}.`;
-export const valueAboveRange = (what, value, high) =>
-  `${value} is above this range's high end (${high}): raise the high end, or lower the ${what}.`;
-export const lowEndAboveValue = (what, low, value) =>
-  `The low end (${low}) is above the ${what} itself (${value}): the range must contain it.`;
-export const highEndBelowValue = (what, high, value) =>
-  `The high end (${high}) is below the ${what} itself (${value}): the range must contain it.`;
+// A value and the range the reader gives it (what: the range's label, rangeLabel above).
+export const rangeReversed = (what, low, high) => tell("range_reversed", { what, low, high });
+export const valueBelowRange = (what, value, low) => tell("below_range", { what, value, low });
+export const valueAboveRange = (what, value, high) => tell("above_range", { what, value, high });
+export const lowEndAboveValue = (what, low, value) => tell("low_end_above", { what, low, value });
+export const highEndBelowValue = (what, high, value) => tell("high_end_below", { what, high, value });
 
-// The form's other checks. generator/model/schema.py refuses a scenario file with both sides
-// unavailable in its own (lower-case, validation) words.
-export const BOTH_UNAVAILABLE = "Both sides are unavailable: there is nothing to compare.";
-export const HELD_NEEDS_COMMITMENT = "Only for a 1- or 3-year commitment.";
-
-// What checkReferences (engine.mjs) finds about one side's instance or purchase option, in a
-// reader's words. generator/model/resolve.py says "... is not sold ... in ..." to a scenario author.
-const FORM_SIDES = { trainium: "Trainium", gpu: "GPU" };
-export function referenceError(w, [field, message]) {
-  if (field === "regions") {
-    return `Neither ${w.trainium.instance} nor ${w.gpu.instance} is offered in ${w.regions.join(", ")}: there is nothing to compare.`;
-  }
+// What checkReferences (engine.mjs) finds about one side's instance or purchase option.
+export function referenceError(w, [field, problem]) {
+  const regions = (w.regions || []).join(", ");
+  if (field === "regions") return tell("offered_nowhere", { trainium: w.trainium.instance, gpu: w.gpu.instance, regions });
   const [side, what] = field.split(".");
   const c = w[side];
-  const name = FORM_SIDES[side];
-  if (what === "instance") return c.instance ? `${c.instance} is not a ${name} instance this guide knows.` : `Choose a ${name} instance.`;
-  if (what === "region") return `The workload may only use ${w.regions.join(", ")}: choose one of them for ${c.instance}.`;
-  if (message.startsWith("no ")) return `This guide has no ${c.option} price for ${c.instance} in ${c.region}.`;
-  return `${c.instance} is not sold ${c.option} in ${c.region}.`;
+  if (what === "instance") {
+    return c.instance ? tell("unknown_instance", { instance: c.instance, side: M.FORM_SIDES[side] })
+      : tell("choose_instance", { side: M.FORM_SIDES[side] });
+  }
+  if (what === "region") return tell("region_not_allowed", { regions, instance: c.instance });
+  const sale = { option: c.option, instance: c.instance, region: c.region };
+  return problem.startsWith("no ") ? tell("no_price", sale) : tell("not_sold", sale);
 }
 
 // While a field is wrong: the answer kept for the last valid inputs, or none yet.
-const markedFields = (count) => (count === 1 ? "the field marked above" : `the ${count} fields marked above`);
-export const staleAnswer = (count) => `Fix ${markedFields(count)}: the answer below is still the one for the last valid inputs.`;
-export const noAnswerYet = (count) => `Fix ${markedFields(count)} to see the answer.`;
+const markedFields = (count) => (count === 1 ? tell("one_marked") : tell("many_marked", { count }));
+export const staleAnswer = (count) => tell("stale_answer", { fields: markedFields(count) });
+export const noAnswerYet = (count) => tell("no_answer_yet", { fields: markedFields(count) });
 
 // The prices line under the form. Each side's part is placed as given (wiring.mjs builds it as
 // escaped markup, with the price's mark); priceSource is that part's tail.
-export const priceSource = (name, asOf) => `, from ${name}, ${asOf}`;
-export const pricesLine = (trainium, gpu) => `Trainium ${trainium}. GPU ${gpu}.`;
+export const priceSource = (name, asOf) => tell("price_source", { name, as_of: asOf });
+export const pricesLine = (trainium, gpu) => tell("prices_line", { trainium, gpu });
 
 // The form's choices: an architecture class with its port effort, a hard constraint with its effect.
-export const architectureChoice = (label, low, high) => `${label} (${f.weeks(low)} to ${f.weeks(high)} engineer-weeks)`;
-export const constraintChoice = (c) => `${c.label} (${c.effect === "excludes" ? "rules Trainium out" : `adds ${f.weeks(c.weeks.value)} engineer-weeks`})`;
+export const architectureChoice = (label, low, high) => tell("architecture_choice", { label, low: f.weeks(low), high: f.weeks(high) });
+export const constraintChoice = (c) => (c.effect === "excludes" ? tell("constraint_excludes", { label: c.label })
+  : tell("constraint_adds", { label: c.label, weeks: f.weeks(c.weeks.value) }));
 
 // A shared link the page cannot follow in full: each parameter that falls back to its default, and why.
-export const LINK_NOT_A_CHOICE = "is not one of the choices";
-export const linkNotUsable = (fieldError) => `is not usable: ${fieldError.replace(/\.$/, "").toLowerCase()}`;
-export const linkFallBack = (label, key, given, fallback, why) =>
-  `${label} (${key}=${JSON.stringify(given)}) ${why}; the default${fallback ? ` (${fallback})` : ""} is used instead.`;
-export const linkModeFallBack = (key, given) =>
-  `The run-size mode (${key}=${JSON.stringify(given)}) is neither hours nor flops; hours is used instead.`;
-export const linkNotice = (notes) => (notes.length ? "This link could not be followed in full. " + notes.join(" ") : "");
+export const linkNotUsable = (fieldError) => tell("link_not_usable", { error: fieldError.replace(/\.$/, "").toLowerCase() });
+export const linkFallBack = (label, key, given, fallback, why) => tell("link_fall_back", {
+  label, key, given: JSON.stringify(given), why, fallback: fallback ? tell("link_fallback_value", { value: fallback }) : "" });
+export const linkModeFallBack = (key, given) => tell("link_mode_fall_back", { key, given: JSON.stringify(given) });
+export const linkNotice = (notes) => (notes.length ? tell("link_notice", { notes: notes.join(" ") }) : "");
 
 // The buttons' status line.
-export const loadedPreset = (label) => `Loaded: ${label}`;
-export const LINK_COPIED = "Link copied.";
-export const copyFromAddressBar = (href) => "Copy this link from the address bar: " + href;
-export const FIX_FIRST = "Fix the marked fields first.";
+export const loadedPreset = (label) => tell("loaded_preset", { label });
+export const copyFromAddressBar = (href) => tell("copy_from_address_bar", { href });
 
-// The chart's accessible name: what it shows, then the summary present() gives it. The page's own
-// markup (docs/calculator.md) carries the first sentence until the chart is drawn.
-export const chartName = (summary) => "Cumulative cost against runs for both options. " + summary;
-
-// The answer's headings and column names, as generator/templates/scenario.md.j2 writes them on a
-// scenario page (tests/test_browser.py reads the columns by these names).
-export const OUTPUT_LABELS = {
-  verdict: "Verdict:",
-  figure: "Figure",
-  trainium: "Trainium",
-  gpu: "GPU",
-  holds: "Does the verdict hold?",
-  input: "Input",
-  end: "End",
-  value: "Value",
-  verdict_column: "Verdict",
-  difference: "GPU total minus Trainium total",
-};
-
-// The scenario file the calculator offers for download: placeholders its author replaces.
-export const SCENARIO_TITLE = "My case, from the calculator";
-export const SCENARIO_SUMMARY = "Describe the team and the workload here.";
-export const SCENARIO_WORKLOAD = "your workload";
-export const scenarioSource = (href) => "Calculator: " + href;
+// The chart's accessible name: what it shows, then the summary present() gives it.
+export const chartName = (summary) => tell("chart_name", { summary });
+export const scenarioSource = (href) => tell("scenario_source", { href });

@@ -1,0 +1,90 @@
+"""What the calculator page says of its own form, links and buttons: the messages no scenario page
+says (a scenario page has no form), as templates with `{name}` parts. The calculator's data carries
+them (`messages`, generator/rendering/calculator.py); wording.mjs fills them and wiring.mjs places
+them, escaped. The words a workload's answer is told in are wording.py's, not these."""
+
+from __future__ import annotations
+
+from typing import Any
+
+MESSAGES: dict[str, str] = {
+    # A number field's checks; the bounds come from the field table (calculator_fields.py).
+    "enter_a_number": "Enter a number.",
+    "enter_a_finite_number": "Enter a finite number.",
+    "enter_a_whole_number": "Enter a whole number.",
+    "more_than": "Must be more than {bound}.",
+    "at_least": "Must be at least {bound}.",
+    "at_most": "Must be at most {bound}.",
+    # A value and the range the reader gives it, saying which way to move what.
+    "range_reversed": "The low end ({low}) is above the high end ({high}) of the {what} range.",
+    "below_range": "{value} is below this range's low end ({low}): lower the low end, or raise the {what}.",
+    "above_range": "{value} is above this range's high end ({high}): raise the high end, or lower the {what}.",
+    "low_end_above": "The low end ({low}) is above the {what} itself ({value}): the range must contain it.",
+    "high_end_below": "The high end ({high}) is below the {what} itself ({value}): the range must contain it.",
+    # The form's other checks. schema.py refuses such a scenario file in its own (validation) words.
+    "both_unavailable": "Both sides are unavailable: there is nothing to compare.",
+    "held_needs_commitment": "Only for a 1- or 3-year commitment.",
+    # What the engine's checkReferences finds about one side's instance or purchase option, in a
+    # reader's words; resolve.py tells a scenario's author the same in its own.
+    "offered_nowhere": "Neither {trainium} nor {gpu} is offered in {regions}: there is nothing to compare.",
+    "unknown_instance": "{instance} is not a {side} instance this guide knows.",
+    "choose_instance": "Choose a {side} instance.",
+    "region_not_allowed": "The workload may only use {regions}: choose one of them for {instance}.",
+    "no_price": "This guide has no {option} price for {instance} in {region}.",
+    "not_sold": "{instance} is not sold {option} in {region}.",
+    # While a field is wrong: the answer kept for the last valid inputs, or none yet.
+    "one_marked": "the field marked above",
+    "many_marked": "the {count} fields marked above",
+    "stale_answer": "Fix {fields}: the answer below is still the one for the last valid inputs.",
+    "no_answer_yet": "Fix {fields} to see the answer.",
+    # The prices line under the form; each side's part is given, a source's tail made here.
+    "price_source": ", from {name}, {as_of}",
+    "prices_line": "Trainium {trainium}. GPU {gpu}.",
+    # The form's choices: an architecture class with its port effort, a hard constraint with its effect.
+    "architecture_choice": "{label} ({low} to {high} engineer-weeks)",
+    "constraint_excludes": "{label} (rules Trainium out)",
+    "constraint_adds": "{label} (adds {weeks} engineer-weeks)",
+    # A shared link the page cannot follow in full: each parameter that falls back, and why.
+    "link_not_a_choice": "is not one of the choices",
+    "link_not_usable": "is not usable: {error}",
+    "link_fall_back": "{label} ({key}={given}) {why}; the default{fallback} is used instead.",
+    "link_fallback_value": " ({value})",
+    "link_mode_fall_back": "The run-size mode ({key}={given}) is neither hours nor flops; hours is used instead.",
+    "link_notice": "This link could not be followed in full. {notes}",
+    # The buttons' status line.
+    "loaded_preset": "Loaded: {label}",
+    "link_copied": "Link copied.",
+    "copy_from_address_bar": "Copy this link from the address bar: {href}",
+    "fix_first": "Fix the marked fields first.",
+    # The chart's accessible name: what it shows, then the summary the answer gives it. The page's
+    # own markup (docs/calculator.md) carries the first sentence until the chart is drawn.
+    "chart_name": "Cumulative cost against runs for both options. {summary}",
+    # The scenario file the calculator offers for download: placeholders its author replaces.
+    "scenario_title": "My case, from the calculator",
+    "scenario_summary": "Describe the team and the workload here.",
+    "scenario_workload": "your workload",
+    "scenario_source": "Calculator: {href}",
+}
+
+# The sides as the form names them.
+FORM_SIDES = {"trainium": "Trainium", "gpu": "GPU"}
+
+# The answer's headings and column names, as generator/templates/scenario.md.j2 writes them on a
+# scenario page (tests/test_browser.py reads the columns by these names).
+OUTPUT_LABELS = {
+    "verdict": "Verdict:",
+    "figure": "Figure",
+    "trainium": "Trainium",
+    "gpu": "GPU",
+    "holds": "Does the verdict hold?",
+    "input": "Input",
+    "end": "End",
+    "value": "Value",
+    "verdict_column": "Verdict",
+    "difference": "GPU total minus Trainium total",
+}
+
+
+def tables() -> dict[str, Any]:
+    """The messages and labels as the calculator's data carries them: wording.mjs says none of its own."""
+    return {"MESSAGES": MESSAGES, "FORM_SIDES": FORM_SIDES, "OUTPUT_LABELS": OUTPUT_LABELS}
