@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import hashlib
 import html
 import json
 import re
@@ -507,6 +508,14 @@ def render_markdown_page(renderer: Renderer, markdown: str, charts: Any = None) 
     what `{{ charts.NAME }}` reads, the chart blocks by default. The calculator's data and form are
     made only for a page that places them."""
     baked = {name: getattr(renderer, name) for name in ("calculator_json", "calculator_form") if name in markdown}
-    return renderer.env.from_string(markdown).render(
+    return _page_template(renderer.env, markdown).render(
         charts=charts if charts is not None else _Slots(renderer), headline=renderer.headline(), **baked,
     )
+
+
+def _page_template(env: jinja2.Environment, markdown: str) -> jinja2.Template:
+    """A hand-written page as a template, compiled through the environment's bytecode cache, as the
+    templates in files are: `from_string` would compile the same pages again in every build (a twentieth
+    of a warm build at a thousand scenarios). Named by its text, so an edited page is compiled afresh."""
+    name = "page-" + hashlib.sha256(markdown.encode("utf-8")).hexdigest()[:32]
+    return jinja2.DictLoader({name: markdown}).load(env, name, env.make_globals(None))
