@@ -20,7 +20,8 @@ export function learn(words, messages = null) {
   f.learn(words.FORMATS);
 }
 // A template with `{name}` filled with values already formatted, as Python's str.format fills it.
-const say = (key, values) => T[key].replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+const say = (key, values) => fill(T[key], values);
 
 const optionWords = (option) => W.OPTION_WORDS[option] ?? option;
 export const ruledOutBy = (constraints) => say("ruled_out", { names: constraints.join(", ") });
@@ -503,7 +504,7 @@ export function present(result, curve, prices) {
 // they return wherever it lands.
 // ------------------------------------------------------------------------------------------------
 
-const tell = (key, values = {}) => M.MESSAGES[key].replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+const tell = (key, values = {}) => fill(M.MESSAGES[key], values);
 // A message that fills nothing in, by its key in calculator_messages.MESSAGES.
 export const message = (key) => tell(key);
 export const outputLabels = () => M.OUTPUT_LABELS;
