@@ -136,6 +136,20 @@ TEMPLATES = {
     "and": " and ",
 }
 # The summary table's row labels.
+# The answer's headings and column names, on a scenario page (generator/templates/scenario.md.j2) and
+# in the calculator alike (tests/test_browser.py reads the columns by these names).
+ANSWER_LABELS = {
+    "verdict": "Verdict:",
+    "figure": "Figure",
+    "trainium": "Trainium",
+    "gpu": "GPU",
+    "holds": "Does the verdict hold?",
+    "input": "Input",
+    "end": "End",
+    "value": "Value",
+    "verdict_column": "Verdict",
+    "difference": "GPU total minus Trainium total",
+}
 SUMMARY_LABELS = {
     "hours_per_run": "Instance-hours per run",
     "cost_per_run": "Cost per run",
@@ -847,7 +861,7 @@ def tables() -> dict[str, Any]:
         "END_WORDS": END_WORDS, "SIDE_LABELS": SIDE_LABELS, "RANGE_LABELS": RANGE_LABELS, "STEPS": STEPS,
         "OPTION_WORDS": OPTION_WORDS, "SOONEST": SOONEST, "REASONS": REASONS, "TERM_WORDS": TERM_WORDS,
         "HOURLY_WORDS": HOURLY_WORDS, "SMALL_COUNTS": {str(n): word for n, word in SMALL_COUNTS.items()},
-        "RULE_LABELS": RULE_LABELS, "VERDICT_LABELS": VERDICT_LABELS,
+        "RULE_LABELS": RULE_LABELS, "VERDICT_LABELS": VERDICT_LABELS, "ANSWER_LABELS": ANSWER_LABELS,
         "ROBUST_WORDS": ROBUST_WORDS, "THRESHOLD_LABELS": THRESHOLD_LABELS,
         # How figures read (format.mjs learns these with the rest).
         "FORMATS": f.formats(),

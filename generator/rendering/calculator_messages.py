@@ -69,22 +69,7 @@ MESSAGES: dict[str, str] = {
 # The sides as the form names them.
 FORM_SIDES = {"trainium": "Trainium", "gpu": "GPU"}
 
-# The answer's headings and column names, as generator/templates/scenario.md.j2 writes them on a
-# scenario page (tests/test_browser.py reads the columns by these names).
-OUTPUT_LABELS = {
-    "verdict": "Verdict:",
-    "figure": "Figure",
-    "trainium": "Trainium",
-    "gpu": "GPU",
-    "holds": "Does the verdict hold?",
-    "input": "Input",
-    "end": "End",
-    "value": "Value",
-    "verdict_column": "Verdict",
-    "difference": "GPU total minus Trainium total",
-}
-
 
 def tables() -> dict[str, Any]:
     """The messages and labels as the calculator's data carries them: wording.mjs says none of its own."""
-    return {"MESSAGES": MESSAGES, "FORM_SIDES": FORM_SIDES, "OUTPUT_LABELS": OUTPUT_LABELS}
+    return {"MESSAGES": MESSAGES, "FORM_SIDES": FORM_SIDES}

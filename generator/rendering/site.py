@@ -27,7 +27,7 @@ from generator.model import quoting as quoted_prices
 from generator.model import trn3
 from generator.model.catalog import OPTION_LABELS, OPTIONS
 from generator.model.wording import RANGE_LABELS
-from generator.model.wording import EXPERIENCE_LABELS, RULE_LABELS, VERDICT_LABELS, scenario_row, withdrawn
+from generator.model.wording import ANSWER_LABELS, EXPERIENCE_LABELS, RULE_LABELS, VERDICT_LABELS, scenario_row, withdrawn
 from generator.model.reference import Reference, reference
 from generator.model.results import ScenarioResult, WorkloadResult, present_workload
 from generator.model.schema import json_schema
@@ -167,6 +167,7 @@ class Renderer:
             RULE_LABELS=RULE_LABELS,
             RANGE_LABELS=RANGE_LABELS,
             VERDICT_LABELS=VERDICT_LABELS,
+            ANSWER_LABELS=ANSWER_LABELS,
             EXPERIENCE_LABELS=EXPERIENCE_LABELS,
             scenario_page=scenario_page,
             price_rows=functools.partial(catalog_tables.price_rows, self.catalog),

@@ -260,7 +260,7 @@ const cell = (c, label = "") => {
 
 // Places what wording.mjs says; every string is escaped here, whatever its origin.
 function render(shown) {
-  const L = say.outputLabels();
+  const L = say.answerLabels();
   const rob = shown.robustness;
   const t = shown.thresholds;
   const badge = rob.state === "robust" ? "robust" : "flips";

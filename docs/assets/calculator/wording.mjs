@@ -24,6 +24,8 @@ const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, name) => S
 const say = (key, values) => fill(T[key], values);
 
 const optionWords = (option) => W.OPTION_WORDS[option] ?? option;
+// The answer's headings and column names, as a scenario page shows them.
+export const answerLabels = () => W.ANSWER_LABELS;
 export const ruledOutBy = (constraints) => say("ruled_out", { names: constraints.join(", ") });
 export const notOfferedIn = (regions) => say("not_offered", { regions: regions.join(", ") });
 export const blocksCannotHold = (across) => say("blocks_cannot_hold", { count: f.count(across) });
@@ -507,7 +509,6 @@ export function present(result, curve, prices) {
 const tell = (key, values = {}) => fill(M.MESSAGES[key], values);
 // A message that fills nothing in, by its key in calculator_messages.MESSAGES.
 export const message = (key) => tell(key);
-export const outputLabels = () => M.OUTPUT_LABELS;
 
 // A number field's bound as the schema writes it, grouped by thousands where it is whole (the schema's are).
 const bound = (x) => (Number.isInteger(x) ? f.count(x) : String(x));
