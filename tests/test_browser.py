@@ -350,9 +350,17 @@ def test_the_address_keeps_no_anchor_the_page_lacks(open_tab, served_site: str):
     # section into the new page's address (see STILL).
     page.goto(served_site, wait_until="networkidle")
     tab.charts_drawn("light")
-    page.evaluate("() => { window.__guideMarker = 'still here'; }")
+    page.evaluate("() => { window.__guideMarker = 'still here'; window.__guideOld = document.querySelector('article.md-content__inner'); }")
+    # Material writes the new address before the new page has answered, and swaps its article in
+    # once it has: until then the home page's article, its headings and its drawn charts, is in place.
+    # A slow answer (as on a phone's network) holds that state open for the whole of its wait.
+    network = page.context.new_cdp_session(page)
+    network.send("Network.enable")
+    network.send("Network.emulateNetworkConditions", {"offline": False, "latency": 600, "downloadThroughput": -1, "uploadThroughput": -1})
     page.locator('nav.md-nav--primary a.md-nav__link[href$="prices/"]').first.click()
-    page.wait_for_function("() => location.pathname.endsWith('/prices/') && document.querySelector('.guide-chart__view[data-ready]')")
+    page.wait_for_function("""() => { const a = document.querySelector('article.md-content__inner');
+      return location.pathname.endsWith('/prices/') && a && a !== window.__guideOld && a.querySelector('.guide-chart__view[data-ready]'); }""")
+    network.send("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
     page.evaluate("() => new Promise((done) => setTimeout(done))")  # the task after the swap, where guide.js looks again
     assert page.evaluate("() => window.__guideMarker") == "still here", "the page fully reloaded"
     assert page.url == served_site + PAGES["prices"]
