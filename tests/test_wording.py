@@ -16,7 +16,7 @@ from core_support import learned_env
 
 from generator.model.engine import Inputs, Span, Way, cost_curve, evaluate, robustness, thresholds
 from generator.model.results import plain
-from generator.model.wording import plan_bought, present
+from generator.model.wording import ANSWER_LABELS, plan_bought, present
 
 PRESENT = Path(__file__).resolve().parent.parent / "docs" / "assets" / "calculator" / "wording.mjs"
 ENGINE = PRESENT.parent / "engine.mjs"
@@ -374,3 +374,15 @@ def test_a_plan_is_written_out_in_words_in_both_languages():
         "no 1-year term: the whole plan on demand",
     ]
     assert said[0] == plan_bought(plain(base), plain(evaluate(base).gpu), "gpu")
+
+
+def test_a_price_at_one_end_of_its_sources_is_said_naming_the_section_that_tries_both(monkeypatch):
+    (shown,) = _both([_case(_inputs(trainium_price=Span(30.0, 30.0, 40.0)))])
+    (note,) = shown["price_notes"]
+    assert (note["side"], note["basis"]) == ("trainium", "low")
+    assert note["text"].startswith("The Trainium price used, $30.00/h, is the ")
+    assert note["text"].endswith(' Both ends are evaluated under "Does the verdict hold?".')
+    # The section is named by its heading as the page and the calculator title it, in both languages.
+    monkeypatch.setitem(ANSWER_LABELS, "holds", "Will it hold?")
+    (renamed,) = _both([_case(_inputs(trainium_price=Span(30.0, 30.0, 40.0)))])
+    assert renamed["price_notes"][0]["text"].endswith(' Both ends are evaluated under "Will it hold?".')

@@ -78,7 +78,7 @@ TEMPLATES = {
     "never_repaid": "never: one port {repay} to repay, and each architecture lasts {runs}",
     "never_saves": "{none}: Trainium never saves per run",
     # A price at one end of its sources' range.
-    "price_note": "The {side} price used, {price}, is the {end} figure the sources give ({low} to {high}): the end most favourable to {favours}. Both ends are evaluated under \"Does the verdict hold?\".",
+    "price_note": "The {side} price used, {price}, is the {end} figure the sources give ({low} to {high}): the end most favourable to {favours}. Both ends are evaluated under \"{holds}\".",
     "span": "{low} to {high}",
     "inside_range": "inside the sources' range, {span}",
     "end_of_range": "the {end} of the sources' figures, {span}",
@@ -568,7 +568,8 @@ def _price_notes(o: dict[str, Any]) -> list[dict[str, str]]:
         favours = side if basis == "low" else ("gpu" if side == "trainium" else "trainium")
         notes.append({"side": side, "basis": basis, "text": _say(
             "price_note", side=VERDICT_LABELS[side], price=f.hourly(sd["usd_per_hour"]), end=END_WORDS[basis],
-            low=f.hourly(sd["price_low"]), high=f.hourly(sd["price_high"]), favours=VERDICT_LABELS[favours])})
+            low=f.hourly(sd["price_low"]), high=f.hourly(sd["price_high"]), favours=VERDICT_LABELS[favours],
+            holds=ANSWER_LABELS["holds"])})
     return notes
 
 

@@ -266,7 +266,8 @@ function priceNotes(o) {
     const favours = basis === "low" ? side : (side === "trainium" ? "gpu" : "trainium");
     notes.push({ side, basis, text: say("price_note", {
       side: W.VERDICT_LABELS[side], price: f.hourly(sd.usd_per_hour), end: W.END_WORDS[basis],
-      low: f.hourly(sd.price_low), high: f.hourly(sd.price_high), favours: W.VERDICT_LABELS[favours] }) });
+      low: f.hourly(sd.price_low), high: f.hourly(sd.price_high), favours: W.VERDICT_LABELS[favours],
+      holds: W.ANSWER_LABELS.holds }) });
   }
   return notes;
 }
