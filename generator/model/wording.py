@@ -136,20 +136,6 @@ TEMPLATES = {
     "and": " and ",
 }
 # The summary table's row labels.
-# The answer's headings and column names, on a scenario page (generator/templates/scenario.md.j2) and
-# in the calculator alike (tests/test_browser.py reads the columns by these names).
-ANSWER_LABELS = {
-    "verdict": "Verdict:",
-    "figure": "Figure",
-    "trainium": "Trainium",
-    "gpu": "GPU",
-    "holds": "Does the verdict hold?",
-    "input": "Input",
-    "end": "End",
-    "value": "Value",
-    "verdict_column": "Verdict",
-    "difference": "GPU total minus Trainium total",
-}
 SUMMARY_LABELS = {
     "hours_per_run": "Instance-hours per run",
     "cost_per_run": "Cost per run",
@@ -330,6 +316,20 @@ RULE_LABELS = {
     "capacity": "Capacity and urgency",
 }
 VERDICT_LABELS = {"trainium": "Trainium", "gpu": "GPU", "hybrid": "Hybrid", "neither": "Neither"}
+# The answer's headings and column names, on a scenario page (generator/templates/scenario.md.j2) and
+# in the calculator alike (tests/test_browser.py reads the columns by these names).
+ANSWER_LABELS = {
+    "verdict": "Verdict:",
+    "figure": "Figure",
+    "trainium": VERDICT_LABELS["trainium"],
+    "gpu": VERDICT_LABELS["gpu"],
+    "holds": "Does the verdict hold?",
+    "input": "Input",
+    "end": "End",
+    "value": "Value",
+    "verdict_column": "Verdict",
+    "difference": SUMMARY_LABELS["total_difference"],
+}
 # A team's Neuron experience (schema.Experience), as the scenario page and the calculator's form name it.
 EXPERIENCE_LABELS = {"none": "None", "some": "Some", "experienced": "Experienced, or a partner"}
 ROBUST_WORDS = {

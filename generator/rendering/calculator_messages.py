@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.model.wording import VERDICT_LABELS
+
 MESSAGES: dict[str, str] = {
     # A number field's checks; the bounds come from the field table (calculator_fields.py).
     "enter_a_number": "Enter a number.",
@@ -67,7 +69,7 @@ MESSAGES: dict[str, str] = {
 }
 
 # The sides as the form names them.
-FORM_SIDES = {"trainium": "Trainium", "gpu": "GPU"}
+FORM_SIDES = {side: VERDICT_LABELS[side] for side in ("trainium", "gpu")}
 
 
 def tables() -> dict[str, Any]:
