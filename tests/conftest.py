@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 from filelock import FileLock
-from site_support import CHROMIUM, CHROMIUM_ARGS, FROZEN, BuiltSite, build_copy, copy_project, write_untrusted_scenario
+from site_support import (CHROMIUM, CHROMIUM_ARGS, FROZEN, BuiltSite, build_copy, build_into, copy_project,
+                          copy_two_scenario_project, seed_machine_stores, write_untrusted_scenario)
 
 
 # A test that takes one of these builds, serves or drives the site, so it is slow (`pytest -m "not
@@ -70,6 +71,35 @@ def two_scenario_project(tmp_path: Path, monkeypatch) -> Path:
     return root
 
 
+def _run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run's folder, which under pytest-xdist holds each worker's own."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session")
+def machine_stores(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache that one cold build of the two-scenario project filled, once for the whole run: the
+    first worker to ask builds it, the others wait and read it."""
+    base = _run_folder(tmp_path_factory)
+    pool = base / "shared-machine-stores" / "cache"
+    with FileLock(base / "shared-machine-stores.lock"):
+        done = pool.parent / "done"
+        if not done.exists():
+            shutil.rmtree(pool.parent, ignore_errors=True)  # what a worker whose build failed left
+            root = copy_two_scenario_project(pool.parent / "project")
+            build_into(root, pool.parent / "site", pool, env={"GUIDE_TODAY": "2026-11-21"})
+            done.touch()
+    return pool
+
+
+@pytest.fixture
+def seed_cache(machine_stores: Path) -> Callable[[Path], Path]:
+    """seed_cache(folder) -> folder: a new cache as a machine that has built the guide before holds
+    it, the MACHINE_STORES of site_support filled and nothing of any project's pages."""
+    return functools.partial(seed_machine_stores, machine_stores)
+
+
 @pytest.fixture
 def frozen_inputs(tmp_path: Path) -> Path:
     """The frozen scenarios/ and data/ in tmp_path, as the loader reads them."""
@@ -80,10 +110,7 @@ def frozen_inputs(tmp_path: Path) -> Path:
 
 def _built_once(tmp_path_factory: pytest.TempPathFactory, name: str, prepare: Callable[[Path], Path]) -> BuiltSite:
     """build_copy(prepare(folder)) once for the whole run, in the run's folder (`_built_once_in`)."""
-    base = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        base = base.parent  # the run's folder, which holds each worker's own
-    return _built_once_in(base, name, prepare)
+    return _built_once_in(_run_folder(tmp_path_factory), name, prepare)
 
 
 def _built_once_in(base: Path, name: str, prepare: Callable[[Path], Path], config: str = "mkdocs.yml") -> BuiltSite:

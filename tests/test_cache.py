@@ -120,8 +120,8 @@ def test_a_cache_where_it_must_not_or_cannot_be_is_refused_in_one_line_before_an
 
 
 @pytest.mark.slow
-def test_prune_removes_what_the_current_tree_does_not_use(root: Path, tmp_path: Path):
-    cache = tmp_path / "cache"
+def test_prune_removes_what_the_current_tree_does_not_use(root: Path, tmp_path: Path, seed_cache):
+    cache = seed_cache(tmp_path / "cache")
     build_into(root, tmp_path / "one", cache)
     extra = root / "scenarios" / "zz-extra.yaml"
     text = (root / "scenarios" / "case-series-a-startup.yaml").read_text(encoding="utf-8")
@@ -317,12 +317,12 @@ def _without_privileges() -> list[str]:
 
 @pytest.mark.skipif(not hasattr(os, "geteuid"), reason="needs POSIX file modes")
 @pytest.mark.slow
-def test_a_warm_cache_that_cannot_be_written_is_read_and_left_as_it_is(monkeypatch):
+def test_a_warm_cache_that_cannot_be_written_is_read_and_left_as_it_is(monkeypatch, seed_cache):
     monkeypatch.setenv("GUIDE_TODAY", "2026-11-21")
     with tempfile.TemporaryDirectory(prefix="guide-ro-") as tmp:
         base = Path(tmp)
         root = copy_two_scenario_project(base / "project")
-        cache = base / "cache"
+        cache = seed_cache(base / "cache")
         build_into(root, base / "clean", cache)
         clean = site_hashes(base / "clean")
         for png in (cache / "embeds").glob("*.png"):

@@ -98,8 +98,8 @@ def root(two_scenario_project: Path) -> Path:
 
 
 @pytest.mark.slow
-def test_a_warm_build_shows_the_stored_html_and_converts_a_changed_page_afresh(root: Path, tmp_path: Path):
-    cache = tmp_path / "cache"
+def test_a_warm_build_shows_the_stored_html_and_converts_a_changed_page_afresh(root: Path, tmp_path: Path, seed_cache):
+    cache = seed_cache(tmp_path / "cache")
     first = run_mkdocs_build(root, tmp_path / "one", cache=cache)
     assert first.returncode == 0, first.stderr
     entries = sorted((cache / "html").glob("*.json"))

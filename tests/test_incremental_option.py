@@ -22,9 +22,9 @@ def _incremental_off(root: Path) -> None:
 
 @pytest.mark.slow
 def test_a_build_without_the_incremental_layer_makes_the_site_a_cold_and_a_warm_incremental_build_make(
-        two_scenario_project: Path, tmp_path: Path):
+        two_scenario_project: Path, tmp_path: Path, seed_cache):
     root = two_scenario_project
-    on, off = tmp_path / "on-cache", tmp_path / "off-cache"
+    on, off = seed_cache(tmp_path / "on-cache"), seed_cache(tmp_path / "off-cache")
     cold = build_into(root, tmp_path / "cold", on)
     assert "guide: 0 page files from the cache" in cold.stderr
     warm = build_into(root, tmp_path / "warm", on)

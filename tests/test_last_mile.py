@@ -518,7 +518,8 @@ def test_the_decision_maps_label_their_axes_on_round_evenly_spaced_values(chart:
 
 
 @pytest.mark.slow
-def test_under_serve_a_save_that_fails_validation_shows_its_located_error_in_the_page_until_fixed(two_scenario_project: Path, tmp_path: Path, browser):
+def test_under_serve_a_save_that_fails_validation_shows_its_located_error_in_the_page_until_fixed(two_scenario_project: Path, tmp_path: Path, browser,
+                                                                                                 seed_cache):
     from site_support import READY, Served
 
     root = two_scenario_project
@@ -527,7 +528,7 @@ def test_under_serve_a_save_that_fails_validation_shows_its_located_error_in_the
     broken, count = re.subn(r"^(\s*)runs: *\d+", r"\g<1>runs: -4", original, count=1, flags=re.M)
     assert count == 1
     line = original[: re.search(r"^\s*runs: *\d+", original, re.M).start()].count("\n") + 1
-    served = Served(root, tmp_path / "cache")
+    served = Served(root, seed_cache(tmp_path / "cache"))
     context = browser.new_context(viewport={"width": 390, "height": 844})
     try:
         base = served.wait_for(READY)[1]

@@ -56,8 +56,8 @@ def test_serve_after_a_build_renders_no_chart_image_again(root: Path, tmp_path: 
         assert f'<iframe src="{published}embed/' in shown and "127.0.0.1" not in shown
 
 
-def test_a_build_after_serve_writes_the_files_serve_stored_and_is_what_a_cold_build_makes(root: Path, tmp_path: Path):
-    cache = tmp_path / "cache"
+def test_a_build_after_serve_writes_the_files_serve_stored_and_is_what_a_cold_build_makes(root: Path, tmp_path: Path, seed_cache):
+    cache = seed_cache(tmp_path / "cache")
     served = Served(root, cache)
     try:
         base = served.wait_for(READY)[1]
@@ -68,7 +68,7 @@ def test_a_build_after_serve_writes_the_files_serve_stored_and_is_what_a_cold_bu
         served.stop()
     warm = build_into(root, tmp_path / "after-serve", cache)
     assert re.search(r"guide: (\d+) page files from the cache", warm.stderr)[1] == str(len(scenarios(root)))
-    build_into(root, tmp_path / "cold", tmp_path / "another-cache")
+    build_into(root, tmp_path / "cold", seed_cache(tmp_path / "another-cache"))
     assert site_hashes(tmp_path / "after-serve") == site_hashes(tmp_path / "cold")
 
 
@@ -106,8 +106,8 @@ def poll(url: str, done, timeout: float = 300) -> str:
     raise AssertionError(f"{url} never got there; last body starts {body[:300]!r}")
 
 
-def test_a_saved_scenario_under_serve_dirty_is_served_with_the_rest_of_the_site_intact(root: Path, tmp_path: Path):
-    cache = tmp_path / "cache"
+def test_a_saved_scenario_under_serve_dirty_is_served_with_the_rest_of_the_site_intact(root: Path, tmp_path: Path, seed_cache):
+    cache = seed_cache(tmp_path / "cache")
     paths = sorted((root / "scenarios").glob("*.yaml"))
     edited, other = paths[0], paths[1]
     served = Served(root, cache, "--dirty")
@@ -157,8 +157,8 @@ def test_a_saved_scenario_under_serve_dirty_is_served_with_the_rest_of_the_site_
     assert unchanged and all(d in after for d in unchanged)
 
 
-def test_under_serve_the_cache_records_its_files_digests_once_the_server_is_idle(root: Path, tmp_path: Path):
-    cache = tmp_path / "cache"
+def test_under_serve_the_cache_records_its_files_digests_once_the_server_is_idle(root: Path, tmp_path: Path, seed_cache):
+    cache = seed_cache(tmp_path / "cache")
     built = run_mkdocs_build(root, tmp_path / "site", cache=cache)
     assert built.returncode == 0, built.stderr
     (cache / "digests.json").unlink(missing_ok=True)  # a cold build records none: its files are too new to trust by their stat
@@ -174,7 +174,8 @@ def test_under_serve_the_cache_records_its_files_digests_once_the_server_is_idle
         served.stop()
 
 
-def test_under_serve_dirty_a_page_a_failed_build_wrote_is_written_again_when_its_scenario_goes_back(root: Path, tmp_path: Path):
+def test_under_serve_dirty_a_page_a_failed_build_wrote_is_written_again_when_its_scenario_goes_back(root: Path, tmp_path: Path,
+                                                                                                    seed_cache):
     # A hook fails the build at the scenarios index, which MkDocs writes after the scenario pages,
     # while a file outside the watched folders says so.
     failing = tmp_path / "fail-the-build"
@@ -189,7 +190,7 @@ def test_under_serve_dirty_a_page_a_failed_build_wrote_is_written_again_when_its
     edited = sorted((root / "scenarios").glob("*.yaml"))[0]
     assert edited.stem < "index"  # its page is written before the index's
     original = edited.read_text(encoding="utf-8")
-    served = Served(root, tmp_path / "cache", "--dirty")
+    served = Served(root, seed_cache(tmp_path / "cache"), "--dirty")
     try:
         base = served.wait_for(READY)[1]
         page = f"{base}scenarios/{edited.stem}/"

@@ -91,8 +91,8 @@ def test_the_last_builds_folders_are_kept_emptied_and_what_this_build_leaves_emp
 
 
 @pytest.mark.slow
-def test_a_build_into_an_earlier_builds_folder_makes_the_site_a_build_into_an_empty_one_makes(two_scenario_project: Path, tmp_path: Path):
-    root, cache, site = two_scenario_project, tmp_path / "cache", tmp_path / "site"
+def test_a_build_into_an_earlier_builds_folder_makes_the_site_a_build_into_an_empty_one_makes(two_scenario_project: Path, tmp_path: Path, seed_cache):
+    root, cache, site = two_scenario_project, seed_cache(tmp_path / "cache"), tmp_path / "site"
     first = sorted((root / "scenarios").glob("*.yaml"))[0]
     removed = root / "scenarios" / "case-removed-before-the-next-build.yaml"
     removed.write_text(first.read_text(encoding="utf-8"), encoding="utf-8")
@@ -121,8 +121,8 @@ def test_a_build_into_an_earlier_builds_folder_makes_the_site_a_build_into_an_em
 
 
 @pytest.mark.slow
-def test_a_build_that_fails_leaves_no_hidden_folder_in_the_site(two_scenario_project: Path, tmp_path: Path):
-    root, cache, site = two_scenario_project, tmp_path / "cache", tmp_path / "site"
+def test_a_build_that_fails_leaves_no_hidden_folder_in_the_site(two_scenario_project: Path, tmp_path: Path, seed_cache):
+    root, cache, site = two_scenario_project, seed_cache(tmp_path / "cache"), tmp_path / "site"
     build_into(root, site, cache)
     scenario = sorted((root / "scenarios").glob("*.yaml"))[0]
     scenario.write_text(scenario.read_text(encoding="utf-8").replace("title:", "title: [unclosed", 1), encoding="utf-8")

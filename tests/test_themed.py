@@ -33,8 +33,8 @@ def _scenario_ids(root: Path) -> list[str]:
 
 
 @pytest.mark.slow
-def test_a_warm_build_writes_the_stored_files_and_the_site_and_search_index_are_those_of_a_cold_build(root: Path, tmp_path: Path):
-    cache = tmp_path / "cache"
+def test_a_warm_build_writes_the_stored_files_and_the_site_and_search_index_are_those_of_a_cold_build(root: Path, tmp_path: Path, seed_cache):
+    cache = seed_cache(tmp_path / "cache")
     cold = build_into(root, tmp_path / "one", cache)
     assert _from_cache(cold) == 0
     entries = sorted((cache / "themed").glob("*.json"))
@@ -75,9 +75,9 @@ def test_a_warm_build_writes_the_stored_files_and_the_site_and_search_index_are_
 
 
 @pytest.mark.slow
-def test_the_files_a_strict_build_stored_serve_a_plain_build(root: Path, tmp_path: Path):
+def test_the_files_a_strict_build_stored_serve_a_plain_build(root: Path, tmp_path: Path, seed_cache):
     # The README builds with --strict, a contributor often without: only warnings differ.
-    cache = tmp_path / "cache"
+    cache = seed_cache(tmp_path / "cache")
     build_into(root, tmp_path / "one", cache)
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(cache)}
     plain = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", str(tmp_path / "two")], cwd=root, env=env,
@@ -88,8 +88,8 @@ def test_the_files_a_strict_build_stored_serve_a_plain_build(root: Path, tmp_pat
 
 
 @pytest.mark.slow
-def test_a_new_title_in_the_navigation_renders_every_stored_page_again(root: Path, tmp_path: Path):
-    cache = tmp_path / "cache"
+def test_a_new_title_in_the_navigation_renders_every_stored_page_again(root: Path, tmp_path: Path, seed_cache):
+    cache = seed_cache(tmp_path / "cache")
     build_into(root, tmp_path / "one", cache)
     # The contributing page's title comes from its own front matter, not from mkdocs.yml: only the
     # navigation every page carries changes.
@@ -114,12 +114,12 @@ def on_page_context(context, page, config, nav):
 
 
 @pytest.mark.slow
-def test_with_another_plugin_every_page_is_rendered(root: Path, tmp_path: Path, monkeypatch):
+def test_with_another_plugin_every_page_is_rendered(root: Path, tmp_path: Path, seed_cache, monkeypatch):
     # A hook of the site's own that changes what every page shows, by something no key names.
     (root / "stamp_hook.py").write_text(STAMP_HOOK, encoding="utf-8")
     config = root / "mkdocs.yml"
     config.write_text(config.read_text(encoding="utf-8") + "\nhooks:\n  - stamp_hook.py\n", encoding="utf-8")
-    cache = tmp_path / "cache"
+    cache = seed_cache(tmp_path / "cache")
     monkeypatch.setenv("GUIDE_TEST_STAMP", "one")
     build_into(root, tmp_path / "one", cache)
     monkeypatch.setenv("GUIDE_TEST_STAMP", "two")
