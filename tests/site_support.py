@@ -87,11 +87,16 @@ def seed_machine_stores(pool: Path, cache: Path) -> Path:
 
     stores = [STORES[name] for name in MACHINE_STORES]
     cache.mkdir(parents=True)
+    copied = set()
     for path in sorted(pool.rglob("*")):
         name = path.relative_to(pool).as_posix()
-        if path.is_file() and any(store.has(name) for store in stores):
+        owner = next((store.name for store in stores if store.has(name)), None)
+        if path.is_file() and owner:
             (cache / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(path, cache / name)
+            copied.add(owner)
+    # A store renamed or moved in the registry would otherwise leave every seeded test cold, unseen.
+    assert copied == set(MACHINE_STORES), f"the pool {pool} holds nothing of {sorted(set(MACHINE_STORES) - copied)}"
     return cache
 
 
