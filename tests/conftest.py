@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 from filelock import FileLock
-from site_support import (CHROMIUM, CHROMIUM_ARGS, FROZEN, BuiltSite, build_copy, build_into, copy_project,
-                          copy_two_scenario_project, seed_machine_stores, write_untrusted_scenario)
+from site_support import (CHROMIUM, CHROMIUM_ARGS, FROZEN, TWO_SCENARIO_DAY, BuiltSite, build_copy, copy_project,
+                          copy_two_scenario_project, machine_store_files, seed_machine_stores, write_untrusted_scenario)
 
 
 # A test that takes one of these builds, serves or drives the site, so it is slow (`pytest -m "not
@@ -64,7 +64,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture
 def two_scenario_project(tmp_path: Path, monkeypatch) -> Path:
     """A buildable copy of the frozen project with its first two scenarios only, built on a fixed day."""
-    monkeypatch.setenv("GUIDE_TODAY", "2026-11-21")
+    monkeypatch.setenv("GUIDE_TODAY", TWO_SCENARIO_DAY)
     root = copy_project(tmp_path / "project")
     for extra in sorted((root / "scenarios").glob("*.yaml"))[2:]:
         extra.unlink()
@@ -78,26 +78,14 @@ def _run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def machine_stores(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A cache that one cold build of the two-scenario project filled, once for the whole run: the
-    first worker to ask builds it, the others wait and read it."""
+def seed_cache(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], Path]:
+    """seed_cache(folder) -> folder: a new cache as a machine that has built the guide before holds
+    it, the MACHINE_STORES of site_support filled from one cold build of the two-scenario project for
+    the whole run, and nothing of any project's pages."""
     base = _run_folder(tmp_path_factory)
     pool = base / "shared-machine-stores" / "cache"
-    with FileLock(base / "shared-machine-stores.lock"):
-        done = pool.parent / "done"
-        if not done.exists():
-            shutil.rmtree(pool.parent, ignore_errors=True)  # what a worker whose build failed left
-            root = copy_two_scenario_project(pool.parent / "project")
-            build_into(root, pool.parent / "site", pool, env={"GUIDE_TODAY": "2026-11-21"})
-            done.touch()
-    return pool
-
-
-@pytest.fixture
-def seed_cache(machine_stores: Path) -> Callable[[Path], Path]:
-    """seed_cache(folder) -> folder: a new cache as a machine that has built the guide before holds
-    it, the MACHINE_STORES of site_support filled and nothing of any project's pages."""
-    return functools.partial(seed_machine_stores, machine_stores)
+    _built_once_in(base, "machine-stores", copy_two_scenario_project, cache=pool, env={"GUIDE_TODAY": TWO_SCENARIO_DAY})
+    return functools.partial(seed_machine_stores, pool, machine_store_files(pool))
 
 
 @pytest.fixture
@@ -113,8 +101,8 @@ def _built_once(tmp_path_factory: pytest.TempPathFactory, name: str, prepare: Ca
     return _built_once_in(_run_folder(tmp_path_factory), name, prepare)
 
 
-def _built_once_in(base: Path, name: str, prepare: Callable[[Path], Path], config: str = "mkdocs.yml") -> BuiltSite:
-    """build_copy(prepare(base / f"shared-{name}" / "project"), config) once for the whole run.
+def _built_once_in(base: Path, name: str, prepare: Callable[[Path], Path], config: str = "mkdocs.yml", **build) -> BuiltSite:
+    """build_copy(prepare(base / f"shared-{name}" / "project"), config, **build) once for the whole run.
     Under pytest-xdist the first worker to ask builds it and the others wait for it, then read what it
     built: the tests that take these sites only read them, and each is many seconds of CPU a second
     build would repeat."""
@@ -124,7 +112,7 @@ def _built_once_in(base: Path, name: str, prepare: Callable[[Path], Path], confi
         if record.is_file():
             return BuiltSite.loads(record.read_text(encoding="utf-8"))
         shutil.rmtree(folder, ignore_errors=True)  # what a worker whose build failed left
-        built = build_copy(prepare(folder / "project"), config)
+        built = build_copy(prepare(folder / "project"), config, **build)
         record.write_text(built.dumps(), encoding="utf-8")
         return built
 

@@ -58,7 +58,9 @@ def copy_project(dest: Path, *, shipped: bool = False) -> Path:
     return dest
 
 
-# Two scenarios of the frozen project, a Trainium and a GPU verdict: enough for the cache's tests.
+# Two scenarios of the frozen project, a Trainium and a GPU verdict: enough for the cache's tests,
+# which build them on this day (GUIDE_TODAY).
+TWO_SCENARIO_DAY = "2026-11-21"
 TWO_SCENARIOS = frozenset({"case-continuous-pretraining-trn1n.yaml", "case-series-a-startup.yaml"})
 
 
@@ -80,23 +82,30 @@ def copy_two_scenario_project(dest: Path) -> Path:
 MACHINE_STORES = ("images", "vega", "assets", "compiled")
 
 
-def seed_machine_stores(pool: Path, cache: Path) -> Path:
-    """A new cache folder holding a copy of the MACHINE_STORES entries of pool: copies, not links,
-    since a test may damage its cache's files in place. Nothing of any project's pages is copied."""
+def machine_store_files(pool: Path) -> list[str]:
+    """The paths in pool of its MACHINE_STORES entries, found once for every test that seeds from it."""
     from generator.store.registry import STORES
 
     stores = [STORES[name] for name in MACHINE_STORES]
-    cache.mkdir(parents=True)
-    copied = set()
+    files, found = [], set()
     for path in sorted(pool.rglob("*")):
         name = path.relative_to(pool).as_posix()
         owner = next((store.name for store in stores if store.has(name)), None)
         if path.is_file() and owner:
-            (cache / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, cache / name)
-            copied.add(owner)
+            files.append(name)
+            found.add(owner)
     # A store renamed or moved in the registry would otherwise leave every seeded test cold, unseen.
-    assert copied == set(MACHINE_STORES), f"the pool {pool} holds nothing of {sorted(set(MACHINE_STORES) - copied)}"
+    assert found == set(MACHINE_STORES), f"the pool {pool} holds nothing of {sorted(set(MACHINE_STORES) - found)}"
+    return files
+
+
+def seed_machine_stores(pool: Path, files: list[str], cache: Path) -> Path:
+    """A new cache folder holding a copy of these files of pool (`machine_store_files`): copies, not
+    links, since a test may damage its cache's files in place."""
+    cache.mkdir(parents=True)
+    for name in files:
+        (cache / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(pool / name, cache / name)
     return cache
 
 
@@ -175,11 +184,13 @@ class BuiltSite:
         return cls(Path(d["root"]), Path(d["site"]), d["output"], d["before"], d["after"])
 
 
-def build_copy(root: Path, config: str = "mkdocs.yml") -> BuiltSite:
-    """Build an already prepared project copy into root/site-out; the build must pass --strict."""
+def build_copy(root: Path, config: str = "mkdocs.yml", cache: Path | None = None,
+               env: dict[str, str] | None = None) -> BuiltSite:
+    """Build an already prepared project copy into root/site-out (with run_mkdocs_build's cache and
+    variables); the build must pass --strict."""
     before = tree_hashes(root)
     site = root / "site-out"
-    proc = run_mkdocs_build(root, site, config)
+    proc = run_mkdocs_build(root, site, config, cache, env)
     output = proc.stdout + proc.stderr
     assert proc.returncode == 0, f"mkdocs build --strict failed ({proc.returncode}):\n{output}"
     return BuiltSite(root, site, output, before, tree_hashes(root))

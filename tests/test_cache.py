@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from site_support import build_into, copy_two_scenario_project, run_mkdocs_build, site_hashes, tree_hashes
+from site_support import TWO_SCENARIO_DAY, build_into, copy_two_scenario_project, run_mkdocs_build, site_hashes, tree_hashes
 
 from generator.store import cachefile, registry
 
@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 @pytest.fixture
 def root(tmp_path: Path, monkeypatch) -> Path:
-    monkeypatch.setenv("GUIDE_TODAY", "2026-11-21")
+    monkeypatch.setenv("GUIDE_TODAY", TWO_SCENARIO_DAY)
     return copy_two_scenario_project(tmp_path / "project")
 
 
@@ -319,7 +319,7 @@ def _without_privileges() -> list[str]:
 @pytest.mark.skipif(not hasattr(os, "geteuid"), reason="needs POSIX file modes")
 @pytest.mark.slow
 def test_a_warm_cache_that_cannot_be_written_is_read_and_left_as_it_is(monkeypatch, seed_cache):
-    monkeypatch.setenv("GUIDE_TODAY", "2026-11-21")
+    monkeypatch.setenv("GUIDE_TODAY", TWO_SCENARIO_DAY)
     with tempfile.TemporaryDirectory(prefix="guide-ro-") as tmp:
         base = Path(tmp)
         root = copy_two_scenario_project(base / "project")
