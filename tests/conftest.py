@@ -63,12 +63,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture
 def two_scenario_project(tmp_path: Path, monkeypatch) -> Path:
-    """A buildable copy of the frozen project with its first two scenarios only, built on a fixed day."""
+    """A buildable copy of the frozen project with its TWO_SCENARIOS only, built on TWO_SCENARIO_DAY."""
     monkeypatch.setenv("GUIDE_TODAY", TWO_SCENARIO_DAY)
-    root = copy_project(tmp_path / "project")
-    for extra in sorted((root / "scenarios").glob("*.yaml"))[2:]:
-        extra.unlink()
-    return root
+    return copy_two_scenario_project(tmp_path / "project")
 
 
 def _run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -27,9 +27,8 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
-def root(tmp_path: Path, monkeypatch) -> Path:
-    monkeypatch.setenv("GUIDE_TODAY", TWO_SCENARIO_DAY)
-    return copy_two_scenario_project(tmp_path / "project")
+def root(two_scenario_project: Path) -> Path:
+    return two_scenario_project
 
 
 def charts_rendered(proc: subprocess.CompletedProcess[str]) -> int:

@@ -18,7 +18,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from site_support import TWO_SCENARIO_DAY, UNTRUSTED_ID, BuiltSite, copy_project, copy_two_scenario_project, run_mkdocs_build
+from site_support import UNTRUSTED_ID, BuiltSite, copy_project, run_mkdocs_build
 import vl_convert as vlc
 
 from generator.rendering import embeds
@@ -171,9 +171,8 @@ def test_a_second_build_renders_no_image_and_a_broken_cache_only_costs_time(tmp_
 
 
 @pytest.mark.slow
-def test_only_a_change_to_the_image_code_renders_the_images_again(tmp_path: Path, monkeypatch, seed_cache):
-    monkeypatch.setenv("GUIDE_TODAY", TWO_SCENARIO_DAY)
-    root = copy_two_scenario_project(tmp_path / "project")
+def test_only_a_change_to_the_image_code_renders_the_images_again(two_scenario_project: Path, tmp_path: Path, seed_cache):
+    root = two_scenario_project
     # The first build's images may come from anywhere: what counts is what each change makes again.
     cache = seed_cache(tmp_path / "cache")
     first = run_mkdocs_build(root, tmp_path / "one", cache=cache)

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from site_support import build_into, copy_two_scenario_project
+from site_support import build_into
 
 from generator.store import registry
 from generator.store.cachefile import Cache
@@ -64,9 +64,8 @@ def test_every_store_and_memo_the_code_names_is_registered():
 
 
 @pytest.mark.slow
-def test_every_file_a_build_leaves_in_the_cache_belongs_to_one_registered_store(tmp_path: Path, monkeypatch):
-    monkeypatch.setenv("GUIDE_TODAY", "2026-11-21")
-    root = copy_two_scenario_project(tmp_path / "project")
+def test_every_file_a_build_leaves_in_the_cache_belongs_to_one_registered_store(two_scenario_project: Path, tmp_path: Path):
+    root = two_scenario_project
     cache = tmp_path / "cache"
     build_into(root, tmp_path / "site", cache)
     build_into(root, tmp_path / "warm", cache)
