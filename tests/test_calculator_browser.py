@@ -574,3 +574,59 @@ def test_the_link_guide_mcp_gives_is_the_one_the_calculator_writes(calc: Calc, p
             calc.open("?" + query)
             assert calc.verdict() == w.outcome.verdict, (r.id, i)
             assert calc.page.is_hidden("#calc-link-notice"), (r.id, i)
+
+
+def _edit_to_gpu(calc: Calc) -> None:
+    """The default case reads Trainium; one run alone leaves the port nothing to pay it back: the GPU."""
+    assert calc.verdict() == "trainium"
+    calc.page.fill("#calc-runs", "1")
+    calc.page.dispatch_event("#calc-runs", "change")
+    calc.page.wait_for_function("() => new URLSearchParams(location.search).get('n') === '1'")
+    assert calc.verdict() == "gpu"
+
+
+def _same_case(calc: Calc) -> None:
+    calc.page.wait_for_function(
+        "() => document.querySelector('#guide-calc[data-ready]') && location.pathname.endsWith('/calculator/')")
+    assert calc.page.input_value("#calc-runs") == "1", calc.page.url
+    assert calc.verdict() == "gpu", calc.page.url
+    assert "n=1" in calc.page.url
+
+
+@pytest.mark.parametrize("width", [360, 390, 1280])
+def test_full_answer_keeps_the_case_the_reader_edited(calc: Calc, width: int):
+    calc.page.set_viewport_size({"width": width, "height": 780})
+    # Material takes over links once it has read sitemap.xml: wait for it, as a reader's tap would.
+    calc.page.goto(calc.base + "calculator/", wait_until="networkidle")
+    calc.page.wait_for_selector("#guide-calc[data-ready]")
+    _edit_to_gpu(calc)
+    calc.page.wait_for_selector("#calc-glance:not([hidden])")
+    calc.page.click(".guide-calc__glance-more a")
+    calc.page.wait_for_function("() => location.hash === '#calc-result-title'")
+    _same_case(calc)
+    assert calc.page.text_content("#calc-glance-verdict") == "GPU"
+
+
+def test_every_link_on_the_calculator_keeps_an_edited_case(calc: Calc):
+    """Each link of the page, followed after an edit: one to the page itself opens on the case, and one
+    that leaves it finds the case again on the way back."""
+    calc.page.set_viewport_size({"width": 1280, "height": 900})
+    calc.page.goto(calc.base + "calculator/", wait_until="networkidle")
+    calc.page.wait_for_selector("#guide-calc[data-ready]")
+    _edit_to_gpu(calc)
+    count = calc.page.eval_on_selector_all("a[href]", "els => els.length")
+    followed = 0
+    for i in range(count):
+        target = calc.page.eval_on_selector_all("a[href]", "(els, i) => els[i] && els[i].href", i)
+        if not target or not target.startswith(calc.base) or target.endswith((".xml", ".json", ".csv")):
+            continue  # another site, or a file: nothing a reader's case returns from
+        calc.page.eval_on_selector_all("a[href]", "(els, i) => els[i].click()", i)
+        calc.page.wait_for_load_state()
+        calc.page.wait_for_function("t => location.href === t || !location.pathname.endsWith('/calculator/')",
+                                    arg=target.split("#")[0] if "/calculator/" not in target else target)
+        if "/calculator/" not in calc.page.url:
+            calc.page.wait_for_selector("article h1")
+            calc.page.go_back()
+        _same_case(calc)
+        followed += 1
+    assert followed > 20

@@ -77,6 +77,25 @@ function urlFor(state) {
   return window.location.pathname + (query ? "?" + query : "");
 }
 
+// The address holds the reader's case, and so does every link on the page that leads back to it (the
+// answer's anchor, the header's and the navigation's own entry): followed, by Material's instant
+// navigation or not, such a link opens on the case, never on the defaults.
+function setAddress(url, push = false) {
+  if (push) window.history.pushState({ guideCalc: true }, "", url);
+  else window.history.replaceState({ guideCalc: true }, "", url);
+  keepCaseInLinks();
+}
+
+function keepCaseInLinks() {
+  const page = window.location.origin + window.location.pathname;
+  for (const a of document.querySelectorAll("a[href]")) {
+    if (!a.dataset.guideHref) a.dataset.guideHref = a.getAttribute("href");
+    const target = new URL(a.dataset.guideHref, page);
+    if (target.origin + target.pathname !== page || a.dataset.guideHref.includes("?")) continue;
+    a.setAttribute("href", window.location.pathname + window.location.search + target.hash);
+  }
+}
+
 function fillSelect(select, values, labels) {
   // Every recompute asks again for the regions and options on offer; most of the time they have
   // not changed, and rebuilding the list would only cost style and layout work.
@@ -445,8 +464,7 @@ function onChange(committed) {
   const url = urlFor(readState());
   const here = window.location.pathname + window.location.search;
   if (url !== here) {
-    if (editing) window.history.replaceState({ guideCalc: true }, "", url);
-    else window.history.pushState({ guideCalc: true }, "", url);
+    setAddress(url, !editing);
   }
   editing = !committed && (editing || url !== here);
 }
@@ -664,14 +682,15 @@ export async function setup() {
     notice.textContent = say.linkNotice(notes);
     notice.hidden = !notes.length;
     apply(state);
-    if (notes.length) window.history.replaceState({ guideCalc: true }, "", urlFor(readState()));
+    if (notes.length) setAddress(urlFor(readState()));
+    else keepCaseInLinks();
   };
   // ?from=<scenario>/<workload> (the link under every scenario chart) loads that scenario's inputs.
   const from = new URLSearchParams(window.location.search).get("from");
   const preset = from && presets.find((x) => x.id === from);
   if (preset) {
     apply(presetState(preset.workload));
-    window.history.replaceState({ guideCalc: true }, "", urlFor(readState()));
+    setAddress(urlFor(readState()));
     presetSelect.value = preset.id;
   } else {
     fromLink();
