@@ -107,15 +107,15 @@ def test_a_way_aws_no_longer_lists_is_not_planned_on():
 
 
 def test_capacity_blocks_accepted_by_both_sides_book_whole_days():
-    # `buy: [capacity-block]` applies to both sides. Each run is booked as its own block: the GPU's
-    # 730-hour runs (30.4 days) as 35 days (14 daily, then 7-day steps: 21, 28, 35), so an hour used
-    # costs 840 / 730 of the block rate. The GPU: one term, then 1,460 hours on blocks,
-    # $1,219,487.66 + 1,460 x 8 x 17.712 x 840 / 730 = $1,457,536.94 (the issue's $1,426,364 left
-    # out the whole days). Trainium's 811.1-hour runs (5,840 / 0.9 / 8) are booked as 35 days too:
-    # 14 x 5,840 / 0.9 x 9.532 x 840 / 811.1 + $18,000 = $914,770.56. Trainium wins.
-    gpu = TERM + 1460 * 8 * P4DE_BLOCK * 840 / 730
-    trn = 14 * 5840 / 0.9 * TRN1_BLOCK * (840 / (5840 / 0.9 / 8)) + PORT
-    assert gpu == pytest.approx(1_457_536.94, abs=0.01) and trn == pytest.approx(914_770.56, abs=0.01)
+    # `buy: [capacity-block]` applies to both sides. Each run is booked as its own block and extended to
+    # whole days: the GPU's 730-hour runs (30.4 days) as 31 days (a 28-day block, the longest sold under
+    # it, and a 3-day extension), so an hour used costs 744 / 730 of the block rate. The GPU: one term,
+    # then 1,460 hours on blocks, $1,219,487.66 + 1,460 x 8 x 17.712 x 744 / 730 = $1,430,331.31.
+    # Trainium's 811.1-hour runs (5,840 / 0.9 / 8, 33.8 days) as 34 days, a 28-day block and a 6-day
+    # extension: 14 x 5,840 / 0.9 x 9.532 x 816 / 811.1 + $18,000 = $889,148.54. Trainium wins.
+    gpu = TERM + 1460 * 8 * P4DE_BLOCK * 744 / 730
+    trn = 14 * 5840 / 0.9 * TRN1_BLOCK * (816 / (5840 / 0.9 / 8)) + PORT
+    assert gpu == pytest.approx(1_430_331.31, abs=0.01) and trn == pytest.approx(889_148.54, abs=0.01)
     py, js = both_engines(workload(buy=["capacity-block"]))
     for o in (plain(py), js["outcome"]):
         assert o["verdict"] == "trainium"
@@ -124,8 +124,10 @@ def test_capacity_blocks_accepted_by_both_sides_book_whole_days():
         assert o["trainium"]["total"] == pytest.approx(trn, rel=1e-12)
         assert o["trainium"]["plan_option"] == "capacity-block"
     x = plain(resolve(workload(buy=["capacity-block"]), CATALOG).inputs)
-    assert plan_bought(x, plain(py.gpu), "gpu") == "one 1-year term, then the plan's last 1,460 hours on Capacity Blocks"
-    assert plan_bought(x, plain(py.trainium), "trainium") == "by the hour on Capacity Blocks, each run booked as whole days"
+    assert plan_bought(x, plain(py.gpu), "gpu") == ("one 1-year term, then the plan's last 1,460 hours on Capacity Blocks, each run "
+                                                   "booked as a 28-day block and a 3-day extension (sold only if AWS has the capacity then)")
+    assert plan_bought(x, plain(py.trainium), "trainium") == ("by the hour on Capacity Blocks, each run booked as a 28-day "
+                                                             "block and a 6-day extension (sold only if AWS has the capacity then)")
 
 
 # --- The ways a team accepts -------------------------------------------------------------------------
@@ -166,7 +168,9 @@ def test_spot_only_gives_neither_and_says_what_on_demand_would_cost():
 
 
 # --- Capacity Block limits -----------------------------------------------------------------------------
-LIMITS = BlockLimits(per_block=64, across_blocks=256, daily_up_to=14, weekly_step=7, longest=182)
+LIMITS = BlockLimits(per_block=64, across_blocks=256, daily_up_to=14, weekly_step=7, longest=182, extend_up_to=14)
+# The same, counting on no extension: each run booked as one block of a length AWS sells.
+ONE_BLOCK = BlockLimits(per_block=64, across_blocks=256, daily_up_to=14, weekly_step=7, longest=182)
 
 
 def test_the_frozen_limits_are_awss():
@@ -174,19 +178,26 @@ def test_the_frozen_limits_are_awss():
     assert b is not None
     assert (b.instances_per_block.value, b.instances_across_blocks.value, b.daily_steps_up_to_days.value,
             b.weekly_step_days.value, b.longest_days.value, b.booked_ahead_weeks.value) == (64, 256, 14, 7, 182, 8)
+    assert b.extension_daily_steps_up_to_days is not None and b.extension_daily_steps_up_to_days.value == 14
+    # AWS's own pages, which show no date, state every selling rule the engine books by.
+    assert {b.daily_steps_up_to_days.source, b.extension_daily_steps_up_to_days.source} == {"EC2-CB-GUIDE", "EC2-CB-EXTEND"}
+    assert b.extension_daily_steps_up_to_days.as_of is None and CATALOG.sources["EC2-CB-EXTEND"].as_of is None
     assert resolve(workload(), CATALOG).inputs.block_limits == LIMITS
 
 
-@pytest.mark.parametrize(("wall", "days"), [
-    (10, 1),  # a 10-hour job pays a whole day
-    (24, 1), (24.5, 2), (14 * 24, 14),
-    (15 * 24, 21),  # past 14 days, 7-day steps
-    (181 * 24, 182),
-    (183 * 24, 183),  # a 182-day block, then a 1-day one
-    (200 * 24, 182 + 21),
+@pytest.mark.parametrize(("wall", "days", "one_block"), [
+    (10, 1, 1),  # a 10-hour job pays a whole day
+    (24, 1, 1), (24.5, 2, 2), (14 * 24, 14, 14),
+    (15 * 24, 15, 21),  # past 14 days a block is sold in 7-day steps: a 14-day block and a 1-day extension
+    (16.28 * 24, 17, 21),
+    (22 * 24, 22, 28),  # a 21-day block and a 1-day extension
+    (181 * 24, 181, 182),
+    (183 * 24, 183, 183),  # a 182-day block, then a 1-day one
+    (200 * 24, 200, 182 + 21),
 ])
-def test_a_run_on_blocks_pays_whole_days_in_the_lengths_sold(wall: float, days: int):
+def test_a_run_on_blocks_pays_whole_days_with_an_extension(wall: float, days: int, one_block: int):
     assert block_hours(wall, LIMITS) == days * 24
+    assert block_hours(wall, ONE_BLOCK) == one_block * 24
 
 
 def test_a_plan_blocks_cannot_hold_is_not_priced_on_blocks():
@@ -242,7 +253,7 @@ def test_a_buy_list_loads_and_decides(tmp_path: Path):
     r = load_scenario(write(tmp_path, ["capacity-block"]), "scenarios/buy.yaml", CATALOG, check_expect=False)
     assert r.workloads[0].inputs.gpu_accepts == ("commit-1y", "capacity-block")
     assert r.verdict == "trainium"
-    assert math.isclose(r.workloads[0].outcome.gpu.total, TERM + 1460 * 8 * P4DE_BLOCK * 840 / 730, rel_tol=1e-12)
+    assert math.isclose(r.workloads[0].outcome.gpu.total, TERM + 1460 * 8 * P4DE_BLOCK * 744 / 730, rel_tol=1e-12)
 
 
 def test_a_throughput_threshold_on_blocks_is_where_a_run_fits_fewer_days():
@@ -263,3 +274,70 @@ def test_a_throughput_threshold_on_blocks_is_where_a_run_fits_fewer_days():
     assert (at(0.78), at(0.78125)) == ("gpu", "trainium")
     js = run_js_on_workloads([workload_json(w)], calculator_data(CATALOG))[0]
     assert js["thresholds"]["relative_throughput"] == pytest.approx(0.78125, rel=1e-12)
+
+
+# --- Blocks booked as AWS sells them -----------------------------------------------------------------
+# 20 runs on 32 trn2.48xlarge Capacity Blocks in us-east-2 at $35.7608, each 16.28 days of wall-clock
+# (390.72 hours); the GPU 20 runs of 10,000 p5 instance-hours on demand, 20 x 10,000 x 55.04 =
+# $11,008,000. A port of 10 engineer-weeks at $6,000: $60,000. AWS sells blocks of 1 to 14 days, then
+# in 7-day steps, and extends a block by whole days: a run of 16.28 days is booked as 17 days, a
+# 14-day block and a 3-day extension. Trainium: 20 x 32 x 17 x 24 x 35.7608 + 60,000 = $9,397,860.10,
+# Trainium by $1,610,139.90. Counting on no extension, each run is booked as one 21-day block:
+# 20 x 32 x 21 x 24 x 35.7608 + 60,000 = $11,595,003.65, and the GPU would win by $587,003.65.
+EXTENDED = 20 * 32 * 17 * 24 * 35.7608 + 60_000
+ONE_BLOCK_EACH = 20 * 32 * 21 * 24 * 35.7608 + 60_000
+
+
+def sixteen_day_runs() -> Workload:
+    return workload(runs=20, run_size={"gpu_instance_hours": 10_000},
+                    trainium={"instance": "trn2.48xlarge", "region": "us-east-2", "option": "capacity-block", "count": 32},
+                    gpu={"instance": "p5.48xlarge", "region": "us-east-1", "option": "on-demand", "count": 8},
+                    relative_throughput={"value": 10_000 / (32 * 16.28 * 24), "low": 0.7, "high": 0.9}, buy=[],
+                    porting={"weeks": {"value": 10, "low": 10, "high": 10}})
+
+
+def test_a_sixteen_day_run_is_booked_as_seventeen_days_and_the_one_block_reading_is_beside_it():
+    assert EXTENDED == pytest.approx(9_397_860.10, abs=0.01) and ONE_BLOCK_EACH == pytest.approx(11_595_003.65, abs=0.01)
+    w = sixteen_day_runs()
+    from generator.model.results import evaluate_workload, present_workload
+    r = evaluate_workload(w, CATALOG)
+    js = run_js_on_workloads([workload_json(w)], calculator_data(CATALOG))[0]
+    for o, single in ((plain(r.outcome), r.single_blocks), (js["outcome"], js["single_blocks"])):
+        assert o["verdict"] == "trainium"
+        assert o["trainium"]["total"] == pytest.approx(EXTENDED, rel=1e-12)
+        assert o["gpu"]["total"] == pytest.approx(11_008_000, rel=1e-12)
+        assert list(o["trainium"]["booking"]) == [0, 14, 3]
+        # Each run as one block of the next length AWS sells: the verdict turns.
+        assert single["verdict"] == "gpu"
+        assert single["trainium_total"] == pytest.approx(ONE_BLOCK_EACH, rel=1e-12)
+        assert list(single["booking"]["trainium"]) == [0, 21, 0]
+    shown = present_workload(r)
+    bought = next(row for row in shown["summary"]["sides"] if row["label"] == "How the plan is bought")
+    assert bought["trainium"]["text"] == ("by the hour on Capacity Blocks, each run booked as a 14-day block and a 3-day "
+                                          "extension (sold only if AWS has the capacity then)")
+    assert shown["booking_notes"] == [
+        "If no extension can be had and each run is booked as one block of the next length AWS sells (a 21-day block), "
+        "Trainium's plan costs $11,595,004 against the GPU's $11,008,000: the verdict would be GPU."]
+
+
+def test_no_one_block_note_where_it_would_not_turn_the_verdict():
+    # Ten times the GPU's hours: Trainium wins by far either way, so the extension is not what the
+    # verdict rests on and no note is shown (the booking is still said).
+    w = sixteen_day_runs()
+    w = w.model_copy(update={"run_size": w.run_size.model_copy(update={"gpu_instance_hours": 100_000.0})})
+    from generator.model.results import evaluate_workload, present_workload
+    r = evaluate_workload(w, CATALOG)
+    assert r.outcome.verdict == "trainium" and r.single_blocks is not None and r.single_blocks["verdict"] == "trainium"
+    assert present_workload(r)["booking_notes"] == []
+
+
+def test_a_fourteen_point_nine_day_trn1_run_is_booked_as_fifteen_days():
+    # 14.88 days on 1 trn1.32xlarge block at $9.532: 15 days (a 14-day block and a 1-day extension),
+    # 15 x 24 x 9.532 = $3,431.52 a run, where one block would be 21 days, $4,804.13.
+    w = workload(runs=1, run_size={"gpu_instance_hours": 14.88 * 24}, buy=[],
+                 trainium={"instance": "trn1.32xlarge", "region": "us-east-1", "option": "capacity-block", "count": 1},
+                 relative_throughput={"value": 1.0, "low": 1.0, "high": 1.0})
+    py, js = both_engines(w)
+    for o in (plain(py), js["outcome"]):
+        assert o["trainium"]["compute_total"] == pytest.approx(15 * 24 * TRN1_BLOCK, rel=1e-12)
+        assert list(o["trainium"]["booking"]) == [0, 14, 1]

@@ -226,7 +226,8 @@ def cases():
     for w in workloads:
         r = evaluate_workload(w, catalog)
         py.append({"inputs": plain(r.inputs), "outcome": plain(r.outcome), "robustness": plain(r.robustness),
-                   "thresholds": plain(r.thresholds), "curve": plain(cost_curve(r.inputs, r.outcome))})
+                   "thresholds": plain(r.thresholds), "single_blocks": plain(r.single_blocks),
+                   "curve": plain(cost_curve(r.inputs, r.outcome))})
         curves.append((py[-1]["curve"], price_refs(r)))
     return workloads, py, js, curves, [r["curve"] for r in ran]
 
@@ -283,6 +284,9 @@ def test_there_are_enough_cases_and_they_cover_every_rule(cases):
     assert any(r["inputs"]["gpu_option"] == "capacity-block" and r["inputs"]["gpu_count"] == 257 and not r["outcome"]["gpu"]["feasible"]
                for r in py)
     assert any(r["outcome"]["trainium"]["plan_option"] == "capacity-block" and r["inputs"]["trainium_count"] == 256 for r in py)
+    # Runs booked with an extension, some whose verdict would turn on one block a run.
+    assert any(s["booking"] and s["booking"][2] > 0 for r in py for s in (r["outcome"]["trainium"], r["outcome"]["gpu"]))
+    assert any(r["single_blocks"] and r["single_blocks"]["verdict"] != r["outcome"]["verdict"] for r in py)
 
 
 @pytest.mark.slow

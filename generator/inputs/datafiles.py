@@ -70,7 +70,7 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
         *_chip_problems(docs["chips.yaml"], chips, sources),
         *_instance_problems(docs["instances.yaml"], instances, chips),
         *_price_problems(docs["prices.yaml"], prices_file, instances),
-        *_assumption_problems(docs["assumptions.yaml"], assumptions),
+        *_assumption_problems(docs["assumptions.yaml"], assumptions, sources),
     ]
     if problems:
         raise InputError(problems)
@@ -127,6 +127,15 @@ def _source_problems(docs: dict[str, Document], sources: dict[str, cat.Source]) 
             for doc in docs.values() for loc, key in strings(doc.data) if loc[-1] == "source" and key not in sources]
 
 
+def _undated(doc: Document, loc: tuple, f, sources: dict[str, cat.Source]) -> list[Problem]:
+    """A figure left undated although its source shows a date: only a source without one excuses it."""
+    src = sources.get(f.source)
+    if f.as_of is None and src is not None and src.as_of is not None:
+        return [doc.problem((*loc, "as_of"), (
+            f"as_of is null but source {f.source} shows a date; give that date (got null, the source shows {src.as_of})"))]
+    return []
+
+
 def _chip_problems(cdoc: Document, chips: dict[str, cat.Chip], sources: dict[str, cat.Source]) -> list[Problem]:
     """Chip figures left undated although their source shows a date."""
     problems = []
@@ -136,11 +145,7 @@ def _chip_problems(cdoc: Document, chips: dict[str, cat.Chip], sources: dict[str
             if fig is None:
                 continue
             for loc, f in [((name,), fig)] + [((name, "alternatives", j), a) for j, a in enumerate(fig.alternatives)]:
-                src = sources.get(f.source)
-                if f.as_of is None and src is not None and src.as_of is not None:
-                    problems.append(cdoc.problem(("chips", cid, *loc, "as_of"), (
-                        f"as_of is null but source {f.source} shows a date; give that date (got null, "
-                        f"the source shows {src.as_of})")))
+                problems += _undated(cdoc, ("chips", cid, *loc), f, sources)
     return problems
 
 
@@ -214,7 +219,7 @@ def _unpublished_problems(pdoc: Document, unpublished: list[cat.Unpublished], in
     return problems
 
 
-def _assumption_problems(adoc: Document, assumptions: cat.Assumptions) -> list[Problem]:
+def _assumption_problems(adoc: Document, assumptions: cat.Assumptions, sources: dict[str, cat.Source]) -> list[Problem]:
     """The porting classes, constraints and experience levels the engine and every scenario may
     name: each present, and each class including known constraints only."""
     problems = []
@@ -232,18 +237,22 @@ def _assumption_problems(adoc: Document, assumptions: cat.Assumptions) -> list[P
         if name not in assumptions.neuron_experience:
             problems.append(adoc.problem(("neuron_experience",), f"missing experience level '{name}' (got {', '.join(assumptions.neuron_experience)})"))
     if assumptions.capacity_blocks is not None:
-        problems.extend(_capacity_block_problems(adoc, assumptions.capacity_blocks))
+        problems.extend(_capacity_block_problems(adoc, assumptions.capacity_blocks, sources))
     return problems
 
 
-def _capacity_block_problems(adoc: Document, b: cat.CapacityBlockTerms) -> list[Problem]:
-    """Capacity Block terms the engine can book by: whole numbers, a block within what blocks hold in
-    all, and lengths that step by whole weeks from the last daily length to the longest."""
+def _capacity_block_problems(adoc: Document, b: cat.CapacityBlockTerms, sources: dict[str, cat.Source]) -> list[Problem]:
+    """Capacity Block terms the engine can book by: whole numbers, dated as their sources are, a block
+    within what blocks hold in all, and lengths that step by whole weeks from the last daily length
+    to the longest."""
     problems = []
     for name in cat.CapacityBlockTerms.model_fields:
-        v = getattr(b, name).value
-        if v != int(v):
-            problems.append(adoc.problem(("capacity_blocks", name, "value"), f"must be a whole number (got {v})"))
+        fig = getattr(b, name)
+        if fig is None:
+            continue
+        problems += _undated(adoc, ("capacity_blocks", name), fig, sources)
+        if fig.value != int(fig.value):
+            problems.append(adoc.problem(("capacity_blocks", name, "value"), f"must be a whole number (got {fig.value})"))
     if b.instances_per_block.value > b.instances_across_blocks.value:
         problems.append(adoc.problem(("capacity_blocks", "instances_per_block", "value"), (
             f"a block cannot hold more instances than all blocks together (got {b.instances_per_block.value:g} "

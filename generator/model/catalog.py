@@ -349,17 +349,28 @@ class Trainium3Speed(Strict):
     vendor_claims: dict[str, Figure] = {}
 
 
+class RuleFigure(Figure):
+    """A selling rule as AWS's own pages state it. Those pages often show no date, so such a figure may
+    be undated (null) when, and only when, its source shows no date either (checked in
+    generator/inputs/datafiles.py)."""
+
+    as_of: dt.date | None  # type: ignore[assignment]
+
+
 class CapacityBlockTerms(Strict):
     """How AWS sells Capacity Blocks for ML: how many instances a block and all of an organisation's
-    blocks hold, and the lengths a block is sold in (whole days, daily up to one length, then in
-    weekly steps up to the longest). Checked in generator/inputs/datafiles.py."""
+    blocks hold, the lengths a block is sold in (whole days, daily up to one length, then in weekly
+    steps up to the longest, extensions included) and how far one extension may reach in daily
+    steps. Checked in generator/inputs/datafiles.py."""
 
-    instances_per_block: Figure
-    instances_across_blocks: Figure
-    daily_steps_up_to_days: Figure
-    weekly_step_days: Figure
-    longest_days: Figure
-    booked_ahead_weeks: Figure
+    instances_per_block: RuleFigure
+    instances_across_blocks: RuleFigure
+    daily_steps_up_to_days: RuleFigure
+    weekly_step_days: RuleFigure
+    longest_days: RuleFigure
+    booked_ahead_weeks: RuleFigure
+    # None: no extension is counted on, and each run is booked as one block of a length AWS sells.
+    extension_daily_steps_up_to_days: RuleFigure | None = None
 
 
 class Assumptions(Strict):

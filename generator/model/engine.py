@@ -118,13 +118,15 @@ def constants() -> dict[str, Any]:
 @dataclass(frozen=True)
 class BlockLimits:
     """How AWS sells Capacity Blocks (data/assumptions.yaml): instances one block and all of an
-    organisation's blocks hold, and the lengths a block is sold in, in days."""
+    organisation's blocks hold, the lengths a block is sold in, in days, and how long one extension
+    bought in daily steps may be (None: no extension is counted on)."""
 
     per_block: float
     across_blocks: float
     daily_up_to: float
     weekly_step: float
     longest: float
+    extend_up_to: float | None = None
 
 
 @dataclass(frozen=True)
@@ -224,6 +226,8 @@ class Side:
     hourly_hours: float = 0.0  # calendar hours bought by the hour past a commitment's held hours and terms
     hourly_option: str = ""  # the way those hours are bought ("" when there are none)
     term_hours: float | None = None  # the plan's commitment term; None when it is bought by the hour
+    # How each run is booked on Capacity Blocks where the plan buys them (`block_booking`); None otherwise.
+    booking: tuple[int, float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -326,16 +330,35 @@ def accepts(x: Inputs, side: str) -> tuple[str, ...]:
     return (getattr(x, side + "_option"), "on-demand") if a is None else a
 
 
-def block_hours(wall: float, b: BlockLimits) -> float:
-    """Hours a run of `wall` hours pays for on Capacity Blocks: each run is booked as its own block
-    of whole days, in the lengths AWS sells (daily up to `daily_up_to`, then in weekly steps); a run
-    longer than the longest block takes longest blocks one after another and one more."""
+def block_length(days: float, b: BlockLimits, up: bool) -> float:
+    """The length AWS sells a block in nearest `days` (up to `longest`): the shortest not under it
+    (up) or the longest not over it."""
+    if days <= b.daily_up_to:
+        return days
+    steps = (days - b.daily_up_to) / b.weekly_step
+    return b.daily_up_to + (math.ceil(steps) if up else math.floor(steps)) * b.weekly_step
+
+
+def block_booking(wall: float, b: BlockLimits) -> tuple[int, float, float]:
+    """How one run of `wall` hours is booked on Capacity Blocks, in whole days (every block starts and
+    ends at the same hour): blocks of the longest length one after another while more remains than
+    one holds (ours), then a block of a length AWS sells and an extension for the days past it, or,
+    where no extension is counted on or one cannot reach them, the next length AWS sells. Returns the
+    longest blocks before the last, the last block's days and its extension's days."""
     days = math.ceil(wall / HOURS_PER_DAY)
     full = math.floor((days - 1) / b.longest)
     rest = days - full * b.longest
-    if rest > b.daily_up_to:
-        rest = b.daily_up_to + math.ceil((rest - b.daily_up_to) / b.weekly_step) * b.weekly_step
-    return (full * b.longest + rest) * HOURS_PER_DAY
+    block = block_length(rest, b, up=False)
+    extra = rest - block
+    if extra > 0 and (b.extend_up_to is None or extra > b.extend_up_to):
+        block, extra = block_length(rest, b, up=True), 0.0
+    return full, block, extra
+
+
+def block_hours(wall: float, b: BlockLimits) -> float:
+    """Hours a run of `wall` hours pays for on Capacity Blocks, booked as `block_booking` books it."""
+    full, block, extra = block_booking(wall, b)
+    return (full * b.longest + block + extra) * HOURS_PER_DAY
 
 
 def booked_hours_below(limit: float, b: BlockLimits) -> float | None:
@@ -346,8 +369,9 @@ def booked_hours_below(limit: float, b: BlockLimits) -> float | None:
         return None
     full = math.floor((days - 1) / b.longest)
     rest = days - full * b.longest
-    if rest > b.daily_up_to:
-        rest = b.daily_up_to + math.floor((rest - b.daily_up_to) / b.weekly_step) * b.weekly_step
+    block = block_length(rest, b, up=False)
+    if b.extend_up_to is None or rest - block > b.extend_up_to:
+        rest = block
     return (full * b.longest + rest) * HOURS_PER_DAY
 
 
@@ -522,9 +546,24 @@ def _side(x: Inputs, y: Inputs, side: str, hours: float, ready_days: float) -> S
     elif options:
         # No way the side accepts can run the plan: the cheapest way that can is named as advice.
         cheapest, _, where = min(options, key=lambda o: o[1])
+    b = y.block_limits
+    on_blocks = plan_option == "capacity-block" or (hourly_hours > 0 and hourly_option == "capacity-block")
+    booking = block_booking(wall, b) if on_blocks and b is not None and math.isfinite(wall) else None
     return Side(hours, price.value, cost, wall, compute, factor - 1, compute, terms, utilisation, ready_days,
                 price.low, price.high, price_basis(price), not reasons, reasons, late, cheapest, cheaper_by, tuple(options),
-                where, plan_option, plan_region, hourly_hours, hourly_option, term)
+                where, plan_option, plan_region, hourly_hours, hourly_option, term, booking)
+
+
+def single_blocks(x: Inputs, o: Outcome) -> Outcome | None:
+    """The decision with every run booked as one block of the next length AWS sells, where the plan
+    counts on an extension: an extension is sold only if AWS has the capacity when it is asked for,
+    so the verdict must say what it rests on. None where no plan books an extension."""
+    b = x.block_limits
+    if b is None or b.extend_up_to is None:
+        return None
+    if not any(sd.booking is not None and sd.booking[2] > 0 for sd in (o.trainium, o.gpu)):
+        return None
+    return evaluate(changed(x, block_limits=changed(b, extend_up_to=None)))
 
 
 def infeasibility(x: Inputs, side: str) -> tuple[Reason, ...]:

@@ -220,8 +220,9 @@ def block_limits(catalog: Catalog) -> BlockLimits | None:
     b = catalog.assumptions.capacity_blocks
     if b is None:
         return None
+    extend = b.extension_daily_steps_up_to_days
     return BlockLimits(b.instances_per_block.value, b.instances_across_blocks.value, b.daily_steps_up_to_days.value,
-                       b.weekly_step_days.value, b.longest_days.value)
+                       b.weekly_step_days.value, b.longest_days.value, None if extend is None else extend.value)
 
 
 def resolve(w: Workload, catalog: Catalog) -> Resolved:

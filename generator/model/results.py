@@ -22,6 +22,7 @@ from generator.model.engine import (
     cost_curve,
     evaluate,
     robustness,
+    single_blocks,
     thresholds,
 )
 from generator.model.resolve import Bought, resolve
@@ -47,6 +48,11 @@ class WorkloadResult:
     @functools.cached_property
     def thresholds(self) -> Thresholds:
         return thresholds(self.inputs, self.outcome)
+
+    @functools.cached_property
+    def single_blocks(self) -> dict[str, Any] | None:
+        """What the plan costs with every run booked as one block, where it counts on an extension."""
+        return single_blocks_summary(single_blocks(self.inputs, self.outcome))
 
     @property
     def prices(self) -> dict[str, Bought]:
@@ -112,8 +118,17 @@ def evaluate_workload(w: Workload, catalog: Catalog, *, now: bool = True) -> Wor
     x = r.inputs
     result = WorkloadResult(w, x, evaluate(x), r.trainium, r.gpu)
     if now:
-        result.robustness, result.thresholds  # noqa: B018 (worked out here, kept on the result)
+        result.robustness, result.thresholds, result.single_blocks  # noqa: B018 (worked out here, kept on the result)
     return result
+
+
+def single_blocks_summary(o: Outcome | None) -> dict[str, Any] | None:
+    """The one-block reading of a plan as results publish it: its verdict, totals and bookings."""
+    if o is None:
+        return None
+    return {"verdict": o.verdict, "trainium_total": o.trainium.total, "gpu_total": o.gpu.total,
+            "total_difference": o.total_difference,
+            "booking": {"trainium": o.trainium.booking, "gpu": o.gpu.booking}}
 
 
 def evaluate_scenario(sid: str, path: str, s: Scenario, catalog: Catalog, *, now: bool = True) -> ScenarioResult:
@@ -234,7 +249,7 @@ def _field_names(kind: type) -> tuple[str, ...] | None:
 def present_workload(w: WorkloadResult, names: dict[str, str] | None = None) -> dict[str, Any]:
     """`wording.present` for one evaluated workload; `names` are the sources' names by key."""
     result = {"inputs": plain(w.inputs), "outcome": plain(w.outcome), "robustness": plain(w.robustness),
-              "thresholds": plain(w.thresholds)}
+              "thresholds": plain(w.thresholds), "single_blocks": plain(w.single_blocks)}
     curve = plain(cost_curve(w.inputs, w.outcome, w.thresholds.break_even))
     return wording.present(result, curve, wording.price_refs(w, names))
 
@@ -261,6 +276,7 @@ def workload_dict(w: WorkloadResult) -> dict[str, Any]:
         "outcome": wording.worded(plain(w.outcome)),
         "robustness": plain(w.robustness),
         "thresholds": plain(w.thresholds),
+        "single_blocks": plain(w.single_blocks),
         "prices": plain(w.prices),
     }
 

@@ -39,8 +39,12 @@ TEMPLATES = {
     "decides": "Decides: {verdict}.",
     "withdrawn": "no longer listed by AWS since {date}",
     # How a plan is bought.
-    "by_the_hour": "by the hour {way}{where}{whole}",
-    "whole_days": ", each run booked as whole days",
+    "by_the_hour": "by the hour {way}{where}{booked}",
+    "booked_as": ", each run booked as {booking}",
+    "block": "a {days}-day block",
+    "extended": "{block} and a {days}-day extension (sold only if AWS has the capacity then)",
+    "longest_first": "{count} × {days}-day blocks back to back, then {rest}",
+    "single_blocks": "If no extension can be had and each run is booked as one block of the next length AWS sells ({booking}), Trainium's plan costs {trainium} against the GPU's {gpu}: the verdict would be {verdict}.",
     "in_region": " in {region}",
     "no_term": "no {term}: the whole plan {way}{where}",
     "held_hours": "the {count} hours still held",
@@ -225,15 +229,31 @@ def _terms(n: int, option: str) -> str:
     return f"{SMALL_COUNTS.get(n) or f.count(n)} {TERM_WORDS[option]}{'' if n == 1 else 's'}"
 
 
+def booking_text(booking: Any, x: dict[str, Any]) -> str:
+    """How each run is booked on Capacity Blocks (`engine.block_booking`): "a 14-day block and a
+    3-day extension", after any longest blocks booked back to back."""
+    full, block, extra = booking
+    text = _say("block", days=f.count(block))
+    if extra:
+        text = _say("extended", block=text, days=f.count(extra))
+    if full:
+        text = _say("longest_first", count=f.count(full), days=f.count(x["block_limits"]["longest"]), rest=text)
+    return text
+
+
+def _booked(sd: dict[str, Any], x: dict[str, Any]) -> str:
+    booking = sd.get("booking")
+    return _say("booked_as", booking=booking_text(booking, x)) if booking else ""
+
+
 def plan_bought(x: dict[str, Any], sd: dict[str, Any], side: str) -> str:
     """How one side's plan is bought: held hours first, whole terms, then what is bought by the hour."""
     option, region = sd["plan_option"], sd["plan_region"]
     where = _say("in_region", region=region) if region and region != x.get(side + "_region") else ""
     if option not in TERM_WORDS:
-        whole = TEMPLATES["whole_days"] if option == "capacity-block" and x.get("block_limits") else ""
-        return _say("by_the_hour", way=HOURLY_WORDS.get(option, option), where=where, whole=whole)
+        return _say("by_the_hour", way=HOURLY_WORDS.get(option, option), where=where, booked=_booked(sd, x))
     held, terms, hourly = x[side + "_held_hours"], sd["committed_terms"], sd["hourly_hours"]
-    by_hour = HOURLY_WORDS.get(sd["hourly_option"], sd["hourly_option"])
+    by_hour = HOURLY_WORDS.get(sd["hourly_option"], sd["hourly_option"]) + _booked(sd, x)
     if hourly and not (held or terms):
         return _say("no_term", term=TERM_WORDS[option], way=by_hour, where=where)
     parts = []
@@ -573,6 +593,16 @@ def _price_notes(o: dict[str, Any]) -> list[dict[str, str]]:
     return notes
 
 
+def _booking_notes(x: dict[str, Any], o: dict[str, Any], single: dict[str, Any] | None) -> list[str]:
+    """Beside the verdict, where it rests on an extension AWS sells only if it has the capacity: what
+    booking each run as one block instead would cost, when that would change the verdict."""
+    if not single or single["verdict"] == o["verdict"]:
+        return []
+    bookings = [booking_text(b, x) for b in (single["booking"]["trainium"], single["booking"]["gpu"]) if b]
+    return [_say("single_blocks", booking=TEMPLATES["and"].join(bookings), trainium=f.money(single["trainium_total"]),
+                 gpu=f.money(single["gpu_total"]), verdict=VERDICT_LABELS[single["verdict"]])]
+
+
 def _price_marks(o: dict[str, Any], rob: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Beside a price that is one end of (or inside) the range its sources give: which end, and the
     verdict at the other end, from the robustness ends the engine evaluated."""
@@ -801,6 +831,7 @@ def present(result: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any
         "guess": _guess(x, t, steps),
         "summary": _summary(x, o, t),
         "price_notes": _price_notes(o),
+        "booking_notes": _booking_notes(x, o, result.get("single_blocks")),
         "price_marks": _price_marks(o, rob),
         "robustness": robustness,
         "thresholds": _thresholds(t, x, o),

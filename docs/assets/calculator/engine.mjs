@@ -89,14 +89,32 @@ export function interruptionRate(x, side) {
   return isNone(own) ? x.interruption_rate : own;
 }
 
-// Hours a run of `wall` hours pays for on Capacity Blocks: each run booked as its own block of whole
-// days in the lengths AWS sells; a run longer than the longest block takes several.
-export function blockHours(wall, b) {
+// The length AWS sells a block in nearest `days` (up to the longest): the shortest not under it (up)
+// or the longest not over it.
+export function blockLength(days, b, up) {
+  if (days <= b.daily_up_to) return days;
+  const steps = (days - b.daily_up_to) / b.weekly_step;
+  return b.daily_up_to + (up ? Math.ceil(steps) : Math.floor(steps)) * b.weekly_step;
+}
+
+// How one run of `wall` hours is booked on Capacity Blocks, in whole days: longest blocks one after
+// another while more remains than one holds, then a block of a length AWS sells and an extension for
+// the days past it, or the next length where no extension is counted on or reaches them.
+// [longest blocks before the last, the last block's days, its extension's days]
+export function blockBooking(wall, b) {
   const days = Math.ceil(wall / HOURS_PER_DAY);
   const full = Math.floor((days - 1) / b.longest);
-  let rest = days - full * b.longest;
-  if (rest > b.daily_up_to) rest = b.daily_up_to + Math.ceil((rest - b.daily_up_to) / b.weekly_step) * b.weekly_step;
-  return (full * b.longest + rest) * HOURS_PER_DAY;
+  const rest = days - full * b.longest;
+  let block = blockLength(rest, b, false);
+  let extra = rest - block;
+  if (extra > 0 && (isNone(b.extend_up_to) || extra > b.extend_up_to)) { block = blockLength(rest, b, true); extra = 0.0; }
+  return [full, block, extra];
+}
+
+// Hours a run of `wall` hours pays for on Capacity Blocks, booked as blockBooking books it.
+export function blockHours(wall, b) {
+  const [full, block, extra] = blockBooking(wall, b);
+  return (full * b.longest + block + extra) * HOURS_PER_DAY;
 }
 
 // The most hours a run can be booked for on Capacity Blocks that stay under `limit` hours; null when
@@ -106,7 +124,8 @@ export function bookedHoursBelow(limit, b) {
   if (days < 1) return null;
   const full = Math.floor((days - 1) / b.longest);
   let rest = days - full * b.longest;
-  if (rest > b.daily_up_to) rest = b.daily_up_to + Math.floor((rest - b.daily_up_to) / b.weekly_step) * b.weekly_step;
+  const block = blockLength(rest, b, false);
+  if (isNone(b.extend_up_to) || rest - block > b.extend_up_to) rest = block;
   return (full * b.longest + rest) * HOURS_PER_DAY;
 }
 
@@ -271,6 +290,9 @@ function side(x, y, name, hours, readyDays) {
     const best = options.reduce((a, b) => (b[1] < a[1] ? b : a));
     cheapest = best[0]; where = best[2];
   }
+  const b = y.block_limits;
+  const onBlocks = planOption === "capacity-block" || (hourlyHours > 0 && hourlyOption === "capacity-block");
+  const booking = onBlocks && !isNone(b) && Number.isFinite(wall) ? blockBooking(wall, b) : null;
   return {
     hours_per_run: hours, usd_per_hour: price.value, cost_per_run: cost, wall_clock_hours: wall, total: compute,
     spot_overhead: factor - 1, compute_total: compute, committed_terms: terms, utilisation, ready_days: readyDays,
@@ -278,8 +300,17 @@ function side(x, y, name, hours, readyDays) {
     feasible: reasons.length === 0, reasons, late_days: late,
     cheapest_option: cheapest, cheaper_by: cheaperBy, options, cheapest_region: where,
     plan_option: planOption, plan_region: planRegion, hourly_hours: hourlyHours, hourly_option: hourlyOption,
-    term_hours: term,
+    term_hours: term, booking,
   };
+}
+
+// The decision with every run booked as one block of the next length AWS sells, where the plan
+// counts on an extension (sold only if AWS has the capacity then); null where none books one.
+export function singleBlocks(x, o) {
+  const b = x.block_limits;
+  if (isNone(b) || isNone(b.extend_up_to)) return null;
+  if (![o.trainium, o.gpu].some((sd) => !isNone(sd.booking) && sd.booking[2] > 0)) return null;
+  return evaluate({ ...x, block_limits: { ...b, extend_up_to: null } });
 }
 
 // Every reason one side cannot run at all, whatever it costs.
@@ -994,7 +1025,15 @@ export function evaluateWorkload(w, data) {
   const outcome = evaluate(inputs);
   // The break-even statement is solved once, for the thresholds, and drawn from there.
   const t = thresholds(inputs, outcome);
-  return { inputs, outcome, robustness: robustness(inputs, outcome), thresholds: t, curve: costCurve(inputs, outcome, t.break_even) };
+  return { inputs, outcome, robustness: robustness(inputs, outcome), thresholds: t,
+    single_blocks: singleBlocksSummary(singleBlocks(inputs, outcome)), curve: costCurve(inputs, outcome, t.break_even) };
+}
+
+// The one-block reading of a plan as results publish it (results.py's single_blocks_summary).
+function singleBlocksSummary(o) {
+  if (o === null) return null;
+  return { verdict: o.verdict, trainium_total: o.trainium.total, gpu_total: o.gpu.total, total_difference: o.total_difference,
+    booking: { trainium: o.trainium.booking, gpu: o.gpu.booking } };
 }
 
 // Publish for classic scripts too (the page wiring), without a bundler.

@@ -296,6 +296,7 @@ ${shown.lead ? `<p class="guide-verdict__lead">${esc(shown.lead)}</p>` : ""}
 <p class="guide-verdict__label">${esc(L.verdict)} <strong>${esc(shown.verdict_label)}</strong> <span class="guide-badge guide-badge--${badge}" data-robust="${esc(rob.state)}">${esc(rob.words)}</span></p>
 <ol class="guide-trace">${trace}</ol>
 ${shown.price_notes.map((n) => `<p class="guide-price-basis" data-price-basis="${esc(n.side)}:${esc(n.basis)}">${esc(n.text)}</p>`).join("")}
+${shown.booking_notes.map((n) => `<p class="guide-booking-note" data-booking-note>${esc(n)}</p>`).join("")}
 </div>
 <table data-table="numbers">
 <thead><tr><th>${esc(L.figure)}</th><th>${esc(L.trainium)}</th><th>${esc(L.gpu)}</th></tr></thead>

@@ -32,16 +32,24 @@ export const blocksCannotHold = (across) => say("blocks_cannot_hold", { count: f
 
 const termsWords = (n, option) => `${W.SMALL_COUNTS[n] || f.count(n)} ${W.TERM_WORDS[option]}${n === 1 ? "" : "s"}`;
 
+// How each run is booked on Capacity Blocks (engine.mjs's blockBooking), as wording.py's booking_text says it.
+export function bookingText([full, block, extra], x) {
+  let text = say("block", { days: f.count(block) });
+  if (extra) text = say("extended", { block: text, days: f.count(extra) });
+  if (full) text = say("longest_first", { count: f.count(full), days: f.count(x.block_limits.longest), rest: text });
+  return text;
+}
+const booked = (sd, x) => (sd.booking ? say("booked_as", { booking: bookingText(sd.booking, x) }) : "");
+
 // How one side's plan is bought: held hours first, whole terms, then what is bought by the hour.
 export function planBought(x, sd, side) {
   const option = sd.plan_option, region = sd.plan_region;
   const where = region && region !== (x[side + "_region"] || "") ? say("in_region", { region }) : "";
   if (!(option in W.TERM_WORDS)) {
-    const whole = option === "capacity-block" && x.block_limits ? T.whole_days : "";
-    return say("by_the_hour", { way: W.HOURLY_WORDS[option] ?? option, where, whole });
+    return say("by_the_hour", { way: W.HOURLY_WORDS[option] ?? option, where, booked: booked(sd, x) });
   }
   const held = x[side + "_held_hours"], terms = sd.committed_terms, hourly = sd.hourly_hours;
-  const byHour = W.HOURLY_WORDS[sd.hourly_option] ?? sd.hourly_option;
+  const byHour = (W.HOURLY_WORDS[sd.hourly_option] ?? sd.hourly_option) + booked(sd, x);
   if (hourly && !(held || terms)) return say("no_term", { term: W.TERM_WORDS[option], way: byHour, where });
   const parts = [];
   if (held) parts.push(say("held_hours", { count: f.count(held) }));
@@ -297,6 +305,15 @@ function priceMarks(o, rob) {
   return marks;
 }
 
+// Beside the verdict, where it rests on an extension: what booking each run as one block instead
+// would cost, when that would change the verdict.
+function bookingNotes(x, o, single) {
+  if (!single || single.verdict === o.verdict) return [];
+  const bookings = [single.booking.trainium, single.booking.gpu].filter(Boolean).map((b) => bookingText(b, x));
+  return [say("single_blocks", { booking: bookings.join(T.and), trainium: f.money(single.trainium_total),
+    gpu: f.money(single.gpu_total), verdict: W.VERDICT_LABELS[single.verdict] })];
+}
+
 // What to say beside relative throughput, the input no public benchmark measures: where the
 // verdict flips, when cost over the plan decides it.
 function guessOf(x, t, steps) {
@@ -492,6 +509,7 @@ export function present(result, curve, prices) {
     guess: guessOf(x, t, steps),
     summary: summaryOf(x, o, t),
     price_notes: priceNotes(o),
+    booking_notes: bookingNotes(x, o, result.single_blocks),
     price_marks: priceMarks(o, rob),
     robustness,
     thresholds: thresholdsOf(t, x, o),
