@@ -284,6 +284,12 @@ def test_there_are_enough_cases_and_they_cover_every_rule(cases):
     assert any(r["inputs"]["gpu_option"] == "capacity-block" and r["inputs"]["gpu_count"] == 257 and not r["outcome"]["gpu"]["feasible"]
                for r in py)
     assert any(r["outcome"]["trainium"]["plan_option"] == "capacity-block" and r["inputs"]["trainium_count"] == 256 for r in py)
+    # Spot bought in another region than the one named, at that region's own pool's rate; and a
+    # verdict that flips on the rate of a pool reached through `buy:`, not named.
+    assert any(r["outcome"][side]["plan_option"] == "spot" and r["outcome"][side]["plan_region"] != r["inputs"][side + "_region"]
+               for r in py for side in ("trainium", "gpu"))
+    assert any(not r["inputs"][side + "_spot"] and side + "_interruption_rate" in r["robustness"]["flips_on"]
+               for r in py for side in ("trainium", "gpu"))
     # Runs booked with an extension, some whose verdict would turn on one block a run.
     assert any(s["booking"] and s["booking"][2] > 0 for r in py for s in (r["outcome"]["trainium"], r["outcome"]["gpu"]))
     assert any(r["single_blocks"] and r["single_blocks"]["verdict"] != r["outcome"]["verdict"] for r in py)

@@ -42,12 +42,12 @@ def catalog(tmp_path_factory: pytest.TempPathFactory):
     sources = (data / "sources.yaml").read_text()
     (data / "sources.yaml").write_text(sources.replace("sources:\n", "sources:\n" + SOURCE, 1))
     inst = (data / "instances.yaml").read_text()
-    for name, bucket in (("trn1.32xlarge", "<5%"), ("p5.48xlarge", ">20%")):
+    for name, pools in (("trn1.32xlarge", 'us-east-1: "<5%"'), ("p5.48xlarge", 'us-east-1: ">20%", eu-north-1: "<5%"')):
         head = f"  {name}:\n    side: "
         assert head in inst
         side = "trainium" if name.startswith("trn") else "gpu"
         inst = inst.replace(head + side + "\n", head + side + "\n" +
-                            f'    spot_interruption: {{value: {{us-east-1: "{bucket}"}}, source: SPOT-ADV-2025-06, as_of: 2025-06-28}}\n', 1)
+                            f'    spot_interruption: {{value: {{{pools}}}, source: SPOT-ADV-2025-06, as_of: 2025-06-28}}\n', 1)
     (data / "instances.yaml").write_text(inst)
     return load_catalog(data)
 
@@ -95,4 +95,102 @@ def test_a_pool_the_advisor_does_not_rate_takes_the_shared_default_labelled_ours
     assert r.inputs.trainium_interruption_rate is None  # not on spot, and not rated: the shared figure
     assert r.inputs.gpu_interruption_rate is not None
     # A region the Advisor does not rate for a rated instance also takes the default.
-    assert spot_risk(catalog, "p5.48xlarge", "eu-north-1").bucket is None
+    assert spot_risk(catalog, "p5.48xlarge", "ap-northeast-1").bucket is None
+
+
+# --- Each spot pool rated as itself ------------------------------------------------------------------
+# The Advisor rates p5.48xlarge ">20%" in us-east-1 (30.6 % a month: 0.000500 an instance-hour, from
+# 0.000306 to 0.00200) and "<5%" in eu-north-1 (2.5 %: 0.0000347). A GPU named on demand in
+# eu-north-1, allowed us-east-1 and accepting spot, at 1,400 instances: us-east-1's spot at $28.11
+# loses 1,400 x 0.000500 x 1.5 = 1.051 hours of progress an hour, so a run cannot finish there. Rated
+# by eu-north-1's pool instead (0.073 an hour), it would look like 14,000 / (1 - 0.073) x 28.11 =
+# $424,454 and win. The GPU's plan is on demand in the cheaper region it allows, us-east-1:
+# 14,000 x 55.04 = $770,560. Trainium on trn2.48xlarge in us-east-2 on demand at 0.8 of the
+# throughput: 17,500 x 35.76 + $18,000 = $643,800. Trainium, by $126,760.
+US_EAST_1 = -math.log(1 - 0.306) / 730
+EU_NORTH_1 = -math.log(1 - 0.025) / 730
+
+
+def stockholm_team(gpu_count: int = 1400, buy: list[str] | None = None) -> Workload:
+    return Workload.model_validate({
+        "name": "stockholm", "architecture": "mainstream", "run_size": {"gpu_instance_hours": 14_000.0}, "runs": 1,
+        "trainium": {"instance": "trn2.48xlarge", "region": "us-east-2", "option": "on-demand", "count": 64},
+        "gpu": {"instance": "p5.48xlarge", "region": "eu-north-1", "option": "on-demand", "count": gpu_count},
+        "regions": ["eu-north-1", "us-east-1", "us-east-2"], "buy": ["on-demand", "spot"] if buy is None else buy,
+        "relative_throughput": {"value": 0.8, "low": 0.8, "high": 0.8},
+    })
+
+
+def test_spot_bought_in_another_region_is_rated_by_that_regions_pool(catalog):
+    from core_support import run_js_on_workloads
+    from generator.model.results import plain
+    from generator.rendering.calculator import calculator_data, workload_json
+
+    assert 1400 * US_EAST_1 * 1.5 == pytest.approx(1.0508, abs=1e-4)
+    assert 14_000 / (1 - 1400 * EU_NORTH_1 * 1.5) * 28.11 == pytest.approx(424_454, abs=1)
+    w = stockholm_team()
+    x = resolve(w, catalog).inputs
+    spot = [way for way in x.gpu_ways_elsewhere if way.option == "spot"]
+    assert [(way.region, way.rated) for way in spot] == [("us-east-1", True)]
+    assert spot[0].interruption.value == pytest.approx(US_EAST_1, rel=1e-12)
+    js = run_js_on_workloads([workload_json(w)], calculator_data(catalog))[0]
+    for o in (plain(evaluate(x)), js["outcome"]):
+        assert o["verdict"] == "trainium"
+        assert (o["gpu"]["plan_option"], o["gpu"]["plan_region"]) == ("on-demand", "us-east-1")
+        assert o["gpu"]["total"] == pytest.approx(14_000 * 55.04, rel=1e-12)
+        assert o["trainium"]["total"] == pytest.approx(17_500 * 35.76 + 18_000, rel=1e-12)
+        # us-east-1's spot cannot finish at this size: it is not among the ways priced as advice.
+        assert ("spot", "us-east-1") not in [(way, region) for way, _, region in o["gpu"]["options"]]
+
+
+def test_the_cheaper_way_advice_prices_spot_elsewhere_at_that_pools_rate(catalog):
+    # Eight instances on demand only (`buy: []`): us-east-1's spot is advice, at its own pool's rate,
+    # 14,000 x 28.11 / (1 - 8 x 0.000500 x 1.5) = $395,917.35, not eu-north-1's ($393,703.85), against
+    # the plan on demand in us-east-1, the cheaper region it allows: 14,000 x 55.04 = $770,560.
+    expected = 14_000 * 28.11 / (1 - 8 * US_EAST_1 * 1.5)
+    assert expected == pytest.approx(395_917.35, abs=0.01)
+    o = evaluate(resolve(stockholm_team(gpu_count=8, buy=[]), catalog).inputs)
+    spot = {region: cost for way, cost, region in o.gpu.options if way == "spot"}
+    assert spot["us-east-1"] == pytest.approx(expected, rel=1e-12)
+    assert (o.gpu.plan_option, o.gpu.plan_region, o.gpu.cheapest_option, o.gpu.cheapest_region) == (
+        "on-demand", "us-east-1", "spot", "us-east-1")
+    assert o.gpu.cheaper_by == pytest.approx(14_000 * 55.04 - expected, rel=1e-12)
+
+
+# --- Spot's uncertainty follows the plan -------------------------------------------------------------
+# 400 p5.48xlarge in us-east-1, 10 hours a run. Spot at $28.11 loses 400 x 0.000500 x 1.5 = 0.300 of
+# each hour: 4,000 / 0.700 x 28.11 = $160,682. At the top of the pool's band (0.00200) it loses 1.20,
+# and at 4 hours lost an interruption 0.80 (five times the hours, $562,600): spot no longer pays and
+# the GPU buys on demand, 4,000 x 55.04 = $220,160. Trainium on trn2.48xlarge on demand at 0.9:
+# 4,444.4 x 35.76 + $18,000 = $176,933.33. So the GPU wins at the band's value and Trainium at its
+# top, whether spot is the way the team names or one it accepts.
+def us_east_team(gpu_option: str, buy: list[str]) -> Workload:
+    return Workload.model_validate({
+        "name": "spot", "architecture": "mainstream", "run_size": {"gpu_instance_hours": 4_000.0}, "runs": 1,
+        "trainium": {"instance": "trn2.48xlarge", "region": "us-east-2", "option": "on-demand", "count": 16},
+        "gpu": {"instance": "p5.48xlarge", "region": "us-east-1", "option": gpu_option, "count": 400},
+        "buy": buy, "relative_throughput": {"value": 0.9, "low": 0.9, "high": 0.9},
+    })
+
+
+@pytest.mark.parametrize(("named", "buy"), [("spot", ["on-demand"]), ("on-demand", ["on-demand", "spot"])])
+def test_spot_reached_through_buy_carries_the_same_uncertainty_as_spot_named(catalog, named: str, buy: list[str]):
+    from core_support import run_js_on_workloads
+    from generator.model.results import plain
+    from generator.rendering.calculator import calculator_data, workload_json
+
+    w = us_east_team(named, buy)
+    x = resolve(w, catalog).inputs
+    o = evaluate(x)
+    assert (o.verdict, o.gpu.plan_option) == ("gpu", "spot")
+    assert o.gpu.total == pytest.approx(4_000 / (1 - 400 * US_EAST_1 * 1.5) * 28.11, rel=1e-12)
+    assert o.trainium.total == pytest.approx(4_000 / 0.9 * 35.76 + 18_000, rel=1e-12)
+    js = run_js_on_workloads([workload_json(w)], calculator_data(catalog))[0]
+    for rob in (plain(robustness(x, o)), js["robustness"]):
+        assert set(rob["flips_on"]) >= {"gpu_interruption_rate", "lost_hours"}
+        top = next(e for e in rob["ends"] if (e["input"], e["end"]) == ("gpu_interruption_rate", "high"))
+        # At the top of us-east-1's band the GPU's plan is on demand: Trainium by $43,226.67.
+        assert top["verdict"] == "trainium"
+        assert top["total_difference"] == pytest.approx(4_000 * 55.04 - (4_000 / 0.9 * 35.76 + 18_000), rel=1e-9)
+        low = next(e for e in rob["ends"] if (e["input"], e["end"]) == ("gpu_interruption_rate", "low"))
+        assert low["value"] == pytest.approx(-math.log(1 - 0.20) / 730, rel=1e-12)

@@ -88,12 +88,22 @@ class Span:
 
 @dataclass(frozen=True)
 class Way:
-    """One way data/ prices a side's instance in a region: by the hour (term None) or a commitment."""
+    """One way data/ prices a side's instance in a region: by the hour (term None) or a commitment.
+    On spot, the interruption rate of the pool it buys (the instance's in that region): the Spot
+    Instance Advisor's band where it rates the pool (rated), else the shared default."""
 
     option: str
     usd_per_hour: float
     term_hours: float | None = None
     region: str = ""
+    interruption: Span | None = None
+    rated: bool = False
+
+
+# The ranged inputs that are spot pools' interruption rates, and the side whose pools each moves
+# (None: every pool the Advisor does not rate, on both sides, which take the shared default).
+POOL_INPUTS: dict[str, str | None] = {"interruption_rate": None, "trainium_interruption_rate": "trainium",
+                                      "gpu_interruption_rate": "gpu"}
 
 
 # Ways that are paid by the hour and not interrupted: what a plan buys beyond its commitment's terms.
@@ -112,6 +122,7 @@ def constants() -> dict[str, Any]:
         "DAYS_PER_WEEK": DAYS_PER_WEEK, "MAX_PLAN_RUNS": MAX_PLAN_RUNS, "CURVE_MAX_HORIZON": CURVE_MAX_HORIZON,
         "COMMITTED_BRACKET_STEPS": COMMITTED_BRACKET_STEPS, "COMMITTED_HALVINGS": COMMITTED_HALVINGS,
         "THRESHOLD_PROBE": THRESHOLD_PROBE, "COST_RULES": list(COST_RULES), "HOURLY_OPTIONS": list(HOURLY_OPTIONS),
+        "POOL_INPUTS": POOL_INPUTS,
     }
 
 
@@ -185,10 +196,19 @@ class Inputs:
     block_limits: BlockLimits | None = None  # None: Capacity Blocks are priced by the hour used
 
     def at(self, name: str, end: str) -> Inputs:
-        """These inputs with one ranged input moved to one end of its range."""
-        span: Span = getattr(self, name)
-        v = span.at(end)
-        return changed(self, **{name: Span(v, span.low, span.high)})
+        """These inputs with one ranged input moved to one end of its range. An interruption rate moves
+        every spot pool it stands for to the same end of that pool's own band, in every region."""
+        span: Span | None = getattr(self, name)
+        # A side named in a region the Advisor does not rate has no rate of its own: only its pools move.
+        moved: dict[str, Any] = {} if span is None else {name: Span(span.at(end), span.low, span.high)}
+        if name in POOL_INPUTS:
+            owner, rated = POOL_INPUTS[name], POOL_INPUTS[name] is not None
+            for side in ("trainium", "gpu") if owner is None else (owner,):
+                for key in (side + "_ways", side + "_ways_elsewhere"):
+                    moved[key] = tuple(
+                        changed(w, interruption=Span(w.interruption.at(end), w.interruption.low, w.interruption.high))
+                        if w.interruption is not None and w.rated == rated else w for w in getattr(self, key))
+        return changed(self, **moved)
 
 
 @dataclass(frozen=True)
@@ -228,6 +248,9 @@ class Side:
     term_hours: float | None = None  # the plan's commitment term; None when it is bought by the hour
     # How each run is booked on Capacity Blocks where the plan buys them (`block_booking`); None otherwise.
     booking: tuple[int, float, float] | None = None
+    # On spot: the interruptions per instance-hour of the pool bought, and whether the Advisor rates it.
+    spot_rate: float | None = None
+    spot_rated: bool = False
 
 
 @dataclass(frozen=True)
@@ -287,6 +310,24 @@ def interruption_rate(x: Inputs, side: str) -> Span:
     """Spot interruptions per instance-hour for one side: its own pool's, or the shared figure."""
     own = getattr(x, side + "_interruption_rate")
     return x.interruption_rate if own is None else own
+
+
+def named_way(x: Inputs, side: str) -> Way:
+    """The way a side is named to be bought, its pool's rate with it on spot."""
+    spot = getattr(x, side + "_spot")
+    return Way(getattr(x, side + "_option"), getattr(x, side + "_price").value, getattr(x, side + "_term_hours"),
+               getattr(x, side + "_region"), interruption_rate(x, side) if spot else None,
+               spot and getattr(x, side + "_interruption_rate") is not None)
+
+
+def spot_pools(x: Inputs, side: str) -> tuple[Way, ...]:
+    """The spot pools a side would buy from: the named way's on spot, and when it accepts spot, its
+    spot ways in every region it may use."""
+    pools = [named_way(x, side)] if getattr(x, side + "_spot") else []
+    if "spot" in accepts(x, side):
+        pools += [w for w in (*getattr(x, side + "_ways"), *getattr(x, side + "_ways_elsewhere"))
+                  if w.option == "spot" and w.interruption is not None]
+    return tuple(pools)
 
 
 def spot_load(count: int, rate: float, lost: float) -> float:
@@ -445,7 +486,8 @@ def way_cost(n: float, x: Inputs, side: str, base_hours: float, way: Way) -> flo
     """Compute cost of n runs bought one way with nothing held (a commitment mixed with the hourly
     ways the side accepts in the way's region); None when that way cannot run the plan."""
     count = getattr(x, side + "_count")
-    factor = spot_factor(way.option == "spot", count, interruption_rate(x, side).value, x.lost_hours.value)
+    rate = (interruption_rate(x, side) if way.interruption is None else way.interruption).value
+    factor = spot_factor(way.option == "spot", count, rate, x.lost_hours.value)
     if math.isinf(factor):
         return None
     hours = base_hours * factor
@@ -462,8 +504,8 @@ def chosen_way(x: Inputs, side: str, base_hours: float) -> Way | None:
     if getattr(x, side + "_held_hours") > 0:
         return None
     ok = accepts(x, side)
-    option, region = getattr(x, side + "_option"), getattr(x, side + "_region")
-    named = Way(option, getattr(x, side + "_price").value, getattr(x, side + "_term_hours"), region)
+    named = named_way(x, side)
+    option, region = named.option, named.region
     best_way, best = None, way_cost(x.runs, x, side, base_hours, named)
     for way in getattr(x, side + "_ways") + getattr(x, side + "_ways_elsewhere"):
         if way.option not in ok or (way.option == option and way.region == region):
@@ -481,10 +523,11 @@ def planned(x: Inputs) -> Inputs:
     for side, base in (("gpu", x.gpu_hours), ("trainium", x.gpu_hours / x.relative_throughput.value)):
         way = chosen_way(x, side, base)
         if way is not None:
+            pool = {side + "_interruption_rate": way.interruption if way.rated else None} if way.option == "spot" else {}
             y = changed(y, **{side + "_option": way.option, side + "_price": Span(way.usd_per_hour, way.usd_per_hour, way.usd_per_hour),
                               side + "_term_hours": way.term_hours, side + "_spot": way.option == "spot",
                               side + "_region": way.region, side + "_ways": region_ways(x, side, way.region),
-                              side + "_accepts": accepts(x, side)})
+                              side + "_accepts": accepts(x, side)}, **pool)
     return y
 
 
@@ -506,7 +549,8 @@ def _side(x: Inputs, y: Inputs, side: str, hours: float, ready_days: float) -> S
     """One side bought as planned (`y`, from `planned(x)`); the ways it could be bought, accepted or
     not, priced from the workload as given (`x`)."""
     count = getattr(y, side + "_count")
-    factor = spot_factor(getattr(y, side + "_spot"), count, interruption_rate(y, side).value, y.lost_hours.value)
+    spot = getattr(y, side + "_spot")
+    factor = spot_factor(spot, count, interruption_rate(y, side).value, y.lost_hours.value)
     price: Span = getattr(y, side + "_price")
     base_hours = hours
     hours = hours * factor
@@ -551,7 +595,8 @@ def _side(x: Inputs, y: Inputs, side: str, hours: float, ready_days: float) -> S
     booking = block_booking(wall, b) if on_blocks and b is not None and math.isfinite(wall) else None
     return Side(hours, price.value, cost, wall, compute, factor - 1, compute, terms, utilisation, ready_days,
                 price.low, price.high, price_basis(price), not reasons, reasons, late, cheapest, cheaper_by, tuple(options),
-                where, plan_option, plan_region, hourly_hours, hourly_option, term, booking)
+                where, plan_option, plan_region, hourly_hours, hourly_option, term, booking,
+                interruption_rate(y, side).value if spot else None, spot and getattr(y, side + "_interruption_rate") is not None)
 
 
 def single_blocks(x: Inputs, o: Outcome) -> Outcome | None:
@@ -767,18 +812,42 @@ def against_and_for(name: str, low: float, high: float) -> tuple[str, str]:
     return ("low", "high") if low < high else ("high", "low")
 
 
+def pools_of(x: Inputs, name: str) -> list[Way]:
+    """The spot pools an interruption-rate input stands for, among those the sides would buy from."""
+    owner = POOL_INPUTS[name]
+    return [w for side in (("trainium", "gpu") if owner is None else (owner,)) for w in spot_pools(x, side)
+            if w.rated == (owner is not None)]
+
+
 def ranged_inputs(x: Inputs) -> list[str]:
-    names = [n for n in RANGE_INPUTS if getattr(x, n) is not None and getattr(x, n).is_range]
-    # A spot rate counts only for a side on spot that uses it: the shared one for a side with none of its own.
-    shared = any(getattr(x, s + "_spot") and getattr(x, s + "_interruption_rate") is None for s in ("trainium", "gpu"))
-    unused = {"interruption_rate"} if not shared else set()
-    unused |= {s + "_interruption_rate" for s in ("trainium", "gpu") if not getattr(x, s + "_spot")}
-    if not (x.trainium_spot or x.gpu_spot):
-        unused.add("lost_hours")
-    names = [n for n in names if n not in unused]
+    """The ranged inputs that can move this case: an interruption rate only where a side would buy a
+    pool it stands for (named on spot, or accepting spot in a region it may use), hours lost only
+    where a side would buy spot at all, engineers on the port only against a deadline."""
+    names = []
+    for n in RANGE_INPUTS:
+        if n in POOL_INPUTS:
+            if any(w.interruption is not None and w.interruption.is_range for w in pools_of(x, n)):
+                names.append(n)
+        elif getattr(x, n) is not None and getattr(x, n).is_range:
+            names.append(n)
+    if not (spot_pools(x, "trainium") or spot_pools(x, "gpu")):
+        names = [n for n in names if n != "lost_hours"]
     if x.needed_within_days is None:
         names = [n for n in names if n != "port_engineers"]
     return names
+
+
+def range_end_value(x: Inputs, name: str, end: str, o: Outcome) -> float:
+    """A ranged input's value at one end, as the case there takes it: for a side's interruption rate,
+    the rate of the pool its plan buys at that end (pools differ by region), where it buys spot."""
+    if name not in POOL_INPUTS:
+        return getattr(x, name).at(end)
+    owner = POOL_INPUTS[name]
+    if owner is not None and getattr(o, owner).spot_rate is not None:
+        return getattr(o, owner).spot_rate
+    pool = pools_of(x, name)[0].interruption
+    assert pool is not None, "ranged_inputs lists a pool input only where it has a pool"
+    return pool.at(end)
 
 
 def robustness(x: Inputs, base: Outcome | None = None) -> Robustness:
@@ -789,7 +858,7 @@ def robustness(x: Inputs, base: Outcome | None = None) -> Robustness:
     for name in names:
         for end in ("low", "high"):
             o = evaluate(x.at(name, end))
-            ends.append(RangeEnd(name, end, getattr(x, name).at(end), o.verdict, o.total_difference))
+            ends.append(RangeEnd(name, end, range_end_value(x, name, end, o), o.verdict, o.total_difference))
             if o.verdict != base.verdict and name not in flips:
                 flips.append(name)
     # ends holds each name's low end, then its high end: those evaluations also give its direction.

@@ -189,10 +189,16 @@ def held_hours(c) -> float:
 
 
 def ways(catalog: Catalog, instance: str, region: str) -> tuple[Way, ...]:
-    """Every way data/ sells an instance in a region, in data/'s order. A figure AWS's APIs no longer
-    list (`vanished`) is no way to buy: only a workload that names it is priced at it, marked."""
-    return tuple(Way(p.option, p.point, TERM_HOURS.get(p.option), p.region) for p in catalog.prices
-                 if p.instance == instance and p.region == region and p.offered and p.vanished is None)
+    """Every way data/ sells an instance in a region, in data/'s order, spot with its own pool's rate
+    (the Advisor's band for the instance in that region, or the shared default). A figure AWS's APIs
+    no longer list (`vanished`) is no way to buy: only a workload that names it is priced at it, marked."""
+    out = []
+    for p in catalog.prices:
+        if p.instance == instance and p.region == region and p.offered and p.vanished is None:
+            risk = spot_risk(catalog, instance, region) if p.option == "spot" else None
+            out.append(Way(p.option, p.point, TERM_HOURS.get(p.option), p.region,
+                           None if risk is None else risk.rate, risk is not None and risk.bucket is not None))
+    return tuple(out)
 
 
 def ways_elsewhere(catalog: Catalog, instance: str, region: str, allowed: list[str] | None) -> tuple[Way, ...]:

@@ -519,9 +519,8 @@ def _lead(x: dict[str, Any], rob: dict[str, Any], t: dict[str, Any]) -> str | No
 
 
 def _on_spot(x: dict[str, Any], o: dict[str, Any], side: str) -> bool:
-    """Whether a side's plan is bought on spot: another way chosen, or the named way kept."""
-    plan = o[side]["plan_option"]
-    return plan == "spot" or (plan == x.get(side + "_option", "") and bool(x[side + "_spot"]))
+    """Whether a side's plan is bought on spot (it then has the rate of the pool it buys)."""
+    return o[side].get("spot_rate") is not None
 
 
 def _committed(o: dict[str, Any]) -> bool:
@@ -694,8 +693,7 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
             count = x[f"{side}_count"]
             spot[side] = _cell(f"{side}.spot_overhead", o[side]["spot_overhead"], _say(
                 "spot_overhead", share=f.pct(o[side]["spot_overhead"]), instances=_plural(count, "instance"),
-                rate=f.rate((x.get(side + "_interruption_rate") or x["interruption_rate"])["value"]),
-                basis=_spot_basis(x, side), hours=f.hours(x["lost_hours"]["value"])) if _on_spot(x, o, side)
+                rate=f.rate(o[side]["spot_rate"]), basis=_spot_basis(o[side]), hours=f.hours(x["lost_hours"]["value"])) if _on_spot(x, o, side)
                 else TEMPLATES["not_on_spot"])
         sides.append({"label": L["spot_overhead"], **spot})
     lead = ""
@@ -740,9 +738,9 @@ def saving_text(saving: float, share: float | None) -> str:
     return _say("saving_share", saving=f.money(saving), share=f.pct(share))
 
 
-def _spot_basis(x: dict[str, Any], side: str) -> str:
-    """Where a side's interruption rate comes from: its pool's rating, or the guide's own default."""
-    return TEMPLATES["spot_pool" if x.get(side + "_interruption_rate") else "spot_default"]
+def _spot_basis(sd: dict[str, Any]) -> str:
+    """Where the rate of the pool a side buys comes from: the Advisor's band, or the guide's own default."""
+    return TEMPLATES["spot_pool" if sd.get("spot_rated") else "spot_default"]
 
 
 def _option(option: str) -> str:

@@ -9,11 +9,11 @@
 // Trainium less and more; COST_RULES: the rules whose verdict the plan's costs decide; HOURLY_OPTIONS:
 // the ways paid by the hour and not interrupted; THRESHOLD_PROBE: how little either side of a threshold
 // the verdict must differ for it to be shown.
-let RANGE_INPUTS, COST_RULES, HOURLY_OPTIONS, THRESHOLD_PROBE, MAX_PLAN_RUNS, CURVE_MAX_HORIZON;
+let RANGE_INPUTS, COST_RULES, HOURLY_OPTIONS, THRESHOLD_PROBE, MAX_PLAN_RUNS, CURVE_MAX_HORIZON, POOL_INPUTS;
 let HOURS_PER_MONTH, HOURS_PER_YEAR, HOURS_PER_DAY, DAYS_PER_WEEK, COMMITTED_BRACKET_STEPS, COMMITTED_HALVINGS;
 export function learn(constants) {
   ({
-    COST_RULES, HOURLY_OPTIONS, THRESHOLD_PROBE, MAX_PLAN_RUNS, CURVE_MAX_HORIZON,
+    COST_RULES, HOURLY_OPTIONS, THRESHOLD_PROBE, MAX_PLAN_RUNS, CURVE_MAX_HORIZON, POOL_INPUTS,
     HOURS_PER_MONTH, HOURS_PER_YEAR, HOURS_PER_DAY, DAYS_PER_WEEK, COMMITTED_BRACKET_STEPS, COMMITTED_HALVINGS,
   } = constants);
   // A list in the data, whose keys are written sorted: the ranged inputs' order is the flips'.
@@ -87,6 +87,26 @@ export function accepts(x, side) {
 export function interruptionRate(x, side) {
   const own = x[side + "_interruption_rate"];
   return isNone(own) ? x.interruption_rate : own;
+}
+
+// The way a side is named to be bought, its pool's rate with it on spot.
+function namedWay(x, side) {
+  const spot = x[side + "_spot"];
+  return { option: x[side + "_option"], usd_per_hour: x[side + "_price"].value, term_hours: x[side + "_term_hours"],
+    region: x[side + "_region"], interruption: spot ? interruptionRate(x, side) : null,
+    rated: spot && !isNone(x[side + "_interruption_rate"]) };
+}
+
+// The spot pools a side would buy from: the named way's on spot, and when it accepts spot, its spot
+// ways in every region it may use.
+export function spotPools(x, side) {
+  const pools = x[side + "_spot"] ? [namedWay(x, side)] : [];
+  if (accepts(x, side).includes("spot")) {
+    for (const w of [...(x[side + "_ways"] || []), ...(x[side + "_ways_elsewhere"] || [])]) {
+      if (w.option === "spot" && !isNone(w.interruption)) pools.push(w);
+    }
+  }
+  return pools;
 }
 
 // The length AWS sells a block in nearest `days` (up to the longest): the shortest not under it (up)
@@ -192,7 +212,8 @@ function regionWays(x, side, region) {
 // Compute cost of n runs bought one way with nothing held; null when that way cannot run the plan.
 export function wayCost(n, x, side, baseHours, way) {
   const count = x[side + "_count"];
-  const factor = spotFactor(way.option === "spot", count, interruptionRate(x, side).value, x.lost_hours.value);
+  const rate = (isNone(way.interruption) ? interruptionRate(x, side) : way.interruption).value;
+  const factor = spotFactor(way.option === "spot", count, rate, x.lost_hours.value);
   if (factor === Infinity) return null;
   const hours = baseHours * factor;
   const termHours = isNone(way.term_hours) ? null : way.term_hours;
@@ -205,8 +226,8 @@ export function wayCost(n, x, side, baseHours, way) {
 function chosenWay(x, side, baseHours) {
   if (x[side + "_held_hours"] > 0) return null;
   const ok = accepts(x, side);
-  const option = x[side + "_option"], region = x[side + "_region"];
-  const named = { option, usd_per_hour: x[side + "_price"].value, term_hours: x[side + "_term_hours"], region };
+  const named = namedWay(x, side);
+  const option = named.option, region = named.region;
   let bestWay = null, best = wayCost(x.runs, x, side, baseHours, named);
   for (const way of [...(x[side + "_ways"] || []), ...(x[side + "_ways_elsewhere"] || [])]) {
     if (!ok.includes(way.option) || (way.option === option && (way.region || "") === region)) continue;
@@ -228,6 +249,7 @@ export function planned(x) {
         [side + "_region"]: way.region || "", [side + "_ways"]: regionWays(x, side, way.region || ""),
         [side + "_accepts"]: accepts(x, side),
       };
+      if (way.option === "spot") y[side + "_interruption_rate"] = way.rated ? way.interruption : null;
     }
   }
   return y;
@@ -247,7 +269,8 @@ function planTotalsAsPlanned(x, n, o) {
 // One side bought as planned (`y`); the ways it could be bought priced from the workload as given (`x`).
 function side(x, y, name, hours, readyDays) {
   const count = y[name + "_count"];
-  const factor = spotFactor(y[name + "_spot"], count, interruptionRate(y, name).value, y.lost_hours.value);
+  const spot = y[name + "_spot"];
+  const factor = spotFactor(spot, count, interruptionRate(y, name).value, y.lost_hours.value);
   const price = y[name + "_price"];
   const baseHours = hours;
   hours = hours * factor;
@@ -301,6 +324,7 @@ function side(x, y, name, hours, readyDays) {
     cheapest_option: cheapest, cheaper_by: cheaperBy, options, cheapest_region: where,
     plan_option: planOption, plan_region: planRegion, hourly_hours: hourlyHours, hourly_option: hourlyOption,
     term_hours: term, booking,
+    spot_rate: spot ? interruptionRate(y, name).value : null, spot_rated: Boolean(spot && !isNone(y[name + "_interruption_rate"])),
   };
 }
 
@@ -463,9 +487,22 @@ function capacityStep(x, trn, gpu, verdict) {
   return step("capacity", null, "capacity-unchanged", { needed_within_days: isNone(needed) ? null : needed });
 }
 
+// These inputs with one ranged input moved to one end of its range; an interruption rate moves every
+// spot pool it stands for to the same end of that pool's own band.
 function at(x, name, end) {
   const s = x[name];
-  return { ...x, [name]: span(s[end], s.low, s.high) };
+  const y = { ...x };
+  if (!isNone(s)) y[name] = span(s[end], s.low, s.high);
+  if (name in POOL_INPUTS) {
+    const owner = POOL_INPUTS[name], rated = owner !== null;
+    for (const side of owner === null ? ["trainium", "gpu"] : [owner]) {
+      for (const key of [side + "_ways", side + "_ways_elsewhere"]) {
+        y[key] = (x[key] || []).map((w) => (!isNone(w.interruption) && Boolean(w.rated) === rated
+          ? { ...w, interruption: span(w.interruption[end], w.interruption.low, w.interruption.high) } : w));
+      }
+    }
+  }
+  return y;
 }
 
 // The ends of a range that favour Trainium least and most, from the total difference at each
@@ -475,17 +512,30 @@ function againstAndFor(name, low, high) {
   return low < high ? ["low", "high"] : ["high", "low"];
 }
 
+// The spot pools an interruption-rate input stands for, among those the sides would buy from.
+function poolsOf(x, name) {
+  const owner = POOL_INPUTS[name];
+  return (owner === null ? ["trainium", "gpu"] : [owner]).flatMap((side) => spotPools(x, side))
+    .filter((w) => Boolean(w.rated) === (owner !== null));
+}
+
+// The ranged inputs that can move this case (engine.py's ranged_inputs).
 export function rangedInputs(x) {
-  let names = Object.keys(RANGE_INPUTS).filter((n) => !isNone(x[n]) && isRange(x[n]));
-  // A spot rate counts only for a side on spot that uses it: the shared one for a side with none of its own.
-  const sides = ["trainium", "gpu"];
-  const shared = sides.some((s) => x[s + "_spot"] && isNone(x[s + "_interruption_rate"]));
-  const unused = new Set(shared ? [] : ["interruption_rate"]);
-  for (const s of sides) if (!x[s + "_spot"]) unused.add(s + "_interruption_rate");
-  if (!(x.trainium_spot || x.gpu_spot)) unused.add("lost_hours");
-  names = names.filter((n) => !unused.has(n));
+  let names = Object.keys(RANGE_INPUTS).filter((n) => (n in POOL_INPUTS
+    ? poolsOf(x, n).some((w) => !isNone(w.interruption) && isRange(w.interruption))
+    : !isNone(x[n]) && isRange(x[n])));
+  if (!(spotPools(x, "trainium").length || spotPools(x, "gpu").length)) names = names.filter((n) => n !== "lost_hours");
   if (isNone(x.needed_within_days)) names = names.filter((n) => n !== "port_engineers");
   return names;
+}
+
+// A ranged input's value at one end as the case there takes it: for a side's interruption rate, the
+// rate of the pool its plan buys at that end, where it buys spot.
+function rangeEndValue(x, name, end, o) {
+  if (!(name in POOL_INPUTS)) return x[name][end];
+  const owner = POOL_INPUTS[name];
+  if (owner !== null && !isNone(o[owner].spot_rate)) return o[owner].spot_rate;
+  return poolsOf(x, name)[0].interruption[end];
 }
 
 export function robustness(x, base) {
@@ -496,7 +546,7 @@ export function robustness(x, base) {
   for (const name of names) {
     for (const end of ["low", "high"]) {
       const o = evaluate(at(x, name, end));
-      ends.push({ input: name, end, value: x[name][end], verdict: o.verdict, total_difference: o.total_difference });
+      ends.push({ input: name, end, value: rangeEndValue(x, name, end, o), verdict: o.verdict, total_difference: o.total_difference });
       if (o.verdict !== base.verdict && !flips.includes(name)) flips.push(name);
     }
   }
@@ -922,11 +972,17 @@ function priceSpan(data, c) {
   return span(p.usd_per_hour, lo, hi);
 }
 
-// Every way the catalog sells an instance in a region, in the catalog's order; a figure AWS no longer
-// lists is no way to buy (resolve.py's ways).
+// Every way the catalog sells an instance in a region, in the catalog's order, spot with its own
+// pool's rate; a figure AWS no longer lists is no way to buy (resolve.py's ways).
 export function ways(data, instance, region) {
   return data.prices.filter((p) => p.instance === instance && p.region === region && p.offered && !p.vanished)
-    .map((p) => ({ option: p.option, usd_per_hour: p.usd_per_hour, term_hours: termHours(data, p.option), region: p.region }));
+    .map((p) => {
+      const own = p.option === "spot" ? spotRate(data, { instance, region }) : null;
+      const ir = data.assumptions.spot_interruptions_per_instance_hour;
+      const pool = p.option !== "spot" ? null : own === null ? span(ir.value, ir.low, ir.high) : own;
+      return { option: p.option, usd_per_hour: p.usd_per_hour, term_hours: termHours(data, p.option), region: p.region,
+        interruption: pool, rated: own !== null };
+    });
 }
 
 // Every way the catalog sells an instance in the regions a workload may use other than the one it

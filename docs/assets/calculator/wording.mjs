@@ -216,7 +216,7 @@ function leadOf(x, rob, t) {
 }
 
 // Whether a side's plan is bought on spot: another way chosen, or the named way kept.
-const onSpot = (x, o, side) => o[side].plan_option === "spot" || (o[side].plan_option === (x[side + "_option"] ?? "") && Boolean(x[side + "_spot"]));
+const onSpot = (x, o, side) => o[side].spot_rate !== null && o[side].spot_rate !== undefined;
 
 // Whether either side's plan is bought on a commitment (whatever way it was named).
 const committed = (o) => (o.trainium.term_hours ?? null) !== null || (o.gpu.term_hours ?? null) !== null;
@@ -376,7 +376,7 @@ function summaryOf(x, o, t) {
       const n = x[`${side}_count`];
       spot[side] = cell(`${side}.spot_overhead`, o[side].spot_overhead, onSpot(x, o, side)
         ? say("spot_overhead", { share: f.pct(o[side].spot_overhead), instances: plural(n, "instance"),
-          rate: f.rate((x[`${side}_interruption_rate`] || x.interruption_rate).value), basis: spotBasis(x, side),
+          rate: f.rate(o[side].spot_rate), basis: spotBasis(o[side]),
           hours: f.hours(x.lost_hours.value) })
         : T.not_on_spot);
     }
@@ -423,7 +423,7 @@ function summaryOf(x, o, t) {
 }
 
 // Where a side's interruption rate comes from: its pool's rating, or the guide's own default.
-const spotBasis = (x, side) => T[x[`${side}_interruption_rate`] ? "spot_pool" : "spot_default"];
+const spotBasis = (sd) => T[sd.spot_rated ? "spot_pool" : "spot_default"];
 
 export function savingText(saving, share) {
   if (share === null) return say("saving_paid", { saving: f.money(saving) });
