@@ -32,12 +32,12 @@ def _workload(guide: Guide, **changes) -> dict:
 def test_a_workload_is_answered_with_the_engines_own_document(guide: Guide):
     w = guide.project.results[0].workloads[0]
     answer = guide.evaluate_workload(workload_json(w.workload))
-    assert answer["result"] == workload_dict(w)
+    assert answer["result"] == workload_dict(w, guide.fresh)
     assert answer["verdict"] == w.outcome.verdict
     assert answer["totals"] == {"trainium": w.outcome.trainium.total, "gpu": w.outcome.gpu.total}
     assert answer["deciding_step"]["rule"] == w.outcome.decided_by
     assert [s["side"] for s in answer["sources"][:2]] == ["trainium", "gpu"]
-    assert answer["sources"][0]["as_of"] == w.trainium_price.as_of.isoformat()
+    assert answer["sources"][0]["as_of"] == w.prices["trainium"].as_of.isoformat()
 
 
 @pytest.mark.parametrize(("changes", "says"), [
@@ -147,3 +147,67 @@ def test_guide_mcp_without_the_sdk_says_how_to_install_it(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "mcp", None)  # as where the extra is not installed
     assert cli.main(["--root", str(FROZEN), "mcp"]) == 1
     assert capsys.readouterr().err == "guide mcp: the MCP SDK is not installed; run `pip install -e '.[mcp]'` and try again\n"
+
+
+# --- Every answer cites what it used -----------------------------------------------------------------
+# Eight p5.48xlarge named on demand in us-east-1 ($55.04, VAN-2026-01, 2026-01-21), accepting spot
+# ($28.11, VAN, 2025-11-30): 8 x 0.0005 x 1.5 = 0.006 of each hour lost, 1,000 x 28.11 / 0.994 =
+# $28,279.68 a run against $55,040 on demand, so the plan is bought on spot; so is Trainium's, on
+# trn1.32xlarge spot ($3.505, VAN, 2025-11-30). On 2026-06-01 both spot figures are 183 days old, past
+# the 180 days the guide trusts unchecked; the on-demand ones (2026-01-21) are 131.
+SPOT_DAY = dt.date(2026, 6, 1)
+
+
+def _bought_on_spot(guide: Guide) -> dict:
+    return _workload(guide, runs=10, run_size={"gpu_instance_hours": 1000.0}, buy=["on-demand", "spot"],
+                     trainium={"instance": "trn1.32xlarge", "region": "us-east-1", "option": "on-demand", "count": 8},
+                     gpu={"instance": "p5.48xlarge", "region": "us-east-1", "option": "on-demand", "count": 8},
+                     regions=None, constraints=[], availability={"trainium": "available", "gpu": "available"})
+
+
+def test_an_answer_cites_the_spot_price_its_plan_buys_at_and_that_it_is_stale():
+    guide = Guide(FROZEN, URL, SPOT_DAY, [])
+    answer = guide.evaluate_workload({k: v for k, v in _bought_on_spot(guide).items() if v is not None})
+    gpu = answer["result"]["prices"]["gpu"]
+    assert answer["result"]["outcome"]["gpu"]["plan_option"] == "spot"
+    assert (gpu["option"], gpu["point"], gpu["source"], gpu["as_of"]) == ("spot", 28.11, "VAN", "2025-11-30")
+    assert (gpu["stale"], gpu["age_days"]) == (True, 183)
+    cited = [s for s in answer["sources"] if s.get("side") == "gpu"]
+    assert [(s["figure"], s["stale"]) for s in cited] == [("gpu price: p5.48xlarge us-east-1 spot", True)]
+    # The pool it buys from is cited as well: the guide's default, since the frozen data rates none.
+    assert any(s["figure"].startswith("gpu spot pool: p5.48xlarge us-east-1, the guide's default") for s in answer["sources"])
+    # The on-demand price it was named with is not what it used, and is not cited.
+    assert not any("on-demand" in s["figure"] for s in cited)
+
+
+def test_a_stale_price_that_decides_the_verdict_is_marked_at_the_verdict():
+    from generator.inputs.freshness import Freshness
+    from generator.model.results import evaluate_workload, present_workload
+    from generator.model.schema import Workload
+
+    guide = Guide(FROZEN, URL, SPOT_DAY, [])
+    body = {k: v for k, v in _bought_on_spot(guide).items() if v is not None}
+    w = evaluate_workload(Workload.model_validate(body), guide.catalog)
+    shown = present_workload(w, None, Freshness.of(guide.catalog, SPOT_DAY))
+    assert [u["stale"] for u in shown["prices_used"]] == [True, True]
+    assert shown["prices_used"][1]["text"] == ("GPU: p5.48xlarge in us-east-1, spot, at $28.11/h (VAN, 2025-11-30); "
+                                               "183 days old, older than the guide trusts unchecked")
+    assert shown["stale_verdict"] == (
+        "This verdict rests on trn1.32xlarge in us-east-1, spot, as of 2025-11-30 (183 days old) and p5.48xlarge in "
+        "us-east-1, spot, as of 2025-11-30 (183 days old), older than the guide trusts unchecked: check against the "
+        "source before acting.")
+    assert shown["chart"]["subtitle"] == "Source: prices from VAN (2025-11-30). Figures as of 2025-11-30."
+    # Named on demand, the same workload on 2026-06-01 would have cited figures of 2026-01-21, not stale.
+    assert {p.as_of for p in w.named_prices.values()} == {dt.date(2026, 1, 21)}
+
+
+def test_a_plan_bought_in_another_region_cites_that_regions_price():
+    # Named on demand in eu-west-2 ($71.552), allowed eu-north-1 ($58.8928): bought in eu-north-1.
+    guide = Guide(FROZEN, URL, dt.date(2026, 11, 21), [])
+    body = _workload(guide, regions=["eu-west-2", "eu-north-1"],
+                     gpu={"instance": "p5.48xlarge", "region": "eu-west-2", "option": "on-demand", "count": 8},
+                     trainium={"instance": "trn1.32xlarge", "region": "us-east-1", "option": "on-demand", "count": 8})
+    answer = guide.evaluate_workload(body)
+    gpu = answer["result"]["prices"]["gpu"]
+    assert (gpu["region"], gpu["point"]) == ("eu-north-1", 58.8928)
+    assert [s["figure"] for s in answer["sources"] if s.get("side") == "gpu"] == ["gpu price: p5.48xlarge eu-north-1 on-demand"]

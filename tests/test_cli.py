@@ -160,13 +160,18 @@ def test_json_has_one_object_per_scenario_with_everything_computed(runs):
         assert s["robust"] == all(w["robustness"]["holds"] and not w["robustness"]["joint_flip"] for w in s["workloads"])
         assert [w["name"] for w in s["workloads"]] == [w["name"] for w in s["scenario"]["workloads"]]
         for w in s["workloads"]:
-            assert set(w) == {"name", "inputs", "outcome", "robustness", "thresholds", "single_blocks", "prices"}
+            assert set(w) == {"name", "inputs", "outcome", "robustness", "thresholds", "single_blocks", "prices",
+                              "hourly_prices", "spot_pools"}
             assert set(w["inputs"]) == _fields(Inputs)
             assert set(w["outcome"]) == _fields(Outcome)
             for side in ("trainium", "gpu"):
                 assert set(w["outcome"][side]) == _fields(Side)
-                assert set(w["prices"][side]) == _fields(Bought)
-                assert w["prices"][side]["point"] == w["inputs"][side + "_price"]["value"]
+                assert set(w["prices"][side]) == _fields(Bought) | {"stale", "age_days"}
+                # The record the plan buys at: the way and region the engine chose.
+                assert (w["prices"][side]["region"], w["prices"][side]["option"]) == (
+                    w["outcome"][side]["plan_region"], w["outcome"][side]["plan_option"])
+                assert w["prices"][side]["point"] == w["outcome"][side]["usd_per_hour"]
+                assert isinstance(w["prices"][side]["stale"], bool) and isinstance(w["prices"][side]["age_days"], int)
                 dt.date.fromisoformat(w["prices"][side]["as_of"])
             assert w["outcome"]["trace"], "an empty trace"
             for step in w["outcome"]["trace"]:

@@ -40,7 +40,7 @@ def test_resolve_hands_on_the_price_records_it_found(project):
     catalog = project.catalog
     seen = 0
     for w in _every_workload(project):
-        for side, bought in w.prices.items():
+        for side, bought in w.named_prices.items():
             c = getattr(w.workload, side)
             p = catalog.price(c.instance, c.region, c.option)
             assert (bought.instance, bought.region, bought.option) == (c.instance, c.region, c.option)
@@ -54,9 +54,27 @@ def test_results_serialise_the_resolved_prices_as_json(project):
     r = project.results[0]
     d = json.loads(json.dumps(to_dict(r), allow_nan=False))  # no default=: every value is JSON already
     for w, out in zip(r.workloads, d["workloads"], strict=True):
-        assert out["prices"]["gpu"]["source"] == w.gpu_price.source
-        assert out["prices"]["trainium"]["as_of"] == w.trainium_price.as_of.isoformat()
-        assert out["prices"]["trainium"]["point"] == w.trainium_price.point
+        assert out["prices"]["gpu"]["source"] == w.prices["gpu"].source
+        assert out["prices"]["trainium"]["as_of"] == w.prices["trainium"].as_of.isoformat()
+        assert out["prices"]["trainium"]["point"] == w.prices["trainium"].point
+
+
+def test_an_answer_cites_the_records_its_plans_buy_at(project):
+    """Each side's cited price is the record of the way and region its plan buys at, as resolve found
+    it, whatever the workload named; a plan that buys hours past its terms another way cites that too."""
+    catalog = project.catalog
+    other = 0
+    for w in _every_workload(project):
+        for side, bought in w.used_prices:
+            sd = getattr(w.outcome, side)
+            assert bought.instance == getattr(w.workload, side).instance and bought.region == sd.plan_region
+            assert bought.option in (sd.plan_option, sd.hourly_option)
+            assert (bought.point, bought.source, bought.as_of) == (lambda p: (p.point, p.source, p.as_of))(
+                catalog.price(bought.instance, bought.region, bought.option))
+        for side, sd in (("trainium", w.outcome.trainium), ("gpu", w.outcome.gpu)):
+            assert (w.prices[side].region, w.prices[side].option) == (sd.plan_region, sd.plan_option)
+            other += (sd.plan_option, sd.plan_region) != (getattr(w.workload, side).option, getattr(w.workload, side).region)
+    assert other > 0, "no shipped plan is bought another way than named: the test would not tell them apart"
 
 
 def test_pages_and_charts_show_the_prices_resolve_found_after_the_catalog_changes(project, monkeypatch):
@@ -83,7 +101,7 @@ def test_pages_and_charts_show_the_prices_resolve_found_after_the_catalog_change
         page = site.pages[f"scenarios/{r.id}.md"]
         assert "CHANGED" not in page and "2001-02-03" not in page
         for w in r.workloads:
-            for side, bought in w.prices.items():
+            for side, bought in w.named_prices.items():
                 assert (f'data-key="{side}_price" data-value="{bought.point}" title="{fmt.hourly_exact(bought.point)}">'
                         f'{fmt.hourly(bought.point)}<') in page
                 assert f", as of {bought.as_of}." in page

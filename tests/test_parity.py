@@ -222,11 +222,16 @@ def cases():
     ran = json.loads(out.stdout)
     assert len(ran) == len(workloads), f"Node returned {len(ran)} results for {len(workloads)} workloads"
     js = [r["result"] for r in ran]
+    # The records each plan buys at: the catalog's rows in the calculator's data, named by their key.
+    for r in js:
+        r["prices_used"] = [{k: p[k] for k in ("side", "instance", "region", "option")} for p in r["prices_used"]]
     py, curves = [], []
     for w in workloads:
         r = evaluate_workload(w, catalog)
         py.append({"inputs": plain(r.inputs), "outcome": plain(r.outcome), "robustness": plain(r.robustness),
                    "thresholds": plain(r.thresholds), "single_blocks": plain(r.single_blocks),
+                   "prices_used": [{"side": side, "instance": b.instance, "region": b.region, "option": b.option}
+                                   for side, b in r.used_prices],
                    "curve": plain(cost_curve(r.inputs, r.outcome))})
         curves.append((py[-1]["curve"], price_refs(r)))
     return workloads, py, js, curves, [r["curve"] for r in ran]

@@ -20,7 +20,13 @@ from generator.model.wording import ANSWER_LABELS, plan_bought, present
 
 PRESENT = Path(__file__).resolve().parent.parent / "docs" / "assets" / "calculator" / "wording.mjs"
 ENGINE = PRESENT.parent / "engine.mjs"
-PRICES = {"trainium": {"source": "VAN", "as_of": "2025-11-30"}, "gpu": {"source": "SKY", "as_of": "2025-12-01"}}
+# The records the plans buy at, as price_refs gives them.
+PRICES = [
+    {"side": "trainium", "instance": "trn1.32xlarge", "region": "us-east-1", "option": "on-demand", "usd_per_hour": 21.5,
+     "source": "VAN", "as_of": "2025-11-30", "name": "VAN", "vanished": None, "stale": False, "age_days": 10},
+    {"side": "gpu", "instance": "p5.48xlarge", "region": "us-east-1", "option": "spot", "usd_per_hour": 28.11,
+     "source": "SKY", "as_of": "2025-12-01", "name": "SKY", "vanished": None, "stale": False, "age_days": 9},
+]
 
 RUNNER = """
 import { readFileSync } from "node:fs";

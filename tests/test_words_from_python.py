@@ -101,7 +101,7 @@ def test_every_template_either_language_fills_is_in_the_table_and_each_is_used_b
     assert filled <= keys, filled - keys  # no template the data does not carry
     # Every template is said by both languages, but for what only a scenario page says.
     assert [k for k in sorted(keys) if f'"{k}"' not in py] == []
-    assert [k for k in sorted(keys) if f'"{k}"' not in js and f"T.{k}" not in js] == ["withdrawn"]
+    assert [k for k in sorted(keys) if f'"{k}"' not in js and f"T.{k}" not in js] == []
 
 
 RUNNER = """
@@ -124,8 +124,10 @@ def test_the_calculator_says_what_its_data_says():
     o = evaluate(x)
     case = {"result": {"inputs": plain(x), "outcome": plain(o), "robustness": plain(robustness(x, o)),
                        "thresholds": plain(thresholds(x, o))},
-            "curve": plain(cost_curve(x, o)), "prices": {"trainium": {"source": "A", "as_of": "2025-01-01"},
-                                                         "gpu": {"source": "B", "as_of": "2025-01-02"}}}
+            "curve": plain(cost_curve(x, o)), "prices": [
+                {"side": side, "instance": "i", "region": "r", "option": "on-demand", "usd_per_hour": 1.0, "source": src,
+                 "as_of": day, "name": src, "vanished": None, "stale": False, "age_days": 1}
+                for side, src, day in (("trainium", "A", "2025-01-01"), ("gpu", "B", "2025-01-02"))]}
     words = json.loads(json.dumps(wording.tables()))
     words["TEMPLATES"]["live"] = "Answer: {verdict} ({words})."
     words["STEPS"]["both-can-run"] = "Nothing rules either side out."

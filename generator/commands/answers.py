@@ -65,12 +65,18 @@ class Guide:
                 "as_of": None if as_of is None else as_of.isoformat(), **more}
 
     def sources_of(self, w: WorkloadResult) -> list[dict[str, Any]]:
-        """The source and date of every figure the engine read for this workload: the price of each
-        side (with whether it is stale), then the assumptions from data/assumptions.yaml it used."""
+        """The source and date of every figure the engine used for this workload: each price the
+        plans buy at (the way and region chosen, with whether it is stale or withdrawn), the spot
+        pools they buy from, then the assumptions from data/assumptions.yaml it used."""
         out = []
-        for side, p in w.prices.items():
+        for side, p in w.used_prices:
             out.append(self._source(p.source, p.as_of, f"{side} price: {p.instance} {p.region} {p.option}",
-                                    side=side, stale=self.fresh.is_stale(p), age_days=self.fresh.age(p)))
+                                    side=side, stale=self.fresh.is_stale(p), age_days=self.fresh.age(p),
+                                    withdrawn=None if p.vanished is None else p.vanished.isoformat()))
+        for side, risk in w.spot_risks.items():
+            pool = f"{side} spot pool: {w.prices[side].instance} {w.prices[side].region}"
+            out.append(self._source(risk.source, risk.as_of, pool + (f", the Advisor's band {risk.bucket}" if risk.bucket else
+                                                                      ", the guide's default (the Advisor rates no such pool)")))
         a, wl = self.catalog.assumptions, w.workload
         used: list[tuple[str, Any]] = []
         if wl.porting.engineer_week_usd is None:
@@ -84,8 +90,7 @@ class Guide:
         for name in wl.constraints:
             if name in a.constraints:
                 used.append((f"constraint: {name}", a.constraints[name]))
-        if "spot" in (wl.trainium.option, wl.gpu.option):
-            used.append(("spot interruptions per instance-hour", a.spot_interruptions_per_instance_hour))
+        if w.spot_risks:
             used.append(("spot hours lost per interruption", a.spot_hours_lost_per_interruption))
         used.append(("close-call margin", a.close_call_margin))
         if wl.availability.needed_within_days is not None:
@@ -117,7 +122,7 @@ class Guide:
     def workload_answer(self, w: WorkloadResult) -> dict[str, Any]:
         """The answer about one evaluated workload: its verdict and the figures that make it, read out
         of the engine's own document (`result`, as `guide evaluate --format json` writes it)."""
-        result = workload_dict(w)
+        result = workload_dict(w, self.fresh)
         o, t = result["outcome"], result["thresholds"]
         deciding = [s for s in o["trace"] if s["verdict"] is not None][-1]
         return {
@@ -192,7 +197,7 @@ class Guide:
         sid = arguments.get("id")
         self._known("id", sid, self.by_id, required=True)
         r = self.by_id[sid]
-        return {"result": to_dict(r), "workloads": [self.workload_answer(w) for w in r.workloads], **self.addresses(r)}
+        return {"result": to_dict(r, self.fresh), "workloads": [self.workload_answer(w) for w in r.workloads], **self.addresses(r)}
 
     def explain(self, arguments: dict[str, Any]) -> dict[str, Any]:
         topic = arguments.get("topic")

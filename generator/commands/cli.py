@@ -350,7 +350,14 @@ def _main(argv: list[str] | None = None, aws_client=None) -> int:
             print(f"note: {stale}")
         return 0
     if args.format == "json":
-        json.dump([to_dict(r) for r in project.results], sys.stdout, indent=2, default=str)
+        try:
+            on = siteconfig.today(siteconfig.read(root).today)
+        except ValueError as e:
+            print(f"guide evaluate: {e}", file=sys.stderr)
+            return 1
+        # Each price the plans buy at says whether it is stale today, as the pages do.
+        fresh = freshness.Freshness.of(project.catalog, on)
+        json.dump([to_dict(r, fresh) for r in project.results], sys.stdout, indent=2, default=str)
         sys.stdout.write("\n")
     else:
         print(_table(project.results))

@@ -173,15 +173,24 @@ def spot_risk(catalog: Catalog, instance: str, region: str) -> SpotRisk:
                     rated.source, rated.as_of)
 
 
+# Every price record a side may be bought at, by region and way; and its spot pools' ratings, by region.
+Records = dict[tuple[str, str], Bought]
+Pools = dict[str, SpotRisk]
+
+
 @dataclass(frozen=True)
 class Resolved:
-    """A workload as the engine takes it, with the price records its two sides were resolved from."""
+    """A workload as the engine takes it, with the price records its two sides were resolved from:
+    the named ones, and every record a plan may buy at (each way in each region it may use), so that
+    an answer cites the figures its plan used without looking them up again."""
 
     inputs: Inputs
     trainium: Bought
     gpu: Bought
-    trainium_spot_risk: SpotRisk | None = None  # None: the side is not bought on spot
+    trainium_spot_risk: SpotRisk | None = None  # None: the side is not named on spot
     gpu_spot_risk: SpotRisk | None = None
+    records: dict[str, Records] | None = None  # by side
+    pools: dict[str, Pools] | None = None  # by side
 
 
 def held_hours(c) -> float:
@@ -288,5 +297,16 @@ def resolve(w: Workload, catalog: Catalog) -> Resolved:
         gpu_accepts=accepted(w, "gpu"),
         block_limits=block_limits(catalog),
     )
+    records: dict[str, Records] = {}
+    pools: dict[str, Pools] = {}
+    for side, named, risk in (("trainium", trn, trn_risk), ("gpu", gpu, gpu_risk)):
+        c = getattr(w, side)
+        records[side] = {(named.region, named.option): named}
+        pools[side] = {c.region: risk}
+        for way in getattr(x, side + "_ways") + getattr(x, side + "_ways_elsewhere"):
+            if (way.region, way.option) not in records[side]:
+                records[side][(way.region, way.option)] = bought(catalog, c.instance, way.region, way.option)
+            if way.option == "spot" and way.region not in pools[side]:
+                pools[side][way.region] = spot_risk(catalog, c.instance, way.region)
     return Resolved(x, trn, gpu, trn_risk if w.trainium.option == "spot" else None,
-                    gpu_risk if w.gpu.option == "spot" else None)
+                    gpu_risk if w.gpu.option == "spot" else None, records, pools)

@@ -7,7 +7,7 @@ import datetime as dt
 import functools
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from generator.model import formatting as fmt
 from generator.model import wording
@@ -25,7 +25,7 @@ from generator.model.engine import (
     single_blocks,
     thresholds,
 )
-from generator.model.resolve import Bought, resolve
+from generator.model.resolve import Bought, SpotRisk, resolve
 from generator.model.schema import Scenario, Workload
 
 
@@ -34,8 +34,11 @@ class WorkloadResult:
     workload: Workload
     inputs: Inputs
     outcome: Outcome
-    trainium_price: Bought
+    trainium_price: Bought  # the prices the workload names
     gpu_price: Bought
+    # Every record each side's plan may buy at, and its spot pools' ratings (resolve.Resolved).
+    records: dict[str, dict[tuple[str, str], Bought]] = dataclasses.field(default_factory=dict)
+    pools: dict[str, dict[str, SpotRisk]] = dataclasses.field(default_factory=dict)
 
     # Robustness and thresholds are most of what evaluating a workload costs, and a build reads them
     # only for a page it renders afresh: a scenario whose page an earlier build stored never asks.
@@ -55,19 +58,47 @@ class WorkloadResult:
         return single_blocks_summary(single_blocks(self.inputs, self.outcome))
 
     @property
-    def prices(self) -> dict[str, Bought]:
-        """The price each side is bought at, by side, as resolve found it."""
+    def named_prices(self) -> dict[str, Bought]:
+        """The price each side is named to be bought at, by side: what the scenario's inputs say."""
         return {"trainium": self.trainium_price, "gpu": self.gpu_price}
+
+    def _record(self, side: str, region: str, option: str) -> Bought:
+        named = self.named_prices[side]
+        return self.records.get(side, {}).get((region, option), named) if (region, option) != (named.region, named.option) else named
+
+    @property
+    def prices(self) -> dict[str, Bought]:
+        """The price each side's plan is bought at, by side: the way and region the engine chose,
+        which an answer cites (where the plan buys terms and hours another way, the terms' price)."""
+        return {side: self._record(side, sd.plan_region, sd.plan_option)
+                for side, sd in (("trainium", self.outcome.trainium), ("gpu", self.outcome.gpu))}
+
+    @property
+    def used_prices(self) -> tuple[tuple[str, Bought], ...]:
+        """Every price record the plans use, by side: each plan's way, then the way it buys the hours
+        past its terms, where that is another."""
+        out = []
+        for side, sd in (("trainium", self.outcome.trainium), ("gpu", self.outcome.gpu)):
+            out.append((side, self._record(side, sd.plan_region, sd.plan_option)))
+            if sd.hourly_hours > 0 and sd.hourly_option and sd.hourly_option != sd.plan_option:
+                out.append((side, self._record(side, sd.plan_region, sd.hourly_option)))
+        return tuple(out)
+
+    @property
+    def spot_risks(self) -> dict[str, SpotRisk]:
+        """The rating of the spot pool each side's plan buys, by side, where it buys spot."""
+        return {side: self.pools[side][sd.plan_region] for side, sd in (("trainium", self.outcome.trainium), ("gpu", self.outcome.gpu))
+                if sd.spot_rate is not None and sd.plan_region in self.pools.get(side, {})}
 
     @property
     def price_sources(self) -> list[str]:
-        """The sources of the two prices, each once, Trainium's first."""
-        return list(dict.fromkeys(p.source for p in self.prices.values()))
+        """The sources of the prices the plans use, each once, Trainium's first."""
+        return list(dict.fromkeys(p.source for _, p in self.used_prices))
 
     @property
     def prices_as_of(self) -> dt.date:
-        """The date of the newer of the two prices: what a chart of this workload is as of."""
-        return max(self.trainium_price.as_of, self.gpu_price.as_of)
+        """The date of the newest price the plans use: what a chart of this workload is as of."""
+        return max(p.as_of for _, p in self.used_prices)
 
 
 @dataclass(frozen=True)
@@ -116,7 +147,7 @@ def evaluate_workload(w: Workload, catalog: Catalog, *, now: bool = True) -> Wor
     """now=False leaves robustness and thresholds to be worked out when first read."""
     r = resolve(w, catalog)
     x = r.inputs
-    result = WorkloadResult(w, x, evaluate(x), r.trainium, r.gpu)
+    result = WorkloadResult(w, x, evaluate(x), r.trainium, r.gpu, r.records or {}, r.pools or {})
     if now:
         result.robustness, result.thresholds, result.single_blocks  # noqa: B018 (worked out here, kept on the result)
     return result
@@ -246,15 +277,23 @@ def _field_names(kind: type) -> tuple[str, ...] | None:
     return tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else None
 
 
-def present_workload(w: WorkloadResult, names: dict[str, str] | None = None) -> dict[str, Any]:
-    """`wording.present` for one evaluated workload; `names` are the sources' names by key."""
+def present_workload(w: WorkloadResult, names: dict[str, str] | None = None, fresh: Judge | None = None) -> dict[str, Any]:
+    """`wording.present` for one evaluated workload; `names` are the sources' names by key, `fresh`
+    the day's judge of which prices are stale."""
     result = {"inputs": plain(w.inputs), "outcome": plain(w.outcome), "robustness": plain(w.robustness),
               "thresholds": plain(w.thresholds), "single_blocks": plain(w.single_blocks)}
     curve = plain(cost_curve(w.inputs, w.outcome, w.thresholds.break_even))
-    return wording.present(result, curve, wording.price_refs(w, names))
+    return wording.present(result, curve, wording.price_refs(w, names, fresh))
 
 
-def to_dict(r: ScenarioResult) -> dict[str, Any]:
+class Judge(Protocol):
+    """How old a price record is on the day an output is written (`inputs.freshness.Freshness`)."""
+
+    def is_stale(self, p: Any) -> bool: ...
+    def age(self, p: Any) -> int: ...
+
+
+def to_dict(r: ScenarioResult, fresh: Judge | None = None) -> dict[str, Any]:
     return {
         "id": r.id,
         "path": r.path,
@@ -264,12 +303,23 @@ def to_dict(r: ScenarioResult) -> dict[str, Any]:
         "matches_expectation": r.matches_expectation,
         "robust": r.robust,
         "scenario": r.scenario.model_dump(mode="json", exclude_none=True),
-        "workloads": [workload_dict(w) for w in r.workloads],
+        "workloads": [workload_dict(w, fresh) for w in r.workloads],
     }
 
 
-def workload_dict(w: WorkloadResult) -> dict[str, Any]:
-    """One evaluated workload as `guide evaluate --format json` writes it inside its scenario."""
+def price_record(p: Bought, fresh: Judge | None = None) -> dict[str, Any]:
+    """A price record as results publish it; with `fresh`, whether it is stale and how old it is."""
+    out = plain(p)
+    if fresh is not None:
+        out |= {"stale": fresh.is_stale(p), "age_days": fresh.age(p)}
+    return out
+
+
+def workload_dict(w: WorkloadResult, fresh: Judge | None = None) -> dict[str, Any]:
+    """One evaluated workload as `guide evaluate --format json` writes it inside its scenario: `prices`
+    are the records each side's plan buys at (the way and region the engine chose, which may not be
+    the ones named), and `hourly_prices` the way a plan buys the hours past its terms, where another."""
+    main = w.prices
     return {
         "name": w.workload.name,
         "inputs": plain(w.inputs),
@@ -277,7 +327,9 @@ def workload_dict(w: WorkloadResult) -> dict[str, Any]:
         "robustness": plain(w.robustness),
         "thresholds": plain(w.thresholds),
         "single_blocks": plain(w.single_blocks),
-        "prices": plain(w.prices),
+        "prices": {side: price_record(p, fresh) for side, p in main.items()},
+        "hourly_prices": {side: price_record(p, fresh) for side, p in w.used_prices if p is not main[side]},
+        "spot_pools": {side: plain(risk) for side, risk in w.spot_risks.items()},
     }
 
 

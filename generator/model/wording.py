@@ -135,6 +135,12 @@ TEMPLATES = {
     "chart_summary": "Over {runs} the GPU side costs {gpu} and the Trainium side {trainium}, including {ports} at {port_cost}{each}. Trainium {be}.",
     "each": " each",
     "subtitle": "Source: {source}. Figures as of {as_of}.",
+    # The prices an answer used: the way and region each plan buys at, not the ones it was named with.
+    "price_used": "{side}: {instance} in {region}, {way}, at {price} ({source}, {date})",
+    "used_stale": "; {days} days old, older than the guide trusts unchecked",
+    "used_withdrawn": "; {withdrawn}",
+    "stale_verdict": "This verdict rests on {prices}, older than the guide trusts unchecked: check against the source before acting.",
+    "stale_price": "{instance} in {region}, {way}, as of {date} ({days} days old)",
     "source": "{name} ({date})",
     "prices_from": "prices from {sources}",
     "and": " and ",
@@ -349,6 +355,7 @@ ANSWER_LABELS = {
     "value": "Value",
     "verdict_column": "Verdict",
     "difference": SUMMARY_LABELS["total_difference"],
+    "prices_used": "Prices the plans buy at:",
 }
 # A team's Neuron experience (schema.Experience), as the scenario page and the calculator's form name it.
 EXPERIENCE_LABELS = {"none": "None", "some": "Some", "experienced": "Experienced, or a partner"}
@@ -769,7 +776,34 @@ def _cheapest(x: dict[str, Any], sd: dict[str, Any], side: str) -> str:
     return _say("cheaper_here", way=_option(sd["cheapest_option"]), gain=gain)
 
 
-def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any]) -> dict[str, Any]:
+def _prices_used(prices: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each price record the plans buy at, as a line of the answer's sources."""
+    out = []
+    for p in prices:
+        text = _say("price_used", side=VERDICT_LABELS[p["side"]], instance=p["instance"], region=p["region"],
+                    way=_option(p["option"]), price=f.hourly(p["usd_per_hour"]), source=p.get("name") or p["source"],
+                    date=f.date(p["as_of"]))
+        if p.get("vanished"):
+            text += _say("used_withdrawn", withdrawn=withdrawn(p["vanished"]))
+        if p.get("stale"):
+            text += _say("used_stale", days=f.count(p["age_days"]))
+        out.append({"side": p["side"], "stale": bool(p.get("stale")), "text": text})
+    return out
+
+
+def _stale_verdict(o: dict[str, Any], prices: list[dict[str, Any]]) -> str | None:
+    """Beside a verdict the plans' costs decide, the stale prices it rests on."""
+    decided = [s["rule"] for s in o["trace"] if s["verdict"]]
+    old = [p for p in prices if p.get("stale")]
+    if not old or not decided or decided[-1] not in ("cost", "capacity"):
+        return None
+    return _say("stale_verdict", prices=TEMPLATES["and"].join(_say(
+        "stale_price", instance=p["instance"], region=p["region"], way=_option(p["option"]), date=f.date(p["as_of"]),
+        days=f.count(p["age_days"])) for p in old))
+
+
+
+def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: list[dict[str, Any]]) -> dict[str, Any]:
     rows = []
     for p in curve["rows"]:
         rows.append({"runs": p["runs"], "side": "GPU", "cost": p["gpu"]})
@@ -785,7 +819,7 @@ def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: 
     crossing = curve["crossing"]
     if crossing is not None:
         marks.append(mark(crossing, _say("break_even_mark", runs=f.FIRST_RUN if crossing <= 1 else _plural(crossing, "run")), 26))
-    as_of = max(f.date(prices["trainium"]["as_of"]), f.date(prices["gpu"]["as_of"]))
+    as_of = max(f.date(p["as_of"]) for p in prices)
     source = source_line(prices)
     ports = o["ports"]
     be = (TEMPLATES["never_breaks_even"] if crossing is None else TEMPLATES["first_run_repays"] if crossing <= 1
@@ -801,20 +835,20 @@ def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: 
     }
 
 
-def source_line(prices: dict[str, Any]) -> str:
-    """Where a workload's two prices come from, each source by its name and date (a chart copied
-    into a post has no sources page to decode a key on), each once."""
+def source_line(prices: list[dict[str, Any]]) -> str:
+    """Where the prices a workload's plans buy at come from, each source by its name and date (a
+    chart copied into a post has no sources page to decode a key on), each once."""
     named: list[str] = []
-    for side in ("trainium", "gpu"):
-        p = prices[side]
+    for p in prices:
         text = _say("source", name=p.get("name") or p["source"], date=f.date(p["as_of"]))
         if text not in named:
             named.append(text)
     return _say("prices_from", sources=TEMPLATES["and"].join(named))
 
 
-def present(result: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any]) -> dict[str, Any]:
-    """Everything a reader is told about one evaluated workload, as plain data."""
+def present(result: dict[str, Any], curve: dict[str, Any], prices: list[dict[str, Any]]) -> dict[str, Any]:
+    """Everything a reader is told about one evaluated workload, as plain data. `prices`: the records
+    the plans buy at (`price_refs`), which its sources name."""
     x, o, rob, t = result["inputs"], worded(result["outcome"]), result["robustness"], result["thresholds"]
     verdict = o["verdict"]
     robustness = _robustness(rob, verdict)
@@ -830,6 +864,8 @@ def present(result: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any
         "summary": _summary(x, o, t),
         "price_notes": _price_notes(o),
         "booking_notes": _booking_notes(x, o, result.get("single_blocks")),
+        "prices_used": _prices_used(prices),
+        "stale_verdict": _stale_verdict(o, prices),
         "price_marks": _price_marks(o, rob),
         "robustness": robustness,
         "thresholds": _thresholds(t, x, o),
@@ -839,11 +875,18 @@ def present(result: dict[str, Any], curve: dict[str, Any], prices: dict[str, Any
 
 # --- From the Python side's objects ----------------------------------------------------------------
 
-def price_refs(w: Any, names: dict[str, str] | None = None) -> dict[str, dict[str, str]]:
-    """The source and date of the price each side of a `WorkloadResult` was resolved at, with the
-    source's name (`Source.name`, by key in `names`) where the caller has the catalog."""
-    return {side: {"source": p.source, "as_of": p.as_of.isoformat(), "name": (names or {}).get(p.source, p.source)}
-            for side, p in w.prices.items()}
+def price_refs(w: Any, names: dict[str, str] | None = None, fresh: Any = None) -> list[dict[str, Any]]:
+    """Each price record a `WorkloadResult`'s plans buy at (`used_prices`), with its source's name
+    (`Source.name`, by key in `names`) where the caller has the catalog, and with `fresh` (the day's
+    `Freshness`) whether it is stale."""
+    out = []
+    for side, p in w.used_prices:
+        out.append({"side": side, "instance": p.instance, "region": p.region, "option": p.option,
+                    "usd_per_hour": p.point, "source": p.source, "as_of": p.as_of.isoformat(),
+                    "name": (names or {}).get(p.source, p.source),
+                    "vanished": None if p.vanished is None else p.vanished.isoformat(),
+                    "stale": False if fresh is None else fresh.is_stale(p), "age_days": None if fresh is None else fresh.age(p)})
+    return out
 
 
 def scenario_state(states: list[str]) -> str:

@@ -11,12 +11,14 @@ from typing import Any
 from generator.model import engine, wording
 from generator.model.catalog import OPTION_LABELS, TERM_HOURS, Catalog
 from generator.model.resolve import block_limits, spot_risk
-from generator.model.results import ScenarioResult
+from generator.model.results import Judge, ScenarioResult
 from generator.rendering import calculator_messages
 from generator.rendering.embeds import compact_json
 
 
-def calculator_data(catalog: Catalog) -> dict[str, Any]:
+def calculator_data(catalog: Catalog, fresh: Judge | None = None) -> dict[str, Any]:
+    """fresh: the build day's judge of which prices are stale, which an answer then says of the prices
+    it used (none are, without one)."""
     a = catalog.assumptions
     limits = block_limits(catalog)
     # An instance with no published price anywhere (Trn3 today) cannot be costed: not offered here.
@@ -36,6 +38,8 @@ def calculator_data(catalog: Catalog) -> dict[str, Any]:
                 "usd_per_hour": p.usd_per_hour, "low": p.low, "high": p.high,
                 "source": p.source, "as_of": p.as_of.isoformat(), "note": p.note,
                 "vanished": p.vanished.isoformat() if p.vanished else None,
+                "stale": False if fresh is None or not p.offered else fresh.is_stale(p),
+                "age_days": None if fresh is None or not p.offered else fresh.age(p),
             }
             for p in catalog.prices
         ],

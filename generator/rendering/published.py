@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.model import formatting as fmt
-from generator.model.results import ScenarioResult, to_dict
+from generator.model.results import Judge, ScenarioResult, to_dict
 from generator.model.wording import VERDICT_LABELS
 from generator.rendering import downloads, passthrough
 from generator.rendering.charts import ChartLabel
@@ -38,10 +38,10 @@ def result_path(scenario_id: str) -> str:
     return f"scenarios/{scenario_id}/result.json"
 
 
-def result_json(r: ScenarioResult) -> str:
+def result_json(r: ScenarioResult, fresh: Judge | None = None) -> str:
     """The scenario's entry of `guide evaluate --format json`, written the same way; each price in it
-    carries its source and as_of."""
-    return json.dumps(to_dict(r), indent=2, default=str) + "\n"
+    carries its source and as_of, and with `fresh` whether it is stale on the build's day."""
+    return json.dumps(to_dict(r, fresh), indent=2, default=str) + "\n"
 
 
 FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
@@ -105,10 +105,11 @@ class ScenarioTexts:
     full: str
 
 
-def scenario_texts(r: ScenarioResult, markdown: str, site_url: str, charts: Iterable[ChartLabel] = ()) -> ScenarioTexts:
+def scenario_texts(r: ScenarioResult, markdown: str, site_url: str, charts: Iterable[ChartLabel] = (),
+                   fresh: Judge | None = None) -> ScenarioTexts:
     """charts: the scenario's charts, whose metadata files llms.txt lists with it."""
     page = f"scenarios/{r.id}.md"
-    texts = {result_path(r.id): result_json(r), markdown_path(page): page_markdown(markdown)}
+    texts = {result_path(r.id): result_json(r, fresh), markdown_path(page): page_markdown(markdown)}
     return ScenarioTexts(ChartFiles(f"scenario:{r.id}", texts, None, ""), _listed(r, site_url, charts), _full(r, site_url))
 
 

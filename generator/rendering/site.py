@@ -256,7 +256,7 @@ class Renderer:
 
     @functools.cached_property
     def _reference_shown(self) -> dict[str, Any]:
-        return present_workload(self.reference.result.workloads[0], self.source_names)
+        return present_workload(self.reference.result.workloads[0], self.source_names, self.freshness)
 
     def reference_shown(self) -> dict[str, Any]:
         """What the present layer says of the reference workload: the home page's price marks and flip."""
@@ -274,7 +274,7 @@ class Renderer:
         from generator.rendering.calculator import calculator_data, data_json, workload_json
         from generator.rendering.calculator_fields import as_json as fields_json
 
-        parts = {"data": calculator_data(self.catalog), "fields": fields_json(),
+        parts = {"data": calculator_data(self.catalog, self.freshness), "fields": fields_json(),
                  "reference": workload_json(self.project.reference.workload), "chart": json.loads(self.calculator_chart)}
         return script_json(embeds.JSONText(data_json(parts, [p for r in self.project.results for p in self.presets(r)])))
 
@@ -299,7 +299,7 @@ class Renderer:
     def scenario_row(self, r: ScenarioResult) -> dict[str, Any]:
         """What the scenarios index says about one scenario, in the words its page uses."""
         row = self._rows.get(r.id)
-        return row if row is not None else scenario_row(r, [present_workload(w, self.source_names) for w in r.workloads])
+        return row if row is not None else scenario_row(r, [present_workload(w, self.source_names, self.freshness) for w in r.workloads])
 
     def index_row(self, r: ScenarioResult) -> Markup:
         """The scenario's row in the scenarios index, as HTML."""
@@ -354,14 +354,15 @@ class Renderer:
 
     def scenario_page(self, r: ScenarioResult) -> str:
         page = f"scenarios/{r.id}.md"
-        shown = [present_workload(w, self.source_names) for w in r.workloads]
+        shown = [present_workload(w, self.source_names, self.freshness) for w in r.workloads]
         # Each chart's card, what a link to the page or to the chart unfurls to, leads with the answer.
         answer = unfurl.card_heading(r)
         blocks = [self.chart_block(self.register(c, page, answer)) for c in ch.scenario_charts(r, shown)]
         row = self._rows[r.id] = scenario_row(r, shown)
         self._row_html[r.id] = self._index_row(r, row)
         self._presets[r.id] = self.presets(r)
-        return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, prices=[w.prices for w in r.workloads],
+        return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, named=[w.named_prices for w in r.workloads],
+                                                              used=[p for w in r.workloads for _, p in w.used_prices],
                                                               shown=shown, row=row)
 
     def price_to_beat(self, w: WorkloadResult) -> tuple[trn3.PriceToBeat, ...]:
@@ -391,7 +392,7 @@ class Renderer:
         first, first_embed = len(self.charts), len(self.embeds)
         page = self.scenario_page(r)
         labels = self.charts[first:]
-        files = published.scenario_texts(r, page, self.site_url, labels)
+        files = published.scenario_texts(r, page, self.site_url, labels, self.freshness)
         if self.cache is not None:
             embeds.store_at_once(self.cache, files.files)
         self.published.append(files)

@@ -1082,7 +1082,21 @@ export function evaluateWorkload(w, data) {
   // The break-even statement is solved once, for the thresholds, and drawn from there.
   const t = thresholds(inputs, outcome);
   return { inputs, outcome, robustness: robustness(inputs, outcome), thresholds: t,
-    single_blocks: singleBlocksSummary(singleBlocks(inputs, outcome)), curve: costCurve(inputs, outcome, t.break_even) };
+    single_blocks: singleBlocksSummary(singleBlocks(inputs, outcome)), prices_used: usedPrices(w, data, outcome),
+    curve: costCurve(inputs, outcome, t.break_even) };
+}
+
+// Every price record the plans use, by side (results.py's used_prices): each plan's way in the region
+// it buys in, then the way it buys the hours past its terms, where that is another.
+function usedPrices(w, data, o) {
+  const out = [];
+  for (const side of ["trainium", "gpu"]) {
+    const sd = o[side];
+    const options = [sd.plan_option];
+    if (sd.hourly_hours > 0 && sd.hourly_option && sd.hourly_option !== sd.plan_option) options.push(sd.hourly_option);
+    for (const option of options) out.push({ side, ...findPrice(data, w[side].instance, sd.plan_region, option) });
+  }
+  return out;
 }
 
 // The one-block reading of a plan as results publish it (results.py's single_blocks_summary).

@@ -296,12 +296,15 @@ ${shown.lead ? `<p class="guide-verdict__lead">${esc(shown.lead)}</p>` : ""}
 <p class="guide-verdict__label">${esc(L.verdict)} <strong>${esc(shown.verdict_label)}</strong> <span class="guide-badge guide-badge--${badge}" data-robust="${esc(rob.state)}">${esc(rob.words)}</span></p>
 <ol class="guide-trace">${trace}</ol>
 ${shown.price_notes.map((n) => `<p class="guide-price-basis" data-price-basis="${esc(n.side)}:${esc(n.basis)}">${esc(n.text)}</p>`).join("")}
+${shown.stale_verdict ? `<p class="guide-stale-verdict" data-stale-verdict>${esc(shown.stale_verdict)}</p>` : ""}
 ${shown.booking_notes.map((n) => `<p class="guide-booking-note" data-booking-note>${esc(n)}</p>`).join("")}
 </div>
 <table data-table="numbers">
 <thead><tr><th>${esc(L.figure)}</th><th>${esc(L.trainium)}</th><th>${esc(L.gpu)}</th></tr></thead>
 <tbody>${sides}</tbody></table>
 <table data-table="numbers"><tbody>${rows}</tbody></table>
+<p class="guide-prices-used" data-prices-used>${esc(L.prices_used)} ${shown.prices_used.map((u) =>
+    `<span data-used="${esc(u.side)}"${u.stale ? " data-stale" : ""}>${esc(u.text)}</span>`).join("; ")}.</p>
 <h3>${esc(L.holds)}</h3>
 <p data-robust="${esc(rob.state)}">${esc(rob.sentence)}</p>
 ${ends ? `<table data-table="ranges"><thead><tr><th>${esc(L.input)}</th><th>${esc(L.end)}</th><th>${esc(L.value)}</th><th>${esc(L.verdict_column)}</th><th>${esc(L.difference)}</th></tr></thead><tbody>${ends}</tbody></table>` : ""}
@@ -431,8 +434,12 @@ function recompute() {
   const result = evaluateWorkload(workload, data);
   const tp = findPrice(data, workload.trainium.instance, workload.trainium.region, workload.trainium.option);
   const gp = findPrice(data, workload.gpu.instance, workload.gpu.region, workload.gpu.option);
-  const ref = (p) => ({ source: p.source, as_of: p.as_of, name: data.sources[p.source]?.name ?? p.source });
-  const refs = { trainium: ref(tp), gpu: ref(gp) };
+  // The answer names the prices its plans buy at, which need not be the ones the form names.
+  const refs = result.prices_used.map((p) => ({
+    side: p.side, instance: p.instance, region: p.region, option: p.option, usd_per_hour: p.usd_per_hour,
+    source: p.source, as_of: p.as_of, name: data.sources[p.source]?.name ?? p.source,
+    vanished: p.vanished ?? null, stale: Boolean(p.stale), age_days: p.age_days ?? null,
+  }));
   const shown = say.present(result, result.curve, refs);
   render(shown);
   $("calc-stale").hidden = true;

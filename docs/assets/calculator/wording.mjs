@@ -466,7 +466,7 @@ function chartOf(x, o, curve, prices) {
   if (crossing !== null && crossing !== undefined) {
     marks.push(mark(crossing, say("break_even_mark", { runs: crossing <= 1 ? f.FIRST_RUN : plural(crossing, "run") }), 26));
   }
-  const asOf = [f.date(prices.trainium.as_of), f.date(prices.gpu.as_of)].sort().pop();
+  const asOf = prices.map((p) => f.date(p.as_of)).sort().pop();
   const source = sourceLine(prices);
   const ports = o.ports;
   const be = crossing === null || crossing === undefined ? T.never_breaks_even
@@ -481,16 +481,37 @@ function chartOf(x, o, curve, prices) {
   };
 }
 
-// Where a workload's two prices come from, each source by its name and date (a chart copied into a
-// post has no sources page to decode a key on), each once.
+// Where the prices a workload's plans buy at come from, each source by its name and date (a chart
+// copied into a post has no sources page to decode a key on), each once.
 export function sourceLine(prices) {
   const named = [];
-  for (const side of ["trainium", "gpu"]) {
-    const p = prices[side];
+  for (const p of prices) {
     const text = say("source", { name: p.name || p.source, date: f.date(p.as_of) });
     if (!named.includes(text)) named.push(text);
   }
   return say("prices_from", { sources: named.join(T.and) });
+}
+
+const withdrawn = (day) => say("withdrawn", { date: f.date(day) });
+
+// Each price record the plans buy at, as a line of the answer's sources.
+function pricesUsed(prices) {
+  return prices.map((p) => {
+    let text = say("price_used", { side: W.VERDICT_LABELS[p.side], instance: p.instance, region: p.region,
+      way: optionWords(p.option), price: f.hourly(p.usd_per_hour), source: p.name || p.source, date: f.date(p.as_of) });
+    if (p.vanished) text += say("used_withdrawn", { withdrawn: withdrawn(p.vanished) });
+    if (p.stale) text += say("used_stale", { days: f.count(p.age_days) });
+    return { side: p.side, stale: Boolean(p.stale), text };
+  });
+}
+
+// Beside a verdict the plans' costs decide, the stale prices it rests on.
+function staleVerdict(o, prices) {
+  const decided = o.trace.filter((s) => s.verdict).map((s) => s.rule);
+  const old = prices.filter((p) => p.stale);
+  if (!old.length || !decided.length || !["cost", "capacity"].includes(decided[decided.length - 1])) return null;
+  return say("stale_verdict", { prices: old.map((p) => say("stale_price", { instance: p.instance, region: p.region,
+    way: optionWords(p.option), date: f.date(p.as_of), days: f.count(p.age_days) })).join(T.and) });
 }
 
 export function present(result, curve, prices) {
@@ -510,6 +531,8 @@ export function present(result, curve, prices) {
     summary: summaryOf(x, o, t),
     price_notes: priceNotes(o),
     booking_notes: bookingNotes(x, o, result.single_blocks),
+    prices_used: pricesUsed(prices),
+    stale_verdict: staleVerdict(o, prices),
     price_marks: priceMarks(o, rob),
     robustness,
     thresholds: thresholdsOf(t, x, o),
