@@ -160,7 +160,7 @@ def test_json_has_one_object_per_scenario_with_everything_computed(runs):
         assert s["robust"] == all(w["robustness"]["holds"] and not w["robustness"]["joint_flip"] for w in s["workloads"])
         assert [w["name"] for w in s["workloads"]] == [w["name"] for w in s["scenario"]["workloads"]]
         for w in s["workloads"]:
-            assert set(w) == {"name", "inputs", "outcome", "robustness", "thresholds", "prices"}
+            assert set(w) == {"name", "inputs", "outcome", "robustness", "thresholds", "prices", "neuron_pin"}
             assert set(w["inputs"]) == _fields(Inputs)
             assert set(w["outcome"]) == _fields(Outcome)
             for side in ("trainium", "gpu"):

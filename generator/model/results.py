@@ -24,7 +24,7 @@ from generator.model.engine import (
     robustness,
     thresholds,
 )
-from generator.model.resolve import Bought, resolve
+from generator.model.resolve import Bought, NeuronPin, resolve
 from generator.model.schema import Scenario, Workload
 
 
@@ -35,6 +35,8 @@ class WorkloadResult:
     outcome: Outcome
     trainium_price: Bought
     gpu_price: Bought
+    # PyTorch training on the Trainium side's generation stays on an older Neuron release (None: it does not).
+    neuron_pin: NeuronPin | None = None
 
     # Robustness and thresholds are most of what evaluating a workload costs, and a build reads them
     # only for a page it renders afresh: a scenario whose page an earlier build stored never asks.
@@ -110,7 +112,7 @@ def evaluate_workload(w: Workload, catalog: Catalog, *, now: bool = True) -> Wor
     """now=False leaves robustness and thresholds to be worked out when first read."""
     r = resolve(w, catalog)
     x = r.inputs
-    result = WorkloadResult(w, x, evaluate(x), r.trainium, r.gpu)
+    result = WorkloadResult(w, x, evaluate(x), r.trainium, r.gpu, r.neuron_pin)
     if now:
         result.robustness, result.thresholds  # noqa: B018 (worked out here, kept on the result)
     return result
@@ -239,6 +241,12 @@ def present_workload(w: WorkloadResult, names: dict[str, str] | None = None) -> 
     return wording.present(result, curve, wording.price_refs(w, names))
 
 
+def pin_sentence(w: WorkloadResult) -> dict[str, str] | None:
+    """What a page says of a Trainium side pinned to an older Neuron release (its lead and text);
+    None where it is not."""
+    return None if w.neuron_pin is None else wording.neuron_pin(plain(w.neuron_pin))
+
+
 def to_dict(r: ScenarioResult) -> dict[str, Any]:
     return {
         "id": r.id,
@@ -262,6 +270,7 @@ def workload_dict(w: WorkloadResult) -> dict[str, Any]:
         "robustness": plain(w.robustness),
         "thresholds": plain(w.thresholds),
         "prices": plain(w.prices),
+        "neuron_pin": plain(w.neuron_pin),
     }
 
 
