@@ -630,3 +630,35 @@ def test_every_link_on_the_calculator_keeps_an_edited_case(calc: Calc):
         _same_case(calc)
         followed += 1
     assert followed > 20
+
+
+def test_constraints_that_apply_on_some_trainium_generations_only_work_from_the_form(calc: Calc, project):
+    from generator.model.results import evaluate_workload
+    from generator.model.schema import Workload
+
+    # The repeated fine-tune on trn1: a policy of updated Neuron releases rules trn1 out, a model
+    # already on PyTorch/XLA has nothing to port there; on trn2 the policy leaves it alone and the
+    # model is ported again to TorchNeuron.
+    sides = {"trn1": ("trn1.32xlarge", "us-east-1", "on-demand"), "trn2": ("trn2.48xlarge", "us-east-2", "capacity-block")}
+    for gen, constraint, expected in (("trn1", "supported-neuron-release", "gpu"), ("trn1", "neuron-pytorch-xla", None),
+                                      ("trn2", "supported-neuron-release", None), ("trn2", "neuron-pytorch-xla", None)):
+        inst, region, option = sides[gen]
+        calc.open(f"?ti={inst}&tr={region}&to={option}&tc=8&gi=p4de.24xlarge&gr=us-east-1&go=on-demand&gc=8"
+                  f"&h=192&n=48&r=1.1&rl=0.9&rh=1.25&k_={constraint}")
+        assert calc.page.is_checked(f"#calc-constraints input[value='{constraint}']")
+        w = Workload.model_validate({
+            "name": "your workload", "architecture": "mainstream", "run_size": {"gpu_instance_hours": 192}, "runs": 48,
+            "trainium": {"instance": inst, "region": region, "option": option, "count": 8},
+            "gpu": {"instance": "p4de.24xlarge", "region": "us-east-1", "option": "on-demand", "count": 8},
+            "relative_throughput": {"value": 1.1, "low": 0.9, "high": 1.25}, "constraints": [constraint],
+        })
+        o = evaluate_workload(w, project.catalog).outcome
+        assert calc.verdict() == o.verdict and (expected is None or o.verdict == expected), (gen, constraint)
+        got = calc.values()
+        for key in ("port_cost", "trainium.total", "gpu.total"):
+            side, _, name = key.partition(".")
+            assert _same(got[key], getattr(getattr(o, side), name) if name else getattr(o, key)), (gen, constraint, key)
+        if (gen, constraint) == ("trn1", "neuron-pytorch-xla"):
+            assert o.port_cost == 0
+        if (gen, constraint) == ("trn2", "neuron-pytorch-xla"):
+            assert o.port_cost == 2 * 1.5 * 6000  # the re-port's 2 weeks, by a team new to Neuron

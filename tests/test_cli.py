@@ -161,7 +161,7 @@ def test_json_has_one_object_per_scenario_with_everything_computed(runs):
         assert [w["name"] for w in s["workloads"]] == [w["name"] for w in s["scenario"]["workloads"]]
         for w in s["workloads"]:
             assert set(w) == {"name", "inputs", "outcome", "robustness", "thresholds", "single_blocks", "prices",
-                              "hourly_prices", "spot_pools"}
+                              "hourly_prices", "spot_pools", "neuron_pin"}
             assert set(w["inputs"]) == _fields(Inputs)
             assert set(w["outcome"]) == _fields(Outcome)
             for side in ("trainium", "gpu"):

@@ -105,6 +105,18 @@ def test_trainium3_speeds_cover_every_trainium_chip_sold_and_keep_vendor_claims_
     assert set(speed.vendor_claims) <= set(speed.per_chip)
 
 
+def test_every_neuron_release_and_training_path_is_sourced_and_dated_as_its_source(catalog: Catalog):
+    # How Neuron trains on each generation comes from AWS's own pages (Hugging Face's for its own
+    # library), each dated as its source shows; every Trainium generation has at least one path.
+    n = catalog.neuron
+    assert n is not None and n.current in n.releases
+    for what, f in [*((f"releases.{k}", r) for k, r in n.releases.items()), *((f"paths.{k}", p) for k, p in n.paths.items())]:
+        source = catalog.sources[f.source]
+        assert source.kind == "primary" and f.as_of == source.as_of, what
+    trainium = {i.chip for i in catalog.instances.values() if i.side == "trainium"}
+    assert trainium and all(n.on(chip) for chip in trainium)
+
+
 def test_a_capacity_block_rate_is_never_filed_as_on_demand(catalog: Catalog):
     # The same instance, region and rate under both options means one figure filed twice, as the
     # trn2.48xlarge Capacity Block rate once was; a refresh must keep them apart.

@@ -73,3 +73,24 @@ def test_scenario_sources_link_to_the_sources_page(rendered):
         targets += [(res.id, t) for t in re.findall(r'href="\.\./\.\./sources/#([^"]+)"', block)]
     assert targets, "no scenario's sources name a source of data/sources.yaml"
     assert [(rid, t) for rid, t in targets if t not in keys] == []
+
+
+def test_a_trainium_side_pinned_to_an_older_neuron_release_says_so_beside_the_verdict():
+    from core_support import FROZEN
+
+    project = load_project(FROZEN)
+    renderer = Renderer(project)
+    keys = {k.lower() for k in project.catalog.sources}
+    seen = set()
+    for res in project.results:
+        page = renderer.scenario_page(res)
+        box = page.split('<div class="guide-verdict', 1)[1].split("</div>", 1)[0]
+        pins = re.findall(r'<p class="guide-neuron-pin" data-neuron-pin="([^"]+)">(.*?)</p>', box)
+        generations = [project.catalog.instances[w.workload.trainium.instance].chip for w in res.workloads]
+        assert len(pins) == generations.count("trainium1"), res.id
+        for where, text in pins:
+            seen.add(where.split(":")[0])
+            assert where.endswith(":2.28.0") and "<strong>Pinned to Neuron 2.28.0.</strong> PyTorch training on" in text
+            assert "released 2026-02-26" in text and "Sources: " in text
+            assert {t for t in re.findall(r'href="\.\./\.\./sources/#([^"]+)"', text)} <= keys
+    assert seen == {"trn1.32xlarge", "trn1n.32xlarge"}  # both Trainium1 instances the frozen scenarios name

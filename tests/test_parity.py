@@ -117,7 +117,8 @@ def generate(rng: random.Random, catalog) -> dict[str, Any]:
         "relative_throughput": {"value": value, "low": low, "high": high},
         "neuron_experience": rng.choice(["none", "some", "experienced"]),
         "constraints": rng.sample(
-            ["custom-cuda-kernels", "dynamic-shapes", "tensorflow", "day-one-architectures", "multi-cloud", "cuda-only-dependency"],
+            ["custom-cuda-kernels", "dynamic-shapes", "tensorflow", "day-one-architectures", "multi-cloud", "cuda-only-dependency",
+             "supported-neuron-release", "neuron-pytorch-xla"],
             k=rng.choice([0, 0, 0, 1, 2]),
         ),
     }
@@ -298,6 +299,13 @@ def test_there_are_enough_cases_and_they_cover_every_rule(cases):
     # Runs booked with an extension, some whose verdict would turn on one block a run.
     assert any(s["booking"] and s["booking"][2] > 0 for r in py for s in (r["outcome"]["trainium"], r["outcome"]["gpu"]))
     assert any(r["single_blocks"] and r["single_blocks"]["verdict"] != r["outcome"]["verdict"] for r in py)
+    # Constraints that apply on some Trainium generations only: ruling trn1 out but not trn2, and a
+    # re-port that costs nothing on trn1 and its weeks on trn2.
+    named = [(w.trainium.instance.split(".")[0], w.constraints, r["inputs"]) for w, r in zip(workloads, py, strict=True)]
+    assert any(g == "trn1" and "supported-neuron-release" in x["excluded_by"] for g, c, x in named)
+    assert any(g == "trn2" and "supported-neuron-release" in c and "supported-neuron-release" not in x["excluded_by"] for g, c, x in named)
+    assert any(g in ("trn1", "trn1n") and "neuron-pytorch-xla" in c and x["port_weeks"]["value"] == 0 for g, c, x in named)
+    assert any(g == "trn2" and "neuron-pytorch-xla" in c and x["port_weeks"]["value"] > 0 for g, c, x in named)
 
 
 @pytest.mark.slow

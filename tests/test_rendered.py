@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 FROZEN = REPO / "tests" / "fixtures" / "project"  # behaviour tests read the frozen data/ and scenarios/
 DAY = dt.date(2026, 11, 21)
 URL = "https://example.org/guide/"
-DATA_FILES = ("sources.yaml", "chips.yaml", "instances.yaml", "prices.yaml", "assumptions.yaml")
+DATA_FILES = ("sources.yaml", "chips.yaml", "instances.yaml", "prices.yaml", "assumptions.yaml", "neuron.yaml")
 
 
 @pytest.fixture

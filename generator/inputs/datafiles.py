@@ -26,10 +26,12 @@ DATA_FILES: dict[str, type[BaseModel]] = {
     "assumptions.yaml": cat.Assumptions,
 }
 # Files data/ may do without: history.yaml exists from the first recorded price move on, refresh.yaml
-# from the first `guide refresh-prices`.
+# from the first `guide refresh-prices`; without neuron.yaml no workload is marked as pinned to a
+# Neuron release.
 OPTIONAL_FILES: dict[str, type[BaseModel]] = {
     "history.yaml": cat.HistoryFile,
     "refresh.yaml": cat.RefreshState,
+    "neuron.yaml": cat.Neuron,
 }
 
 
@@ -65,19 +67,22 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
     instances = parsed["instances.yaml"].instances
     prices_file = parsed["prices.yaml"]
     assumptions = parsed["assumptions.yaml"]
+    trainium = _trainium_chips(chips, instances)
     problems = [
         *_source_problems(docs, sources),
         *_chip_problems(docs["chips.yaml"], chips, sources),
         *_instance_problems(docs["instances.yaml"], instances, chips),
         *_price_problems(docs["prices.yaml"], prices_file, instances),
-        *_assumption_problems(docs["assumptions.yaml"], assumptions, sources),
+        *_assumption_problems(docs["assumptions.yaml"], assumptions, sources, trainium),
+        *(_neuron_problems(docs["neuron.yaml"], parsed["neuron.yaml"], trainium) if "neuron.yaml" in parsed else []),
     ]
     if problems:
         raise InputError(problems)
     catalog = cat.Catalog(sources=sources, chips=chips, instances=instances, prices=prices_file.prices, assumptions=assumptions,
                           unpublished=prices_file.unpublished,
                           history=parsed.get("history.yaml") or cat.HistoryFile(),
-                          refresh=parsed.get("refresh.yaml") or cat.RefreshState())
+                          refresh=parsed.get("refresh.yaml") or cat.RefreshState(),
+                          neuron=parsed.get("neuron.yaml"))
     return catalog, {doc.path: doc.digest for doc in docs.values()}
 
 
@@ -219,10 +224,36 @@ def _unpublished_problems(pdoc: Document, unpublished: list[cat.Unpublished], in
     return problems
 
 
-def _assumption_problems(adoc: Document, assumptions: cat.Assumptions, sources: dict[str, cat.Source]) -> list[Problem]:
-    """The porting classes, constraints and experience levels the engine and every scenario may
-    name: each present, and each class including known constraints only."""
+def _trainium_chips(chips: dict[str, cat.Chip], instances: dict[str, cat.Instance]) -> list[str]:
+    """The chips of data/chips.yaml that a Trainium instance has: the generations a constraint or a
+    training path may name."""
+    return [c for c in chips if any(i.side == "trainium" and i.chip == c for i in instances.values())]
+
+
+def _neuron_problems(ndoc: Document, neuron: cat.Neuron, trainium: list[str]) -> list[Problem]:
+    """Releases data/neuron.yaml names but does not list, and generations that are not Trainium's."""
     problems = []
+    if neuron.current not in neuron.releases:
+        problems.append(ndoc.problem(("current",), f"unknown release, list it under releases{did_you_mean(neuron.current, neuron.releases)} (got '{neuron.current}')"))
+    for name, path in neuron.paths.items():
+        for field in ("since", "last"):
+            version = getattr(path, field)
+            if version is not None and version not in neuron.releases:
+                problems.append(ndoc.problem(("paths", name, field), f"unknown release, list it under releases{did_you_mean(version, neuron.releases)} (got '{version}')"))
+        problems += [ndoc.problem(("paths", name, "chips", j), f"not a Trainium chip{did_you_mean(chip, trainium)} (got '{chip}')")
+                     for j, chip in enumerate(path.chips) if chip not in trainium]
+    return problems
+
+
+def _assumption_problems(adoc: Document, assumptions: cat.Assumptions, sources: dict[str, cat.Source],
+                         trainium: list[str]) -> list[Problem]:
+    """The porting classes, constraints and experience levels the engine and every scenario may
+    name: each present, each class including known constraints only, and each constraint applying
+    to Trainium chips only."""
+    problems = []
+    for name, c in assumptions.constraints.items():
+        problems += [adoc.problem(("constraints", name, "chips", j), f"not a Trainium chip{did_you_mean(chip, trainium)} (got '{chip}')")
+                     for j, chip in enumerate(c.chips or []) if chip not in trainium]
     for cname, pc in assumptions.porting_classes.items():
         for inc in pc.includes:
             if inc not in assumptions.constraints:

@@ -329,15 +329,79 @@ class PortingClass(Strict):
 
 
 class Constraint(Cited):
+    """A hard constraint a scenario may state. `excludes` rules Trainium out; `adds-weeks` adds its
+    weeks to the class's; `re-port` is a model that already trains on Neuron on a path that ends: on
+    the generations `chips` lists its port is these weeks, in place of the class's and the other
+    constraints', and elsewhere it runs as it is. `chips`: the Trainium generations (data/chips.yaml
+    keys) it applies to; every one when left out."""
+
     label: str
-    effect: Literal["excludes", "adds-weeks"]
+    effect: Literal["excludes", "adds-weeks", "re-port"]
     weeks: RangeFigure | None = None
+    chips: list[str] | None = Field(default=None, min_length=1)
 
     @model_validator(mode="after")
     def _weeks_when_adding(self) -> Constraint:
-        if (self.effect == "adds-weeks") != (self.weeks is not None):
-            raise ValueError("effect adds-weeks needs weeks; effect excludes must not give them")
+        if (self.effect != "excludes") != (self.weeks is not None):
+            raise ValueError("effects adds-weeks and re-port need weeks; effect excludes must not give them")
+        if self.effect == "re-port" and self.chips is None:
+            raise ValueError("effect re-port needs chips: the generations on which the model has to be ported again")
         return self
+
+    def applies(self, chip: str) -> bool:
+        return self.chips is None or chip in self.chips
+
+
+class NeuronRelease(Cited):
+    """One release of the Neuron SDK and the day AWS released it."""
+
+    released: dt.date
+
+
+class TrainingPath(Cited):
+    """One way to train on Trainium through the Neuron SDK: a framework integration or library, the
+    Trainium generations (data/chips.yaml keys) it lists, and whether the current release has it
+    (`supported`, `beta`) or its newest release is an older one (`ended` by AWS, or `pinned` by its
+    makers to `last`)."""
+
+    label: str
+    framework: Literal["pytorch", "jax"]
+    status: Literal["supported", "beta", "ended", "pinned"]
+    chips: list[str] = Field(min_length=1)
+    since: str | None = None
+    last: str | None = None
+
+    @model_validator(mode="after")
+    def _last_when_past(self) -> TrainingPath:
+        if (self.status in ("ended", "pinned")) != (self.last is not None):
+            raise ValueError(f"status {self.status} {'needs' if self.last is None else 'must not give'} last, the newest release it trains on")
+        return self
+
+    @property
+    def current(self) -> bool:
+        return self.last is None
+
+
+class Neuron(Strict):
+    """data/neuron.yaml: the Neuron SDK's releases and its training paths on each Trainium generation
+    (keys of `releases` are versions; `current`, `since` and `last` name them)."""
+
+    current: str
+    releases: dict[str, NeuronRelease]
+    paths: dict[str, TrainingPath]
+
+    def on(self, chip: str, framework: str | None = None, current: bool | None = None) -> list[TrainingPath]:
+        """The paths that list a generation, of one framework and of the current release or not, if asked."""
+        return [p for p in self.paths.values() if chip in p.chips and framework in (None, p.framework)
+                and current in (None, p.current)]
+
+    def pin(self, chip: str) -> str | None:
+        """The newest release PyTorch training has on a generation that no current PyTorch path lists;
+        None where one does, or where no PyTorch path lists it at all."""
+        past = self.on(chip, "pytorch", current=False)
+        if self.on(chip, "pytorch", current=True) or not past:
+            return None
+        return max((p.last for p in past if p.last is not None), key=lambda v: self.releases[v].released)
 
 
 class Trainium3Speed(Strict):
@@ -425,6 +489,8 @@ class Catalog(BaseModel):
     unpublished: list[Unpublished] = []
     history: HistoryFile = HistoryFile()
     refresh: RefreshState = RefreshState()
+    # None: data/ says nothing of the Neuron SDK's paths, and no workload is marked as pinned to a release.
+    neuron: Neuron | None = None
 
     def unpublished_for(self, instance: str) -> list[Unpublished]:
         return [u for u in self.unpublished if u.instance == instance]

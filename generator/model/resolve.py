@@ -85,13 +85,34 @@ def gpu_instance_hours(w: Workload, catalog: Catalog) -> float:
     return flops / (chips * peak * rs.mfu) / 3600
 
 
-def port_weeks(w: Workload, catalog: Catalog) -> Span:
-    """Engineer-weeks for one port. Explicit weeks are the team's own estimate of the whole port, so
-    they already reflect its experience and its kernels; class defaults are adjusted for both."""
+def trainium_chip(w: Workload, catalog: Catalog) -> str:
+    return catalog.instances[w.trainium.instance].chip
+
+
+def excluded_by(w: Workload, catalog: Catalog, chip: str) -> tuple[str, ...]:
+    """The stated constraints that rule Trainium out on this generation."""
+    a = catalog.assumptions
+    return tuple(n for n in w.constraints if a.constraints[n].effect == "excludes" and a.constraints[n].applies(chip))
+
+
+def port_weeks(w: Workload, catalog: Catalog, chip: str | None = None) -> Span:
+    """Engineer-weeks for one port to the Trainium generation `chip` (the workload's own when None).
+    Explicit weeks are the team's own estimate of the whole port, so they already reflect its
+    experience and its kernels; class defaults are adjusted for both."""
     if w.porting.weeks is not None:
         e = w.porting.weeks
         return Span(e.value, e.low, e.high)
     a = catalog.assumptions
+    chip = chip or trainium_chip(w, catalog)
+    m = a.neuron_experience[w.neuron_experience].value
+    moved = [a.constraints[n] for n in w.constraints if a.constraints[n].effect == "re-port"]
+    if moved:
+        # The model already trains on Neuron: where its path ends it is ported again, that port in place
+        # of the class's; where its path goes on it runs as it is.
+        again = [c.weeks for c in moved if c.applies(chip) and c.weeks is not None]
+        if not again:
+            return Span(0.0, 0.0, 0.0)
+        return Span(max(e.value for e in again) * m, max(e.low for e in again) * m, max(e.high for e in again) * m)
     classes = list(a.porting_classes)
     # Constraints are a set, and a class counts what it includes: a lighter class plus constraints
     # never costs more than a heavier class (listed later in data/) that includes them. Each end of
@@ -104,12 +125,11 @@ def port_weeks(w: Workload, catalog: Catalog) -> Span:
             total = getattr(pc.weeks, end)
             for cname in w.constraints:
                 c = a.constraints[cname]
-                if c.weeks is not None and cname not in pc.includes:
+                if c.effect == "adds-weeks" and c.weeks is not None and c.applies(chip) and cname not in pc.includes:
                     total = total + getattr(c.weeks, end)
             best = total if best is None else min(best, total)
         ends.append(best)
     lo, mid, hi = ends
-    m = a.neuron_experience[w.neuron_experience].value
     return Span(mid * m, lo * m, hi * m)
 
 
@@ -179,6 +199,61 @@ Pools = dict[str, SpotRisk]
 
 
 @dataclass(frozen=True)
+class PathRef:
+    """A training path of data/neuron.yaml as a page names it."""
+
+    label: str
+    status: str
+
+
+@dataclass(frozen=True)
+class NeuronPin:
+    """A Trainium side whose generation no current PyTorch path lists (data/neuron.yaml): PyTorch
+    training there stays on an older Neuron release. What a page says of it, with its sources."""
+
+    instance: str
+    chip: str  # the generation's name in data/chips.yaml
+    release: str  # the newest release PyTorch training has there
+    released: dt.date
+    paths: tuple[str, ...]  # the PyTorch paths whose last release it is
+    current: str  # the current release
+    current_released: dt.date
+    pytorch_chips: tuple[str, ...]  # the generations the current release trains PyTorch on
+    pytorch_paths: tuple[PathRef, ...]  # and through which paths
+    others: tuple[PathRef, ...]  # the current release's other paths on this generation
+    # What leaving the release costs, where data/assumptions.yaml has a re-port: that constraint's name
+    # and its weeks, adjusted for the team's experience.
+    report: str | None
+    report_weeks: Span | None
+    sources: tuple[str, ...]  # every source the above comes from, each once
+
+
+def neuron_pin(w: Workload, catalog: Catalog) -> NeuronPin | None:
+    """The pin of the workload's Trainium side, if its generation has one; the re-port's weeks
+    adjusted for the team's experience, as its port's are."""
+    n = catalog.neuron
+    instance = w.trainium.instance
+    inst = catalog.instances[instance]
+    release = None if n is None else n.pin(inst.chip)
+    if n is None or release is None:
+        return None
+    past = [p for p in n.on(inst.chip, "pytorch", current=False) if p.last == release]
+    torch = [p for p in n.paths.values() if p.framework == "pytorch" and p.current]
+    others = n.on(inst.chip, current=True)
+    report = next((k for k, c in catalog.assumptions.constraints.items() if c.effect == "re-port" and not c.applies(inst.chip)), None)
+    moved = None if report is None else catalog.assumptions.constraints[report]
+    m = catalog.assumptions.neuron_experience[w.neuron_experience].value
+    weeks = None if moved is None or moved.weeks is None else Span(moved.weeks.value * m, moved.weeks.low * m, moved.weeks.high * m)
+    sources = [*(p.source for p in past), n.releases[release].source, n.releases[n.current].source,
+               *(p.source for p in torch), *(p.source for p in others), *([] if moved is None else [moved.source])]
+    return NeuronPin(instance, catalog.chips[inst.chip].name, release, n.releases[release].released,
+                     tuple(p.label for p in past), n.current, n.releases[n.current].released,
+                     tuple(dict.fromkeys(catalog.chips[c].name for p in torch for c in p.chips)),
+                     tuple(PathRef(p.label, p.status) for p in torch), tuple(PathRef(p.label, p.status) for p in others),
+                     report, weeks, tuple(dict.fromkeys(sources)))
+
+
+@dataclass(frozen=True)
 class Resolved:
     """A workload as the engine takes it, with the price records its two sides were resolved from:
     the named ones, and every record a plan may buy at (each way in each region it may use), so that
@@ -191,6 +266,7 @@ class Resolved:
     gpu_spot_risk: SpotRisk | None = None
     records: dict[str, Records] | None = None  # by side
     pools: dict[str, Pools] | None = None  # by side
+    neuron_pin: NeuronPin | None = None  # None: the Trainium side has a current PyTorch path
 
 
 def held_hours(c) -> float:
@@ -273,7 +349,7 @@ def resolve(w: Workload, catalog: Catalog) -> Resolved:
         needed_within_days=w.availability.needed_within_days,
         soon_days=a.soon_days.value,
         close_call_margin=a.close_call_margin.value,
-        excluded_by=tuple(n for n in w.constraints if a.constraints[n].effect == "excludes"),
+        excluded_by=excluded_by(w, catalog, trainium_chip(w, catalog)),
         port_engineers=engineers,
         trainium_lead_days=w.availability.trainium_lead_days,
         gpu_lead_days=w.availability.gpu_lead_days,
@@ -309,4 +385,4 @@ def resolve(w: Workload, catalog: Catalog) -> Resolved:
             if way.option == "spot" and way.region not in pools[side]:
                 pools[side][way.region] = spot_risk(catalog, c.instance, way.region)
     return Resolved(x, trn, gpu, trn_risk if w.trainium.option == "spot" else None,
-                    gpu_risk if w.gpu.option == "spot" else None, records, pools)
+                    gpu_risk if w.gpu.option == "spot" else None, records, pools, neuron_pin(w, catalog))

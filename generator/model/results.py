@@ -25,7 +25,7 @@ from generator.model.engine import (
     single_blocks,
     thresholds,
 )
-from generator.model.resolve import Bought, SpotRisk, resolve
+from generator.model.resolve import Bought, NeuronPin, SpotRisk, resolve
 from generator.model.schema import Scenario, Workload
 
 
@@ -39,6 +39,8 @@ class WorkloadResult:
     # Every record each side's plan may buy at, and its spot pools' ratings (resolve.Resolved).
     records: dict[str, dict[tuple[str, str], Bought]] = dataclasses.field(default_factory=dict)
     pools: dict[str, dict[str, SpotRisk]] = dataclasses.field(default_factory=dict)
+    # PyTorch training on the Trainium side's generation stays on an older Neuron release (None: it does not).
+    neuron_pin: NeuronPin | None = None
 
     # Robustness and thresholds are most of what evaluating a workload costs, and a build reads them
     # only for a page it renders afresh: a scenario whose page an earlier build stored never asks.
@@ -147,7 +149,7 @@ def evaluate_workload(w: Workload, catalog: Catalog, *, now: bool = True) -> Wor
     """now=False leaves robustness and thresholds to be worked out when first read."""
     r = resolve(w, catalog)
     x = r.inputs
-    result = WorkloadResult(w, x, evaluate(x), r.trainium, r.gpu, r.records or {}, r.pools or {})
+    result = WorkloadResult(w, x, evaluate(x), r.trainium, r.gpu, r.records or {}, r.pools or {}, r.neuron_pin)
     if now:
         result.robustness, result.thresholds, result.single_blocks  # noqa: B018 (worked out here, kept on the result)
     return result
@@ -293,6 +295,12 @@ class Judge(Protocol):
     def age(self, p: Any) -> int: ...
 
 
+def pin_sentence(w: WorkloadResult) -> dict[str, str] | None:
+    """What a page says of a Trainium side pinned to an older Neuron release (its lead and text);
+    None where it is not."""
+    return None if w.neuron_pin is None else wording.neuron_pin(plain(w.neuron_pin))
+
+
 def to_dict(r: ScenarioResult, fresh: Judge | None = None) -> dict[str, Any]:
     return {
         "id": r.id,
@@ -330,6 +338,7 @@ def workload_dict(w: WorkloadResult, fresh: Judge | None = None) -> dict[str, An
         "prices": {side: price_record(p, fresh) for side, p in main.items()},
         "hourly_prices": {side: price_record(p, fresh) for side, p in w.used_prices if p is not main[side]},
         "spot_pools": {side: plain(risk) for side, risk in w.spot_risks.items()},
+        "neuron_pin": plain(w.neuron_pin),
     }
 
 

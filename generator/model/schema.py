@@ -17,7 +17,7 @@ Lean = Literal["trainium", "gpu", "hybrid", "neither"]
 Architecture = Literal["mainstream", "moderate-custom", "heavy-custom-cuda", "novel"]
 ConstraintName = Literal[
     "custom-cuda-kernels", "dynamic-shapes", "tensorflow", "day-one-architectures", "multi-cloud",
-    "cuda-only-dependency",
+    "cuda-only-dependency", "supported-neuron-release", "neuron-pytorch-xla",
 ]
 Availability = Literal["available", "constrained", "unavailable"]
 Experience = Literal["none", "some", "experienced"]

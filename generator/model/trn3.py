@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from generator.model.catalog import Catalog
 from generator.model.engine import Inputs, Span, cost_parity, evaluate
+from generator.model.resolve import excluded_by, port_weeks
 from generator.model.results import WorkloadResult
 
 ULTRASERVERS = ("trn3-gen1-ultraserver", "trn3-gen2-ultraserver")
@@ -56,6 +57,12 @@ class PriceToBeat:
         return next((p for p in self.prices if p.end == "vendor claim"), None)
 
 
+def _on_chip(catalog: Catalog, w: WorkloadResult, chip: str) -> Inputs:
+    """The workload's inputs with its port and constraints as they are on another Trainium generation:
+    a constraint or a re-port that names generations applies by that one's, not by the workload's own."""
+    return replace(w.inputs, port_weeks=port_weeks(w.workload, catalog, chip), excluded_by=excluded_by(w.workload, catalog, chip))
+
+
 def _trn3_inputs(x: Inputs, relative_throughput: float, count: int, price: float) -> Inputs:
     """The workload with its Trainium side replaced by Trn3 UltraServers bought by the hour, and in
     no other way: the side's other ways are its old instance's. No source gives Trn3 a region, so the
@@ -90,13 +97,13 @@ def price_to_beat(catalog: Catalog, w: WorkloadResult) -> tuple[PriceToBeat, ...
         return ()
     factor = speed.per_chip[inst.chip]
     claim = speed.vendor_claims.get(inst.chip)
-    x = w.inputs
-    rt = x.relative_throughput
+    rt = w.inputs.relative_throughput
     out = []
     for us in ULTRASERVERS:
         trn3 = catalog.instances.get(us)
         if trn3 is None:
             continue
+        x = _on_chip(catalog, w, trn3.chip)
         scale = trn3.chips.value / inst.chips.value
         count = max(1, math.ceil(x.trainium_count / scale))
         ends = [("low", rt.low * factor.low, factor.low, factor.source),

@@ -144,6 +144,13 @@ TEMPLATES = {
     "source": "{name} ({date})",
     "prices_from": "prices from {sources}",
     "and": " and ",
+    "comma": ", ",
+    # A Trainium generation whose PyTorch training stays on an older Neuron release (data/neuron.yaml).
+    "neuron_pin_lead": "Pinned to Neuron {release}.",
+    "neuron_pin": "PyTorch training on {instance} ({chip}) runs on Neuron {release} at the newest, released {released}, the last release with {paths}. The current release, {current} of {current_released}, trains PyTorch only on {pytorch_chips}, through {pytorch_paths}{others}.",
+    "neuron_pin_others": "; on this generation it offers {paths}",
+    "beta_path": "{label} (beta)",
+    "neuron_pin_report": " Moving the model to TorchNeuron later is a port of its own: {weeks} engineer-weeks ({low} to {high}) by the guide's own figure (the constraint {name}).",
 }
 # The summary table's row labels.
 SUMMARY_LABELS = {
@@ -874,6 +881,30 @@ def present(result: dict[str, Any], curve: dict[str, Any], prices: list[dict[str
 
 
 # --- From the Python side's objects ----------------------------------------------------------------
+
+def listed(names: list[str]) -> str:
+    """Names in a sentence: "A", "A and B", "A, B and C"."""
+    if len(names) < 2:
+        return "".join(names)
+    return TEMPLATES["comma"].join(names[:-1]) + TEMPLATES["and"] + names[-1]
+
+
+def neuron_pin(pin: dict[str, Any]) -> dict[str, str]:
+    """What a page says of a Trainium side pinned to an older Neuron release (`resolve.NeuronPin` as
+    plain data): a lead and the sentences after it."""
+    def named(paths: list[dict[str, str]]) -> str:
+        return listed([_say("beta_path", label=p["label"]) if p["status"] == "beta" else p["label"] for p in paths])
+
+    others = _say("neuron_pin_others", paths=named(pin["others"])) if pin["others"] else ""
+    text = _say("neuron_pin", release=pin["release"], instance=pin["instance"], chip=pin["chip"], released=f.date(pin["released"]),
+                paths=listed(pin["paths"]), current=pin["current"], current_released=f.date(pin["current_released"]),
+                pytorch_chips=listed(pin["pytorch_chips"]), pytorch_paths=named(pin["pytorch_paths"]), others=others)
+    weeks = pin["report_weeks"]
+    if weeks is not None:
+        text += _say("neuron_pin_report", weeks=f.weeks(weeks["value"]), low=f.weeks(weeks["low"]), high=f.weeks(weeks["high"]),
+                     name=pin["report"])
+    return {"lead": _say("neuron_pin_lead", release=pin["release"]), "text": text}
+
 
 def price_refs(w: Any, names: dict[str, str] | None = None, fresh: Any = None) -> list[dict[str, Any]]:
     """Each price record a `WorkloadResult`'s plans buy at (`used_prices`), with its source's name

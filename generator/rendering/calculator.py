@@ -73,6 +73,9 @@ def calculator_data(catalog: Catalog, fresh: Judge | None = None) -> dict[str, A
                 name: {
                     "label": c.label, "effect": c.effect,
                     "weeks": {"value": c.weeks.value, "low": c.weeks.low, "high": c.weeks.high} if c.weeks else None,
+                    # The Trainium generations it applies to (every one when None), and their names as a phrase.
+                    "chips": c.chips,
+                    "on": None if c.chips is None else wording.listed([catalog.chips[k].name for k in c.chips]),
                 }
                 for name, c in a.constraints.items()
             },

@@ -46,6 +46,10 @@ MESSAGES: dict[str, str] = {
     "architecture_choice": "{label} ({low} to {high} engineer-weeks)",
     "constraint_excludes": "{label} (rules Trainium out)",
     "constraint_adds": "{label} (adds {weeks} engineer-weeks)",
+    # ... where it applies to some Trainium generations only ({on}: their names, as wording.py lists them).
+    "constraint_excludes_on": "{label} (rules out {on})",
+    "constraint_adds_on": "{label} (adds {weeks} engineer-weeks on {on})",
+    "constraint_reports": "{label} (a port of {weeks} engineer-weeks on {on}, none on the others)",
     # A shared link the page cannot follow in full: each parameter that falls back, and why.
     "link_not_a_choice": "is not one of the choices",
     "link_not_usable": "is not usable: {error}",

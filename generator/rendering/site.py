@@ -29,7 +29,7 @@ from generator.model.catalog import OPTION_LABELS, OPTIONS
 from generator.model.wording import RANGE_LABELS
 from generator.model.wording import ANSWER_LABELS, EXPERIENCE_LABELS, RULE_LABELS, VERDICT_LABELS, scenario_row, withdrawn
 from generator.model.reference import Reference, reference
-from generator.model.results import ScenarioResult, WorkloadResult, present_workload
+from generator.model.results import ScenarioResult, WorkloadResult, pin_sentence, present_workload
 from generator.model.schema import json_schema
 from generator.rendering import catalog_tables, changes, downloads, embeds, published, unfurl
 from generator.rendering import charts as ch
@@ -363,7 +363,7 @@ class Renderer:
         self._presets[r.id] = self.presets(r)
         return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, named=[w.named_prices for w in r.workloads],
                                                               used=[p for w in r.workloads for _, p in w.used_prices],
-                                                              shown=shown, row=row)
+                                                              shown=shown, row=row, pins=[pin_sentence(w) for w in r.workloads])
 
     def price_to_beat(self, w: WorkloadResult) -> tuple[trn3.PriceToBeat, ...]:
         beats = self._beats.get(id(w))

@@ -940,10 +940,23 @@ export function gpuInstanceHours(w, data) {
   return flops / (inst.chips * peak * rs.mfu) / 3600;
 }
 
-export function portWeeks(w, data) {
+// Whether a constraint applies on a Trainium generation (every one when it names none).
+const appliesOn = (c, chip) => isNone(c.chips) || c.chips.includes(chip);
+
+export function portWeeks(w, data, chip = data.instances[w.trainium.instance].chip) {
   const porting = w.porting || {};
   if (porting.weeks) return span(porting.weeks.value, porting.weeks.low, porting.weeks.high);
   const a = data.assumptions;
+  const m = a.neuron_experience[w.neuron_experience || "none"];
+  const moved = (w.constraints || []).map((n) => a.constraints[n]).filter((c) => c.effect === "re-port");
+  if (moved.length) {
+    // The model already trains on Neuron: where its path ends it is ported again, that port in place
+    // of the class's; where its path goes on it runs as it is.
+    const again = moved.filter((c) => c.weeks && appliesOn(c, chip)).map((c) => c.weeks);
+    if (!again.length) return span(0.0, 0.0, 0.0);
+    const most = (end) => Math.max(...again.map((e) => e[end]));
+    return span(most("value") * m, most("low") * m, most("high") * m);
+  }
   const classes = Object.keys(a.porting_classes);
   // Constraints are a set, and a class counts what it includes: a lighter class plus constraints
   // never costs more than a heavier class that includes them. Each end is the least reading.
@@ -955,14 +968,19 @@ export function portWeeks(w, data) {
       let total = pc.weeks[end];
       for (const cname of w.constraints || []) {
         const c = a.constraints[cname];
-        if (c.weeks && !included.includes(cname)) total = total + c.weeks[end];
+        if (c.effect === "adds-weeks" && c.weeks && appliesOn(c, chip) && !included.includes(cname)) total = total + c.weeks[end];
       }
       best = best === null ? total : Math.min(best, total);
     }
     return best;
   });
-  const m = a.neuron_experience[w.neuron_experience || "none"];
   return span(mid * m, lo * m, hi * m);
+}
+
+// The stated constraints that rule Trainium out on a generation.
+export function excludedBy(w, data, chip) {
+  const a = data.assumptions;
+  return (w.constraints || []).filter((n) => a.constraints[n].effect === "excludes" && appliesOn(a.constraints[n], chip));
 }
 
 function priceSpan(data, c) {
@@ -1015,7 +1033,6 @@ export function resolve(w, data) {
   const eng = a.port_engineers;
   const porting = w.porting || {};
   const availability = w.availability || {};
-  const constraints = w.constraints || [];
   const engineers = isNone(porting.engineers) ? span(eng.value, eng.low, eng.high) : span(porting.engineers, porting.engineers, porting.engineers);
   return {
     gpu_hours: gpuInstanceHours(w, data),
@@ -1042,7 +1059,7 @@ export function resolve(w, data) {
     needed_within_days: availability.needed_within_days === undefined ? null : availability.needed_within_days,
     soon_days: a.soon_days,
     close_call_margin: a.close_call_margin,
-    excluded_by: constraints.filter((n) => a.constraints[n].effect === "excludes"),
+    excluded_by: excludedBy(w, data, data.instances[w.trainium.instance].chip),
     port_engineers: engineers,
     trainium_lead_days: availability.trainium_lead_days || 0,
     gpu_lead_days: availability.gpu_lead_days || 0,

@@ -592,8 +592,12 @@ export const pricesLine = (trainium, gpu) => tell("prices_line", { trainium, gpu
 
 // The form's choices: an architecture class with its port effort, a hard constraint with its effect.
 export const architectureChoice = (label, low, high) => tell("architecture_choice", { label, low: f.weeks(low), high: f.weeks(high) });
-export const constraintChoice = (c) => (c.effect === "excludes" ? tell("constraint_excludes", { label: c.label })
-  : tell("constraint_adds", { label: c.label, weeks: f.weeks(c.weeks.value) }));
+export const constraintChoice = (c) => {
+  const weeks = c.weeks ? f.weeks(c.weeks.value) : null;
+  if (c.effect === "re-port") return tell("constraint_reports", { label: c.label, weeks, on: c.on });
+  if (c.effect === "excludes") return c.on ? tell("constraint_excludes_on", { label: c.label, on: c.on }) : tell("constraint_excludes", { label: c.label });
+  return c.on ? tell("constraint_adds_on", { label: c.label, weeks, on: c.on }) : tell("constraint_adds", { label: c.label, weeks });
+};
 
 // A shared link the page cannot follow in full: each parameter that falls back to its default, and why.
 export const linkNotUsable = (fieldError) => tell("link_not_usable", { error: fieldError.replace(/\.$/, "").toLowerCase() });
