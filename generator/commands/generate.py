@@ -3,7 +3,7 @@ plugin of ours, so that plain MkDocs with Material (or Zensical, which reads mkd
 
 What the plugin hands MkDocs comes from the same `rendering.build.generate`; what it does while MkDocs
 runs is carried as files: hand-written pages with their figures filled in, each page's unfurl tags in
-its front matter (`guide_unfurl`, which the plugin's theme/main.html, copied in as overrides/main.html,
+its front matter (`guide_unfurl`, which `generator.THEME`'s main.html, copied in as overrides/main.html,
 reads when no plugin hands them in), the embed files and images copied out of the cache. Files MkDocs
 cannot take from docs/ (Markdown published beside the pages, which it would build as pages, and the
 llms.txt files that list them) go to DIR/extra/, to be copied over the built site. The tree is made
@@ -24,7 +24,7 @@ import jinja2
 import yaml
 from ruamel.yaml import YAML
 
-import generator
+from generator import THEME
 from generator.commands import siteconfig
 from generator.rendering import embeds, passthrough, published, unfurl
 from generator.rendering.build import Generated, generate
@@ -37,7 +37,7 @@ from generator.store.html_cache import scenario_page
 DOCS, OVERRIDES, EXTRA = "docs", "overrides", "extra"
 MARKER = ".guide-generate"  # names a folder this command made, which it may replace
 UNFURL_KEY = "guide_unfurl"  # the front matter key theme/main.html reads a page's tags from
-THEME_MAIN = Path(generator.__file__).parent / "plugin" / "theme" / "main.html"
+THEME_MAIN = THEME / "main.html"  # the plugin adds THEME to the theme's templates; the tree copies it
 _PASSTHROUGH = re.compile(f"^(?:{re.escape(passthrough.START)}|{re.escape(passthrough.END)})\n", re.M)
 _H1 = re.compile(r"^#\s+(.+?)\s*(?:\{[^}]*\})?\s*$", re.M)
 

@@ -18,6 +18,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort
 from mkdocs.structure.pages import Page
 
+from generator import THEME
 from generator.plugin.failures import failed, link_failed
 from generator.plugin.incremental.build import IncrementalBuild, PageRecord
 from generator.rendering import embeds, passthrough, published, unfurl
@@ -30,10 +31,6 @@ if TYPE_CHECKING:
     from generator.rendering.build import Generated
 
 log = logging.getLogger("mkdocs.plugins.guide")
-
-# Templates the plugin adds to the theme's (main.html: each page's unfurl tags in its <head>).
-THEME = Path(__file__).parent / "theme"
-
 
 class PublishedUrl:
     """The site URL the generated pages, embed files and images carry. `mkdocs serve` puts the dev
