@@ -3,6 +3,8 @@ page itself; the site is the same, file for file and byte for byte."""
 
 from __future__ import annotations
 
+import ast
+import inspect
 import re
 from pathlib import Path
 
@@ -56,3 +58,68 @@ def test_guide_incremental_overrides_the_option_for_one_build(monkeypatch: pytes
     monkeypatch.setenv(plugin_config.INCREMENTAL_ENV, "maybe")
     with pytest.raises(ValueError, match="GUIDE_INCREMENTAL must be 1 or 0"):
         plugin_config.incremental(True)
+
+
+# --- one interface: the adapter never asks whether the layer is on -----------------------------------
+
+PLUGIN = Path(__file__).resolve().parents[1] / "generator" / "plugin"
+# What names the layer, its kinds or a page only it makes, in the adapter.
+_LAYER_NAMES = {"incremental", "inc", "IncrementalBuild", "Off", "StoredPage", "Layer"}
+
+
+def _names_layer(node: ast.AST) -> bool:
+    """Whether node reads the layer itself, not only an answer of one of its events (`inc.finished(...)`)."""
+    asked = {id(n.func.value) for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
+    return any(((isinstance(n, ast.Name) and n.id in _LAYER_NAMES) or (isinstance(n, ast.Attribute) and n.attr in _LAYER_NAMES))
+               and id(n) not in asked for n in ast.walk(node))
+
+
+def on_off_branches(source: str) -> list[int]:
+    """The lines of source where a condition (an if, a conditional expression, a while, an assert, a
+    comprehension's if, an `and`/`or`) reads the layer itself: whether there is one, which kind it is,
+    whether a page is its. A condition on what an event of the layer answers is no such branch."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        tests: list[ast.AST] = []
+        if isinstance(node, (ast.If, ast.IfExp, ast.While, ast.Assert)):
+            tests.append(node.test)
+        elif isinstance(node, ast.comprehension):
+            tests += node.ifs
+        elif isinstance(node, ast.BoolOp):
+            tests += node.values
+        found += [node.lineno if hasattr(node, "lineno") else test.lineno for test in tests if _names_layer(test)]
+    return sorted(set(found))
+
+
+def test_the_adapter_has_no_branch_on_whether_the_incremental_layer_is_on():
+    adapter = sorted(p for p in PLUGIN.rglob("*.py") if "incremental" not in p.relative_to(PLUGIN).parts)
+    assert len(adapter) > 10
+    found = {p.name: on_off_branches(p.read_text(encoding="utf-8")) for p in adapter}
+    assert {name: lines for name, lines in found.items() if lines} == {}
+    imported = {alias.name for p in adapter for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("generator.plugin.incremental")
+                for alias in node.names}
+    assert imported <= {"Layer", "Off", "switched", "Chore"}, imported  # the interface, never a kind's own parts
+
+
+@pytest.mark.parametrize("branch", [
+    "if self.incremental is not None:\n    pass\n",
+    "stored = incremental is not None and incremental.stored_file(context, page, record)\n",
+    "if isinstance(page, StoredPage):\n    pass\n",
+    "if inc is None or not inc.finished(chores):\n    pass\n",
+    "linked = inc.files() if inc else made.linked\n",
+    "if self.options.incremental:\n    pass\n",
+])
+def test_a_branch_on_the_layer_is_found(branch: str):
+    assert on_off_branches(branch) == [1]
+
+
+def test_the_layer_off_and_on_answer_every_event_of_the_interface():
+    from generator.plugin.incremental.build import IncrementalBuild
+    from generator.plugin.incremental.layer import Layer, Off
+
+    events = {name for name, value in vars(Layer).items() if callable(value) and not name.startswith("_")}
+    assert len(events) > 15
+    for kind in (Off, IncrementalBuild):
+        for name in events:
+            assert inspect.signature(getattr(kind, name)) == inspect.signature(getattr(Layer, name)), (kind, name)
