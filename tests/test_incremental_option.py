@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import inspect
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,65 @@ def test_a_build_without_the_incremental_layer_makes_the_site_a_cold_and_a_warm_
     differing = sorted(p for p in set(cold_site) & set(plain_site) if cold_site[p] != plain_site[p])
     assert (only_cold, only_plain, differing) == ([], [], []), "incremental on and off make different sites"
     assert site_hashes(tmp_path / "warm") == cold_site
+
+
+def _install_shout(folder: Path, version: int) -> None:
+    """A third-party plugin as pip leaves one (a module and its dist-info with the entry point), in a folder
+    put on PYTHONPATH: it rewrites every page's Markdown and adds to its HTML, as plugins do; each version
+    rewrites differently."""
+    shutil.rmtree(folder, ignore_errors=True)
+    dist = folder / f"shout_plugin-{version}.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: shout-plugin\nVersion: {version}.0\n", encoding="utf-8")
+    (dist / "entry_points.txt").write_text("[mkdocs.plugins]\nshout = shout_plugin:Shout\n", encoding="utf-8")
+    (folder / "shout_plugin.py").write_text(f"""from mkdocs.plugins import BasePlugin
+
+
+class Shout(BasePlugin):
+    def on_page_markdown(self, markdown, page, config, files):
+        return markdown + "\\n\\nRewritten by shout {version}.\\n"
+
+    def on_page_content(self, html, page, config, files):
+        return html + "<!-- shout -->"
+""", encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_with_a_third_party_plugin_that_rewrites_pages_the_layer_on_builds_the_site_it_builds_off(
+        two_scenario_project: Path, tmp_path: Path, seed_cache):
+    root = two_scenario_project
+    mkdocs_yml = root / "mkdocs.yml"
+    text = mkdocs_yml.read_text(encoding="utf-8")
+    assert text.count("  - search\n") == 1
+    mkdocs_yml.write_text(text.replace("  - search\n", "  - search\n  - shout\n"), encoding="utf-8")
+    plugins = tmp_path / "site-packages"
+    env = {"PYTHONPATH": str(plugins)}
+    on = seed_cache(tmp_path / "on-cache")
+    _install_shout(plugins, 1)
+    build_into(root, tmp_path / "cold", on, env)
+    _install_shout(plugins, 2)  # upgraded: the build that follows must not hand over version 1's pages
+    build_into(root, tmp_path / "warm", on, env)
+    build_into(root, tmp_path / "off", seed_cache(tmp_path / "off-cache"), env | {plugin_config.INCREMENTAL_ENV: "0"})
+
+    page = (tmp_path / "warm" / "scenarios" / "case-series-a-startup" / "index.html").read_text(encoding="utf-8")
+    assert "Rewritten by shout 2." in page and "shout 1" not in page
+    assert page.count("<!-- shout -->") == 1
+    warm, off = site_hashes(tmp_path / "warm"), site_hashes(tmp_path / "off")
+    assert sorted(p for p in warm if warm[p] != off.get(p)) == [] and warm.keys() == off.keys()
+
+
+def test_the_page_stores_are_used_only_with_search_and_the_guide_alone():
+    from types import SimpleNamespace
+
+    from material.plugins.search.plugin import SearchPlugin
+
+    from generator.plugin.incremental.build import pages_only_ours
+
+    guide, search = object(), SearchPlugin()
+    assert pages_only_ours(SimpleNamespace(plugins={"material/search": search, "guide": guide}), guide)
+    hook = SimpleNamespace(on_page_markdown=lambda markdown, **kw: markdown)  # mkdocs.yml's `hooks:` are plugins too
+    for others in ({"hooks/rewrite": hook}, {"shout": object()}, {"material/search": object()}, {"search": object()}):
+        assert not pages_only_ours(SimpleNamespace(plugins={"material/search": search, "guide": guide} | others), guide), others
 
 
 def test_guide_incremental_overrides_the_option_for_one_build(monkeypatch: pytest.MonkeyPatch):

@@ -48,9 +48,15 @@ log = logging.getLogger("mkdocs.plugins.guide")
 
 
 def pages_only_ours(config: MkDocsConfig, plugin: object) -> bool:
-    """Whether Material's search and `plugin` (the guide's) are the only plugins: another one may put on
-    a page what no stored page file's check names (page_file_cache), so with it every page is rendered."""
-    return all(name == "material/search" or other is plugin for name, other in config.plugins.items())
+    """Whether Material's search and `plugin` (the guide's) are the only plugins (MkDocs' `hooks:` count
+    as plugins too). Another one may change a page where a stored page skips it: its Markdown
+    (`on_page_markdown`'s answer is dropped, `on_page_read_source` is not asked), its HTML
+    (`on_page_content` would run again on HTML it already changed) and what the theme makes of it (no
+    stored page file's check names it, page_file_cache). The stores' keys name mkdocs.yml and the
+    versions of MkDocs and Material (`registry.LIBRARIES`) and of this code, so they name every plugin a
+    build that uses them can hold. With another plugin every page is converted and rendered."""
+    return all(other is plugin or (name == "material/search" and type(other).__module__.startswith("material."))
+               for name, other in config.plugins.items())
 
 
 @dataclass
@@ -136,9 +142,9 @@ class IncrementalBuild:
     def files(self, cache: Cache, config: MkDocsConfig, config_bytes: bytes, made: Generated, images: Images | None,
               ours: object) -> dict[str, Path]:
         """A new build: puts back the site folder's folders and starts linking what of made's embed
-        files is in the cache already; finds the pages' stores (the page files' used only where `ours`,
-        the guide's plugin, and search are the build's only plugins: `pages_only_ours`). Returns the
-        embed files to link once the images are rendered."""
+        files is in the cache already; finds the pages' stores, used only where `ours` (the guide's
+        plugin) and search are the build's only plugins (`pages_only_ours`). Returns the embed files
+        to link once the images are rendered."""
         from generator.rendering.build import page_stores
 
         self._new_build()
@@ -156,8 +162,10 @@ class IncrementalBuild:
             except OSError as e:
                 raise site_folder_failed(e) from None
             self.linking = embeds.link_meanwhile(Path(config.site_dir), ready)
-        self.converted, self.themed, self.entries = page_stores(cache, config_bytes, config.site_url or "", made.site.pages)
-        if not pages_only_ours(config, ours):
+        self.converted, self.themed, entries = page_stores(cache, config_bytes, config.site_url or "", made.site.pages)
+        if pages_only_ours(config, ours):
+            self.entries = entries
+        else:
             self.themed = None
         # What a page object takes from the configuration and the day, beside its stored entry's key.
         pages_from = (config.site_url, config.repo_url, config.edit_uri, config.edit_uri_template,
