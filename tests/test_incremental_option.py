@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from site_support import build_into, site_hashes
 
-from generator.plugin import config as plugin_config
+from generator.inputs import options
 from generator.store import registry
 
 
@@ -84,7 +84,7 @@ def test_with_a_third_party_plugin_that_rewrites_pages_the_layer_on_builds_the_s
     build_into(root, tmp_path / "cold", on, env)
     _install_shout(plugins, 2)  # upgraded: the build that follows must not hand over version 1's pages
     build_into(root, tmp_path / "warm", on, env)
-    build_into(root, tmp_path / "off", seed_cache(tmp_path / "off-cache"), env | {plugin_config.INCREMENTAL_ENV: "0"})
+    build_into(root, tmp_path / "off", seed_cache(tmp_path / "off-cache"), env | {options.INCREMENTAL_ENV: "0"})
 
     page = (tmp_path / "warm" / "scenarios" / "case-series-a-startup" / "index.html").read_text(encoding="utf-8")
     assert "Rewritten by shout 2." in page and "shout 1" not in page
@@ -108,16 +108,16 @@ def test_the_page_stores_are_used_only_with_search_and_the_guide_alone():
 
 
 def test_guide_incremental_overrides_the_option_for_one_build(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.delenv(plugin_config.INCREMENTAL_ENV, raising=False)
-    assert plugin_config.incremental(True) is True
-    assert plugin_config.incremental(False) is False
-    monkeypatch.setenv(plugin_config.INCREMENTAL_ENV, "0")
-    assert plugin_config.incremental(True) is False
-    monkeypatch.setenv(plugin_config.INCREMENTAL_ENV, "on")
-    assert plugin_config.incremental(False) is True
-    monkeypatch.setenv(plugin_config.INCREMENTAL_ENV, "maybe")
+    monkeypatch.delenv(options.INCREMENTAL_ENV, raising=False)
+    assert options.incremental(True) is True
+    assert options.incremental(False) is False
+    monkeypatch.setenv(options.INCREMENTAL_ENV, "0")
+    assert options.incremental(True) is False
+    monkeypatch.setenv(options.INCREMENTAL_ENV, "on")
+    assert options.incremental(False) is True
+    monkeypatch.setenv(options.INCREMENTAL_ENV, "maybe")
     with pytest.raises(ValueError, match="GUIDE_INCREMENTAL must be 1 or 0"):
-        plugin_config.incremental(True)
+        options.incremental(True)
 
 
 # --- one interface: the adapter never asks whether the layer is on -----------------------------------

@@ -13,6 +13,7 @@ import pytest
 from site_support import copy_project, missing_targets
 
 from generator.commands import siteconfig
+from generator.inputs import options
 from generator.plugin import config
 
 REPO = Path(__file__).resolve().parents[1]
@@ -141,7 +142,7 @@ def test_the_images_option_is_overridden_for_one_build(project: Path, tmp_path: 
 ])
 def test_guide_images_overrides_the_option(monkeypatch, value: str, configured: bool, made: bool):
     monkeypatch.setenv("GUIDE_IMAGES", value)
-    assert config.images_wanted(configured) is made
+    assert options.images(configured) is made
 
 
 def _options(**values) -> config.GuideConfig:
@@ -153,16 +154,16 @@ def _options(**values) -> config.GuideConfig:
 
 
 def test_the_options_read_every_guide_variable_in_place_of_its_option(tmp_path: Path, monkeypatch):
-    for name in (config.CACHE_DIR_ENV, config.CACHE_MAX_MB_ENV, config.TODAY_ENV, config.IMAGES_ENV, config.INCREMENTAL_ENV):
+    for name in (options.CACHE_DIR_ENV, options.CACHE_MAX_MB_ENV, options.TODAY_ENV, options.IMAGES_ENV, options.INCREMENTAL_ENV):
         monkeypatch.delenv(name, raising=False)
-    options = _options(cache_dir="mine", cache_max_mb=64, today="2030-02-03", images=False, incremental=False)
-    assert config.settings(options, tmp_path) == config.Settings(tmp_path / "mine", 64, dt.date(2030, 2, 3), False, False)
-    monkeypatch.setenv(config.CACHE_DIR_ENV, str(tmp_path / "theirs"))
-    monkeypatch.setenv(config.CACHE_MAX_MB_ENV, "2.5")
-    monkeypatch.setenv(config.TODAY_ENV, "2031-04-05")
-    monkeypatch.setenv(config.IMAGES_ENV, "1")
-    monkeypatch.setenv(config.INCREMENTAL_ENV, "yes")
-    assert config.settings(options, tmp_path) == config.Settings(tmp_path / "theirs", 2.5, dt.date(2031, 4, 5), True, True)
+    written = _options(cache_dir="mine", cache_max_mb=64, today="2030-02-03", images=False, incremental=False)
+    assert config.settings(written, tmp_path) == options.Settings(tmp_path / "mine", 64, dt.date(2030, 2, 3), False, False)
+    monkeypatch.setenv(options.CACHE_DIR_ENV, str(tmp_path / "theirs"))
+    monkeypatch.setenv(options.CACHE_MAX_MB_ENV, "2.5")
+    monkeypatch.setenv(options.TODAY_ENV, "2031-04-05")
+    monkeypatch.setenv(options.IMAGES_ENV, "1")
+    monkeypatch.setenv(options.INCREMENTAL_ENV, "yes")
+    assert config.settings(written, tmp_path) == options.Settings(tmp_path / "theirs", 2.5, dt.date(2031, 4, 5), True, True)
 
 
 @pytest.mark.parametrize(("name", "value", "message"), [
