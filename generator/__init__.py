@@ -14,6 +14,9 @@ __version__ = "0.1.0"
 
 # Jinja templates of every layer that writes text: pages, embeds, the diff report, new scenarios.
 TEMPLATES = Path(__file__).parent / "templates"
+# Templates added to Material's own (main.html: each page's unfurl tags in its <head>): the plugin puts
+# the folder among the theme's, `guide generate` copies it into the tree it writes as overrides/.
+THEME = TEMPLATES / "theme"
 
 # Material for MkDocs prints an end-of-life banner on stderr when the theme is first imported,
 # unless this variable is set. mkdocs.yml imports this package while MkDocs parses it (the

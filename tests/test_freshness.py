@@ -12,7 +12,7 @@ from contrib_support import guide, problems
 from core_support import FROZEN, copy_inputs
 from generator.model.catalog import Price
 from generator.commands import siteconfig
-from generator.commands.siteconfig import TODAY_ENV
+from generator.inputs.options import TODAY_ENV
 from generator.inputs.freshness import DEFAULT_STALE_DAYS, Freshness, stale_problems
 from generator.inputs.loader import load_catalog, load_project
 from generator.rendering.site import Renderer

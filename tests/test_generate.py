@@ -55,6 +55,48 @@ def test_a_page_whose_figures_do_not_render_is_located_and_nothing_written(tmp_p
     assert sorted(p.name for p in tmp_path.iterdir()) == ["project"]
 
 
+def test_the_images_option_in_mkdocs_yml_is_honoured(tmp_path: Path, monkeypatch):
+    monkeypatch.delenv("GUIDE_IMAGES", raising=False)
+    monkeypatch.setenv("GUIDE_CACHE_DIR", str(tmp_path / "cache"))  # an empty one: an image would be rendered
+    root = copy_inputs(tmp_path / "project")
+    for other in (root / "scenarios").glob("*.yaml"):
+        if other.name != "one-off-run.yaml":
+            other.unlink()
+    (root / "mkdocs.yml").write_text("site_name: Guide\nsite_url: https://example.org/guide/\n"
+                                     "plugins:\n  - search\n  - guide:\n      images: false\n", encoding="utf-8")
+    out = tmp_path / "out"
+    r = run_guide("generate", str(out), cwd=root, root=root)
+    assert r.returncode == 0, r.stderr
+    assert (out / "docs" / "scenarios" / "one-off-run.md").is_file()
+    assert sorted(p.name for p in (out / "docs").rglob("*") if p.suffix in (".png", ".svg")) == []
+    assert "og:image" not in (out / "docs" / "scenarios" / "one-off-run.md").read_text(encoding="utf-8")
+
+
+def test_a_zensical_tree_keeps_materials_look_and_edit_links_without_asking_github(tmp_path: Path):
+    from generator.commands.generate import OVERRIDES, _read_config, _write_config, _write_overrides
+
+    (tmp_path / "mkdocs.yml").write_text((REPO / "mkdocs.yml").read_text(encoding="utf-8"), encoding="utf-8")
+    for engine in ("mkdocs", "zensical"):
+        out = tmp_path / engine
+        out.mkdir()
+        config = _read_config(tmp_path)
+        _write_overrides(tmp_path, out, config, engine)
+        _write_config(out, config, engine)
+        written = yaml.load((out / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_AnyTag)
+        overrides = sorted(p.relative_to(out / OVERRIDES).as_posix() for p in (out / OVERRIDES).rglob("*") if p.is_file())
+        if engine == "mkdocs":
+            assert "variant" not in written["theme"] and "repo_url" not in written
+            assert overrides == ["main.html"]
+            continue
+        # Zensical's own look is its "modern" one; and it makes edit links only from repo_url and edit_uri.
+        assert written["theme"]["variant"] == "classic"
+        assert written["repo_url"] == "https://github.com/trainium-or-gpu/guide"
+        assert written["edit_uri"] == "https://github.com/trainium-or-gpu/guide/edit/main/docs/"
+        # The repository widget repo_url brings, which asks GitHub's API from the browser, is left out.
+        assert overrides == ["main.html", "partials/source.html"]
+        assert "<" not in re.sub(r"\{#.*?#\}", "", (out / OVERRIDES / "partials" / "source.html").read_text(encoding="utf-8"), flags=re.S)
+
+
 @pytest.mark.parametrize("inside", ["docs", "docs/generated", "scenarios/x", "data"])
 def test_a_dir_inside_the_sources_is_refused(tmp_path: Path, inside: str):
     root = copy_inputs(tmp_path / "project")
@@ -199,6 +241,10 @@ def test_the_generated_tree_builds_without_the_plugin_into_the_plugins_pages(tmp
         assert _article_text(zsite / name) == _article_text(plugin / name), name
     assert "<title>Trainium or GPU?</title>" in (zsite / "index.html").read_text(encoding="utf-8")
     assert 'property="og:image"' in (zsite / "scenarios" / "one-off-run" / "index.html").read_text(encoding="utf-8")
+    faq = (zsite / "faq" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../assets/stylesheets/classic/main.' in faq  # Material's look, not Zensical's own
+    assert 'href="https://github.com/trainium-or-gpu/guide/edit/main/docs/faq.md" title="Edit this page"' in faq
+    assert 'data-md-component="source"' not in faq  # no repository widget asking GitHub's API
     shutil.copytree(ztree / "extra", zsite, dirs_exist_ok=True)
     _links_ok(zsite)
     assert tree_hashes(root) == sources  # nothing written into the project

@@ -1,6 +1,6 @@
-"""The GUIDE_* environment variables are read in two places only: the plugin's options
-(generator/plugin/config.py) and the commands' reading of mkdocs.yml (generator/commands/siteconfig.py).
-Every layer below is handed the values."""
+"""The GUIDE_* environment variables are read, and named as settings, in one place only: the options
+reader the plugin (generator/plugin/config.py) and the commands (generator/commands/siteconfig.py)
+share, generator/inputs/options.py. Every other module is handed the values."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "generator"
-READERS = {"plugin/config.py", "commands/siteconfig.py"}
+READERS = {"inputs/options.py"}
 
 
 def _reads_environment(node: ast.AST) -> bool:
@@ -47,12 +47,27 @@ def guide_variable_readers(sources: dict[str, str]) -> set[str]:
     return found
 
 
+def guide_variable_namers(sources: dict[str, str]) -> set[str]:
+    """The modules (by path) that give a GUIDE_ variable's name a name of their own (`X_ENV = "GUIDE_X"`):
+    a second copy of the reader's constants."""
+    return {path for path, text in sources.items() for node in ast.walk(ast.parse(text, path))
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str) and node.value.value.startswith("GUIDE_")}
+
+
 def _package() -> dict[str, str]:
     return {p.relative_to(PACKAGE).as_posix(): p.read_text(encoding="utf-8") for p in sorted(PACKAGE.rglob("*.py"))}
 
 
 def test_guide_variables_are_read_only_where_the_options_are():
     assert guide_variable_readers(_package()) == READERS
+    assert guide_variable_namers(_package()) == READERS
+
+
+def test_a_second_name_for_a_guide_variable_is_found():
+    sources = _package()
+    sources["commands/siteconfig.py"] += '\nTODAY_ENV = "GUIDE_TODAY"\n'
+    assert guide_variable_namers(sources) == READERS | {"commands/siteconfig.py"}
 
 
 def test_a_guide_variable_read_anywhere_else_is_found():

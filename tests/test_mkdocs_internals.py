@@ -145,6 +145,15 @@ def test_the_installed_mkdocs_and_material_are_the_releases_the_internals_were_c
     assert mkdocs_internals.unchecked_versions() == []
 
 
+def test_the_engine_running_the_build_is_the_one_checked(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(mkdocs_internals, "CHECKED_AGAINST", {"mkdocs": version("mkdocs"), "properdocs": "0.1",
+                                                              "mkdocs-material": version("mkdocs-material")})
+    assert mkdocs_internals.running_engine() == "mkdocs"
+    assert mkdocs_internals.unchecked_versions() == []
+    monkeypatch.setattr(mkdocs_internals, "running_engine", lambda: "properdocs")
+    assert mkdocs_internals.unchecked_versions() == [f"properdocs {version('properdocs')} (checked against 0.1)"]
+
+
 def test_other_releases_are_named_in_the_plugins_warning(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(mkdocs_internals, "CHECKED_AGAINST", {"mkdocs": "0.1", "mkdocs-material": version("mkdocs-material")})
     assert mkdocs_internals.unchecked_versions() == [f"mkdocs {version('mkdocs')} (checked against 0.1)"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 from site_support import copy_project, missing_targets
 
 from generator.commands import siteconfig
+from generator.inputs import options as guide_options
 from generator.plugin import config
 
 REPO = Path(__file__).resolve().parents[1]
@@ -141,7 +143,7 @@ def test_the_images_option_is_overridden_for_one_build(project: Path, tmp_path: 
 ])
 def test_guide_images_overrides_the_option(monkeypatch, value: str, configured: bool, made: bool):
     monkeypatch.setenv("GUIDE_IMAGES", value)
-    assert config.images_wanted(configured) is made
+    assert guide_options.images(configured) is made
 
 
 def _options(**values) -> config.GuideConfig:
@@ -153,16 +155,16 @@ def _options(**values) -> config.GuideConfig:
 
 
 def test_the_options_read_every_guide_variable_in_place_of_its_option(tmp_path: Path, monkeypatch):
-    for name in (config.CACHE_DIR_ENV, config.CACHE_MAX_MB_ENV, config.TODAY_ENV, config.IMAGES_ENV, config.INCREMENTAL_ENV):
+    for name in (guide_options.CACHE_DIR_ENV, guide_options.CACHE_MAX_MB_ENV, guide_options.TODAY_ENV, guide_options.IMAGES_ENV, guide_options.INCREMENTAL_ENV):
         monkeypatch.delenv(name, raising=False)
-    options = _options(cache_dir="mine", cache_max_mb=64, today="2030-02-03", images=False, incremental=False)
-    assert config.settings(options, tmp_path) == config.Settings(tmp_path / "mine", 64, dt.date(2030, 2, 3), False, False)
-    monkeypatch.setenv(config.CACHE_DIR_ENV, str(tmp_path / "theirs"))
-    monkeypatch.setenv(config.CACHE_MAX_MB_ENV, "2.5")
-    monkeypatch.setenv(config.TODAY_ENV, "2031-04-05")
-    monkeypatch.setenv(config.IMAGES_ENV, "1")
-    monkeypatch.setenv(config.INCREMENTAL_ENV, "yes")
-    assert config.settings(options, tmp_path) == config.Settings(tmp_path / "theirs", 2.5, dt.date(2031, 4, 5), True, True)
+    written = _options(cache_dir="mine", cache_max_mb=64, today="2030-02-03", images=False, incremental=False)
+    assert config.settings(written, tmp_path) == guide_options.Settings(tmp_path / "mine", 64, dt.date(2030, 2, 3), False, False)
+    monkeypatch.setenv(guide_options.CACHE_DIR_ENV, str(tmp_path / "theirs"))
+    monkeypatch.setenv(guide_options.CACHE_MAX_MB_ENV, "2.5")
+    monkeypatch.setenv(guide_options.TODAY_ENV, "2031-04-05")
+    monkeypatch.setenv(guide_options.IMAGES_ENV, "1")
+    monkeypatch.setenv(guide_options.INCREMENTAL_ENV, "yes")
+    assert config.settings(written, tmp_path) == guide_options.Settings(tmp_path / "theirs", 2.5, dt.date(2031, 4, 5), True, True)
 
 
 @pytest.mark.parametrize(("name", "value", "message"), [
@@ -257,3 +259,31 @@ def test_stored_pages_carry_the_urls_mkdocs_gives_a_page_of_their_own_path_and_s
         for path in ("scenarios/a.md", "scenarios/b.md"):
             assert urls(StoredPage(file(c, path), c, "# A page\n", stored, kept)) == urls(Page(None, file(c, path), c))
     assert len(kept) == 6  # two canonical URLs a site, and the two edit URLs, asked for again
+
+
+def _without_generator_tag(text: str) -> str:
+    return re.sub(r'<meta name="generator" content="[^"]*">', "", text)
+
+
+@pytest.mark.slow
+def test_properdocs_builds_with_the_plugin_the_site_mkdocs_builds(built_site, tmp_path: Path):
+    """ProperDocs, the maintained fork of MkDocs 1.x, runs the plugin and Material from the same
+    mkdocs.yml: from the copy the MkDocs 1.6.1 site of the run was built from, with the same cache, it
+    builds the same files, each page the same bytes but for the generator tag naming its builder."""
+    out = tmp_path / "site"
+    env = {**os.environ, "GUIDE_CACHE_DIR": str(REPO / ".cache")}  # the cache built_site was built with
+    env.pop("NO_MKDOCS_2_WARNING", None)
+    r = subprocess.run([sys.executable, "-m", "properdocs", "build", "--strict", "-f", "mkdocs.yml", "-d", str(out)],
+                       cwd=built_site.root, env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "guide: " in r.stderr and "WARNING" not in r.stderr and "end of life" not in r.stderr + r.stdout
+    mkdocs = {p.relative_to(built_site.site).as_posix() for p in built_site.site.rglob("*") if p.is_file()}
+    assert {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()} == mkdocs
+    differing = []
+    for name in sorted(mkdocs):
+        ours, theirs = (out / name).read_bytes(), (built_site.site / name).read_bytes()
+        if ours != theirs and not (name.endswith(".html") and _without_generator_tag(ours.decode()) ==
+                                   _without_generator_tag(theirs.decode())):
+            differing.append(name)
+    assert differing == []
+    assert 'content="mkdocs-ProperDocs 1.6.7' in (out / "index.html").read_text(encoding="utf-8")

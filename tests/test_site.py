@@ -353,7 +353,7 @@ def test_prices_page_shows_every_instance_and_the_trn2_range(built_site: BuiltSi
 # --- nothing from another host ------------------------------------------------------------------
 
 # <link> relations that name a page rather than load a resource ("feed" and "oembed" go with
-# "alternate" on the feed's and a chart's oEmbed file's discovery links: see generator/plugin/theme/main.html).
+# "alternate" on the feed's and a chart's oEmbed file's discovery links: see generator/templates/theme/main.html).
 NON_FETCHING_RELS = {"canonical", "prev", "next", "alternate", "author", "license", "help", "me", "edit", "feed", "oembed"}
 CSS_URL = re.compile(r"""url\(\s*(['"]?)(.*?)\1\s*\)|@import\s+(['"])(.*?)\3""", re.I)
 

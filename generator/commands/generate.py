@@ -3,7 +3,7 @@ plugin of ours, so that plain MkDocs with Material (or Zensical, which reads mkd
 
 What the plugin hands MkDocs comes from the same `rendering.build.generate`; what it does while MkDocs
 runs is carried as files: hand-written pages with their figures filled in, each page's unfurl tags in
-its front matter (`guide_unfurl`, which the plugin's theme/main.html, copied in as overrides/main.html,
+its front matter (`guide_unfurl`, which `generator.THEME`'s main.html, copied in as overrides/main.html,
 reads when no plugin hands them in), the embed files and images copied out of the cache. Files MkDocs
 cannot take from docs/ (Markdown published beside the pages, which it would build as pages, and the
 llms.txt files that list them) go to DIR/extra/, to be copied over the built site. The tree is made
@@ -19,12 +19,13 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import jinja2
 import yaml
 from ruamel.yaml import YAML
 
-import generator
+from generator import TEMPLATES, THEME
 from generator.commands import siteconfig
 from generator.rendering import embeds, passthrough, published, unfurl
 from generator.rendering.build import Generated, generate
@@ -37,7 +38,8 @@ from generator.store.html_cache import scenario_page
 DOCS, OVERRIDES, EXTRA = "docs", "overrides", "extra"
 MARKER = ".guide-generate"  # names a folder this command made, which it may replace
 UNFURL_KEY = "guide_unfurl"  # the front matter key theme/main.html reads a page's tags from
-THEME_MAIN = Path(generator.__file__).parent / "plugin" / "theme" / "main.html"
+# Zensical's own overrides, after THEME's (`_write_overrides`).
+ZENSICAL_THEME = TEMPLATES / "zensical"
 _PASSTHROUGH = re.compile(f"^(?:{re.escape(passthrough.START)}|{re.escape(passthrough.END)})\n", re.M)
 _H1 = re.compile(r"^#\s+(.+?)\s*(?:\{[^}]*\})?\s*$", re.M)
 
@@ -75,16 +77,19 @@ def check_destination(root: Path, dest: Path) -> None:
 
 def run(root: Path, dest: Path, engine: str = "mkdocs") -> Written:
     """engine: "mkdocs" (MkDocs with Material) or "zensical", which reads raw HTML addresses otherwise
-    (`source_relative`). Raises GenerateError, CacheDirError, ValueError (a bad date or GUIDE_IMAGES)
-    and InputError, each before anything is written to dest."""
+    (`source_relative`). The guide plugin's options in mkdocs.yml (and their GUIDE_* variables) are a
+    build's: the cache, its bound, the day, the images; `incremental` is about how MkDocs builds the
+    pages, which is not this command's part (the generator's own stores serve either way, as they
+    do a build with it off). Raises GenerateError, CacheDirError, ValueError (a bad date, bound or
+    switch) and InputError, each before anything is written to dest."""
     check_destination(root, dest)
     settings = siteconfig.read(root)
-    cache = Cache(siteconfig.cache_dir(root, settings.cache_dir))
-    day = siteconfig.today(settings.today)
-    images = Images(cache) if siteconfig.images() else None
+    options = siteconfig.settings(root, settings)
+    cache = Cache(options.cache_dir)
+    images = Images(cache) if options.images else None
     config = _read_config(root)
     try:
-        made = generate(root, cache, settings.site_url, day, images, site_name=settings.site_name)
+        made = generate(root, cache, settings.site_url, options.today, images, site_name=settings.site_name)
         hand_written, statics = _hand_written(root, made.renderer)  # while the images render
         if images is not None:
             try:
@@ -110,6 +115,9 @@ def run(root: Path, dest: Path, engine: str = "mkdocs") -> Written:
         shutil.rmtree(work, ignore_errors=True)
         raise
     cache.save_digests()
+    if images is not None and (cache.wrote() or images.rendered):
+        # As after a build that added to the cache; one without images leaves the bound to one with them.
+        cache.keep_bounded(max_mb=options.cache_max_mb)
     return written
 
 
@@ -177,8 +185,8 @@ def _write(root: Path, out: Path, config, made: Generated, hand_written: dict[st
     _write_text(extra / published.LLMS, published.llms_txt(site_name, summary, settings.site_url, pages, made.site.published,
                                                            made.project.catalog.latest_as_of()))
     _write_text(extra / published.LLMS_FULL, published.llms_full(site_name, summary, settings.site_url, pages, made.site.published))
-    _write_overrides(root, out, config)
-    _write_config(out, config)
+    _write_overrides(root, out, config, engine)
+    _write_config(out, config, engine)
     return Written(len(texts), len(made.assets) + len(made.texts) + len(made.linked) - extras, extras + len(markdown) + 2)
 
 
@@ -202,8 +210,11 @@ def _is_guide(item) -> bool:
     return item == "guide" or (hasattr(item, "keys") and "guide" in item.keys())
 
 
-def _write_config(out: Path, config) -> None:
-    """The project's mkdocs.yml without the guide plugin, its theme's custom_dir pointing at overrides/."""
+def _write_config(out: Path, config, engine: str = "mkdocs") -> None:
+    """The project's mkdocs.yml without the guide plugin, its theme's custom_dir pointing at overrides/.
+    For Zensical also Material's look (`variant: classic`, where Zensical's default is its own), and
+    the repository an absolute edit_uri names as repo_url (`repository`): Zensical makes edit links only
+    from both."""
     plugins = config.get("plugins")
     if plugins is not None:
         kept = [p for p in plugins if not _is_guide(p)]
@@ -214,22 +225,45 @@ def _write_config(out: Path, config) -> None:
         config["theme"] = theme = {"name": theme or "material"}
     theme["custom_dir"] = OVERRIDES
     config["docs_dir"] = DOCS
+    if engine == "zensical":
+        theme.setdefault("variant", "classic")
+        repo = repository(config.get("edit_uri"))
+        if not config.get("repo_url") and repo:
+            config["repo_url"] = repo
     buffer = io.StringIO()
     _yaml().dump(config, buffer)
     _write_text(out / "mkdocs.yml", buffer.getvalue())
 
 
-def _write_overrides(root: Path, out: Path, config) -> None:
-    """The project's own custom_dir, if any, then the plugin's main.html where that has none (as the plugin
-    puts its theme folder after a custom_dir)."""
+def _write_overrides(root: Path, out: Path, config, engine: str = "mkdocs") -> None:
+    """The project's own custom_dir, if any, then what of THEME (the templates the plugin adds to the
+    theme's) it has not (as the plugin puts THEME after a custom_dir), and for Zensical what of
+    ZENSICAL_THEME neither has."""
     theme = config.get("theme")
     custom = theme.get("custom_dir") if hasattr(theme, "get") else None
     target = out / OVERRIDES
     if custom:
         shutil.copytree(root / str(custom), target)
     target.mkdir(exist_ok=True)
-    if not (target / THEME_MAIN.name).exists():
-        shutil.copyfile(THEME_MAIN, target / THEME_MAIN.name)
+    for folder in (THEME, ZENSICAL_THEME) if engine == "zensical" else (THEME,):
+        for source in sorted(p for p in folder.rglob("*") if p.is_file()):
+            dest = target / source.relative_to(folder)
+            if not dest.exists():
+                _put(dest, source)
+
+
+def repository(edit_uri) -> str | None:
+    """The repository an absolute edit_uri names, as GitHub, GitLab and Bitbucket write one: owner and
+    name (`https://github.com/o/r/edit/main/docs/` -> `https://github.com/o/r`), or GitLab's path up to
+    its `/-/`; None for a relative one."""
+    if not isinstance(edit_uri, str):
+        return None
+    parts = urlsplit(edit_uri)
+    names = [n for n in parts.path.split("/") if n]
+    names = names[:names.index("-")] if "-" in names else names[:2]
+    if parts.scheme not in ("http", "https") or not parts.netloc or len(names) < 2:
+        return None
+    return urlunsplit((parts.scheme, parts.netloc, "/" + "/".join(names), "", ""))
 
 
 def _nav_pages(nav, section: str = "Guide"):

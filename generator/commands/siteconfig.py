@@ -1,24 +1,20 @@
-"""What the commands (`guide validate`, `guide cache prune`) need of mkdocs.yml without MkDocs: the site
-URL and name and the guide plugin's options, so a command judges prices on the day and uses the cache a build
-would. As for a build (`plugin/config.py`), GUIDE_TODAY and GUIDE_CACHE_DIR override the options; they are
-read here for the commands (and GUIDE_IMAGES for `guide generate`), and handed on as values."""
+"""What the commands (`guide validate`, `guide generate`, `guide cache prune`, `guide mcp`) need of
+mkdocs.yml without MkDocs: the site URL and name and the guide plugin's options as written, which
+`inputs/options.py`, the plugin's reader too, turns into what a build would use (`settings`), each
+`GUIDE_*` variable in place of its option. `today` and `cache_dir` are that module's, for a command
+that needs one option alone."""
 
 from __future__ import annotations
 
-import datetime as dt
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
-from generator.inputs import freshness
-from generator.inputs.switches import switch
-from generator.store import cachefile
+from generator.inputs import options
+from generator.inputs.options import Settings, cache_dir, today
 
-TODAY_ENV = "GUIDE_TODAY"
-CACHE_DIR_ENV = "GUIDE_CACHE_DIR"
-IMAGES_ENV = "GUIDE_IMAGES"
+__all__ = ["SiteConfig", "Settings", "cache_dir", "read", "settings", "today"]
 
 
 class _Loader(yaml.SafeLoader):
@@ -37,11 +33,19 @@ class SiteConfig:
     cache_max_mb: int | None = None
     today: str | None = None
     site_name: str = ""
+    images: bool = True
+    incremental: bool = True
+
+    @property
+    def written(self) -> options.Written:
+        """The plugin's options as mkdocs.yml writes them."""
+        return options.Written(self.cache_dir, self.cache_max_mb, self.today, self.images, self.incremental)
 
 
 def read(root: Path) -> SiteConfig:
     """mkdocs.yml's site URL (ending in "/", as MkDocs reads it), its site name and the options under `plugins: -
-    guide:`; defaults where the file or an option is missing or unreadable."""
+    guide:`; defaults where the file or an option is missing, unreadable or not of its type (a build
+    stops on the last)."""
     try:
         doc = yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)
     except (OSError, yaml.YAMLError):
@@ -50,40 +54,31 @@ def read(root: Path) -> SiteConfig:
         return SiteConfig()
     url = doc.get("site_url") or ""
     url = url if not isinstance(url, str) or not url or url.endswith("/") else url + "/"
-    options: dict = {}
+    written: dict = {}
     for item in doc.get("plugins") or ():
         if isinstance(item, dict) and isinstance(item.get("guide"), dict):
-            options = item["guide"]
+            written = item["guide"]
     return SiteConfig(
         site_url=url if isinstance(url, str) else "",
         site_name=_text(doc.get("site_name")) or "",
-        cache_dir=_text(options.get("cache_dir")),
-        cache_max_mb=options.get("cache_max_mb") if isinstance(options.get("cache_max_mb"), int) else None,
-        today=_text(options.get("today")),
+        cache_dir=_text(written.get("cache_dir")),
+        cache_max_mb=_typed(written, "cache_max_mb", int, None),
+        today=_text(written.get("today")),
+        images=_typed(written, "images", bool, True),
+        incremental=_typed(written, "incremental", bool, True),
     )
 
 
-def today(configured: str | None = None) -> dt.date:
-    """The day prices are judged against: GUIDE_TODAY, else configured (the `today` option), else
-    the calendar's. Raises ValueError for one that is not a date."""
-    return freshness.today(configured, _given(TODAY_ENV))
+def settings(root: Path, config: SiteConfig | None = None) -> Settings:
+    """The plugin's options as a build with this mkdocs.yml (config: as `read` found it) would use
+    them. Raises CacheDirError and ValueError."""
+    return options.settings(root, (config or read(root)).written)
 
 
-def cache_dir(root: Path, configured: str | None = None) -> Path:
-    """The build cache a build would use: GUIDE_CACHE_DIR, else configured (the `cache_dir` option),
-    else .cache/. Raises CacheDirError."""
-    return cachefile.cache_dir(root, configured, _given(CACHE_DIR_ENV))
-
-
-def images(configured: bool = True) -> bool:
-    """Whether charts get their static images: GUIDE_IMAGES, else configured. Raises ValueError for
-    a GUIDE_IMAGES that says neither on nor off."""
-    return switch(IMAGES_ENV, os.environ.get(IMAGES_ENV), configured)
-
-
-def _given(name: str) -> tuple[str, str] | None:
-    value = os.environ.get(name)
-    return (name, value) if value else None
+def _typed(written: dict, name: str, kind: type, default):
+    value = written.get(name)
+    # bool is an int to Python, not to the plugin's options.
+    return value if isinstance(value, kind) and (kind is bool or not isinstance(value, bool)) else default
 
 
 def _text(value) -> str | None:

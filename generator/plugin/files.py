@@ -3,19 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 
 if TYPE_CHECKING:
     from generator.rendering.build import Generated
-
-
-class PageFiles(Protocol):
-    """What makes each generated page's file as it is handed over (the incremental build)."""
-
-    def page_file(self, path: str, markdown: str, source: str | None, config: MkDocsConfig, record: Any) -> GeneratedFile: ...
 
 
 class GeneratedFile(File):
@@ -32,17 +26,14 @@ class GeneratedFile(File):
         return self.changed
 
 
-def hand_over(files: Files, config: MkDocsConfig, made: Generated, incremental: PageFiles | None,
-              record: Callable[[str], Any]) -> list[GeneratedFile]:
-    """The generated pages and assets added to MkDocs' files (a page's record made as it is), in the
-    order MkDocs is handed them; published Markdown is left for after the build (`publishing`)."""
+def hand_over(files: Files, config: MkDocsConfig, made: Generated,
+              page_files: Callable[[str, str, str | None, MkDocsConfig], GeneratedFile]) -> list[GeneratedFile]:
+    """The generated pages and assets added to MkDocs' files, in the order MkDocs is handed them, each
+    page's file made by page_files (the incremental layer's, `page_file` where it is off); published
+    Markdown is left for after the build (`publishing`)."""
     generated: list[GeneratedFile] = []
     for path, markdown in sorted(made.site.pages.items()):
-        source = made.site.sources.get(path)
-        if incremental is not None:
-            f = incremental.page_file(path, markdown, source, config, record(path))
-        else:
-            f = page_file(config, path, markdown, source)
+        f = page_files(path, markdown, made.site.sources.get(path), config)
         generated.append(f)
         files.append(f)
     for path, content in {**made.assets, **made.texts}.items():

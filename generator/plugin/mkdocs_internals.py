@@ -23,8 +23,11 @@ from mkdocs.structure.files import File
 from mkdocs.structure.pages import Page
 from watchdog.events import FileSystemEventHandler
 
-# The releases every use below was read against; tests/test_mkdocs_internals.py fails on others.
-CHECKED_AGAINST = {"mkdocs": "1.6.1", "mkdocs-material": "9.8.2"}
+# The releases every use below was read against; tests/test_mkdocs_internals.py fails on others. Of the
+# two engines, the one running the build counts: MkDocs, or ProperDocs, its maintained fork, which runs
+# as `properdocs` and answers plugins' imports of `mkdocs` with its own modules.
+CHECKED_AGAINST = {"mkdocs": "1.6.1", "properdocs": "1.6.7", "mkdocs-material": "9.8.2"}
+ENGINES = ("mkdocs", "properdocs")
 
 log = logging.getLogger("mkdocs.plugins.guide")
 
@@ -37,11 +40,21 @@ def warn_if_unchecked() -> None:
                     "(generator/plugin/mkdocs_internals.py)", ", ".join(unchecked))
 
 
+def running_engine() -> str:
+    """"properdocs" where ProperDocs runs the build (its modules answer to the name `mkdocs`), else "mkdocs"."""
+    import mkdocs
+
+    return "properdocs" if mkdocs.__name__ == "properdocs" else "mkdocs"
+
+
 def unchecked_versions() -> list[str]:
-    """The installed MkDocs and Material where they are not the releases this module was checked
-    against, each as "name installed (checked against x)"."""
+    """The installed engine running the build and Material where they are not the releases this
+    module was checked against, each as "name installed (checked against x)"."""
     out = []
+    engine = running_engine()
     for name, checked in CHECKED_AGAINST.items():
+        if name in ENGINES and name != engine:
+            continue
         try:
             installed = version(name)
         except PackageNotFoundError:

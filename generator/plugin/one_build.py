@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from mkdocs.structure.nav import Navigation
 
     from generator.plugin.error_banner import ErrorBanner
-    from generator.plugin.incremental.build import IncrementalBuild
+    from generator.plugin.incremental.layer import Layer
     from generator.rendering.build import Generated
     from generator.rendering.images import Images
     from generator.store.cachefile import Cache
@@ -31,18 +31,17 @@ class OneBuild:
     nav: Navigation | None = None  # MkDocs' navigation, from on_nav
 
 
-def stop(build: OneBuild | None, incremental: IncrementalBuild | None) -> None:
+def stop(build: OneBuild | None, incremental: Layer) -> None:
     """A build that stops early, or is superseded by `mkdocs serve`, stops its renders too."""
     images = None
     if build is not None:
         images, build.images = build.images, None
     if images is not None:
         images.cancel()
-    if incremental is not None:
-        incremental.stop_linking(quietly=True)
+    incremental.stop_linking(quietly=True)
 
 
-def failed(error: Exception, build: OneBuild | None, cache: Cache | None, incremental: IncrementalBuild | None,
+def failed(error: Exception, build: OneBuild | None, cache: Cache | None, incremental: Layer,
            banner: ErrorBanner | None) -> None:
     """A build that failed: its error over every page served (under serve), its renders stopped, and
     nothing it checked or wrote taken as done by the next build."""
@@ -51,5 +50,4 @@ def failed(error: Exception, build: OneBuild | None, cache: Cache | None, increm
     stop(build, incremental)
     if cache is not None:
         cache.settle(())  # the next build checks every file again
-    if incremental is not None:
-        incremental.failed()
+    incremental.failed()

@@ -1,6 +1,7 @@
 """The guide as a MkDocs plugin: its options, the generator's files handed to MkDocs, the figures of
 hand-written pages that ask for them. What MkDocs would make again and an earlier build kept is the
-incremental build's (`incremental`), which the plugin's `incremental` option may leave out.
+incremental build's, which every event is handed through one interface (`incremental.layer.Layer`),
+done by nothing where the plugin's `incremental` option leaves it out.
 
 MkDocs does not reload plugin modules under `mkdocs serve`: edits to this package need a restart,
 edits to scenarios/ and data/ (which the plugin watches, `watching`) do not.
@@ -22,9 +23,9 @@ from generator.plugin.after_reload import AfterReload
 from generator.plugin.config import GuideConfig, Settings, checked
 from generator.plugin.error_banner import ErrorBanner
 from generator.plugin.files import GeneratedFile, hand_over
-from generator.plugin.incremental.build import IncrementalBuild, PageRecord, pages_only_ours
-from generator.plugin.incremental.stored_page import StoredPage
+from generator.plugin.incremental.layer import Layer, Off, switched
 from generator.plugin.one_build import OneBuild
+from generator.plugin.page_record import PageRecord
 from generator.plugin.stopping import StopAsCtrlC
 from generator.plugin.upkeep import Upkeep
 from generator.rendering.images import Images
@@ -41,7 +42,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.cache: Cache | None = None  # the build cache (its place checked in on_config), and what this process knows of it
         self.options: Settings | None = None  # the options as builds use them, read in on_config
         self.serving = self.dirty = False  # under `mkdocs serve`; with --dirty, only what changed is built again
-        self.incremental: IncrementalBuild | None = None  # what earlier builds left that this one takes
+        self.incremental: Layer = Off()  # what earlier builds left that this one takes (on from on_startup)
         self.pages: dict[str, PageRecord] = {}  # each page's record, by its path in docs/
         self.upkeep = Upkeep()  # the cache's and the image workers' chores after a build
         self.published_url = publishing.PublishedUrl()
@@ -56,7 +57,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         internals.warn_if_unchecked()
         self.serving, self.dirty = command == "serve", dirty
         # On until on_config reads the option: the chores between saves start now.
-        self.incremental = IncrementalBuild(serving=self.serving, dirty=self.dirty)
+        self.incremental = switched(self.incremental, True, serving=self.serving, dirty=self.dirty)
         if self.serving:
             self.upkeep.serving()
             self.stopping.start()
@@ -64,17 +65,12 @@ class GuidePlugin(BasePlugin[GuideConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         if self.after_reload is not None:
             self.after_reload.wait()  # the last save's writes, before this build reads or writes anything
-        if self.incremental is not None:
-            self.incremental.starting()
+        self.incremental.starting()
         options = self.options = checked(self.config, _root(config))
         self.upkeep.make_images = options.images
-        if self.incremental is not None and not options.incremental:
-            self.incremental.stop()
-            self.incremental, self.pages = None, {}
-        elif self.incremental is None and options.incremental:  # under serve, mkdocs.yml's option changed
-            self.incremental = IncrementalBuild(serving=self.serving, dirty=self.dirty)
-        if self.incremental is not None:
-            self.incremental.configured(config)
+        # Under serve, a save may have changed mkdocs.yml's option.
+        self.incremental = switched(self.incremental, options.incremental, serving=self.serving, dirty=self.dirty)
+        self.incremental.configured(config)
         if self.cache is None or self.cache.directory != options.cache_dir:
             self.cache = Cache(options.cache_dir, between_builds=self.serving)
         publishing.add_templates(config)
@@ -85,8 +81,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             # Under serve, the inputs are read before MkDocs empties the site folder: a save that does
             # not validate then leaves the last good site served, with the error over it (error_banner).
             self.loaded = self._load(config)
-        if self.incremental is not None and not self.dirty:
-            self.incremental.put_aside(Path(config.site_dir))
+        self.incremental.put_aside(Path(config.site_dir))
 
     def _load(self, config: MkDocsConfig):
         from generator.rendering.build import load
@@ -110,16 +105,13 @@ class GuidePlugin(BasePlugin[GuideConfig]):
                                      site_name=config.site_name, project=project)
         # Every page is converted again but under --dirty, and the site folder holds none of their Markdown.
         self.pages = {path: r.new_build() for path, r in self.pages.items()} if self.dirty else {}
-        build.linked = made.linked
-        if inc is not None:
-            build.linked = inc.files(cache, config, config_bytes, made, images, pages_only_ours(config, self))
-        generated = hand_over(files, config, made, inc, self._record)
+        build.linked = inc.files(cache, config, config_bytes, made, images, self)
+        generated = hand_over(files, config, made, inc.page_file)
         if not self.serving:
             # A lone build's pages' Markdown (some 90 MB at 3,000 scenarios) is held by their files
             # alone, and let go once MkDocs has read it (on_page_markdown).
             made.site.pages.clear()
-        if inc is not None and self.dirty:
-            inc.only_what_changed(files, generated, made)
+        inc.only_what_changed(files, generated, made)
         log.info("guide: %d scenario pages, %d charts", len(made.project.results), len(made.site.embeds))
         return files
 
@@ -135,18 +127,15 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         assert self.build is not None, "on_files runs before on_env"
         if self.dirty:
             _titles_kept(self.build.nav, self.pages)  # before anything renders the navigation or keys on it
-        if self.incremental is not None:
-            assert self.cache is not None, "on_config runs before on_env"
-            self.incremental.env(env, self.cache, config, self.build.nav, self.pages)
+        assert self.cache is not None, "on_config runs before on_env"
+        self.incremental.env(env, self.cache, config, self.build.nav)
         return env
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         publishing.fold_edit_url(page)
         if not self.serving and isinstance(page.file, GeneratedFile):
             internals.release_source(page.file)  # MkDocs has read it, and no build follows (on_files)
-        if isinstance(page, StoredPage):
-            if not self.serving:
-                page.source = ""
+        if self.incremental.converted_before(page, keep_source=self.serving):
             return markdown  # its HTML is stored: Markdown does not run on it
         # Hand-written pages opt into figures from data/ with `figures: true` in their front matter.
         if page.meta.get("figures"):
@@ -161,8 +150,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         record = self._record(page.file.src_uri)
         record.title = page.title
         html = publishing.put_back(page, html, record)
-        if self.incremental is not None:
-            self.incremental.converted_html(page, html, record)
+        self.incremental.converted_html(page, html)
         return html
 
     @event_priority(100)  # before the search plugin indexes the page
@@ -182,8 +170,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
     @event_priority(100)  # what the template made, before any plugin changes it
     def _rendered(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
-        if self.incremental is not None:
-            self.incremental.post_page(page, output, self._record(page.file.src_uri))
+        self.incremental.post_page(page, output)
         return output
 
     @event_priority(-100)  # after every plugin has read the page
@@ -199,13 +186,12 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             self.banner.succeeded()  # a step below that fails shows its own error again (on_build_error)
         inc, cache, build, options = self.incremental, self.cache, self.build, self.options
         assert cache is not None and build is not None and options is not None, "on_files runs before on_post_build"
-        if inc is not None:
-            inc.before_search_written(config)
+        inc.before_search_written(config)
         images, build.images = build.images, None  # the site's from here on: a failure below does not cancel them
         later = self.after_reload.run if self.after_reload is not None else None
         publishing.join_site(Path(config.site_dir), config, build, images, cache, inc, self.pages, dirty=self.dirty, later=later)
         chores = self.upkeep.chores(cache, images, options.cache_max_mb)
-        if inc is None or not inc.finished(chores):  # under serve, run between saves
+        if not inc.finished(chores):  # under serve, run between saves
             self.upkeep.at_once(cache, images)
 
     def on_serve(self, server, *, config: MkDocsConfig, builder):
@@ -224,8 +210,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.stopping.stop()
         watching.stop(self.watcher)
         self.watcher = None
-        if self.incremental is not None:
-            self.incremental.stop()
+        self.incremental.stop()
         self.upkeep.close(self.cache if self.serving else None)
 
     def on_build_error(self, *, error: Exception) -> None:

@@ -18,9 +18,11 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort
 from mkdocs.structure.pages import Page
 
+from generator import THEME
 from generator.plugin.failures import failed, link_failed
-from generator.plugin.incremental.build import IncrementalBuild, PageRecord
-from generator.rendering import embeds, passthrough, published, unfurl
+from generator.plugin.incremental.layer import Layer
+from generator.plugin.page_record import PageRecord
+from generator.rendering import passthrough, published, unfurl
 from generator.rendering.images import Images
 from generator.store import html_cache
 from generator.store.cachefile import Cache
@@ -30,10 +32,6 @@ if TYPE_CHECKING:
     from generator.rendering.build import Generated
 
 log = logging.getLogger("mkdocs.plugins.guide")
-
-# Templates the plugin adds to the theme's (main.html: each page's unfurl tags in its <head>).
-THEME = Path(__file__).parent / "theme"
-
 
 class PublishedUrl:
     """The site URL the generated pages, embed files and images carry. `mkdocs serve` puts the dev
@@ -112,7 +110,7 @@ def unfurl_tags(page: Page, config: MkDocsConfig, made: Generated, site_url: str
 
 
 def join_site(site: Path, config: MkDocsConfig, build: OneBuild, images: Images | None, cache: Cache,
-              incremental: IncrementalBuild | None, pages: Mapping[str, PageRecord], *, dirty: bool,
+              incremental: Layer, pages: Mapping[str, PageRecord], *, dirty: bool,
               later: Callable[[Callable[[], None]], None] | None = None) -> None:
     """Once MkDocs has written the pages: the chart images, which render in worker processes while
     the pages are built, and the embed files stored beside them, linked into the site; each page's
@@ -124,20 +122,14 @@ def join_site(site: Path, config: MkDocsConfig, build: OneBuild, images: Images 
         try:
             images.wait()
         except Exception as e:  # a renderer crash: say which build step failed, not a worker traceback
-            if incremental is not None:
-                incremental.stop_linking(quietly=True)
+            incremental.stop_linking(quietly=True)
             raise Abort(f"Rendering the chart images failed: {e}") from None
-    if incremental is not None:
-        incremental.stop_linking()
+    incremental.stop_linking()
     try:
-        if incremental is not None:
-            incremental.link(site, build.linked, cache)
-        else:
-            embeds.link_into(site, build.linked)
+        incremental.link(site, build.linked, cache)
     except OSError as e:
         raise link_failed(e) from None
-    if incremental is not None:
-        incremental.drop_empty(site)
+    incremental.drop_empty(site)
     write = functools.partial(_write_published, site, config, made, build.published, build.nav, pages, dirty)
     if later is None:
         write()

@@ -8,26 +8,25 @@ from __future__ import annotations
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.pages import Page
 
-from generator.plugin.incremental.build import IncrementalBuild, PageRecord
+from generator.plugin.incremental.layer import Layer
+from generator.plugin.page_record import PageRecord
 from generator.store import html_cache
 
 
-def before_search(context, page: Page, config: MkDocsConfig, record: PageRecord,
-                  incremental: IncrementalBuild | None) -> None:
+def before_search(context, page: Page, config: MkDocsConfig, record: PageRecord, incremental: Layer) -> None:
     """The page's HTML held aside in its record, and the part search is to read left in its place.
     context: the page's template context, with its unfurl tags (the stored file is checked against them)."""
-    stored = incremental is not None and incremental.stored_file(context, page, record)
+    stored = incremental.stored_file(context, page)
     record.full = page.content or ""
     page.content = "" if stored else html_cache.searched(page.file.src_uri, page.content or "")
-    if incremental is not None and not stored:
-        incremental.before_search(config, record)
+    if not stored:
+        incremental.before_search(config, page)
 
 
-def after_search(page: Page, config: MkDocsConfig, record: PageRecord, incremental: IncrementalBuild | None) -> None:
+def after_search(page: Page, config: MkDocsConfig, record: PageRecord, incremental: Layer) -> None:
     """The page's whole HTML put back; a stored page's search entries joined to the index, or what search
     indexed of a page to be stored kept with it."""
     full, record.full = record.full, None
     if full is not None:
         page.content = full
-    if incremental is not None:
-        incremental.after_search(config, record)
+    incremental.after_search(config, page)

@@ -1,6 +1,6 @@
 """The incremental build: one `IncrementalBuild` per MkDocs run holds what earlier builds left that
-this one can take instead of making it again, and one `PageRecord` per page what the plugin's events
-hand each other about that page.
+this one can take instead of making it again, and one `PageState` per scenario page what it hands
+itself from one event to the next about that page (`layer.Layer` is what the plugin calls it through).
 
 What it takes instead of making: a scenario page's HTML (`html_cache`, as a `StoredPage`) and the
 file the theme made of it (`page_file_cache`, with its search entries); MkDocs' URLs of stored pages;
@@ -17,7 +17,7 @@ import hashlib
 import logging
 from collections.abc import Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -48,9 +48,15 @@ log = logging.getLogger("mkdocs.plugins.guide")
 
 
 def pages_only_ours(config: MkDocsConfig, plugin: object) -> bool:
-    """Whether Material's search and `plugin` (the guide's) are the only plugins: another one may put on
-    a page what no stored page file's check names (page_file_cache), so with it every page is rendered."""
-    return all(name == "material/search" or other is plugin for name, other in config.plugins.items())
+    """Whether Material's search and `plugin` (the guide's) are the only plugins (MkDocs' `hooks:` count
+    as plugins too). Another one may change a page where a stored page skips it: its Markdown
+    (`on_page_markdown`'s answer is dropped, `on_page_read_source` is not asked), its HTML
+    (`on_page_content` would run again on HTML it already changed) and what the theme makes of it (no
+    stored page file's check names it, page_file_cache). The stores' keys name mkdocs.yml and the
+    versions of MkDocs and Material (`registry.LIBRARIES`) and of this code, so they name every plugin a
+    build that uses them can hold. With another plugin every page is converted and rendered."""
+    return all(other is plugin or (name == "material/search" and type(other).__module__.startswith("material."))
+               for name, other in config.plugins.items())
 
 
 @dataclass
@@ -64,28 +70,15 @@ class Pending:
 
 
 @dataclass
-class PageRecord:
-    """What the plugin keeps of one page (by its path in docs/) from one event to the next."""
+class PageState:
+    """What the incremental build keeps of one scenario page from one event of a build to the next."""
 
-    # Kept from one build to the next: `mkdocs serve --dirty` converts only what changed.
-    markdown: str | None = None  # its Markdown as published beside it (not a scenario's: published.scenario_texts)
-    written: str | None = None  # of that, what was last written into the site folder
-    # The Markdown MkDocs converted and the page's path, while `markdown` is not made of them yet
-    # (`publishing.published_markdown`: under serve, once the page is served).
-    unpublished: tuple[str, str] | None = None
-    title: str | None = None  # its title, as the last build that read the page found it
-    # One build's.
-    held: list[str] = field(default_factory=list)  # raw HTML blocks Markdown skips (passthrough)
-    full: str | None = None  # its HTML, while search reads a part of it or none
+    file_entry: Path  # where its page file is stored
     to_store: Path | None = None  # the entry its converted HTML goes to
-    file: GeneratedFile | None = None  # a scenario page's generated file, where its page file may come from the cache
-    file_entry: Path | None = None  # where that page file is stored
+    file: GeneratedFile | None = None  # its generated file, where its page file may come from the cache
     offered: dict | None = None  # its front matter, while its template is the stored file's
     stored: Themed | None = None  # its stored file, found for what it is now
     pending: Pending | None = None  # its file, to be stored once the theme has rendered it
-
-    def new_build(self) -> PageRecord:
-        return PageRecord(self.markdown, self.written, self.unpublished, self.title)
 
 
 class IncrementalBuild:
@@ -114,6 +107,7 @@ class IncrementalBuild:
         self.converted: html_cache.ConvertedPages | None = None  # scenario pages' HTML from earlier builds
         self.themed: page_file_cache.ThemedPages | None = None  # their files; None where other plugins may change pages
         self.entries: dict[str, tuple[Path, Path]] = {}  # where each scenario page's HTML and file are stored
+        self.pages: dict[str, PageState] = {}  # each scenario page's, by its path in docs/
         self.site_inputs = ""  # what every page's stored file depends on, once the pages are converted
         self.files_stored = 0  # pages whose file came from the cache this build
         self.linking: Future | None = None  # the links made while the pages are built (embeds.link_meanwhile)
@@ -136,7 +130,9 @@ class IncrementalBuild:
             self.theme_files.use(config)
 
     def put_aside(self, site: Path) -> None:
-        """Before MkDocs empties the site folder of a build that is not dirty."""
+        """Before MkDocs empties the site folder of a build that is not dirty (a dirty one keeps it)."""
+        if self.dirty:
+            return
         self.site = site
         try:
             sitefolder.put_aside(site)
@@ -144,10 +140,11 @@ class IncrementalBuild:
             raise site_folder_failed(e) from None
 
     def files(self, cache: Cache, config: MkDocsConfig, config_bytes: bytes, made: Generated, images: Images | None,
-              pages_only_ours: bool) -> dict[str, Path]:
+              ours: object) -> dict[str, Path]:
         """A new build: puts back the site folder's folders and starts linking what of made's embed
-        files is in the cache already; finds the pages' stores. Returns the embed files to link once
-        the images are rendered."""
+        files is in the cache already; finds the pages' stores, used only where `ours` (the guide's
+        plugin) and search are the build's only plugins (`pages_only_ours`). Returns the embed files
+        to link once the images are rendered."""
         from generator.rendering.build import page_stores
 
         self._new_build()
@@ -165,31 +162,35 @@ class IncrementalBuild:
             except OSError as e:
                 raise site_folder_failed(e) from None
             self.linking = embeds.link_meanwhile(Path(config.site_dir), ready)
-        self.converted, themed, self.entries = page_stores(cache, config_bytes, config.site_url or "", made.site.pages)
+        self.converted, self.themed, entries = page_stores(cache, config_bytes, config.site_url or "", made.site.pages)
+        if pages_only_ours(config, ours):
+            self.entries = entries
+        else:
+            self.themed = None
         # What a page object takes from the configuration and the day, beside its stored entry's key.
         pages_from = (config.site_url, config.repo_url, config.edit_uri, config.edit_uri_template,
                       config.use_directory_urls, config.site_dir, get_build_date())
         if pages_from != self.pages_from:
             self.kept_files, self.pages_from = {}, pages_from
-        self.themed = themed if pages_only_ours else None
         return linked
 
-    def page_file(self, path: str, markdown: str, source: str | None, config: MkDocsConfig, record: PageRecord) -> GeneratedFile:
+    def page_file(self, path: str, markdown: str, source: str | None, config: MkDocsConfig) -> GeneratedFile:
         """A generated page's file: with its stored HTML, if there is one, or noting where its HTML goes
         once converted."""
         at = self.entries.get(path)
         if at is None:
             return page_file(config, path, markdown, source)
         assert self.converted is not None
-        entry, record.file_entry = at
+        entry, file_entry = at
+        state = self.pages[path] = PageState(file_entry)
         stored = self.converted.get(entry)
         if stored is not None:
             f = self._stored_page_file(path, markdown, source, config, entry, stored)
         else:
             f = page_file(config, path, markdown, source)
-            record.to_store = entry
+            state.to_store = entry
         if self.themed is not None:
-            record.file = f
+            state.file = f
         return f
 
     def _stored_page_file(self, path: str, markdown: str, source: str | None, config: MkDocsConfig, entry: Path,
@@ -211,11 +212,13 @@ class IncrementalBuild:
         return f
 
     def only_what_changed(self, files: Files, generated: list[GeneratedFile], made: Generated) -> None:
-        """Under `mkdocs serve --dirty`: which pages and files this build makes again. A generated file
+        """Under `mkdocs serve --dirty` (nothing otherwise): which pages and files this build makes again. A generated file
         whose content is what the last build wrote is left as it is. A change to anything but the
         scenarios' own files (data/, the day, the set of scenarios) builds everything again, as does the
         first build; a scenario's change also rebuilds the hand-written pages that bake in every scenario
         (the calculator's presets)."""
+        if not self.dirty:
+            return
         assert self.converted is not None, "files() keys the pages first"
         digests = {f.src_uri: self.converted.digest(f.content_string) for f in generated}
         scenarios = {r.path for r in made.project.results}
@@ -238,7 +241,7 @@ class IncrementalBuild:
                 if f.abs_src_path and not f.generated_by and "calculator_json" in Path(f.abs_src_path).read_text(encoding="utf-8"):
                     internals.always_modified(f)
 
-    def env(self, env: jinja2.Environment, cache: Cache, config: MkDocsConfig, nav, pages: dict[str, PageRecord]) -> None:
+    def env(self, env: jinja2.Environment, cache: Cache, config: MkDocsConfig, nav) -> None:
         """Pages whose file an earlier build may have stored are rendered with a template that writes
         the stored file, or, where none is stored for what the page and the site are now, the page's
         own template (page_file_cache.TEMPLATE_SOURCE). MkDocs picks the template by the page's front
@@ -247,61 +250,84 @@ class IncrementalBuild:
         stored file is read as its page is written: read all at once, they weighed as much as the
         pages' own HTML."""
         env.bytecode_cache = Compiled(cache)
-        offered = [r for r in pages.values() if r.file is not None]
+        offered = [state for state in self.pages.values() if state.file is not None]
         if self.themed is None or not offered:
             return
         internals.add_template(env, page_file_cache.TEMPLATE, page_file_cache.TEMPLATE_SOURCE)
         self.site_inputs = page_file_cache.site_inputs(cache.keys, site_parts(config, nav))
-        for record in offered:
-            page = record.file.page
-            if page is None or (self.dirty and not record.file.is_modified()):
+        for state in offered:
+            page = state.file.page
+            if page is None or (self.dirty and not state.file.is_modified()):
                 continue
-            record.offered = internals.use_template(page, page_file_cache.TEMPLATE)
+            state.offered = internals.use_template(page, page_file_cache.TEMPLATE)
 
     # As MkDocs builds each page.
 
-    def converted_html(self, page: Page, html: str, record: PageRecord) -> None:
-        entry, record.to_store = record.to_store, None
+    def converted_before(self, page: Page, *, keep_source: bool) -> bool:
+        """Whether the page's HTML is stored (a `StoredPage`): Markdown does not run on it. Unless
+        keep_source (a build `mkdocs serve` may follow), its Markdown is let go of."""
+        if not isinstance(page, StoredPage):
+            return False
+        if not keep_source:
+            page.source = ""
+        return True
+
+    def converted_html(self, page: Page, html: str) -> None:
+        state = self.pages.get(page.file.src_uri)
+        if state is None:
+            return
+        entry, state.to_store = state.to_store, None
         if entry is not None and self.converted is not None:
             self.converted.put(entry, html_cache.Converted(page.meta, html, toc_tokens(list(page.toc)),
                                                           internals.title_from_render(page), sorted(page.present_anchor_ids or ())))
 
-    def stored_file(self, context, page: Page, record: PageRecord) -> bool:
+    def stored_file(self, context, page: Page) -> bool:
         """Whether the page's file is stored for what it is now (the theme then writes that file); a
         page offered none is to be stored once the theme has rendered it."""
-        meta, record.offered = record.offered, None
-        if meta is None:
+        state = self.pages.get(page.file.src_uri)
+        if state is None or state.offered is None:
             return False
-        assert self.themed is not None and record.file_entry is not None
+        meta, state.offered = state.offered, None
+        assert self.themed is not None
         internals.restore_front_matter(page, meta)
         context[page_file_cache.OWN_TEMPLATE_KEY] = page.meta.get("template", "main.html")
         check = page_file_cache.check(self.site_inputs, (page_parts(page, page.content), context["guide_unfurl"]))
-        record.stored = self.themed.get(record.file_entry, check, page.canonical_url)
-        if record.stored is None:
-            record.pending = Pending(record.file_entry, check)
+        state.stored = self.themed.get(state.file_entry, check, page.canonical_url)
+        if state.stored is None:
+            state.pending = Pending(state.file_entry, check)
             return False
-        context[page_file_cache.CONTEXT_KEY] = record.stored.output
+        context[page_file_cache.CONTEXT_KEY] = state.stored.output
         return True
 
-    def before_search(self, config: MkDocsConfig, record: PageRecord) -> None:
-        if record.pending is not None:
+    def before_search(self, config: MkDocsConfig, page: Page) -> None:
+        """As search is about to index a page whose file is not stored: where its entries will start."""
+        state = self.pages.get(page.file.src_uri)
+        if state is not None and state.pending is not None:
             index = internals.material_search_index(config)
-            record.pending.indexed_from = None if index is None else len(internals.search_entries(index))
+            state.pending.indexed_from = None if index is None else len(internals.search_entries(index))
 
-    def after_search(self, config: MkDocsConfig, record: PageRecord) -> None:
+    def after_search(self, config: MkDocsConfig, page: Page) -> None:
+        """A stored page's search entries joined to the index, or what search indexed of a page to be
+        stored kept with it."""
+        state = self.pages.get(page.file.src_uri)
+        if state is None:
+            return
         index = internals.material_search_index(config)
-        stored, record.stored = record.stored, None
+        stored, state.stored = state.stored, None
         if stored is not None:
             self.files_stored += 1
             if index is not None and stored.search:
                 internals.add_search_entries(index, stored.search)
-        elif record.pending is not None:
-            pending = record.pending
+        elif state.pending is not None:
+            pending = state.pending
             if index is not None and pending.indexed_from is not None:
                 pending.search = internals.search_entries(index)[pending.indexed_from:]
 
-    def post_page(self, page: Page, output: str, record: PageRecord) -> None:
-        pending, record.pending = record.pending, None
+    def post_page(self, page: Page, output: str) -> None:
+        state = self.pages.get(page.file.src_uri)
+        if state is None:
+            return
+        pending, state.pending = state.pending, None
         if pending is not None and self.themed is not None:
             self.themed.put(pending.entry, page_file_cache.Themed(pending.check, output, pending.search), page.canonical_url)
 
