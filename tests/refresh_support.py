@@ -65,9 +65,9 @@ class Stubbed:
                 made = client(*key)
                 self.clients[key] = (made, Stubber(made))
             stub = self.clients[key][1]
-            params = dict(c["params"])
+            params = None if c["params"] is None else dict(c["params"])  # None: any parameters
             for name in TIMES:
-                if name in params:
+                if params is not None and name in params:
                     params[name] = dt.datetime.fromisoformat(params[name]) if exact_times else ANY
             if "error" in c:
                 stub.add_client_error(c["operation"], service_error_code=c["error"]["code"],
@@ -198,3 +198,74 @@ def json_error(code: str, message: str) -> tuple[dict[str, str], str]:
     """A JSON protocol error (Price List, Savings Plans): headers and body."""
     return ({"Content-Type": "application/x-amz-json-1.1", "x-amzn-ErrorType": code},
             json.dumps({"__type": code, "message": message}))
+
+
+class RecordedBlocks:
+    """DescribeCapacityBlockOfferings, which moto does not implement, answered on moto's own EC2
+    clients from the recording, by region and instance type: each answer is checked against
+    botocore's service model as Stubber checks one, and goes back through botocore's own handling
+    (an error answer raises ClientError). A question the recording has no answer for is answered
+    with no offerings."""
+
+    def __init__(self, recorded: list[dict]):
+        self.answers = {(c["region"], c["params"]["InstanceType"]): c for c in recorded
+                        if c["operation"] == "describe_capacity_block_offerings"}
+        self.asked: list[tuple[str, str]] = []
+
+    def attach(self, made: Any, region: str) -> Any:
+        from botocore.awsrequest import AWSResponse
+        from botocore.validate import ParamValidator
+
+        shape = made.meta.service_model.operation_model("DescribeCapacityBlockOfferings").output_shape
+        question: dict[str, str] = {}
+
+        def remember(params: dict, **_: Any) -> None:
+            question["type"] = params.get("InstanceType", "")
+
+        def answer(**_: Any) -> tuple[Any, dict]:
+            self.asked.append((region, question["type"]))
+            c = self.answers.get((region, question["type"]), {"response": {"CapacityBlockOfferings": []}})
+            if "error" in c:
+                status = c["error"].get("status", 400)
+                return AWSResponse(None, status, {}, None), {
+                    "Error": {"Code": c["error"]["code"], "Message": c["error"]["message"]}, "ResponseMetadata": {"HTTPStatusCode": status}}
+            report = ParamValidator().validate(c["response"], shape)
+            assert not report.has_errors(), report.generate_report()
+            return AWSResponse(None, 200, {}, None), {**copy.deepcopy(c["response"]), "ResponseMetadata": {"HTTPStatusCode": 200}}
+
+        made.meta.events.register("before-parameter-build.ec2.DescribeCapacityBlockOfferings", remember)
+        made.meta.events.register("before-call.ec2.DescribeCapacityBlockOfferings", answer)
+        return made
+
+
+def moto_aws(recorded: list[dict]) -> tuple[Callable[[str, str], Any], RecordedBlocks]:
+    """A client factory for a refresh against moto (call it inside moto's mock_aws): EC2 (DescribeRegions,
+    instance type offerings, Spot price history) and S3 (the Advisor's object, put in a public bucket and
+    read with an unsigned client, as AWS serves it) are moto's; the Price List and Savings Plans, which
+    moto does not implement, serve the recorded answers (stubbed, any Savings Plans filter accepted, as
+    the regions asked are moto's); Capacity Blocks are answered from the recording on moto's clients."""
+    from botocore import UNSIGNED
+
+    s3 = client("s3", "us-east-1")
+    if not s3.list_buckets()["Buckets"]:  # a second refresh in the same moto finds the object there
+        s3.create_bucket(Bucket="spot-bid-advisor")
+        s3.put_object(Bucket="spot-bid-advisor", Key="spot-advisor-data.json", Body=json.dumps(ADVISOR).encode("utf-8"))
+        s3.put_bucket_policy(Bucket="spot-bid-advisor", Policy=json.dumps({
+            "Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": "*", "Action": "s3:GetObject",
+                                                    "Resource": "arn:aws:s3:::spot-bid-advisor/*"}]}))
+    stubbed = Stubbed([{**c, "params": None} if c["service"] == "savingsplans" else c
+                       for c in recorded if c["service"] in ("pricing", "savingsplans")])
+    blocks = RecordedBlocks(recorded)
+    made: dict[tuple[str, str], Any] = {}
+
+    def factory(service: str, region: str) -> Any:
+        if service in ("pricing", "savingsplans"):
+            return stubbed(service, region)
+        if (service, region) not in made:
+            if service == "s3":
+                made[(service, region)] = boto3.client("s3", region_name=region, config=Config(signature_version=UNSIGNED))
+            else:
+                made[(service, region)] = blocks.attach(client(service, region), region)
+        return made[(service, region)]
+
+    return factory, blocks

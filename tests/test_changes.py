@@ -45,7 +45,7 @@ def _first_refresh(root: Path) -> None:
 
 
 def _week_later(root: Path, p5: float = 30.0) -> None:
-    accept = frozenset({("p5.48xlarge", "us-east-1", "on-demand")})
+    accept = {("p5.48xlarge", "us-east-1", "on-demand"): p5}
     later = calls()
     edit(later, "get_products", "us-east-1", _set_on_demand("p5.48xlarge", "us-east-1", p5), nth=3)
     for c in later:  # the Spot window moves with the call
@@ -147,6 +147,13 @@ def test_the_feed_is_valid_atom_with_one_entry_per_move(refreshed):
     assert first.findtext(f"{A}title") == "p5.48xlarge, us-east-1, On-demand: $55.04/h → $30.00/h"
     content = first.findtext(f"{A}content")  # the entry's HTML, unescaped once by the XML parser
     assert "<li>Ongoing pretraining of a mainstream transformer, cost-sensitive (quarterly pretraining): verdict trainium → gpu" in content
+    # A withdrawn figure reads as withdrawn, at its last figure, and a new one as newly listed: neither as a move to or from "none".
+    (gone,) = [e for e in entries[:2] if e.findtext(f"{A}title").startswith("trn2.48xlarge")]
+    assert gone.findtext(f"{A}title") == "trn2.48xlarge, us-east-2, On-demand: no longer listed, last at $35.76/h ($35.76/h to $85.964/h)"
+    assert f"no longer listed, last at $35.76/h ($35.76/h to $85.964/h) on {WEEK.date()}." in gone.findtext(f"{A}content")
+    (added,) = [e for e in entries if e.findtext(f"{A}title").startswith("trn1.32xlarge, us-west-2, On-demand")]
+    assert added.findtext(f"{A}title") == "trn1.32xlarge, us-west-2, On-demand: newly listed at $21.50/h"
+    assert not any("none" in e.findtext(f"{A}title") for e in entries)
 
 
 def test_the_feed_escapes_what_it_quotes(refreshed):

@@ -10,7 +10,7 @@ import pytest
 
 from contrib_support import guide, problems
 from core_support import FROZEN, copy_inputs
-from generator.model.catalog import Price
+from generator.model.catalog import Price, refreshable
 from generator.commands import siteconfig
 from generator.inputs.options import TODAY_ENV
 from generator.inputs.freshness import DEFAULT_STALE_DAYS, Freshness, stale_problems
@@ -65,7 +65,8 @@ def test_today_is_the_machine_date_unless_fixed(monkeypatch):
 
 def test_validate_strict_refuses_each_stale_price_at_its_as_of(tmp_path: Path, project):
     root = copy_inputs(tmp_path)
-    expected = [p for p in project.catalog.prices if (BUILD_DAY - p.as_of).days > 180]
+    # Only what a refresh could fix: the "not offered" row no API can confirm is stale by the calendar too, but not refused.
+    expected = [p for p in project.catalog.prices if (BUILD_DAY - p.as_of).days > 180 and refreshable(p)]
     assert expected, "the committed data should have stale prices on this fixed day"
     r = guide("validate", "--strict", cwd=root, env=_env(BUILD_DAY.isoformat()))
     assert r.returncode == 1 and r.stdout == ""
@@ -139,13 +140,49 @@ def test_the_summary_counts_the_stale_prices_and_names_the_oldest(project):
 
     assert stale_summary(project.catalog, on=EARLY_DAY) is None
     fresh = Freshness.of(project.catalog, BUILD_DAY)
-    stale = fresh.stale(project.catalog.prices)
-    assert len(stale) > 1
+    stale = fresh.stale(p for p in project.catalog.prices if refreshable(p))
+    overdue = [p for p in project.catalog.prices if not refreshable(p) and fresh.is_stale(p)]
+    assert len(stale) > 1 and [(p.instance, p.offered) for p in overdue] == [("p5e.48xlarge", False)]
+    # The figures a refresh could fix apart from the one no API gives, whose review date has passed.
     assert stale_summary(project.catalog, on=BUILD_DAY) == (
         f"{len(stale)} of {len(project.catalog.prices)} prices are older than 180 days on {BUILD_DAY} (the oldest is from "
-        f"{min(p.as_of for p in stale)}); `guide validate --strict` lists them"
+        f"{min(p.as_of for p in stale)}); `guide validate --strict` lists them; 1 figure(s) no AWS API gives are past "
+        "their review date (review_by in data/prices.yaml)"
     )
     one = project.catalog.model_copy(update={"prices": [_price(dt.date(2025, 1, 2)), _price(BUILD_DAY)]})
     assert stale_summary(one, on=BUILD_DAY) == (
         f"1 of 2 prices is older than 180 days on {BUILD_DAY} (the oldest is from 2025-01-02); `guide validate --strict` lists them"
     )
+
+
+P5E = "  - {instance: p5e.48xlarge, region: us-east-1, option: on-demand, offered: false, source: VAN, as_of: 2025-11-30, "
+ULTRA = "  - {instance: u-p6e-gb200x72, region: us-east-1, option: capacity-block, usd_per_hour: 761.904, source: CB-2026-07, as_of: 2026-07-22, "
+
+
+def test_strict_refuses_only_what_a_refresh_could_fix_and_a_figure_no_api_gives_waits_for_its_review_date(tmp_path: Path):
+    root = copy_inputs(tmp_path, scenarios=False)
+    path = root / "data" / "prices.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert P5E in text and ULTRA in text
+    # After 2027-01-18 the UltraServer's block rate (as_of 2026-07-22) is older than 180 days, and the row
+    # recorded as not offered has been since 2026-05-29: no refresh can confirm either.
+    late = "2027-02-01"
+    r = guide("validate", "--strict", cwd=root, env=_env(late))
+    fields = {p["line"] for p in problems(r.stderr)}
+    lines = text.splitlines()
+    assert fields and all(P5E.strip() not in lines[n - 1] and "u-p6e-gb200" not in lines[n - 1] for n in fields)
+    # Each carries its own review date instead: past it, the pages and the build's note count it, --strict does not.
+    path.write_text(text.replace(P5E, P5E + "review_by: 2027-06-01, ").replace(ULTRA, ULTRA + "review_by: 2027-01-25, "),
+                    encoding="utf-8")
+    catalog = load_catalog(root / "data")
+    fresh = Freshness.of(catalog, dt.date(2027, 2, 1))
+    p5e, ultra = catalog.price("p5e.48xlarge", "us-east-1", "on-demand"), catalog.price("u-p6e-gb200x72", "us-east-1", "capacity-block")
+    assert not fresh.is_stale(p5e) and fresh.is_stale(ultra)
+    assert not Freshness.of(catalog, dt.date(2027, 1, 25)).is_stale(ultra)
+    assert [p for p in stale_problems(catalog, root / "data", on=dt.date(2027, 2, 1)) if "u-p6e" in p.message or "p5e.48xlarge us-east-1 on-demand" in p.message] == []
+    # A review date on a figure an API gives is refused: the refresh confirms that one.
+    path.write_text(text.replace("source: VAN-2026-01, as_of: 2026-01-21, alternatives", "source: VAN-2026-01, as_of: 2026-01-21, "
+                                 "review_by: 2027-01-01, alternatives", 1), encoding="utf-8")
+    r = guide("validate", cwd=root)
+    (found,) = problems(r.stderr)
+    assert r.returncode == 1 and found["field"].endswith(".review_by") and "review_by is for figures no API gives" in found["message"]

@@ -92,6 +92,22 @@ def test_every_instance_has_a_price_or_says_none_is_published(catalog: Catalog):
     assert not silent
 
 
+def test_every_spot_pool_of_a_tracked_instance_has_a_dated_price_or_says_it_is_not_priced(catalog: Catalog):
+    # Every region an EC2 instance type is sold in: a spot price with its source and date, or an `unpublished`
+    # spot entry (for the region, or for every region) saying no source gives one, also dated. Never both.
+    from generator.model.catalog import INSTANCE_TYPE
+
+    silent, both = [], []
+    for iid, inst in catalog.instances.items():
+        if not INSTANCE_TYPE.match(iid):
+            continue
+        for region in inst.regions.value:
+            priced = catalog.price(iid, region, "spot") is not None
+            said = any(u.option == "spot" and u.region in (None, region) for u in catalog.unpublished_for(iid))
+            (silent if not (priced or said) else both if priced and said else []).append((iid, region))
+    assert silent == [] and both == []
+
+
 def test_trainium3_speeds_cover_every_trainium_chip_sold_and_keep_vendor_claims_apart(catalog: Catalog):
     # The Trainium3 price to beat needs a speed over each chip a priced Trainium instance has; the range is
     # the guide's own, and a vendor's claim is never mixed into it.

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from contrib_support import guide
 from core_support import copy_inputs, tree_hashes
 from generator.commands import cli, refresh
 from generator.inputs.freshness import Freshness
@@ -140,18 +141,22 @@ def test_a_move_beyond_the_bounds_is_held_reported_and_written_only_once_accepte
     (held,) = load_catalog(root / "data").refresh.held
     assert (held.instance, held.region, held.option, held.before, held.after) == ("p5.48xlarge", "us-east-1", "spot", 28.11, 0.00001)
     lines = refresh.report_lines(out, "data", False)
-    assert any("held for a person: p5.48xlarge/us-east-1/spot: 28.11 -> 0.00001 held (moved 100.0 %" in ln
-               and "`guide refresh-prices --accept p5.48xlarge/us-east-1/spot`" in ln for ln in lines), lines
+    assert any(f"held for a person: p5.48xlarge/us-east-1/spot: 28.11 -> 0.00001 held since {WEEK.date()} (moved 100.0 %" in ln
+               and "`guide refresh-prices --accept p5.48xlarge/us-east-1/spot=0.00001`" in ln for ln in lines), lines
     body = refresh.report_markdown(out)
-    assert "### Held for a person" in body and "`guide refresh-prices --accept p5.48xlarge/us-east-1/spot`" in body
+    assert "### Held for a person" in body and "`guide refresh-prices --accept p5.48xlarge/us-east-1/spot=0.00001`" in body
     assert settled != tree_hashes(root / "data")  # the hold itself is recorded, for the pull request
-    # The same answer the next day holds the same move again and writes nothing.
-    held_again = refresh.run(root / "data", Stubbed(absurd(a_week_later(calls(), WEEK + dt.timedelta(days=1)))),
-                             WEEK + dt.timedelta(days=1))
-    assert [h.key for h in held_again.held] == [("p5.48xlarge", "us-east-1", "spot")] and held_again.texts == {}
+    # The same answer the next day holds the same move again, first held the week before, and raises it again:
+    # the published hold says so (a pull request exists while a move waits), and nothing else is written.
+    next_day = WEEK + dt.timedelta(days=1)
+    held_again = refresh.run(root / "data", Stubbed(absurd(a_week_later(calls(), next_day))), next_day)
+    assert [(h.key, h.seen) for h in held_again.held] == [(("p5.48xlarge", "us-east-1", "spot"), WEEK.date())]
+    assert set(held_again.texts) == {"refresh.yaml"}
+    (held,) = load_catalog(root / "data").refresh.held
+    assert (held.seen, held.raised, held.refused) == (WEEK.date(), next_day.date(), None)
     # A person accepts it: the same answer, the command the report gave.
     out = refresh.run(root / "data", Stubbed(absurd(a_week_later(calls(), WEEK))), WEEK,
-                      accept=frozenset({("p5.48xlarge", "us-east-1", "spot")}))
+                      accept={("p5.48xlarge", "us-east-1", "spot"): 0.00001})
     assert _price(root, "p5.48xlarge", "us-east-1", "spot").usd_per_hour == 0.00001
     assert load_catalog(root / "data").refresh.held == []
     assert [m.line() for m in out.moves if m.option == "spot"] == ["p5.48xlarge us-east-1 spot: changed, 28.11 -> 0.00001"]
@@ -170,13 +175,13 @@ def test_a_new_figure_far_from_the_on_demand_rate_is_held(tmp_path: Path):
     assert "times the instance's on-demand rate" in out.held[0].why
 
 
-def test_accept_takes_instance_region_option(tmp_path: Path, capsys):
+def test_accept_takes_instance_region_option_and_the_figure_checked(tmp_path: Path, capsys):
     root = _project(tmp_path)
     snapshot = tree_hashes(root / "data")
-    code = cli.main(["--root", str(root), "refresh-prices", "--accept", "p5.48xlarge-us-east-1-spot"],
-                    aws_client=Stubbed(calls(), exact_times=False))
-    err = capsys.readouterr().err
-    assert code == 1 and err.startswith("guide refresh-prices: --accept takes INSTANCE/REGION/OPTION") and err.count("\n") == 1
+    for given in ("p5.48xlarge-us-east-1-spot=28.11", "p5.48xlarge/us-east-1/spot", "p5.48xlarge/us-east-1/spot=nan"):
+        code = cli.main(["--root", str(root), "refresh-prices", "--accept", given], aws_client=Stubbed(calls(), exact_times=False))
+        err = capsys.readouterr().err
+        assert code == 1 and err.startswith("guide refresh-prices: --accept takes INSTANCE/REGION/OPTION=FIGURE") and err.count("\n") == 1
     assert tree_hashes(root / "data") == snapshot
 
 
@@ -236,8 +241,9 @@ def test_an_opt_in_region_the_account_cannot_use_is_skipped_and_its_figures_kept
     root = _project(tmp_path)
     recorded = [c for c in calls() if not (c["region"] == "eu-north-1" and c["service"] == "ec2")]
     at = next(i for i, c in enumerate(recorded) if c["region"] == "eu-west-1")
+    offerings = next(c for c in calls() if c["operation"] == "describe_instance_type_offerings")
     recorded.insert(at, {"service": "ec2", "region": "eu-north-1", "operation": "describe_instance_type_offerings",
-                         "params": {**calls()[0]["params"]},
+                         "params": {**offerings["params"]},
                          "error": {"code": "OptInRequired", "message": "You are not subscribed to this service.", "status": 401}})
     before = {(p.instance, p.option): p for p in load_catalog(root / "data").prices if p.region == "eu-north-1"}
     code = cli.main(["--root", str(root), "refresh-prices"], aws_client=Stubbed(recorded, exact_times=False))
@@ -283,7 +289,7 @@ def _fails_through(tmp_path: Path, capsys, service: str, *answers, attempts: int
 
 def test_an_html_page_from_ec2_is_one_sentence(tmp_path: Path, capsys):
     err, server = _fails_through(tmp_path, capsys, "ec2", (200, HTML, HTML_PAGE))
-    assert "ec2:DescribeInstanceTypeOfferings in ap-northeast-1 answered with something that is not the API's answer" in err
+    assert "ec2:DescribeRegions in us-east-1 answered with something that is not the API's answer" in err
     assert len(server.requests) == 1
 
 
@@ -299,7 +305,21 @@ def test_a_broken_json_answer_from_the_price_list_api_is_one_sentence(tmp_path: 
 
 def test_an_expired_token_from_ec2_is_one_sentence(tmp_path: Path, capsys):
     err, _ = _fails_through(tmp_path, capsys, "ec2", (400, XML, ec2_error("RequestExpired", "Request has expired.")))
-    assert "the AWS credentials have expired (RequestExpired from ec2:DescribeInstanceTypeOfferings in ap-northeast-1)" in err
+    assert "the AWS credentials have expired (RequestExpired from ec2:DescribeRegions in us-east-1)" in err
+
+
+def test_an_auth_failure_partway_is_the_credentials_not_the_region(tmp_path: Path, capsys):
+    # DescribeRegions said us-west-2 is enabled: an AuthFailure there is a refusal of the credentials.
+    failure = {"code": "AuthFailure", "message": "AWS was not able to validate the provided access credentials", "status": 401}
+    root = _project(tmp_path)
+    snapshot = tree_hashes(root / "data")
+    recorded = cut_after(calls(), "describe_spot_price_history", "us-west-2", failure)
+    code = cli.main(["--root", str(root), "refresh-prices"], aws_client=Stubbed(recorded, exact_times=False))
+    err = capsys.readouterr().err
+    assert code == 1 and tree_hashes(root / "data") == snapshot and err.count("\n") == 1
+    assert err.startswith("guide refresh-prices: AWS did not accept the credentials (AuthFailure from ec2:DescribeSpotPriceHistory "
+                          "in us-west-2); check the access key, session token or profile"), err
+    assert "may not use the region" not in err
 
 
 def test_access_denied_by_savings_plans_is_one_sentence(tmp_path: Path, capsys):
@@ -393,14 +413,8 @@ def test_a_hand_written_note_on_a_regions_list_survives_a_refresh_that_changes_i
 # --- 7. a week that moves a verdict ---------------------------------------------------------------
 
 
-def test_a_week_that_moves_a_verdict_updates_its_expect_and_names_the_notes_to_reread(tmp_path: Path):
-    root = _project(tmp_path, scenarios=True)
-    _refresh(root)
-    flipping = root / "scenarios" / "large-run-gpus-constrained.yaml"
-    flipping.write_text(flipping.read_text(encoding="utf-8").replace(
-        "  three\" is that case.\n", "  three\" is that case. The P5 block costs 41.528 an hour.\n", 1), encoding="utf-8")
-    scenario_bytes = {p.name: p.read_bytes() for p in (root / "scenarios").glob("*.yaml")}
-    base = {r.path: r.verdict for r in load_project(root).results}  # every expect holds
+def _verdict_moving_week() -> list[dict]:
+    """A week later: dearer trn2 blocks and cheaper p5 blocks, which turn large-run-gpus-constrained to GPUs."""
     recorded = a_week_later(calls(), WEEK)
 
     def set_blocks(usd: float):
@@ -410,7 +424,24 @@ def test_a_week_that_moves_a_verdict_updates_its_expect_and_names_the_notes_to_r
         return change
     edit(recorded, "describe_capacity_block_offerings", "us-east-2", set_blocks(44.70), nth=3)  # trn2.48xlarge
     edit(recorded, "describe_capacity_block_offerings", "us-east-1", set_blocks(35.0), nth=2)  # p5.48xlarge
-    out = _refresh(root, recorded, now=WEEK)
+    return recorded
+
+
+def _refreshed_with_a_quoted_block_rate(tmp_path: Path) -> tuple[Path, Path]:
+    """The project after a first refresh, the scenario the verdict-moving week flips quoting p5's block rate as digits."""
+    root = _project(tmp_path, scenarios=True)
+    _refresh(root)
+    flipping = root / "scenarios" / "large-run-gpus-constrained.yaml"
+    flipping.write_text(flipping.read_text(encoding="utf-8").replace(
+        "  three\" is that case.\n", "  three\" is that case. The P5 block costs 41.528 an hour.\n", 1), encoding="utf-8")
+    return root, flipping
+
+
+def test_a_week_that_moves_a_verdict_updates_its_expect_and_names_the_notes_to_reread(tmp_path: Path):
+    root, flipping = _refreshed_with_a_quoted_block_rate(tmp_path)
+    scenario_bytes = {p.name: p.read_bytes() for p in (root / "scenarios").glob("*.yaml")}
+    base = {r.path: r.verdict for r in load_project(root).results}  # every expect holds
+    out = _refresh(root, _verdict_moving_week(), now=WEEK)
     lines = [m.line() for m in out.moves]
     assert "trn2.48xlarge us-east-2 capacity-block: changed, 35.7608 -> 44.7" in lines
     assert "p5.48xlarge us-east-1 capacity-block: changed, 41.528 -> 35" in lines
@@ -430,11 +461,11 @@ def test_a_week_that_moves_a_verdict_updates_its_expect_and_names_the_notes_to_r
     unchanged = [n for n in scenario_bytes if f"scenarios/{n}" not in flips]
     assert all((root / "scenarios" / n).read_bytes() == scenario_bytes[n] for n in unchanged)
     body = refresh.report_markdown(out)
-    assert "### Verdicts that moved" in body and all(f"`{p}`" in body for p in flips)
+    assert "### Notes to reread before merging" in body and all(f"- [ ] `{p}`: its verdict moved" in body for p in flips)
     (quote,) = [q for q in out.scenarios.quotes if q.figure == "41.528" and q.path == "scenarios/large-run-gpus-constrained.yaml"]
     assert (quote.path, quote.field, quote.excerpt) == ("scenarios/large-run-gpus-constrained.yaml", "notes",
                                                         "The P5 block costs 41.528 an hour.")
-    assert '- `scenarios/large-run-gpus-constrained.yaml` (notes) quotes 41.528: "The P5 block costs 41.528 an hour."' in body
+    assert '- [ ] `scenarios/large-run-gpus-constrained.yaml` (notes) quotes 41.528, a figure that moved: "The P5 block costs 41.528 an hour."' in body
 
 
 def test_a_withdrawn_rate_is_marked_on_the_prices_page_and_every_scenario_page_that_still_uses_it(tmp_path: Path):
@@ -470,3 +501,48 @@ def test_the_report_file_is_the_pull_requests_part_and_says_what_a_person_must_r
     # The report's lines, as printed, are in the body.
     assert all(line in text for line in out.splitlines())
     assert "### Held for a person" not in text  # nothing moved beyond the bounds
+
+
+def test_a_moved_verdicts_notes_fail_guide_reread_until_edited_or_marked_as_reread(tmp_path: Path):
+    # A note quoting the p5 block rate as a number, and another scenario quoting it through a placeholder.
+    root, flipping = _refreshed_with_a_quoted_block_rate(tmp_path)
+    other = next(p for p in sorted((root / "scenarios").glob("*.yaml")) if p != flipping and "\nnotes: >-\n" in p.read_text(encoding="utf-8"))
+    other.write_text(other.read_text(encoding="utf-8").replace(
+        "\nnotes: >-\n", "\nnotes: >-\n  A P5 block is {price:p5.48xlarge/us-east-1/capacity-block} an hour today.\n", 1), encoding="utf-8")
+    assert guide("reread", cwd=root).returncode == 0
+    out = _refresh(root, _verdict_moving_week(), now=WEEK)
+    assert [f.path for f in out.scenarios.flips] == ["scenarios/large-run-gpus-constrained.yaml"]
+
+    entries = load_catalog(root / "data").refresh.reread
+    assert {(e.scenario, e.field) for e in entries} >= {("scenarios/large-run-gpus-constrained.yaml", None),
+                                                         ("scenarios/large-run-gpus-constrained.yaml", "notes")}
+    assert all(e.scenario != f"scenarios/{other.name}" for e in entries)  # a placeholder quotes today's price by itself
+    r = guide("reread", cwd=root)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    located = [ln for ln in r.stderr.splitlines() if ln.startswith("data/refresh.yaml:")]
+    assert len(located) == len(entries)
+    assert any("scenarios/large-run-gpus-constrained.yaml's prose: its verdict moved from trainium to gpu in the price refresh of "
+               f"{WEEK.date()}, and the text is as it was then" in ln for ln in located), located
+    # The verdict's notes edited: both of its entries are done; the other entries, deleted from data/refresh.yaml, say
+    # a person reread them and they still hold.
+    flipping.write_text(flipping.read_text(encoding="utf-8").replace("The P5 block costs 41.528 an hour.",
+                                                                     "Cheaper P5 blocks now make the GPUs the cheaper side.", 1),
+                        encoding="utf-8")
+    left = [e for e in entries if e.scenario != "scenarios/large-run-gpus-constrained.yaml"]
+    r = guide("reread", cwd=root)
+    assert r.returncode == (1 if left else 0), r.stderr
+    if left:
+        state = root / "data" / "refresh.yaml"
+        text = state.read_text(encoding="utf-8")
+        for e in left:
+            text = "\n".join(ln for ln in text.splitlines() if not (ln.lstrip().startswith("- {scenario: " + e.scenario)
+                                                                   and (e.field is None or f"field: {e.field}," in ln))) + "\n"
+        state.write_text(text, encoding="utf-8")
+    r = guide("reread", cwd=root)
+    assert r.returncode == 0 and r.stdout.startswith("ok: nothing a price refresh listed is waiting to be reread"), r.stderr
+    # The next refresh drops what was done.
+    later = WEEK + dt.timedelta(days=7)
+    recorded = _verdict_moving_week()
+    a_week_later(recorded, later)
+    _refresh(root, recorded, now=later)
+    assert [e for e in load_catalog(root / "data").refresh.reread if e.scenario == "scenarios/large-run-gpus-constrained.yaml"] == []

@@ -430,3 +430,44 @@ def test_a_refresh_parses_each_version_of_a_data_file_once_and_each_scenario_onc
     # Each scenario is evaluated on the data before and after, once on each.
     scenarios = sorted(f"scenarios/{p.name}" for p in (root / "scenarios").glob("*.yaml"))
     assert Counter(s for s in parsed if s.startswith("scenarios/")) == dict.fromkeys(scenarios, 2)
+
+
+def test_a_first_refresh_says_how_many_rows_it_re_cited_and_why_apart_from_the_moves(tmp_path: Path):
+    root = _project(tmp_path)
+    before = load_catalog(root / "data")
+    out = _refresh(root)
+    after = load_catalog(root / "data")
+    # Every row whose figure the APIs gave as data/ held it, cited to another source until now.
+    expected = sorted(((p.instance, p.region, p.option), p.source) for p in before.prices
+                      if (q := after.price(p.instance, p.region, p.option)) is not None and q.usd_per_hour == p.usd_per_hour
+                      and q.low == p.low and q.source != p.source and not p.source.startswith("AWS-"))
+    assert len(expected) > 20 and sorted((r.key, r.was) for r in out.recited) == expected
+    header = refresh.report_lines(out, "data", False)[0]
+    assert f"{len(out.moves)} price move(s), {len(expected)} row(s) re-cited to the APIs with the same figure" in header
+    body = refresh.report_markdown(out)
+    section = body[body.index("### Rows re-cited to AWS's APIs"):]
+    assert f"{len(expected)} row(s) held a figure from another source that AWS's APIs gave as well" in section
+    assert "No figure changed" in section and "first among its `alternatives`" in section
+    for source in {s for _, s in expected}:
+        assert f"- {sum(1 for _, s in expected if s == source)} cited to `{source}` until now" in section
+    # A second refresh re-cites nothing: those rows now cite the APIs.
+    assert _refresh(root).recited == []
+
+
+def test_every_region_the_account_may_use_is_asked_and_a_spot_pool_without_a_price_is_recorded_as_not_priced(tmp_path: Path):
+    root = _project(tmp_path)
+    out = _refresh(root)  # the stubs fail the test on a call the recording lacks (me-south-1) or one it has left unasked (ca-west-1)
+    assert out.closed == ["me-south-1"]
+    assert "  not asked, as the account has not opted into them: me-south-1" in refresh.report_lines(out, "data", False)
+    catalog = load_catalog(root / "data")
+    spot = {(u.instance, u.region): u for u in catalog.unpublished if u.option == "spot"}
+    for name in refresh.tracked(catalog)[0]:
+        for region in catalog.instances[name].regions.value:
+            priced = catalog.price(name, region, "spot")
+            assert (priced is not None) != ((name, region) in spot or (name, None) in spot), (name, region)
+    # p4d in Tokyo is sold there, and the Spot price history had no price for it: said so, cited to the call.
+    u = spot[("p4d.24xlarge", "ap-northeast-1")]
+    assert (u.source, u.as_of, u.note) == (SPOT, DAY, refresh.NOT_PRICED)
+    assert ("p4d.24xlarge", "ap-northeast-1", "spot") in out.unpriced
+    # trn2's us-east-2 pool, recorded by hand as unpublished, is priced now: the record is gone.
+    assert catalog.price("trn2.48xlarge", "us-east-2", "spot") is not None and ("trn2.48xlarge", "us-east-2") not in spot

@@ -99,8 +99,11 @@ def test_buckets_follow_the_advisor_in_the_listed_regions_cited_to_the_objects_d
     assert src.as_of == ADVISED and src.kind == "primary" and str(src.url) == "https://spot-bid-advisor.s3.amazonaws.com/spot-advisor-data.json"
     assert "last modified 2026-11-24" in src.title
     assert HAND + "  SPOT-ADV-2025-06:\n" in (root / "data" / "sources.yaml").read_text(encoding="utf-8")
-    assert '    spot_interruption: {value: {us-east-1: "<5%", us-east-2: "10-15%", us-west-2: "5-10%"}, source: SPOT-ADV-2026-11-24, as_of: 2026-11-24}' \
+    # The hand-cited rating the Advisor's data replaces stays, first among the alternatives (a source that disagrees is kept).
+    assert '    spot_interruption: {value: {us-east-1: "<5%", us-east-2: "10-15%", us-west-2: "5-10%"}, source: SPOT-ADV-2026-11-24, ' \
+        'as_of: 2026-11-24, alternatives: [{value: {us-east-1: "<5%"}, source: SPOT-ADV-2025-06, as_of: 2025-06-28}]}' \
         == _line(root, "trn1.32xlarge")
+    assert [(a.source, a.value) for a in p5.alternatives] == [("SPOT-ADV-2025-06", {"ap-northeast-1": "5-10%", "us-east-1": "<5%"})]
 
 
 def test_an_identical_second_answer_writes_nothing(tmp_path: Path):

@@ -110,8 +110,19 @@ def test_prices_are_refreshed_weekly_through_an_oidc_role_into_one_pull_request_
     # with the App's token, so that pull-request.yml runs on it; a moved verdict's expect comes along.
     assert pr["branch"] == "refresh-prices" and pr["body-path"] == "pr-body.md"
     assert pr["add-paths"].split() == ["data/", "scenarios/"] and pr["token"] == "${{ steps.app.outputs.token }}"
-    # A held move is accepted by running the workflow with its accept input.
-    assert "accept" in wf["on"]["workflow_dispatch"]["inputs"] and '--accept "$key"' in steps[refresh]["run"]
+    # A held move is accepted or refused by running the workflow with its accept or refuse input.
+    assert {"accept", "refuse"} <= set(wf["on"]["workflow_dispatch"]["inputs"])
+    assert '--accept "$key"' in steps[refresh]["run"] and '--refuse "$key"' in steps[refresh]["run"]
+    # The memory: read from its own branch before the refresh, handed to it, pushed back after the pull request
+    # step with the App's token, whether or not anyone merges.
+    memory = next(i for i, s in enumerate(steps) if "git fetch --no-tags --depth=1 origin refresh-memory" in s.get("run", ""))
+    kept = next(i for i, s in enumerate(steps) if "HEAD:refs/heads/refresh-memory" in s.get("run", ""))
+    assert memory < refresh and opened < kept and "--memory \"$RUNNER_TEMP/refresh-memory/memory.yaml\"" in steps[refresh]["run"]
+    assert steps[kept]["env"]["TOKEN"] == "${{ steps.app.outputs.token }}" and "if" not in steps[kept]
+    assert 'cd "$RUNNER_TEMP/refresh-memory"' in steps[kept]["run"]
+    # The notes to reread are shown here and fail the pull request's own check.
+    assert re.search(r"^check info .* guide reread$", run, re.M)
+    assert "guide reread" in _runs(_load(WORKFLOWS / "pull-request.yml")["jobs"]["check"])
     # A failed check fails the run after the pull request shows it.
     assert steps[-1]["if"] == "steps.checks.outputs.failed == '1'" and "exit 1" in steps[-1]["run"]
 

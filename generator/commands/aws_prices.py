@@ -3,8 +3,9 @@
 Five APIs, each a source of its own: the Price List Query API (on-demand and Reserved Instance
 rates), the Savings Plans API (EC2 Instance Savings Plan rates), the EC2 Spot price history (30 days,
 each zone's prices weighted by how long they held, then across zones the median, least and most),
-Capacity Block offerings (their upfront fee per instance-hour of the block's real length) and
-instance type offerings (the regions each instance is sold in). Besides them, the Spot Instance
+Capacity Block offerings (their upfront fee per instance-hour of the block's real length, segment by
+segment where an offering is made of segments) and instance type offerings (the regions each
+instance is sold in), asked in every region the account may use (EC2's DescribeRegions). Besides them, the Spot Instance
 Advisor's public data (an S3 object read without credentials): the bucket of interruptions of each
 instance in each region, dated by the object's LastModified. Nothing here reads or writes files:
 `fetch` returns what was seen, `generator/commands/refresh.py` decides what it changes in data/.
@@ -15,8 +16,9 @@ Whatever else an answer holds is left out, never read as a price.
 
 Every call goes through `_calling`, which turns botocore's exceptions into one `AwsError` sentence
 saying what failed and what to do. Throttling is retried by botocore itself (standard retry mode).
-A region the account has not opted into answers `OptInRequired` or `AuthFailure`: it is skipped,
-and said so, as long as some region answered.
+A region DescribeRegions says the account has not opted into is not asked; one that answers
+`OptInRequired` all the same is skipped, and said so, as long as some region answered. Any other
+refusal of the credentials (`AuthFailure` among them) is a failure of the credentials, wherever it comes.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.commands.import_prices import hourly_terms
+from generator.model.catalog import INSTANCE_TYPE
 
 PRICING_REGIONS = ("us-east-1", "eu-central-1", "ap-south-1")  # where AWS serves the Price List Query API
 SPOT_DAYS = 30
@@ -41,8 +44,9 @@ SPOT_PRODUCT = "Linux/UNIX"  # not "Linux/UNIX (Amazon VPC)" nor SUSE or Red Hat
 MILLIONTH = Decimal("0.000001")  # AWS lists hourly prices to a millionth of a dollar at most
 # A Capacity Block's length the offerings are asked for: one day, the shortest every family sells.
 BLOCK_HOURS = 24
-# An EC2 instance type name; UltraServer and unreleased names in data/ (no dot) are not looked up.
-INSTANCE_TYPE = re.compile(r"^[a-z][a-z0-9-]*\.[a-z0-9]+$")
+# Where EC2 answers DescribeRegions for the refresh: every region, with the account's opt-in status.
+REGIONS_FROM = "us-east-1"
+ENABLED = {"opt-in-not-required", "opted-in"}
 PRODUCT = {"operatingSystem": "Linux", "tenancy": "Shared", "preInstalledSw": "NA", "capacitystatus": "Used"}
 # What a Price List product must also say to be the plain Linux instance the guide prices.
 LICENSE = "No License required"
@@ -60,8 +64,8 @@ DENIED = {"AccessDenied", "AccessDeniedException", "UnauthorizedOperation", "Una
 # of these codes with a message that names the type as unsupported. Any other error is an error.
 NOT_SOLD_AS_BLOCKS = {"InvalidParameterValue", "Unsupported", "InvalidInstanceType"}
 UNSUPPORTED = re.compile(r"\b(not supported|unsupported|not available)\b", re.I)
-# What EC2 answers in a region the account has not enabled.
-NOT_OPTED_IN = {"OptInRequired", "AuthFailure"}
+# What EC2 answers in a region the account has not enabled, when DescribeRegions did not say so first.
+NOT_OPTED_IN = {"OptInRequired"}
 
 # The Spot Instance Advisor's data: a public object, read by an unsigned client, so it needs no IAM action.
 ADVISOR_BUCKET = "spot-bid-advisor"
@@ -74,6 +78,7 @@ ADVISOR_GONE = DENIED | {"NoSuchKey", "NoSuchBucket", "AllAccessDisabled", "Perm
 
 # The IAM actions the refresh calls; CONTRIBUTING.md lists the same (a test holds them equal).
 ACTIONS = (
+    "ec2:DescribeRegions",
     "ec2:DescribeInstanceTypeOfferings",
     "ec2:DescribeSpotPriceHistory",
     "ec2:DescribeCapacityBlockOfferings",
@@ -123,7 +128,9 @@ class Observed:
     regions: list[str]  # the regions that answered
     offered: dict[str, list[str]] = field(default_factory=dict)  # instance -> regions it is sold in
     figures: dict[tuple[str, str, str], Seen] = field(default_factory=dict)  # (instance, region, option)
-    skipped: dict[str, str] = field(default_factory=dict)  # region -> the code it answered (not opted in)
+    # Regions data/ names that the account may not use: region -> why (its opt-in status, or the code it answered).
+    skipped: dict[str, str] = field(default_factory=dict)
+    closed: list[str] = field(default_factory=list)  # every region DescribeRegions says the account has not opted into
     advisor: Advisor | None = None
 
 
@@ -185,6 +192,30 @@ def _calling(action: str, where: str, region: str | None = None) -> Iterator[Non
 
 
 # --- reading each API ---------------------------------------------------------------------------
+
+
+def _regions(ec2: Any) -> tuple[list[str], list[str]]:
+    """(the regions the account may use, those it has not opted into), as EC2's DescribeRegions says."""
+    with _calling("ec2:DescribeRegions", REGIONS_FROM):
+        page = ec2.describe_regions(AllRegions=True)
+        _whole(page, "Regions", f"ec2:DescribeRegions in {REGIONS_FROM}")
+    enabled, closed = [], []
+    for r in page.get("Regions", []):
+        name = r.get("RegionName")
+        if isinstance(name, str) and name:
+            (enabled if r.get("OptInStatus", "opt-in-not-required") in ENABLED else closed).append(name)
+    return sorted(enabled), sorted(closed)
+
+
+def _reads_segments(ec2: Any) -> None:
+    """Raises AwsError when the installed botocore does not know that a Capacity Block offering may come
+    in segments: it would then read an offering of segments as one uniform offering, without a word."""
+    import botocore
+
+    members = ec2.meta.service_model.shape_for("CapacityBlockOffering").members
+    if "CapacityBlockOfferingSegments" not in members:
+        raise AwsError(f"the installed botocore ({botocore.__version__}) does not know Capacity Block offerings made of segments, "
+                       "which AWS answers with since late 2026; run `pip install -U boto3` and run the refresh again")
 
 
 def _offerings(ec2: Any, region: str, instances: list[str]) -> list[str]:
@@ -259,6 +290,8 @@ def _list_prices(pricing: Any, pricing_region: str, instance: str,
 def _savings_plans(sp: Any, instances: list[str], regions: list[str]) -> dict[tuple[str, str, str], Seen]:
     """EC2 Instance Savings Plan rates, no upfront, Linux, shared tenancy."""
     out: dict[tuple[str, str, str], Seen] = {}
+    if not regions:
+        return out
     args: dict[str, Any] = dict(
         savingsPlanTypes=["EC2Instance"], savingsPlanPaymentOptions=["No Upfront"], products=["EC2"],
         serviceCodes=["AmazonEC2"], operations=["RunInstances"],
@@ -371,8 +404,17 @@ def _spot(ec2: Any, region: str, instances: list[str], now: dt.datetime) -> dict
     return out
 
 
+def _block_rates(o: dict, instance: str, region: str) -> list[Decimal]:
+    """The rate of each part of one offering: of each of its segments (each with its own zone, type,
+    schedule and fee) where AWS answers with segments, else of the offering as a whole."""
+    if o.get("Tenancy", "default") != "default":
+        return []
+    parts = o.get("CapacityBlockOfferingSegments") or [o]
+    return [rate for part in parts if (rate := _block_rate(part, instance, region)) is not None]
+
+
 def _block_rate(o: dict, instance: str, region: str) -> Decimal | None:
-    """The upfront fee of one offering per instance-hour of the block's real length, exactly."""
+    """The upfront fee of one offering (or one segment of one) per instance-hour of its real length, exactly."""
     if (o.get("InstanceType") != instance or o.get("CurrencyCode") != "USD" or o.get("Tenancy", "default") != "default"
             or not str(o.get("AvailabilityZone", region)).startswith(region)):
         return None
@@ -396,8 +438,7 @@ def _blocks(ec2: Any, region: str, instance: str) -> Seen | None:
         try:
             for page in pages:
                 for o in page.get("CapacityBlockOfferings", []):
-                    if (rate := _block_rate(o, instance, region)) is not None:
-                        rates.append(_to_millionth(rate))
+                    rates += [_to_millionth(rate) for rate in _block_rates(o, instance, region)]
         except ClientError as e:
             err = e.response.get("Error", {})
             if err.get("Code") in NOT_SOLD_AS_BLOCKS and instance in str(err.get("Message", "")) \
@@ -408,8 +449,8 @@ def _blocks(ec2: Any, region: str, instance: str) -> Seen | None:
         return None
     mid, lo, hi = _spread(rates)
     return Seen(mid, "capacity-block", lo, hi, note=(
-        f"Upfront fee per instance-hour of the block's length, for the {len(rates)} offerings of about {BLOCK_HOURS} hours "
-        "listed on the day of the call" + ("; low and high are the least and most." if lo is not None else ".")))
+        f"Upfront fee per instance-hour of the block's length, for the {len(rates)} offerings (or segments of one) of about "
+        f"{BLOCK_HOURS} hours listed on the day of the call" + ("; low and high are the least and most." if lo is not None else ".")))
 
 
 def _not_advisor_data(why: str) -> AwsError:
@@ -464,16 +505,21 @@ def _spot_advisor(s3: Any, instances: list[str]) -> Advisor:
 ClientFactory = Callable[[str, str], Any]  # (service, region) -> a boto3 client
 
 
-def fetch(instances: Iterable[str], regions: Iterable[str], client: ClientFactory, now: dt.datetime,
+def fetch(instances: Iterable[str], named: Iterable[str], client: ClientFactory, now: dt.datetime,
           pricing_region: str = "us-east-1", known: dict[str, list[str]] | None = None) -> Observed:
-    """Asks every API about every tracked instance in every tracked region. Raises AwsError.
+    """Asks every API about every tracked instance in every region the account may use (named: the
+    regions data/ names, reported where the account may not use them). Raises AwsError.
     known: the regions data/ already lists for each instance, asked about as well as those the
     offerings name, so that one answer that leaves a region out cannot hide its prices."""
     tracked = sorted(i for i in set(instances) if INSTANCE_TYPE.match(i))
-    regions = sorted(set(regions))
-    seen = Observed(tracked, regions)
-    if not tracked or not regions:
+    named = sorted(set(named))
+    seen = Observed(tracked, [])
+    if not tracked:
         return seen
+    with _calling("the client setup", "this environment"):
+        home = client("ec2", REGIONS_FROM)
+    _reads_segments(home)
+    regions, seen.closed = _regions(home)
     with _calling("the client setup", "this environment"):
         ec2 = {r: client("ec2", r) for r in regions}
     offered: dict[str, set[str]] = {i: set() for i in tracked}
@@ -488,11 +534,12 @@ def fetch(instances: Iterable[str], regions: Iterable[str], client: ClientFactor
         answered.append(region)
         for instance in found:
             offered[instance].add(region)
-    if closed and not answered:
-        e = closed[0]
-        raise AwsError(f"no region let the credentials call ec2:DescribeInstanceTypeOfferings ({e.code} from {e.region}); "
+    if not answered:
+        why = f"{closed[0].code} from {closed[0].region}" if closed else f"DescribeRegions in {REGIONS_FROM} named none the account may use"
+        raise AwsError(f"no region let the credentials call ec2:DescribeInstanceTypeOfferings ({why}); "
                        "check the access key, session token or profile and run the refresh again")
-    seen.skipped = {e.region: e.code for e in closed}
+    not_enabled = {r: "not opted in" for r in named if r not in regions}
+    seen.skipped = {**not_enabled, **{e.region: e.code for e in closed}}
     seen.regions = answered
     seen.offered = {i: sorted(r) for i, r in offered.items()}
     asked = {i: (r | {x for x in (known or {}).get(i, []) if x in answered}) for i, r in offered.items()}
@@ -508,7 +555,7 @@ def fetch(instances: Iterable[str], regions: Iterable[str], client: ClientFactor
             fallback[(instance, region, option)] = s
     with _calling("the client setup", "this environment"):
         plans_client = client("savingsplans", "us-east-1")
-    plans = _savings_plans(plans_client, tracked, regions)
+    plans = _savings_plans(plans_client, tracked, sorted(set(named) | {r for rs in asked.values() for r in rs}))
     # A commitment is a standard Reserved Instance where one is listed, else an EC2 Instance Savings
     # Plan, else a convertible reservation: the cheapest kind first, as the engine charges every hour.
     for key, s in [*plans.items(), *fallback.items()]:

@@ -29,7 +29,10 @@ def _parser() -> argparse.ArgumentParser:
     v = sub.add_parser("validate", help="check scenarios/ and data/ (or the given files) and report every problem")
     v.add_argument("paths", nargs="*", metavar="PATH")
     v.add_argument("--strict", action="store_true",
-                   help="also refuse prices older than stale_days (data/assumptions.yaml, default 180)")
+                   help="also refuse prices a refresh could confirm that are older than stale_days (data/assumptions.yaml, default 180)")
+
+    sub.add_parser("reread", help="list the scenario prose a price refresh asks a person to reread (data/refresh.yaml); "
+                                  "exit 1 while any is as it was")
 
     e = sub.add_parser("evaluate", help="evaluate scenarios and print verdicts with every computed number",
                        epilog=EVALUATE_LEGEND, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -58,8 +61,13 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("--pricing-region", choices=("us-east-1", "eu-central-1", "ap-south-1"), default="us-east-1",
                     help="endpoint of the Price List Query API (default: us-east-1)")
     rp.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
-    rp.add_argument("--accept", action="append", default=[], metavar="INSTANCE/REGION/OPTION",
-                    help="write this figure even if it moved beyond refresh_bounds (a held move the last report named); repeatable")
+    rp.add_argument("--accept", action="append", default=[], metavar="INSTANCE/REGION/OPTION=FIGURE",
+                    help="write a held move the report named, if AWS still gives the figure you checked (within 1 %%); repeatable")
+    rp.add_argument("--refuse", action="append", default=[], metavar="INSTANCE/REGION/OPTION=FIGURE",
+                    help="keep data/'s figure and raise a held move no more while AWS gives the figure you checked; repeatable")
+    rp.add_argument("--memory", metavar="FILE", type=Path,
+                    help="what the refresh remembers between runs (default: .refresh/memory.yaml; the weekly workflow "
+                         "keeps it on the branch refresh-memory)")
     rp.add_argument("--report", metavar="FILE", type=Path,
                     help="also write the report as Markdown to FILE (the weekly pull request's body)")
 
@@ -198,10 +206,14 @@ def _refresh_prices(root: Path, args: argparse.Namespace, client=None) -> int:
     from generator.commands import aws_prices, refresh
 
     try:
-        accept = frozenset(refresh.parse_key(k) for k in args.accept)
+        accept = dict(refresh.parse_decision(k, "--accept") for k in args.accept)
+        refuse = dict(refresh.parse_decision(k, "--refuse") for k in args.refuse)
+        if both := sorted(set(accept) & set(refuse)):
+            raise refresh.RefreshError(f"{refresh.key_text(both[0])} is both accepted and refused; say one of them")
         if client is None:
             client = aws_prices.session_clients(args.pricing_region)
-        out = refresh.run(root / "data", client, dt.datetime.now(dt.timezone.utc), args.pricing_region, args.dry_run, accept)
+        out = refresh.run(root / "data", client, dt.datetime.now(dt.timezone.utc), args.pricing_region, args.dry_run,
+                          accept, refuse, args.memory)
     except refresh.RefreshError as e:
         print(f"guide refresh-prices: {e}; data/ was left as it was.", file=sys.stderr)
         return 1
@@ -223,6 +235,20 @@ def _refresh_prices(root: Path, args: argparse.Namespace, client=None) -> int:
         except OSError as e:
             print(f"guide refresh-prices: cannot write the report ({e.strerror}: {e.filename})", file=sys.stderr)
             return 1
+    return 0
+
+
+def _reread(root: Path) -> int:
+    from generator.inputs import reread
+    from generator.inputs.loader import load_catalog
+
+    try:
+        entries = load_catalog(root / "data").refresh.reread
+        reread.check(root, entries)
+    except InputError as e:
+        return _problems(e.problems, "guide reread: a price refresh asks a person to reread these before merging:")
+    print(f"ok: nothing a price refresh listed is waiting to be reread ({len(entries)} entr{'y' if len(entries) == 1 else 'ies'} "
+          "already edited or gone)." if entries else "ok: no price refresh asks for anything to be reread.")
     return 0
 
 
@@ -324,6 +350,8 @@ def _main(argv: list[str] | None = None, aws_client=None) -> int:
         return _mcp(root)
     if args.command == "generate":
         return _generate(root, args.dir, args.engine)
+    if args.command == "reread":
+        return _reread(root)
     try:
         project = load_project(root, args.paths)
     except InputError as e:

@@ -1,5 +1,6 @@
 """What a price refresh does to scenarios/: the `expect` of each scenario whose verdict the new data
-moves, and the notes that quote a figure that moved, for a person to reread.
+moves, and the notes that quote a figure that moved, for a person to reread (each with the digest of
+its text, which `guide reread` checks until a person has edited it or marked it as reread).
 
 A refresh that moves a verdict would otherwise fail `guide validate` on that scenario's `expect`.
 The new verdict is the engine's, on the refreshed data; the file is edited in ruamel's round-trip
@@ -15,16 +16,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from generator.commands.import_prices import round_trip, yaml_number, yaml_text
 from generator.inputs.loader import Source, read_sources, run_all
 from generator.inputs.problems import InputError, Problem
+from generator.inputs.reread import digest, prose
 from generator.model.catalog import Catalog
 from generator.model.results import ScenarioResult
-
-# The prose fields of a scenario file (and of each workload's rationale) a person writes.
-PROSE = ("title", "summary", "notes", "rationale")
 
 
 @dataclass(frozen=True)
@@ -32,6 +30,7 @@ class Flip:
     path: str  # as shown, e.g. scenarios/x.yaml
     before: str
     after: str
+    prose: str = ""  # the digest of the scenario's prose (generator/inputs/reread.py)
 
 
 @dataclass(frozen=True)
@@ -40,6 +39,7 @@ class Quote:
     field: str  # e.g. notes, workloads.0.rationale.gpu
     figure: str
     excerpt: str
+    prose: str = ""  # the digest of the field's text
 
 
 @dataclass
@@ -51,18 +51,6 @@ class Followed:
 
 def _figure_pattern(value: float) -> re.Pattern[str]:
     return re.compile(rf"(?<![\d.]){re.escape(yaml_number(value))}(?![\d])")
-
-
-def _prose(data: Any, where: str = "", inside: bool = False) -> Iterable[tuple[str, str]]:
-    """(field path, text) of every prose string in a scenario's data."""
-    if isinstance(data, dict):
-        for k, v in data.items():
-            yield from _prose(v, f"{where}.{k}" if where else str(k), inside or k in PROSE)
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            yield from _prose(v, f"{where}.{i}", inside)
-    elif isinstance(data, str) and inside:
-        yield where, data
 
 
 def _sentence(flat: str, at: int) -> str:
@@ -96,12 +84,12 @@ def follow(root: Path, data_dir: Path, before: Catalog, after: Catalog, moved: I
         if flips:
             data["expect"] = new.verdict
             out.texts[source.path.name] = yaml_text(y, data)
-            out.flips.append(Flip(new.path, expect, new.verdict))
-        for where, prose in _prose(data):
-            flat = " ".join(prose.split())
+            out.flips.append(Flip(new.path, expect, new.verdict, digest(data)))
+        for where, text in prose(data):
+            flat = " ".join(text.split())
             for figure, pattern in patterns.items():
                 if (m := pattern.search(flat)) is not None:
-                    out.quotes.append(Quote(new.path, where, figure, _sentence(flat, m.start())))
+                    out.quotes.append(Quote(new.path, where, figure, _sentence(flat, m.start()), digest(data, where)))
     return out
 
 

@@ -159,10 +159,12 @@ def _instance_problems(idoc: Document, instances: dict[str, cat.Instance], chips
     problems = [idoc.problem(("instances", iid, "chip"), f"unknown chip{did_you_mean(inst.chip, chips)} (got '{inst.chip}')")
                 for iid, inst in instances.items() if inst.chip not in chips]
     for iid, inst in instances.items():
-        rated = inst.spot_interruption.value if inst.spot_interruption else {}
-        problems += [idoc.problem(("instances", iid, "spot_interruption", "value", region),
+        s = inst.spot_interruption
+        ratings = [(("spot_interruption",), s), *((("spot_interruption", "alternatives", i), a) for i, a in enumerate(s.alternatives))] \
+            if s is not None else []
+        problems += [idoc.problem(("instances", iid, *where, "value", region),
                                   f"{iid} has a spot rating in {region} but its regions do not list it (got '{region}')")
-                     for region in rated if region not in inst.regions.value]
+                     for where, rating in ratings for region in rating.value if region not in inst.regions.value]
     return problems
 
 
@@ -197,9 +199,15 @@ def _price_entry_problems(pdoc: Document, prices: list[cat.Price], instances: di
 
 
 def _price_region_problems(pdoc: Document, prices: list[cat.Price], instances: dict[str, cat.Instance]) -> list[Problem]:
-    """A price offered now is in a region its instance lists."""
+    """A price offered now is in a region its instance lists; a review date only on a figure no API gives."""
     problems = []
     for i, p in enumerate(prices):
+        if p.review_by is not None and cat.refreshable(p):
+            problems.append(pdoc.problem(
+                ("prices", i, "review_by"),
+                f"{p.instance} {p.region} {p.option} is a figure AWS's APIs give, which `guide refresh-prices` confirms: "
+                f"review_by is for figures no API gives; remove it (got {p.review_by})",
+            ))
         inst = instances.get(p.instance)
         # A vanished figure is kept as the last one seen, where AWS may no longer sell the instance.
         if inst is not None and p.offered and p.vanished is None and p.region not in inst.regions.value:

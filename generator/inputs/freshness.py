@@ -3,9 +3,12 @@
 A price is stale when the day it was last known true is more than `stale_days` before today
 (`stale_days` in data/assumptions.yaml, 180 when absent). That day is its `as_of`, or, for a figure
 cited to one of AWS's APIs, the day that API last answered (`asked` in data/refresh.yaml) unless
-its last answer lacked the figure: a refresh that finds a figure unchanged leaves its row alone. The build warns in one line and the pages say so;
-`guide validate --strict` refuses each one. Only each entry's own figure counts: `alternatives` are older figures on
-purpose.
+its last answer lacked the figure or gave another one held for a person: a refresh that finds a
+figure unchanged leaves its row alone. A figure no API gives (an UltraServer's, a way of buying not
+offered, one AWS no longer lists: `catalog.refreshable`) is stale once its own `review_by` has passed
+(as_of plus stale_days where it gives none). The build warns in one line and the pages say so;
+`guide validate --strict` refuses each stale figure a refresh could fix, and no other. Only each
+entry's own figure counts: `alternatives` are older figures on purpose.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Protocol
 
 from generator.inputs.problems import Problem
 from generator.inputs.yamlread import read
-from generator.model.catalog import OPTION_LABELS, Catalog
+from generator.model.catalog import OPTION_LABELS, Catalog, Price, refreshable
 
 DEFAULT_STALE_DAYS = 180
 
@@ -60,14 +63,19 @@ class Freshness:
     # figures its last answer lacked (instance, region, option).
     asked: tuple[tuple[str, dt.date], ...] = ()
     lacked: frozenset[tuple[str, str, str]] = frozenset()
+    # The review date of each figure no API gives, by (instance, region, option).
+    reviews: tuple[tuple[tuple[str, str, str], dt.date], ...] = ()
 
     @classmethod
     def of(cls, catalog: Catalog, on: dt.date | None = None) -> Freshness:
         setting = catalog.assumptions.stale_days
         state = catalog.refresh
-        lacked = frozenset((m.instance, m.region, m.option) for m in state.missing)
-        return cls(on or today(), int(setting.value) if setting else DEFAULT_STALE_DAYS,
-                   tuple(sorted(state.asked.items())), lacked)
+        # A figure held for a person is one the API no longer gives as data/ holds it.
+        lacked = frozenset([(m.instance, m.region, m.option) for m in state.missing]
+                           + [(h.instance, h.region, h.option) for h in state.held])
+        max_days = int(setting.value) if setting else DEFAULT_STALE_DAYS
+        reviews = tuple(((p.instance, p.region, p.option), review_date(p, max_days)) for p in catalog.prices if not refreshable(p))
+        return cls(on or today(), max_days, tuple(sorted(state.asked.items())), lacked, reviews)
 
     def known_on(self, p: DatedPrice) -> dt.date:
         """The last day the figure was known true: its as_of, or the day the API it cites last gave it."""
@@ -83,6 +91,9 @@ class Freshness:
         return (self.today - self.known_on(p)).days
 
     def is_stale(self, p: DatedPrice) -> bool:
+        for key, day in self.reviews:
+            if key == (p.instance, p.region, p.option):
+                return self.today > day
         return self.age(p) > self.max_days
 
     def stale(self, prices: Iterable[DatedPrice]) -> list[DatedPrice]:
@@ -102,25 +113,35 @@ class Freshness:
         )
 
 
+def review_date(p: Price, max_days: int) -> dt.date:
+    """The day a figure no API gives should be checked again: its review_by, else as_of plus stale_days."""
+    return p.review_by or p.as_of + dt.timedelta(days=max_days)
+
+
 def stale_summary(catalog: Catalog, on: dt.date | None = None) -> str | None:
-    """The build's one line about stale prices (None when there are none): how many of how many,
-    the oldest date, and the command that lists each one located."""
+    """The build's one line about stale prices (None when there are none): how many of how many a
+    refresh could fix, the oldest date, and the command that lists each one located; then how many
+    figures no API gives are past their review date."""
     fresh = Freshness.of(catalog, on)
-    stale = fresh.stale(catalog.prices)
-    if not stale:
-        return None
-    total = len(catalog.prices)
-    many = f"{len(stale)} of {total} prices are" if len(stale) > 1 else f"1 of {total} prices is"
-    return (
-        f"{many} older than {fresh.max_days} days on {fresh.today} (the oldest is from {fresh.known_on(stale[0])}); "
-        "`guide validate --strict` lists them"
-    )
+    stale = fresh.stale(p for p in catalog.prices if refreshable(p))
+    overdue = [p for p in catalog.prices if not refreshable(p) and fresh.is_stale(p)]
+    parts = []
+    if stale:
+        total = len(catalog.prices)
+        many = f"{len(stale)} of {total} prices are" if len(stale) > 1 else f"1 of {total} prices is"
+        parts.append(f"{many} older than {fresh.max_days} days on {fresh.today} (the oldest is from {fresh.known_on(stale[0])}); "
+                     "`guide validate --strict` lists them")
+    if overdue:
+        parts.append(f"{len(overdue)} figure(s) no AWS API gives are past their review date (review_by in data/prices.yaml)")
+    return "; ".join(parts) or None
 
 
 def stale_problems(catalog: Catalog, data_dir: Path, shown_dir: str = "data", on: dt.date | None = None) -> list[Problem]:
-    """One located problem per stale price, at its as_of field in data/prices.yaml."""
+    """One located problem per stale price a refresh could fix, at its as_of field in data/prices.yaml.
+    A figure no API gives waits for its review date instead: `guide refresh-prices` lists those in its
+    pull request."""
     fresh = Freshness.of(catalog, on)
-    stale = [i for i, p in enumerate(catalog.prices) if fresh.is_stale(p)]
+    stale = [i for i, p in enumerate(catalog.prices) if refreshable(p) and fresh.is_stale(p)]
     if not stale:
         return []
     # The catalog keeps no positions; read the (already validated) file again for them.

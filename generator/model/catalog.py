@@ -115,10 +115,29 @@ SpotBucket = Literal["<5%", "5-10%", "10-15%", "15-20%", ">20%"]
 SPOT_BUCKETS: tuple[str, ...] = ("<5%", "5-10%", "10-15%", "15-20%", ">20%")
 
 
-class SpotInterruption(Cited):
-    """The Spot Instance Advisor's bucket for an instance in each region it rates, by region."""
+class SpotRating(Cited):
+    """The Spot Instance Advisor's bucket for an instance in each region one source rates, by region."""
 
     value: dict[str, SpotBucket]
+
+
+class SpotInterruption(SpotRating):
+    """An instance's spot ratings: `value` is the one the engine uses; `alternatives` are other dated
+    sources, each kept beside it, and the first one rating a region `value` leaves out rates it there."""
+
+    alternatives: list[SpotRating] = []
+
+    def rating(self, region: str) -> SpotRating | None:
+        """The rating a spot pool in the region is priced by: the main one where it rates the region,
+        else the first alternative that does; None where no source rates it."""
+        for r in (self, *self.alternatives):
+            if region in r.value:
+                return r
+        return None
+
+    def rated_regions(self) -> list[str]:
+        """Every region some rating names, the main one's first."""
+        return list(dict.fromkeys(region for r in (self, *self.alternatives) for region in r.value))
 
 
 class MonthlyShare(Cited):
@@ -173,6 +192,8 @@ class Price(Cited):
     # The day a refresh from AWS's APIs (generator/commands/refresh.py) last found no such figure: the entry is
     # kept as the last one seen, and pages say since when AWS no longer lists it.
     vanished: dt.date | None = None
+    # For a figure no AWS API gives (`refreshable` is false): the day a person should check it again.
+    review_by: dt.date | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Price:
@@ -199,6 +220,17 @@ class Price(Cited):
         if self.low is None or self.high is None:
             return (self.point, self.point)
         return (self.low, self.high)
+
+
+# An EC2 instance type name, which AWS's APIs price; UltraServer and unreleased names in data/ (no dot) are not.
+INSTANCE_TYPE = re.compile(r"^[a-z][a-z0-9-]*\.[a-z0-9]+$")
+
+
+def refreshable(p: Price) -> bool:
+    """True for a figure `guide refresh-prices` can confirm: a price of an EC2 instance type AWS still
+    lists. Not an UltraServer's, an unreleased instance's, a way of buying recorded as not offered
+    (no API says what is not sold) nor one AWS no longer lists (`vanished`)."""
+    return bool(INSTANCE_TYPE.match(p.instance)) and p.offered and p.vanished is None
 
 
 class Unpublished(Cited):
@@ -299,7 +331,9 @@ class Missing(Strict):
 
 class Held(Strict):
     """A figure an API gave that moved beyond the bounds in data/assumptions.yaml: not written into
-    prices.yaml until a person accepts it (`guide refresh-prices --accept INSTANCE/REGION/OPTION`)."""
+    prices.yaml until a person accepts it (`guide refresh-prices --accept INSTANCE/REGION/OPTION=FIGURE`).
+    `raised`: the last refresh that asked a person about it; `refused`: the day a person refused it
+    (`--refuse`), after which it is not raised again while AWS gives that figure."""
 
     instance: str
     region: str
@@ -308,16 +342,34 @@ class Held(Strict):
     after: float = Field(allow_inf_nan=False)
     seen: dt.date
     why: str
+    raised: dt.date | None = None
+    refused: dt.date | None = None
+
+
+class Reread(Strict):
+    """Scenario prose a refresh asks a person to reread before its pull request is merged: the notes of a
+    scenario whose verdict it moved, or a field that quotes a figure that moved. `prose` is the digest of
+    that text when the refresh asked (generator/inputs/reread.py): edited text no longer matches it."""
+
+    scenario: str
+    field: str | None = None  # None: all of the scenario's prose
+    why: str
+    prose: str = Field(pattern=r"^[0-9a-f]{16}$")
+    since: dt.date
 
 
 class RefreshState(Strict):
-    """data/refresh.yaml: what `guide refresh-prices` keeps between runs. `asked` is the one place
-    that says when each API (by its source key prefix) last answered: a figure it cites and gave
-    again unchanged counts as confirmed that day (generator/inputs/freshness.py), without its row re-dated."""
+    """data/refresh.yaml: what `guide refresh-prices` publishes with its pull request. `asked` is the one
+    place that says when each API (by its source key prefix) last answered: a figure it cites and gave
+    again unchanged counts as confirmed that day (generator/inputs/freshness.py), without its row re-dated.
+    `missing` and `held` are the last refresh's view of what AWS lacked and what waits for a person (the
+    refresh's own memory of them is kept apart, generator/commands/refresh_memory.py); `reread`, the prose
+    a person must reread before merging (`guide reread`)."""
 
     asked: dict[str, dt.date] = {}
     missing: list[Missing] = []
     held: list[Held] = []
+    reread: list[Reread] = []
 
 
 class PortingClass(Strict):

@@ -183,7 +183,7 @@ def spot_risk(catalog: Catalog, instance: str, region: str) -> SpotRisk:
     one; the shared default, labelled the guide's own, where it does not."""
     a = catalog.assumptions
     inst = catalog.instances.get(instance)
-    rated = inst.spot_interruption if inst is not None else None
+    rated = inst.spot_interruption.rating(region) if inst is not None and inst.spot_interruption is not None else None
     bucket = rated.value.get(region) if rated is not None else None
     share = a.spot_interruption_buckets.get(bucket) if bucket is not None else None  # type: ignore[call-overload]
     if rated is None or share is None:

@@ -50,7 +50,7 @@ def calculator_data(catalog: Catalog, fresh: Judge | None = None) -> dict[str, A
         # converts its bucket; a pool missing here takes the shared default in the assumptions.
         "spot_rates": {
             iid: {region: {"value": r.rate.value, "low": r.rate.low, "high": r.rate.high}
-                  for region in i.spot_interruption.value if (r := spot_risk(catalog, iid, region)).bucket is not None}
+                  for region in i.spot_interruption.rated_regions() if (r := spot_risk(catalog, iid, region)).bucket is not None}
             for iid, i in catalog.instances.items() if iid in priced and i.spot_interruption is not None
         },
         "options": OPTION_LABELS,

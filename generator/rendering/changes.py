@@ -55,7 +55,18 @@ class Shown:
     @property
     def title(self) -> str:
         m = self.move
-        return f"{m.instance}, {m.region}, {OPTION_LABELS[m.option]}: {was_text(m.before)} → {was_text(m.after)}"
+        return f"{m.instance}, {m.region}, {OPTION_LABELS[m.option]}: {move_text(m)}"
+
+
+def move_text(m: PriceMove) -> str:
+    """What a move did to the figure, in words: a withdrawn figure reads as withdrawn, not as a move to none."""
+    if m.change == "vanished":
+        return f"no longer listed, last at {was_text(m.before)}"
+    if m.change == "added":
+        return f"newly listed at {was_text(m.after)}"
+    if m.change == "returned":
+        return f"listed again at {was_text(m.after)} (last at {was_text(m.before)})"
+    return f"{was_text(m.before)} → {was_text(m.after)}"
 
 
 def was_text(w: Was | None) -> str:
@@ -204,8 +215,7 @@ def atom(shown: list[Shown], catalog: Catalog, site_url: str) -> str:
         sub(entry, "link", href=f"{page}#{s.anchor}", rel="alternate", type="text/html")
         source = catalog.sources.get(m.source)
         lines = [f"<p>{html.escape(m.instance)} in {html.escape(m.region)}, {html.escape(OPTION_LABELS[m.option])}: "
-                 f"{html.escape(CHANGE_WORDS[m.change])} on {m.date.isoformat()}, {html.escape(was_text(m.before))} → "
-                 f"{html.escape(was_text(m.after))}. Seen in {html.escape(source.title if source else m.source)}.</p>"]
+                 f"{html.escape(move_text(m))} on {m.date.isoformat()}. Seen in {html.escape(source.title if source else m.source)}.</p>"]
         if s.effects:
             lines.append("<ul>" + "".join(f"<li>{html.escape(effect_text(e))}</li>" for e in s.effects) + "</ul>")
         else:
