@@ -116,27 +116,44 @@ def test_contributed_text_in_llms_txt_cannot_form_links_or_html():
     assert text == ("Fine \\[click\\](https://evil.example) \\<script\\>alert(1)\\</script\\> \\# not a heading")
 
 
-def test_published_markdown_has_no_front_matter_specs_or_markers():
+def test_published_markdown_has_no_front_matter_specs_markers_or_html():
     page = ('---\n{"title": "T"}\n---\n\n# T\n\n<!-- guide:html -->\n<figure><template class="guide-chart__spec" '
             'data-chart="c">{"a":1}</template>\n<figcaption>Caption</figcaption></figure>\n<!-- /guide:html -->\nText\n')
-    assert published.page_markdown(page) == "# T\n\n<figure><figcaption>Caption</figcaption></figure>\nText\n"
-    # A blank line a contributor wrote inside a raw HTML block would end it, and what follows would be
-    # Markdown: published, the block keeps none.
+    assert published.page_markdown(page, "p.md", URL) == "# T\n\nCaption\n\nText\n"
+    # A contributor's text inside a raw HTML block stays text: no link, no tag forms from it, even
+    # past a blank line the contributor wrote.
     held = "<!-- guide:html -->\n<p>Notes &lt;b&gt;\n\n[click](javascript:x)</p>\n<!-- /guide:html -->\n\n## Next\n"
-    assert published.page_markdown(held) == "<p>Notes &lt;b&gt;\n[click](javascript:x)</p>\n\n## Next\n"
-    # Markers are lines of their own, one after another too; the same text within a line is text.
-    assert published.page_markdown("<!-- guide:a -->\n<!-- /guide:b-c -->\nx <!-- guide:d -->\n<!-- guide:e -->\n") == "x <!-- guide:d -->\n"
+    assert published.page_markdown(held, "p.md", URL) == "Notes \\<b\\> \\[click\\](javascript:x)\n\n## Next\n"
+    # Markers are lines of their own, one after another too.
+    assert published.page_markdown("<!-- guide:a -->\n<!-- /guide:b-c -->\nx\n", "p.md", URL) == "x\n"
     assert published.markdown_path("scenarios/x.md") == "scenarios/x/index.html.md"
     assert published.markdown_path("index.md") == "index.html.md"
     assert published.markdown_path("axes/index.md") == "axes/index.html.md"
 
 
-def test_published_markdown_links_other_pages_by_their_addresses_from_beside_it():
+def test_published_markdown_says_tables_as_tables_and_titles_as_text():
+    page = ("# One&#45;off run&#44; then &#42;done&#42;\n\n<!-- guide:html -->\n<table data-table=\"x\">\n"
+            "<thead><tr><th>Input</th><th>Value</th></tr></thead>\n<tbody>\n"
+            "<tr><td>Runs</td><td data-key=\"runs\"><strong>3</strong> a | b</td></tr>\n"
+            "<tr><td>Price</td><td><a href=\"../../sources/#k\">K</a>, as of 2026-07-20</td></tr>\n</tbody>\n</table>\n"
+            "<!-- /guide:html -->\n")
+    assert published.page_markdown(page, "scenarios/x.md", URL) == (
+        "# One-off run, then \\*done\\*\n\n"
+        "| Input | Value |\n|---|---|\n| Runs | **3** a \\| b |\n| Price | [K](https://example.org/guide/sources/#k), as of 2026-07-20 |\n")
+    # Hand-written HTML too, and a `markdown` wrapper keeps its Markdown; fenced code stays as written.
+    page = ('<div class="lead" markdown>\n\n**Bold** [c](calculator.md)\n\n</div>\n\n<table>\n<tr><td>a</td></tr>\n</table>\n\n'
+            '```\n<b>kept</b>\n```\nSee <a href="../llms.txt">llms.txt</a>.\n')
+    assert published.page_markdown(page, "faq.md", URL) == (
+        "**Bold** [c](https://example.org/guide/calculator/)\n\n|  |\n|---|\n| a |\n\n"
+        "```\n<b>kept</b>\n```\nSee [llms.txt](https://example.org/guide/llms.txt).\n")
+
+
+def test_published_markdown_links_by_absolute_addresses():
     text = ("[s](../sources.md#aws), [h](../index.md), [p](porting.md), [out](https://example.org/x.md), [here](#top), "
             "[feed](../changes/atom.xml)")
-    assert published.page_markdown(text, "axes/price-performance.md") == (
-        "[s](../../sources/#aws), [h](../../), [p](../porting/), [out](https://example.org/x.md), [here](#top), "
-        "[feed](../../changes/atom.xml)")
+    assert published.page_markdown(text, "axes/price-performance.md", URL) == (
+        f"[s]({URL}sources/#aws), [h]({URL}), [p]({URL}axes/porting/), [out](https://example.org/x.md), "
+        f"[here]({URL}axes/price-performance/#top), [feed]({URL}changes/atom.xml)\n")
 
 
 def test_guide_mcp_without_the_sdk_says_how_to_install_it(monkeypatch, capsys):
