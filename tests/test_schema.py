@@ -160,8 +160,9 @@ def _numbers(schema: dict, node: dict | None = None, path: str = ""):
 
 
 def test_every_number_a_workload_takes_is_bounded_and_every_entry_point_reads_the_same_bounds():
-    """`guide validate` and the calculator's field table take a workload's bounds from the schema:
-    each number has a lowest and a highest value a real team could ask."""
+    """`guide validate`, the calculator's field table and `guide mcp`'s tool all take a workload's
+    bounds from the schema: each number has a lowest and a highest value a real team could ask."""
+    from generator.commands.mcp_server import workload_schema
     from generator.inputs.loader import InputError, validate_workload, workload_document
     from generator.rendering.calculator import workload_json
     from generator.rendering.calculator_fields import FIELDS
@@ -177,6 +178,10 @@ def test_every_number_a_workload_takes_is_bounded_and_every_entry_point_reads_th
     for path, node in numbers.items():
         f = fields[path]
         assert (f.min, f.above, f.max) == (node.get("minimum"), node.get("exclusiveMinimum"), node["maximum"]), path
+    # The tool: the same numbers under the same bounds.
+    tool = workload_schema()
+    assert {p: (n.get("minimum"), n.get("exclusiveMinimum"), n["maximum"]) for p, n in _numbers(tool)} == \
+        {p: (n.get("minimum"), n.get("exclusiveMinimum"), n["maximum"]) for p, n in numbers.items()}
     # The check itself: past the highest, a workload is refused naming the field.
     catalog = load_catalog(LIVE_DATA)
     reference = workload_json(Workload.model_validate(YAML(typ="safe", pure=True).load((LIVE_DATA / REFERENCE).read_text())))
