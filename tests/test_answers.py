@@ -6,12 +6,13 @@ in llms.txt, and a page's published Markdown keeps no build machinery. On the fr
 from __future__ import annotations
 
 import datetime as dt
+import json
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from core_support import FROZEN
 
-from generator.commands.answers import Guide, Refused, Section, find_sections
+from generator.commands.answers import STEP_RULES, Guide, Refused, Topic, find_topics
 from generator.model.results import workload_dict
 from generator.rendering import published
 from generator.rendering.calculator import workload_json
@@ -29,15 +30,55 @@ def _workload(guide: Guide, **changes) -> dict:
     return {**workload_json(guide.project.results[0].workloads[0].workload), **changes}
 
 
-def test_a_workload_is_answered_with_the_engines_own_document(guide: Guide):
+def test_a_workload_is_answered_from_the_engines_own_document(guide: Guide):
     w = guide.project.results[0].workloads[0]
+    full = guide.evaluate_workload({**workload_json(w.workload), "detail": "full"})
+    assert full["result"] == workload_dict(w, guide.fresh)
     answer = guide.evaluate_workload(workload_json(w.workload))
-    assert answer["result"] == workload_dict(w, guide.fresh)
+    assert "result" not in answer and answer["more"]
+    assert {k: v for k, v in full.items() if k not in ("result", "more")} == {k: v for k, v in answer.items() if k != "more"}
     assert answer["verdict"] == w.outcome.verdict
-    assert answer["totals"] == {"trainium": w.outcome.trainium.total, "gpu": w.outcome.gpu.total}
-    assert answer["deciding_step"]["rule"] == w.outcome.decided_by
-    assert [s["side"] for s in answer["sources"][:2]] == ["trainium", "gpu"]
-    assert answer["sources"][0]["as_of"] == w.prices["trainium"].as_of.isoformat()
+    assert {side: answer["plans"][side]["total"] for side in ("trainium", "gpu")} == \
+        {"trainium": w.outcome.trainium.total, "gpu": w.outcome.gpu.total}
+    assert answer["decided_by"]["rule"] == w.outcome.decided_by
+    # Each side's plan cites the price record it is bought at, with whether that price is stale.
+    for side, bought in w.prices.items():
+        price = answer["plans"][side]["price"]
+        assert (price["instance"], price["point"], price["source"], price["as_of"]) == \
+            (bought.instance, bought.point, bought.source, bought.as_of.isoformat())
+        assert isinstance(price["stale"], bool)
+    # The answer leads with what a decision needs; the trace waits for detail "full".
+    assert list(answer)[:8] == ["name", "verdict", "verdict_label", "decided_by", "plans", "figures", "sources", "thresholds"]
+    assert '"trace"' not in json.dumps(answer)
+
+
+def test_every_source_an_answer_cites_is_given_once_and_none_it_does_not(guide: Guide):
+    for r in guide.project.results:
+        answer = guide.get_scenario({"id": r.id})
+        cited = [answer["figures"][k]["source"] for k in answer["figures"]]
+        cited += [wl["plans"][side]["price"]["source"] for wl in answer["workloads"] for side in ("trainium", "gpu")]
+        assert set(answer["sources"]) == set(cited), r.id
+        assert all(s["name"] and s["as_of"] for s in answer["sources"].values() if s["kind"] != "assumption")
+        # Each figure used is one of data/assumptions.yaml's, by its key there, with its source and date.
+        for key, figure in answer["figures"].items():
+            assert key.split(".")[0] in type(guide.catalog.assumptions).model_fields or key.startswith("instances."), key
+            assert figure["source"] in guide.catalog.sources and figure["as_of"], key
+
+
+def test_answers_keep_to_their_budgets_on_every_shipped_workload(guide: Guide):
+    """Sized for a model's context: the default answer of each tool under its budget in characters,
+    as the server sends it (compact JSON)."""
+    def size(answer: dict) -> int:
+        return len(json.dumps(answer, separators=(",", ":"), ensure_ascii=False, default=str))
+
+    for r in guide.project.results:
+        assert size(guide.get_scenario({"id": r.id})) < 8000, r.id
+        for w in r.workloads:
+            assert size(guide.evaluate_workload(workload_json(w.workload))) < 6000, (r.id, w.workload.name)
+    assert size(guide.list_scenarios({})) < 10000
+    assert size(guide.find_prices({"instance": "p5.48xlarge"})) < 9000
+    assert size(guide.explain({})) < 6000
+    assert size(guide.throughput({"trainium": "trn2.48xlarge", "gpu": "p5.48xlarge"})) < 6000
 
 
 @pytest.mark.parametrize(("changes", "says"), [
@@ -47,6 +88,11 @@ def test_a_workload_is_answered_with_the_engines_own_document(guide: Guide):
     ({"relative_throughput": {"value": 2, "low": 3, "high": 4}}, "relative_throughput: needs low <= value <= high"),
     ({"notes": "x"}, "notes: unknown field"),
     ({"description": "a\u202eb"}, "description: bidirectional control characters"),
+    # Bounds no real team reaches, from the schema (`guide validate` and the calculator read the same).
+    ({"run_size": {"gpu_instance_hours": 1e300}}, "run_size.gpu_instance_hours: input should be less than or equal to 10000000"),
+    ({"relative_throughput": {"value": 1e-300, "low": 1e-300, "high": 1}},
+     "relative_throughput.value: input should be greater than or equal to 0.01"),
+    ({"detail": "everything"}, "detail: expected summary or full"),
 ])
 def test_a_bad_workload_is_refused_naming_the_field_and_the_reason(guide: Guide, changes, says):
     with pytest.raises(Refused) as e:
@@ -62,6 +108,72 @@ def test_unknown_names_are_refused_with_a_hint(guide: Guide):
         guide.find_prices({"instance": "p5.48xlarge", "region": "mars-1"})
     with pytest.raises(Refused, match=r"^id: not in data/"):
         guide.get_scenario({"id": "nope"})
+    with pytest.raises(Refused, match=r"^verdict: not in data/; did you mean 'neither'\? \(got 'nether'\)$"):
+        guide.list_scenarios({"verdict": "nether"})
+    with pytest.raises(Refused, match=r"^gpu: not in data/; did you mean 'p5\.48xlarge'\?"):
+        guide.throughput({"trainium": "trn2.48xlarge", "gpu": "p5.48xlarg"})
+    with pytest.raises(Refused, match=r"^trainium: not in data/"):  # a GPU instance is no Trainium one
+        guide.throughput({"trainium": "p5.48xlarge", "gpu": "p5.48xlarge"})
+
+
+@pytest.mark.parametrize(("tool", "arguments", "field"), [
+    ("explain", {"topic": "x" * 100_000}, "topic"),
+    ("find_prices", {"instance": "p" * 100_000}, "instance"),
+    ("get_scenario", {"id": "i" * 100_000}, "id"),
+    ("list_scenarios", {"k" * 100_000: 1}, "kkk"),
+    ("evaluate_workload", {"k" * 100_000: 1}, "kkk"),
+])
+def test_what_an_error_echoes_is_a_short_excerpt(guide: Guide, tool, arguments, field):
+    call = {"explain": guide.explain, "find_prices": guide.find_prices, "get_scenario": guide.get_scenario,
+            "list_scenarios": guide.list_scenarios, "evaluate_workload": guide.evaluate_workload}[tool]
+    if tool == "evaluate_workload":
+        arguments = {**_workload(guide), **arguments}
+    with pytest.raises(Refused) as e:
+        call(arguments)
+    assert str(e.value).startswith(field) and len(str(e.value)) < 400, str(e.value)[:500]
+
+
+def test_scenarios_are_listed_a_page_at_a_time_and_filtered(guide: Guide):
+    ids = [r.id for r in guide.project.results]
+    page = guide.list_scenarios({"offset": 1, "limit": 2})
+    assert [s["id"] for s in page["scenarios"]] == ids[1:3] and page["count"] == len(ids)
+    gpu = guide.list_scenarios({"verdict": "gpu"})
+    assert [s["id"] for s in gpu["scenarios"]] == [r.id for r in guide.project.results if r.verdict == "gpu"]
+    trn1 = guide.list_scenarios({"instance": "trn1.32xlarge"})
+    assert trn1["count"] == sum(any(w.workload.trainium.instance == "trn1.32xlarge" for w in r.workloads)
+                                for r in guide.project.results) > 0
+    cited = {k for s in guide.list_scenarios({})["scenarios"] for w in s["workloads"] for k in w["price_sources"]}
+    assert set(guide.list_scenarios({})["sources"]) == cited
+    with pytest.raises(Refused, match=r"^limit: expected a whole number from 1 to 100 \(got 1000\)$"):
+        guide.list_scenarios({"limit": 1000})
+
+
+def test_throughput_evidence_is_each_chips_own_with_sources_and_what_the_scenarios_assume(guide: Guide):
+    found = guide.throughput({"trainium": "trn1.32xlarge", "gpu": "p4d.24xlarge"})
+    known = guide.catalog.throughput
+    trn1, a100 = (guide.catalog.instances[i].chip for i in ("trn1.32xlarge", "p4d.24xlarge"))
+    assert [(m["model"], m["tokens_per_second"]) for m in found["measured"]["trainium"]] == \
+        [(m.model, m.tokens_per_second) for m in known.measured if m.chip == trn1] != []
+    assert [c["says"] for c in found["claims"]["claims"]] == [c.says for c in known.claims if c.trainium == trn1]
+    # Every figure it cites has its source among the answer's sources, given once.
+    cited = [m["source"] for side in found["measured"].values() for m in side]
+    cited += [u["source"] for side in found["utilisation"].values() for u in side]
+    cited += [c["source"] for c in found["claims"]["claims"]] + found["peak"]["sources"]
+    assert set(found["sources"]) == set(cited)
+    # The peak ratio is per instance: chips times the dense BF16 peak of each.
+    chips = {i: guide.catalog.instances[i].chips.value for i in ("trn1.32xlarge", "p4d.24xlarge")}
+    bf16 = {i: guide.catalog.chips[guide.catalog.instances[i].chip].bf16_tflops.value for i in chips}
+    assert found["peak"]["bf16"]["ratio"] == pytest.approx(chips["trn1.32xlarge"] * bf16["trn1.32xlarge"]
+                                                            / (chips["p4d.24xlarge"] * bf16["p4d.24xlarge"]))
+    # What each scenario of the pair assumes, with its reasons.
+    pair = [(r.id, w.workload.relative_throughput.value) for r in guide.project.results for w in r.workloads
+            if (w.workload.trainium.instance, w.workload.gpu.instance) == ("trn1.32xlarge", "p4d.24xlarge")]
+    assert [(a["scenario"], a["value"]) for a in found["scenarios"]["assume"]] == pair != []
+    assert found["advice"] and found["page_url"] == URL + "throughput/"
+    # Asked for another class of model, the measurements of mainstream models are left out, and it says so.
+    custom = guide.throughput({"trainium": "trn1.32xlarge", "gpu": "p4d.24xlarge", "architecture": "heavy-custom-cuda"})
+    assert "measured" not in custom or not any(custom["measured"].values())
+    assert "Heavy custom CUDA" in custom["class_note"]
 
 
 def _state(url: str) -> dict[str, str]:
@@ -101,13 +213,33 @@ def test_the_calculator_link_holds_every_field_of_the_workload(guide: Guide):
                     assert state[f.key] == value, f.key
 
 
-def test_explain_finds_a_steps_section_first_then_headings_then_text():
-    sections = [Section("Ports and break-even", "ports", "## Ports and break-even\nA port ..."),
-                Section("The decision", "the-decision", "## The decision\nThe deadline rule ..."),
-                Section("Limits", "limits", "## Limits\nbreak-even, break-even")]
-    assert [s.anchor for s in find_sections(sections, "deadline")] == ["the-decision"]
-    assert [s.anchor for s in find_sections(sections, "break even")] == ["ports", "limits"]
-    assert find_sections(sections, "quantum") == []
+def test_explain_finds_a_topic_by_its_name_its_words_then_its_text():
+    topics = [Topic("ports-and-break-even", "section", "Ports and break-even", "u#p", "## Ports and break-even\nA port ..."),
+              Topic("the-decision", "section", "The decision", "u#d", "## The decision\nThe deadline rule ...", ("deadline",)),
+              Topic("stale-price", "term", "Stale price, freshness", "g", "Older than stale_days.", ("Stale price", "freshness")),
+              Topic("neither", "term", "Neither", "g", "Neither side can run.", ("Neither",), ("the-decision",)),
+              Topic("neither-can-run", "step", "Feasibility: neither-can-run", "u#d", "Neither side can run."),
+              Topic("limits", "section", "Limits", "u#l", "## Limits\nbreak-even, break-even")]
+    assert [t.id for t in find_topics(topics, "deadline")] == ["the-decision"]
+    assert [t.id for t in find_topics(topics, "freshness")] == ["stale-price"]
+    assert [t.id for t in find_topics(topics, "staleness")][0] == "stale-price"  # a word on the same stem
+    # A question's own words name no topic: a term comes before a code of the same name.
+    assert [t.id for t in find_topics(topics, "why neither")][:2] == ["neither", "the-decision"]
+    assert [t.id for t in find_topics(topics, "break even")] == ["ports-and-break-even", "limits"]
+    assert find_topics(topics, "quantum") == []
+
+
+def test_every_step_and_reason_code_of_the_engine_is_a_topic_with_its_meaning(guide: Guide):
+    from generator.model.engine import REASON_CODES, STEP_CODES
+
+    assert {c for codes in STEP_RULES.values() for c in codes} == STEP_CODES
+    listed = {t["id"]: t["kind"] for t in guide.explain({})["topics"]}
+    assert {c for c, kind in listed.items() if kind == "step"} == STEP_CODES
+    assert {c for c, kind in listed.items() if kind == "reason"} == REASON_CODES
+    for code in STEP_CODES | REASON_CODES:
+        answer = guide.explain({"topic": code})
+        assert answer["id"] == code and f"`{code}`" in answer["markdown"] and answer["url"] == URL + "methodology/#the-decision"
+        assert "{" not in answer["markdown"]
 
 
 def test_contributed_text_in_llms_txt_cannot_form_links_or_html():
@@ -116,27 +248,44 @@ def test_contributed_text_in_llms_txt_cannot_form_links_or_html():
     assert text == ("Fine \\[click\\](https://evil.example) \\<script\\>alert(1)\\</script\\> \\# not a heading")
 
 
-def test_published_markdown_has_no_front_matter_specs_or_markers():
+def test_published_markdown_has_no_front_matter_specs_markers_or_html():
     page = ('---\n{"title": "T"}\n---\n\n# T\n\n<!-- guide:html -->\n<figure><template class="guide-chart__spec" '
             'data-chart="c">{"a":1}</template>\n<figcaption>Caption</figcaption></figure>\n<!-- /guide:html -->\nText\n')
-    assert published.page_markdown(page) == "# T\n\n<figure><figcaption>Caption</figcaption></figure>\nText\n"
-    # A blank line a contributor wrote inside a raw HTML block would end it, and what follows would be
-    # Markdown: published, the block keeps none.
+    assert published.page_markdown(page, "p.md", URL) == "# T\n\nCaption\n\nText\n"
+    # A contributor's text inside a raw HTML block stays text: no link, no tag forms from it, even
+    # past a blank line the contributor wrote.
     held = "<!-- guide:html -->\n<p>Notes &lt;b&gt;\n\n[click](javascript:x)</p>\n<!-- /guide:html -->\n\n## Next\n"
-    assert published.page_markdown(held) == "<p>Notes &lt;b&gt;\n[click](javascript:x)</p>\n\n## Next\n"
-    # Markers are lines of their own, one after another too; the same text within a line is text.
-    assert published.page_markdown("<!-- guide:a -->\n<!-- /guide:b-c -->\nx <!-- guide:d -->\n<!-- guide:e -->\n") == "x <!-- guide:d -->\n"
+    assert published.page_markdown(held, "p.md", URL) == "Notes \\<b\\> \\[click\\](javascript:x)\n\n## Next\n"
+    # Markers are lines of their own, one after another too.
+    assert published.page_markdown("<!-- guide:a -->\n<!-- /guide:b-c -->\nx\n", "p.md", URL) == "x\n"
     assert published.markdown_path("scenarios/x.md") == "scenarios/x/index.html.md"
     assert published.markdown_path("index.md") == "index.html.md"
     assert published.markdown_path("axes/index.md") == "axes/index.html.md"
 
 
-def test_published_markdown_links_other_pages_by_their_addresses_from_beside_it():
+def test_published_markdown_says_tables_as_tables_and_titles_as_text():
+    page = ("# One&#45;off run&#44; then &#42;done&#42;\n\n<!-- guide:html -->\n<table data-table=\"x\">\n"
+            "<thead><tr><th>Input</th><th>Value</th></tr></thead>\n<tbody>\n"
+            "<tr><td>Runs</td><td data-key=\"runs\"><strong>3</strong> a | b</td></tr>\n"
+            "<tr><td>Price</td><td><a href=\"../../sources/#k\">K</a>, as of 2026-07-20</td></tr>\n</tbody>\n</table>\n"
+            "<!-- /guide:html -->\n")
+    assert published.page_markdown(page, "scenarios/x.md", URL) == (
+        "# One-off run, then \\*done\\*\n\n"
+        "| Input | Value |\n|---|---|\n| Runs | **3** a \\| b |\n| Price | [K](https://example.org/guide/sources/#k), as of 2026-07-20 |\n")
+    # Hand-written HTML too, and a `markdown` wrapper keeps its Markdown; fenced code stays as written.
+    page = ('<div class="lead" markdown>\n\n**Bold** [c](calculator.md)\n\n</div>\n\n<table>\n<tr><td>a</td></tr>\n</table>\n\n'
+            '```\n<b>kept</b>\n```\nSee <a href="../llms.txt">llms.txt</a>.\n')
+    assert published.page_markdown(page, "faq.md", URL) == (
+        "**Bold** [c](https://example.org/guide/calculator/)\n\n|  |\n|---|\n| a |\n\n"
+        "```\n<b>kept</b>\n```\nSee [llms.txt](https://example.org/guide/llms.txt).\n")
+
+
+def test_published_markdown_links_by_absolute_addresses():
     text = ("[s](../sources.md#aws), [h](../index.md), [p](porting.md), [out](https://example.org/x.md), [here](#top), "
             "[feed](../changes/atom.xml)")
-    assert published.page_markdown(text, "axes/price-performance.md") == (
-        "[s](../../sources/#aws), [h](../../), [p](../porting/), [out](https://example.org/x.md), [here](#top), "
-        "[feed](../../changes/atom.xml)")
+    assert published.page_markdown(text, "axes/price-performance.md", URL) == (
+        f"[s]({URL}sources/#aws), [h]({URL}), [p]({URL}axes/porting/), [out](https://example.org/x.md), "
+        f"[here]({URL}axes/price-performance/#top), [feed]({URL}changes/atom.xml)\n")
 
 
 def test_guide_mcp_without_the_sdk_says_how_to_install_it(monkeypatch, capsys):
@@ -167,17 +316,17 @@ def _bought_on_spot(guide: Guide) -> dict:
 
 def test_an_answer_cites_the_spot_price_its_plan_buys_at_and_that_it_is_stale():
     guide = Guide(FROZEN, URL, SPOT_DAY, [])
-    answer = guide.evaluate_workload({k: v for k, v in _bought_on_spot(guide).items() if v is not None})
-    gpu = answer["result"]["prices"]["gpu"]
-    assert answer["result"]["outcome"]["gpu"]["plan_option"] == "spot"
+    body = {k: v for k, v in _bought_on_spot(guide).items() if v is not None}
+    answer = guide.evaluate_workload(body)
+    gpu = answer["plans"]["gpu"]["price"]
     assert (gpu["option"], gpu["point"], gpu["source"], gpu["as_of"]) == ("spot", 28.11, "VAN", "2025-11-30")
     assert (gpu["stale"], gpu["age_days"]) == (True, 183)
-    cited = [s for s in answer["sources"] if s.get("side") == "gpu"]
-    assert [(s["figure"], s["stale"]) for s in cited] == [("gpu price: p5.48xlarge us-east-1 spot", True)]
-    # The pool it buys from is cited as well: the guide's default, since the frozen data rates none.
-    assert any(s["figure"].startswith("gpu spot pool: p5.48xlarge us-east-1, the guide's default") for s in answer["sources"])
-    # The on-demand price it was named with is not what it used, and is not cited.
-    assert not any("on-demand" in s["figure"] for s in cited)
+    # The pool it buys from is among the figures used: the guide's default, since the frozen data rates none.
+    assert "spot_interruptions_per_instance_hour" in answer["figures"]
+    # The whole document says the same, and the on-demand price it was named with is not cited.
+    full = guide.evaluate_workload({**body, "detail": "full"})
+    assert full["result"]["prices"]["gpu"]["option"] == "spot" and full["result"]["prices"]["gpu"]["stale"] is True
+    assert "VAN-2026-01" not in answer["sources"]
 
 
 def test_a_stale_price_that_decides_the_verdict_is_marked_at_the_verdict():
@@ -208,6 +357,5 @@ def test_a_plan_bought_in_another_region_cites_that_regions_price():
                      gpu={"instance": "p5.48xlarge", "region": "eu-west-2", "option": "on-demand", "count": 8},
                      trainium={"instance": "trn1.32xlarge", "region": "us-east-1", "option": "on-demand", "count": 8})
     answer = guide.evaluate_workload(body)
-    gpu = answer["result"]["prices"]["gpu"]
+    gpu = answer["plans"]["gpu"]["price"]
     assert (gpu["region"], gpu["point"]) == ("eu-north-1", 58.8928)
-    assert [s["figure"] for s in answer["sources"] if s.get("side") == "gpu"] == ["gpu price: p5.48xlarge eu-north-1 on-demand"]

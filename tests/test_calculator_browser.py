@@ -172,7 +172,7 @@ def test_impossible_input_gets_a_message_next_to_the_field(calc: Calc):
         ("#calc-runs", "-3", "Must be at least 1."),
         ("#calc-runs", "2.5", "Enter a whole number."),
         ("#calc-hours", "0", "Must be more than 0."),
-        ("#calc-rel", "0", "Must be more than 0."),
+        ("#calc-rel", "0", "Must be at least 0.01."),
     ]:
         original = calc.page.input_value(field)
         before = calc.values()

@@ -99,7 +99,7 @@ def generate(rng: random.Random, catalog) -> dict[str, Any]:
         run_size = {
             "params_billion": _number(rng, 0.01, 2000, [0.01, 8, 70, 2000]),
             "tokens_billion": _number(rng, 0.1, 50000, [0.1, 1000, 50000]),
-            "mfu": rng.choice([1.0, 0.001, rng.uniform(0.05, 0.6)]),
+            "mfu": rng.choice([1.0, 0.01, rng.uniform(0.05, 0.6)]),
             "precision": rng.choice(["bf16", "fp8"]),
         }
     runs = rng.choice([1, 2, 3, 7, 30, 1000, 1_000_000, rng.randint(1, 200)])
@@ -137,7 +137,7 @@ def generate(rng: random.Random, catalog) -> dict[str, Any]:
         w["buy"] = [] if rng.random() < 0.3 else rng.sample(
             ["on-demand", "spot", "capacity-block", "commit-1y", "commit-3y"], k=rng.randint(1, 5))
     if rng.random() < 0.5:
-        w["runs_per_architecture"] = rng.choice([1, 2, runs, runs + 1, rng.randint(1, 50)])
+        w["runs_per_architecture"] = rng.choice([1, 2, runs, min(runs + 1, 1_000_000), rng.randint(1, 50)])
     porting: dict[str, Any] = {}
     if rng.random() < 0.4:
         wv = _number(rng, 0.1, 100, [0.1, 2, 100])
@@ -175,7 +175,8 @@ def generate(rng: random.Random, catalog) -> dict[str, Any]:
         # Throughput enters the inputs as itself, so the workload is resolved once and only the
         # verdict is worked out at each candidate.
         x = resolve(Workload.model_validate(w), catalog).inputs
-        for ratio in sorted({round(value * 1.03 ** k, 6) for k in range(-60, 61)}):
+        # Within the schema's bounds on relative throughput (0.01 to 100).
+        for ratio in sorted({min(100.0, max(0.01, round(value * 1.03 ** k, 6))) for k in range(-60, 61)}):
             w["relative_throughput"] = {"value": ratio, "low": ratio, "high": ratio}
             if evaluate(replace(x, relative_throughput=Span(ratio, ratio, ratio))).decided_by == "capacity":
                 break

@@ -10,6 +10,7 @@ import json
 import re
 import subprocess
 import sys
+from urllib.parse import urlsplit
 
 import pytest
 from site_support import BuiltSite
@@ -91,10 +92,41 @@ def test_llms_txt_follows_the_convention_and_lists_every_page_and_result(built_s
             assert f"{SITE_URL}embed/{folder.name}/{folder.name}.metadata.json" in links
 
 
+def _prose(markdown: str) -> str:
+    """Markdown without its code (fenced blocks and spans), where HTML is text."""
+    return re.sub(r"(`+).+?\1", "", re.sub(r"^(```+).*?^\1$", "", markdown, flags=re.S | re.M), flags=re.S)
+
+
+def _tags(markdown: str) -> list[str]:
+    """The HTML tags a reader of the Markdown meets outside its code (an escaped '\\<' is text)."""
+    return re.findall(r"(?<!\\)</?[a-zA-Z][^<>\n]*>", _prose(markdown))
+
+
+def _resolves(site, url: str) -> bool:
+    path = urlsplit(url).path.removeprefix(urlsplit(SITE_URL).path)
+    target = site / path
+    return (target / "index.html").is_file() if path.endswith("/") or not path else target.is_file()
+
+
 def test_llms_full_holds_every_page_and_each_scenarios_verdict_and_totals(built_site: BuiltSite, engine):
     text = (built_site.site / "llms-full.txt").read_text(encoding="utf-8")
     methodology = (built_site.site / "methodology" / "index.html.md").read_text(encoding="utf-8")
     assert methodology.rstrip() in text
+    # Markdown a model reads from the site's root: no link relative to a page, and hardly a tag.
+    links = _links(text)
+    assert links and all(re.match(r"[a-z]+:", link) for link in links), [x for x in links if not re.match(r"[a-z]+:", x)][:5]
+    assert all(_resolves(built_site.site, link) for link in links if link.startswith(SITE_URL))
+    tags = sum(len(t) for t in re.findall(r"(?<!\\)</?[a-zA-Z][^<>\n]*>", text))
+    assert tags / len(text) < 0.05
+    assert _tags(text) == []
+    # The pages with a part for each scenario are named, not held: they would grow it with every one.
+    from generator.rendering.published import PER_SCENARIO, markdown_path
+
+    for page in PER_SCENARIO:
+        assert (built_site.site / markdown_path(page)).is_file()
+        assert f"{SITE_URL}{markdown_path(page)}" in text
+    gallery = (built_site.site / "embed" / "index.html.md").read_text(encoding="utf-8")
+    assert gallery[gallery.index("\n## "):][:2000] not in text
     for entry in engine:
         for w in entry["workloads"]:
             o = w["outcome"]
@@ -114,10 +146,14 @@ def test_each_pages_markdown_is_beside_it_with_the_figures_filled_in(built_site:
         assert "{{" not in text and "{%" not in text, md
         assert not text.startswith("---")  # no front matter
         assert "<template" not in text  # no chart spec or baked-in JSON
-        # Its links to other pages lead, from beside it, where the page's own links lead.
-        for url in re.findall(r"\]\((?![a-z]+:|#)([^()\s#]+)", text):
-            target = (md.parent / url).resolve()
-            assert (target / "index.html" if url.endswith("/") else target).exists(), (md, url)
+        # Markdown alone: no HTML outside code, titles as text, and every link absolute, the site's
+        # own to a file the site has.
+        assert _tags(text) == [], (md, _tags(text)[:3])
+        assert "&#" not in _prose(text), md
+        for url in _links(text):
+            assert re.match(r"[a-z]+:", url), (md, url)
+            if url.startswith(SITE_URL):
+                assert _resolves(built_site.site, url), (md, url)
     methodology = (built_site.site / "methodology" / "index.html.md").read_text(encoding="utf-8")
     assert fmt.money(project.catalog.assumptions.engineer_week_usd.value) in methodology
     home = (built_site.site / "index.html.md").read_text(encoding="utf-8")

@@ -142,3 +142,60 @@ def test_every_number_field_defaults_to_a_value_of_its_own_type():
             if isinstance(field.default, (int, float)) and type(field.default) is not float:
                 wrong.append(f"{model.__name__}.{name} = {field.default!r}")
     assert wrong == []
+
+
+def _numbers(schema: dict, node: dict | None = None, path: str = ""):
+    """Every number a workload takes, by its dotted path, with its JSON Schema (references and
+    `anyOf [type, null]` followed)."""
+    node = schema if node is None else node
+    if "$ref" in node:
+        node = schema["$defs"][node["$ref"].rsplit("/", 1)[1]]
+    arms = [a for a in node.get("anyOf", [node]) if a.get("type") != "null"]
+    for arm in arms:
+        arm = schema["$defs"][arm["$ref"].rsplit("/", 1)[1]] if "$ref" in arm else arm
+        if arm.get("type") in ("number", "integer"):
+            yield path, {**node, **arm}
+        for name, child in arm.get("properties", {}).items():
+            yield from _numbers(schema, child, f"{path}.{name}" if path else name)
+
+
+def test_every_number_a_workload_takes_is_bounded_and_every_entry_point_reads_the_same_bounds():
+    """`guide validate`, the calculator's field table and `guide mcp`'s tool all take a workload's
+    bounds from the schema: each number has a lowest and a highest value a real team could ask."""
+    from generator.commands.mcp_server import workload_schema
+    from generator.inputs.loader import InputError, validate_workload, workload_document
+    from generator.rendering.calculator import workload_json
+    from generator.rendering.calculator_fields import FIELDS
+
+    schema = Workload.model_json_schema()
+    numbers = dict(_numbers(schema))
+    assert len(numbers) > 20
+    for path, node in numbers.items():
+        assert ("minimum" in node or "exclusiveMinimum" in node) and "maximum" in node, path
+    # The calculator: a field for every number, with the schema's bounds.
+    fields = {f.path: f for f in FIELDS if f.kind == "number"}
+    assert set(fields) == set(numbers)
+    for path, node in numbers.items():
+        f = fields[path]
+        assert (f.min, f.above, f.max) == (node.get("minimum"), node.get("exclusiveMinimum"), node["maximum"]), path
+    # The tool: the same numbers under the same bounds.
+    tool = workload_schema()
+    assert {p: (n.get("minimum"), n.get("exclusiveMinimum"), n["maximum"]) for p, n in _numbers(tool)} == \
+        {p: (n.get("minimum"), n.get("exclusiveMinimum"), n["maximum"]) for p, n in numbers.items()}
+    # The check itself: past the highest, a workload is refused naming the field.
+    catalog = load_catalog(LIVE_DATA)
+    reference = workload_json(Workload.model_validate(YAML(typ="safe", pure=True).load((LIVE_DATA / REFERENCE).read_text())))
+    for path, node in numbers.items():
+        workload = json.loads(json.dumps(reference))
+        if path.startswith("run_size.") and path != "run_size.gpu_instance_hours":
+            workload["run_size"] = {"params_billion": 7, "tokens_billion": 1000, "mfu": 0.4}
+        if path.endswith("held_months"):
+            workload[path.split(".")[0]]["option"] = "commit-1y"
+        target = workload
+        *parents, last = path.split(".")
+        for part in parents:
+            target = target.setdefault(part, {} if part != "weeks" else {"value": 1, "low": 1, "high": 1})
+        target[last] = node["maximum"] * 10
+        with pytest.raises(InputError) as e:
+            validate_workload(workload_document(workload, "workload"), catalog)
+        assert any(p.field == path and "less than or equal to" in p.message for p in e.value.problems), (path, e.value)

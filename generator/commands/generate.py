@@ -169,7 +169,7 @@ def _write(root: Path, out: Path, config, made: Generated, hand_written: dict[st
         page = source_relative(page, path) if engine == "zensical" else page
         _write_text(docs / path, _with_key(page, UNFURL_KEY, tags))
         if not scenario_page(path):
-            markdown[path] = published.page_markdown(text, path)
+            markdown[path] = published.page_markdown(text, path, settings.site_url)
     extras = 0
     for path, content in {**made.assets, **made.texts}.items():
         _write_text((extra if path.endswith(".md") else docs) / path, content)

@@ -27,11 +27,12 @@ DATA_FILES: dict[str, type[BaseModel]] = {
 }
 # Files data/ may do without: history.yaml exists from the first recorded price move on, refresh.yaml
 # from the first `guide refresh-prices`; without neuron.yaml no workload is marked as pinned to a
-# Neuron release.
+# Neuron release; without throughput.yaml the guide holds no throughput evidence.
 OPTIONAL_FILES: dict[str, type[BaseModel]] = {
     "history.yaml": cat.HistoryFile,
     "refresh.yaml": cat.RefreshState,
     "neuron.yaml": cat.Neuron,
+    "throughput.yaml": cat.ThroughputFile,
 }
 
 
@@ -75,6 +76,7 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
         *_price_problems(docs["prices.yaml"], prices_file, instances),
         *_assumption_problems(docs["assumptions.yaml"], assumptions, sources, trainium),
         *(_neuron_problems(docs["neuron.yaml"], parsed["neuron.yaml"], trainium) if "neuron.yaml" in parsed else []),
+        *_throughput_problems(docs.get("throughput.yaml"), parsed.get("throughput.yaml"), chips, assumptions),
     ]
     if problems:
         raise InputError(problems)
@@ -82,7 +84,8 @@ def _read_catalog(data_dir: Path, shown_dir: str, raws: dict[str, bytes | None])
                           unpublished=prices_file.unpublished,
                           history=parsed.get("history.yaml") or cat.HistoryFile(),
                           refresh=parsed.get("refresh.yaml") or cat.RefreshState(),
-                          neuron=parsed.get("neuron.yaml"))
+                          neuron=parsed.get("neuron.yaml"),
+                          throughput=parsed.get("throughput.yaml") or cat.ThroughputFile())
     return catalog, {doc.path: doc.digest for doc in docs.values()}
 
 
@@ -229,6 +232,33 @@ def _unpublished_problems(pdoc: Document, unpublished: list[cat.Unpublished], in
             problems.append(pdoc.problem(("unpublished", i), (
                 f"{u.instance} {u.region} {u.option} has a price in prices; an option is either priced or "
                 f"recorded as not published (got both)")))
+    return problems
+
+
+def _throughput_problems(tdoc: Document | None, throughput: cat.ThroughputFile | None, chips: dict[str, cat.Chip],
+                         assumptions: cat.Assumptions) -> list[Problem]:
+    """Throughput evidence naming chips chips.yaml holds and porting classes assumptions.yaml holds,
+    each utilisation range in order."""
+    if tdoc is None or throughput is None:
+        return []
+    problems = []
+
+    def known(loc: tuple, name: str | None, names: Any, what: str) -> None:
+        if name is not None and name not in names:
+            problems.append(tdoc.problem(loc, f"unknown {what}{did_you_mean(name, names)} (got '{name}')"))
+
+    for i, m in enumerate(throughput.measured):
+        known(("measured", i, "chip"), m.chip, chips, "chip")
+        known(("measured", i, "architecture"), m.architecture, assumptions.porting_classes, "porting class")
+    for i, u in enumerate(throughput.utilisation):
+        known(("utilisation", i, "chip"), u.chip, chips, "chip")
+        if u.low > u.high:
+            problems.append(tdoc.problem(("utilisation", i), f"needs low <= high (got low {u.low}, high {u.high})"))
+    for i, c in enumerate(throughput.claims):
+        known(("claims", i, "trainium"), c.trainium, chips, "chip")
+        known(("claims", i, "gpu"), c.gpu, chips, "chip")
+        if (c.low is None) != (c.high is None) or (c.low is not None and c.low > c.high):
+            problems.append(tdoc.problem(("claims", i), f"needs both low and high, low <= high (got low {c.low}, high {c.high})"))
     return problems
 
 

@@ -32,8 +32,13 @@ class InputError(Exception):
 
 
 
+def excerpt(text: str, most: int = 60) -> str:
+    """Text a message echoes, cut to its first `most` characters: a 100 KB value comes back as a few words."""
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
 def dotted(loc: Loc) -> str:
-    return ".".join(str(p) for p in loc) if loc else "(document)"
+    return ".".join(excerpt(str(p)) for p in loc) if loc else "(document)"
 
 
 def describe(value: Any) -> str:
@@ -48,8 +53,7 @@ def describe(value: Any) -> str:
     if isinstance(value, float) and not math.isfinite(value):
         return ".nan" if math.isnan(value) else (".inf" if value > 0 else "-.inf")
     if isinstance(value, str):
-        shown = value if len(value) <= 60 else value[:57] + "..."
-        return repr(shown)
+        return repr(excerpt(value))
     if isinstance(value, (dt.date, dt.datetime)):
         return value.isoformat()
     return repr(value)

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from generator.inputs.problems import InputError, Loc, Problem, describe, dotted
+from generator.inputs.problems import InputError, Loc, Problem, describe, dotted, excerpt
 from generator.inputs.yamlread import Document
 from generator.model.suggest import did_you_mean
 
@@ -134,8 +134,8 @@ def validation_problems(doc: Document, model: type[BaseModel], err: ValidationEr
             problems.append(Problem(doc.path, line, col, dotted(loc), f"missing required field (got no '{loc[-1]}')"))
             continue
         if kind == "extra_forbidden":
-            suggestion = did_you_mean(str(loc[-1]), _known_fields(model, loc[:-1]))
-            problems.append(doc.problem(loc, f"unknown field{suggestion} (got '{loc[-1]}')", key=True))
+            suggestion = did_you_mean(excerpt(str(loc[-1]), 100), _known_fields(model, loc[:-1]))
+            problems.append(doc.problem(loc, f"unknown field{suggestion} (got {describe(str(loc[-1]))})", key=True))
             continue
         msg = e["msg"]
         msg = msg[0].lower() + msg[1:]

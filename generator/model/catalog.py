@@ -511,6 +511,51 @@ class Assumptions(Strict):
     capacity_blocks: CapacityBlockTerms | None = None
 
 
+class Measured(Cited):
+    """A training throughput a source measured on its own run, per chip (or GPU): evidence for the
+    relative throughput a scenario states, never a ratio of its own."""
+
+    chip: str
+    system: str  # what it ran on, as the source names it
+    model: str
+    architecture: str  # the porting class of the model measured
+    precision: Literal["bf16", "fp8"]
+    accelerators: int = Field(ge=1)
+    sequence_length: int | None = Field(default=None, ge=1)
+    tokens_per_second: float = Positive
+    derived: bool = False  # worked out from the source's sequences per second
+    software: str
+
+
+class Utilisation(Cited):
+    """The share of its peak FLOPS a source reports training jobs used on one chip, lowest to highest."""
+
+    chip: str
+    what: str
+    low: float = Field(gt=0, le=1, allow_inf_nan=False)
+    high: float = Field(gt=0, le=1, allow_inf_nan=False)
+
+
+class Claim(Cited):
+    """What a vendor or an adviser says about Trainium against GPUs on chosen workloads: where to start
+    looking, not a measurement. gpu: the chip it compares with, None for GPUs in general."""
+
+    trainium: str
+    gpu: str | None = None
+    says: str
+    # The relative throughput per instance, Trainium over GPU, the claim comes to, where it comes to one.
+    low: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    high: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+
+
+class ThroughputFile(Strict):
+    """data/throughput.yaml: what is known about training throughput, chip by chip."""
+
+    measured: list[Measured] = []
+    utilisation: list[Utilisation] = []
+    claims: list[Claim] = []
+
+
 class SourcesFile(Strict):
     sources: dict[str, Source]
 
@@ -543,6 +588,7 @@ class Catalog(BaseModel):
     refresh: RefreshState = RefreshState()
     # None: data/ says nothing of the Neuron SDK's paths, and no workload is marked as pinned to a release.
     neuron: Neuron | None = None
+    throughput: ThroughputFile = ThroughputFile()
 
     def unpublished_for(self, instance: str) -> list[Unpublished]:
         return [u for u in self.unpublished if u.instance == instance]

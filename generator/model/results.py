@@ -342,6 +342,35 @@ def workload_dict(w: WorkloadResult, fresh: Judge | None = None) -> dict[str, An
     }
 
 
+# Of each side's figures in `workload_dict`'s outcome, those an answer leads with.
+SUMMARY_SIDE = ("total", "cost_per_run", "hours_per_run", "wall_clock_hours", "ready_days", "feasible", "reasons")
+
+
+def workload_summary(d: dict[str, Any]) -> dict[str, Any]:
+    """`workload_dict`'s document cut to what an answer leads with, read out of it and never worked
+    out again: the verdict and the step that decided it, each side's plan (the price record it is
+    bought at, how, and what it comes to), the saving, the thresholds that would flip the verdict,
+    and whether it holds across the ranges. The trace, the ranges' ends and the inputs stay in the
+    document."""
+    o, t, rob = d["outcome"], d["thresholds"], d["robustness"]
+    deciding = [s for s in o["trace"] if s["verdict"] is not None][-1]
+    plans = {side: {"price": d["prices"][side], "count": d["inputs"][side + "_count"],
+                    "bought": wording.plan_bought(d["inputs"], o[side], side),
+                    **{k: o[side][k] for k in SUMMARY_SIDE},
+                    **({"hourly_price": d["hourly_prices"][side]} if side in d["hourly_prices"] else {})}
+             for side in ("trainium", "gpu")}
+    return {
+        "name": d["name"],
+        "verdict": o["verdict"],
+        "decided_by": {"rule": deciding["rule"], "label": wording.rule_label(deciding["rule"]), "text": deciding["text"]},
+        "plans": plans,
+        **{k: o[k] for k in ("saving_per_run", "total_difference", "ports", "port_cost", "break_even_runs")},
+        "thresholds": {k: v for k, v in t.items() if k != "break_even" and v is not None},
+        "break_even": t["break_even"],
+        "robust": {"holds": rob["holds"], "flips_on": rob["flips_on"], "joint_flip": rob["joint_flip"]},
+    }
+
+
 def mismatch_message(r: ScenarioResult) -> str:
     """Why the engine disagrees with the author's `expect`, with the numbers that decided it."""
     parts = []

@@ -56,12 +56,14 @@ class RunSize(Model):
     """How big one training run is: measured GPU instance-hours, or parameters, tokens and MFU."""
 
     gpu_instance_hours: float | None = Field(
-        None, gt=0, allow_inf_nan=False, description="Instance-hours one run takes on the GPU option."
+        None, gt=0, le=10_000_000, allow_inf_nan=False, description="Instance-hours one run takes on the GPU option."
     )
-    params_billion: float | None = Field(None, gt=0, allow_inf_nan=False, description="Model parameters, billions.")
-    tokens_billion: float | None = Field(None, gt=0, allow_inf_nan=False, description="Training tokens per run, billions.")
+    params_billion: float | None = Field(
+        None, gt=0, le=100_000, allow_inf_nan=False, description="Model parameters, billions.")
+    tokens_billion: float | None = Field(
+        None, gt=0, le=1_000_000, allow_inf_nan=False, description="Training tokens per run, billions.")
     mfu: float | None = Field(
-        None, gt=0, le=1, allow_inf_nan=False, description="Model FLOPs utilisation on the GPU option (0 to 1)."
+        None, ge=0.01, le=1, allow_inf_nan=False, description="Model FLOPs utilisation on the GPU option, a share of its peak (0.4 is 40 %)."
     )
     precision: Literal["bf16", "fp8"] = Field("bf16", description="Which peak rate MFU is measured against.")
 
@@ -77,11 +79,12 @@ class RunSize(Model):
 
 
 class Estimate(Model):
-    """A figure with the range it is believed to lie in."""
+    """A figure with the range it is believed to lie in: a ratio of throughputs, from a hundredth to a
+    hundred (a one-chip instance against an eight-GPU one, or the other way round, stays inside)."""
 
-    value: float = Field(gt=0, allow_inf_nan=False)
-    low: float = Field(gt=0, allow_inf_nan=False)
-    high: float = Field(gt=0, allow_inf_nan=False)
+    value: float = Field(ge=0.01, le=100, allow_inf_nan=False)
+    low: float = Field(ge=0.01, le=100, allow_inf_nan=False)
+    high: float = Field(ge=0.01, le=100, allow_inf_nan=False)
 
     @model_validator(mode="after")
     def _ordered(self) -> Estimate:
@@ -93,9 +96,9 @@ class Estimate(Model):
 class PortWeeks(Estimate):
     """Engineer-weeks for one port: 0 is a real answer, for a team whose model already trains on Neuron."""
 
-    value: float = Field(ge=0, allow_inf_nan=False)
-    low: float = Field(ge=0, allow_inf_nan=False)
-    high: float = Field(ge=0, allow_inf_nan=False)
+    value: float = Field(ge=0, le=1000, allow_inf_nan=False)
+    low: float = Field(ge=0, le=1000, allow_inf_nan=False)
+    high: float = Field(ge=0, le=1000, allow_inf_nan=False)
 
 
 class Porting(Model):
@@ -104,13 +107,13 @@ class Porting(Model):
     weeks: PortWeeks | None = Field(
         None, description="Engineer-weeks for one port, with its range; 0 when the model already trains on Neuron.")
     engineer_week_usd: float | None = Field(
-        None, gt=0, allow_inf_nan=False, description="Cost of one engineer-week; default from data/assumptions.yaml."
+        None, gt=0, le=100_000, allow_inf_nan=False, description="Cost of one engineer-week; default from data/assumptions.yaml."
     )
     extra_usd: float = Field(
-        0.0, ge=0, allow_inf_nan=False, description="Other one-off cost of each port, e.g. validation compute."
+        0.0, ge=0, le=100_000_000, allow_inf_nan=False, description="Other one-off cost of each port, e.g. validation compute."
     )
     engineers: float | None = Field(
-        None, gt=0, le=100, allow_inf_nan=False,
+        None, ge=0.1, le=100, allow_inf_nan=False,
         description="Engineers on the port at once; its calendar time is weeks over this. Default from data/assumptions.yaml.",
     )
 
@@ -118,9 +121,9 @@ class Porting(Model):
 class AvailabilitySpec(Model):
     trainium: Availability = "available"
     gpu: Availability = "available"
-    needed_within_days: int | None = Field(None, ge=1, description="How soon the run must start; none if not urgent.")
-    trainium_lead_days: float = Field(0.0, ge=0, allow_inf_nan=False, description="Days before Trainium capacity can be had.")
-    gpu_lead_days: float = Field(0.0, ge=0, allow_inf_nan=False, description="Days before the GPU capacity can be had, e.g. a Capacity Block's start.")
+    needed_within_days: int | None = Field(None, ge=1, le=3650, description="How soon the run must start; none if not urgent.")
+    trainium_lead_days: float = Field(0.0, ge=0, le=3650, allow_inf_nan=False, description="Days before Trainium capacity can be had.")
+    gpu_lead_days: float = Field(0.0, ge=0, le=3650, allow_inf_nan=False, description="Days before the GPU capacity can be had, e.g. a Capacity Block's start.")
     port_during_lead: bool = Field(
         False, description="The team ports while it waits for Trainium capacity; by default the port starts once capacity is there."
     )
@@ -158,7 +161,7 @@ class Workload(Model):
     run_size: RunSize
     runs: int = Field(ge=1, le=1_000_000, description="Training runs planned.")
     runs_per_architecture: int | None = Field(
-        None, ge=1, description="Runs before the architecture changes (each change is a new port); leave out if it stays."
+        None, ge=1, le=1_000_000, description="Runs before the architecture changes (each change is a new port); leave out if it stays."
     )
     plan_months: float | None = Field(
         None, gt=0, le=600, allow_inf_nan=False,
@@ -177,7 +180,10 @@ class Workload(Model):
     trainium: Compute
     gpu: Compute
     relative_throughput: Estimate = Field(
-        description="Training throughput of one Trainium instance over one GPU instance (1.0 = the same)."
+        description="Training throughput of one Trainium instance over one GPU instance (1.0 = the same), with the range "
+                    "you believe it lies in. The input most verdicts turn on and the one with the least public evidence: "
+                    "a measurement of one representative job on one instance of each side beats any published figure; "
+                    "without one, give a range wide enough for your doubt and see whether the verdict holds across it."
     )
     porting: Porting = Porting()
     neuron_experience: Experience = "none"

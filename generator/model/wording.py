@@ -955,6 +955,59 @@ def scenario_row(r: Any, shown: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 
+# --- For an assistant (`guide mcp`) ------------------------------------------------------------------
+
+# What each of the engine's codes means on its own, where neither STEPS nor REASONS has a sentence
+# that needs no figures (`explain` lists every code as a topic).
+CODE_MEANINGS = {
+    "neither-can-run": "Neither side can run: a hard constraint, the regions allowed, capacity, or a way of buying that "
+                       "cannot carry the plan rules each of them out, so the verdict is Neither.",
+    "trainium-cannot-run": "Trainium cannot run (a hard constraint, the regions allowed, capacity or a way of buying rules "
+                           "it out), so the GPU option is chosen.",
+    "gpu-cannot-run": "The GPU option cannot run (the regions allowed, capacity or a way of buying rules it out), so "
+                      "Trainium is chosen.",
+    "neither-on-time": "Neither side can start by the deadline; the one that starts soonest is chosen.",
+    "ruled-out": "A hard constraint the workload names rules the side out whatever it costs.",
+    "not-offered": "The side's instance is not offered in any region the workload may use.",
+    "blocks-cannot-hold": "The side is bought on Capacity Blocks, and they cannot hold as many instances as it runs at once.",
+}
+
+
+def code_meaning(code: str) -> str:
+    """What one step or reason code means, in a sentence without figures."""
+    if code in CODE_MEANINGS:
+        return CODE_MEANINGS[code]
+    if code in STEPS:
+        return STEPS[code]
+    text = REASONS[code]
+    return text[:1].upper() + text[1:] + "."
+
+
+ASSISTANT = {
+    "step": "**{label}**, a step of the decision (`{code}`): {meaning}",
+    "reason": "A reason a side cannot run (`{code}`): {meaning}",
+    "more": "Call again with detail \"full\" for the decision step by step, each ranged input at its ends and the "
+            "engine's whole document, as `guide evaluate --format json` gives it.",
+    "measure": "A measurement of your own model beats every figure here: train one representative job on one instance "
+               "of each side and set relative_throughput to the ratio, with a range for what the measurement leaves open.",
+    "no_pair": "No source has measured {trainium} against {gpu} like for like. Each row below is one chip on its own "
+               "setup (model, precision, scale, software): dividing one by another gives a number, not a measurement.",
+    "peak": "Peak dense FLOPS per instance, Trainium over GPU: a ceiling neither side reaches, and each reaches a "
+            "different share of it.",
+    "claims": "Claims about chosen workloads, by a vendor or an adviser: where to start looking, not where to end.",
+    "other_class": "Every measurement here is of a mainstream model; none is of a {label} model, so they say least "
+                   "about yours.",
+    "scenarios": "What the guide's scenarios assume for this pair, each with its reasons: choices, not measurements.",
+    "topics": "Ask explain for one of these ids, or for a term in your own words.",
+    "addresses": "A scenario's page_url followed by index.html.md is its page as Markdown, and followed by "
+                 "result.json its whole result as `guide evaluate --format json` gives it.",
+}
+
+
+def assistant(key: str, **values: str) -> str:
+    return ASSISTANT[key].format(**values)
+
+
 # --- For the calculator ----------------------------------------------------------------------------
 
 def tables() -> dict[str, Any]:

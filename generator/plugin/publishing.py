@@ -73,12 +73,12 @@ def hold_back(page: Page, markdown: str, record: PageRecord) -> str:
     return markdown
 
 
-def published_markdown(record: PageRecord) -> str | None:
+def published_markdown(record: PageRecord, site_url: str) -> str | None:
     """A page's Markdown as published beside it, made when first asked for: a build writes it once
     its pages are written, `mkdocs serve` once they are served (the embed gallery's is 12 MB at three
     thousand scenarios)."""
     if record.unpublished is not None:
-        record.markdown, record.unpublished = published.page_markdown(*record.unpublished), None
+        record.markdown, record.unpublished = published.page_markdown(*record.unpublished, site_url), None
     return record.markdown
 
 
@@ -157,13 +157,13 @@ def write_markdown(site: Path, config: MkDocsConfig, made: Generated, site_url: 
     order of the navigation, then the scenarios (whose own files `embeds.build` linked). Published
     Markdown the cache could not store (a read-only cache) is written here too: handed to MkDocs, a
     `.md` file would be built as a page. Raises OSError."""
-    listed = [replace(p, markdown=(published_markdown(pages[p.path]) if p.path in pages else None) or "") for p in nav_pages(nav)]
+    listed = [replace(p, markdown=(published_markdown(pages[p.path], site_url) if p.path in pages else None) or "") for p in nav_pages(nav)]
     for path, text in made.texts.items():
         if path.endswith(".md"):
             (site / path).parent.mkdir(parents=True, exist_ok=True)
             (site / path).write_text(text, encoding="utf-8")
     for path, record in pages.items():
-        markdown = published_markdown(record)
+        markdown = published_markdown(record, site_url)
         if markdown is None or (dirty and record.written is markdown):
             continue  # `mkdocs serve --dirty` did not convert the page again: its file is as written
         dest = site / published.markdown_path(path)

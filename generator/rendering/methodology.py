@@ -1,29 +1,86 @@
-"""The methodology page as the guide's answers quote it: its figures filled in as a build fills them,
-cut into sections."""
+"""The pages the guide's answers quote (`guide mcp`'s `explain`): the methodology cut into its sections,
+the glossary into its terms, and a page whole, each with its figures filled in as a build fills them
+and published as Markdown is (`published.page_markdown`: no HTML, every link absolute)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.rendering.published import FRONT_MATTER
+from generator.rendering.embeds import page_url
+from generator.rendering.published import FRONT_MATTER, page_markdown
 from generator.rendering.site import Renderer, render_markdown_page
 
 
-def methodology_sections(project: Any, path: Path, site_url: str, today: dt.date) -> list[tuple[str, str, str]]:
-    """The methodology page, its figures filled in as a build fills them, cut at its second-level
-    headings: (title, anchor, Markdown) each. Its charts are named, not drawn."""
-    source = FRONT_MATTER.sub("", path.read_text(encoding="utf-8"), count=1)
-    text = render_markdown_page(Renderer(project, site_url=site_url, today=today), source, charts=_ChartNames())
-    sections = []
-    for block in re.split(r"^(?=## )", text, flags=re.M)[1:]:
-        heading, _, body = block.partition("\n")
-        m = re.match(r"## (.*?)(?:\s*\{\s*#([\w-]+)\s*\})?\s*$", heading)
-        title, anchor = m[1], m[2] or _slug(m[1])
-        sections.append((title, anchor, f"## {title}\n{body}".strip() + "\n"))
-    return sections
+@dataclass(frozen=True)
+class Quoted:
+    """One piece of a page an answer quotes: its title, its address and its Markdown."""
+
+    title: str
+    url: str
+    markdown: str
+    anchor: str = ""
+
+
+class Pages:
+    """The docs pages of one project, rendered on first use with its figures (one renderer for all)."""
+
+    def __init__(self, project: Any, docs: Path, site_url: str, today: dt.date):
+        self.project, self.docs, self.site_url, self.today = project, docs, site_url, today
+        self._renderer: Renderer | None = None
+
+    def _rendered(self, page: str) -> tuple[str, dict[str, str]] | None:
+        """The page's Markdown with its figures filled in and its front matter's fields, or None."""
+        path = self.docs / page
+        if not path.is_file():
+            return None
+        text = path.read_text(encoding="utf-8")
+        front = FRONT_MATTER.match(text)
+        meta = dict(re.findall(r"^(\w+): *(.+)$", front[0], re.M)) if front else {}
+        source = FRONT_MATTER.sub("", text, count=1)
+        if "{{" in source or "{%" in source:
+            if self._renderer is None:
+                self._renderer = Renderer(self.project, site_url=self.site_url, today=self.today)
+            source = render_markdown_page(self._renderer, source, charts=_ChartNames())
+        return source, meta
+
+    def sections(self, page: str) -> list[Quoted]:
+        """The page cut at its second-level headings, each as published."""
+        found = self._rendered(page)
+        if found is None:
+            return []
+        out = []
+        for block in re.split(r"^(?=## )", found[0], flags=re.M)[1:]:
+            heading, _, body = block.partition("\n")
+            m = re.match(r"## (.*?)(?:\s*\{\s*#([\w-]+)\s*\})?\s*$", heading)
+            title, anchor = m[1], m[2] or _slug(m[1])
+            url = f"{self.site_url}{page_url(page)}#{anchor}"
+            out.append(Quoted(title, url, page_markdown(f"## {title}\n{body}", page, self.site_url), anchor))
+        return out
+
+    def terms(self, page: str) -> list[Quoted]:
+        """A glossary's terms (`**Term**` then `:   definition`), each with its definition as published."""
+        found = self._rendered(page)
+        if found is None:
+            return []
+        url = self.site_url + page_url(page)
+        out = []
+        for m in re.finditer(r"^\*\*(.+?)\*\*\n((?::   |    ).*(?:\n(?:    .*|))*)", found[0], re.M):
+            definition = re.sub(r"^(?::   |    )", "", m[2], flags=re.M).strip()
+            out.append(Quoted(m[1], url, page_markdown(definition, page, self.site_url)))
+        return out
+
+    def whole(self, page: str) -> Quoted | None:
+        """The page whole, as published, under the title its front matter gives."""
+        found = self._rendered(page)
+        if found is None:
+            return None
+        text, meta = found
+        title = meta.get("title") or page
+        return Quoted(title, self.site_url + page_url(page), page_markdown(text, page, self.site_url))
 
 
 def _slug(title: str) -> str:

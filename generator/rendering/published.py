@@ -9,6 +9,7 @@ site from the cache as its embed files are; the rest is made once a build has ev
 from __future__ import annotations
 
 import datetime as dt
+import html
 import json
 import posixpath
 import re
@@ -19,7 +20,7 @@ from typing import Any
 from generator.model import formatting as fmt
 from generator.model.results import Judge, ScenarioResult, to_dict
 from generator.model.wording import VERDICT_LABELS
-from generator.rendering import downloads, passthrough
+from generator.rendering import downloads, html_markdown, passthrough
 from generator.rendering.charts import ChartLabel
 from generator.rendering.embeds import ChartFiles, file_names, page_url
 
@@ -51,48 +52,115 @@ _SPEC = re.compile(r"<template\b[^>]*>[^<]*</template>\n?")
 # A marker is a line of its own, found after the line end before it: `^` under re.M is tried at every
 # character, 60 ms a save on the gallery's Markdown at 3,000 scenarios against 7.
 _MARKERS = re.compile(r"\n<!-- /?guide:[a-z-]+ -->(?=\n)")
+_HELD = re.compile(r"<!-- guide:html (\d+) -->")
 
 
 # A relative Markdown link, as MkDocs reads it: to another docs page (a .md file) or to a file of the
-# site, from the folder of the page's source file, maybe with an anchor.
-_PAGE_LINK = re.compile(r"\]\((?![a-z][a-z0-9+.-]*:|/|#)([^()\s#]+)(#[^()\s]*)?\)")
+# site, from the folder of the page's source file, maybe with an anchor; or to an anchor of the page.
+_PAGE_LINK = re.compile(r"\]\((?![a-z][a-z0-9+.-]*:|/)([^()\s#]*)(#[^()\s]*)?\)")
+_FENCE = re.compile(r"^(`{3,}|~{3,})")
+# A line that opens an HTML block, as CommonMark reads one (a tag of its own at the line's start).
+_HTML_BLOCK = re.compile(r"^</?([a-zA-Z][a-zA-Z0-9-]*)(?=[\s/>]|$)")
+_MARKDOWN_ATTRIBUTE = re.compile(r"\smarkdown(?:=[\"']?(?:1|block|span)[\"']?)?(?=[\s>])")
+# HTML inside a line of Markdown: an element from its opening tag to its closing one (not nested in
+# itself), or a tag that stands alone.
+_INLINE_HTML = re.compile(r"<([a-zA-Z][a-zA-Z0-9]*)\b[^<>]*>(?:(?!<\1\b).)*?</\1>|<(?:br|img|wbr)\b[^<>]*>", re.S)
+_CODE_SPAN = re.compile(r"(`+)(?:.+?)(?<!`)\1(?!`)")
+_ENTITY = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 
 
-def page_markdown(markdown: str, page: str = "") -> str:
-    """A page's Markdown as published beside it: the figures already filled in, without front matter,
-    the charts' compiled specs and the build's markers. page: its docs path, where its Markdown links
-    (`sources.md#x`, which MkDocs turns into addresses) are turned into the addresses they have from
-    beside it; its HTML links already are."""
-    text = _inert_blocks(_SPEC.sub("", FRONT_MATTER.sub("", markdown, count=1)))
-    text = _MARKERS.sub("", "\n" + text)[1:].lstrip("\n")
-    if not page:
-        return text
-    here = page_url(page)
-
-    def address(m: re.Match[str]) -> str:
-        target = posixpath.normpath(posixpath.join(posixpath.dirname(page), m[1]))
-        if target.endswith(".md"):
-            return f"]({_relative(page_url(target), here)}{m[2] or ''})"
-        return f"]({posixpath.relpath(target, here or '.')}{m[2] or ''})"
-
-    return _PAGE_LINK.sub(address, text)
+# What the last block this long (the embed gallery's, one section a chart) said, section by section:
+# a `mkdocs serve` process says again only the sections a save changed.
+_BIG = 1 << 16
+_BIG_BLOCKS: dict[tuple[str, str], list[str]] = {}
 
 
-def _inert_blocks(markdown: str) -> str:
-    """The page's raw HTML blocks (`passthrough`) without blank lines: the build keeps them out of
-    Markdown, and a reader of the Markdown must not see one end at a blank line a contributor wrote,
-    where what follows would be read as Markdown (a link, say) instead of the escaped text it is."""
-    text, blocks = passthrough.split(markdown)
-    return passthrough.join(text, [_BLANK_LINES.sub("\n", block) for block in blocks])
+def page_markdown(markdown: str, page: str, site_url: str) -> str:
+    """A page's Markdown as published beside it, for a reader that is a program: the figures already
+    filled in, without front matter, the charts' compiled specs or the build's markers; its HTML said
+    in Markdown (tables as Markdown tables, `html_markdown`), titles as text rather than character
+    references, and every link absolute, so it reads the same from beside the page and from
+    llms-full.txt. page: its docs path (`sources.md#x` is turned into the address MkDocs gives it)."""
+    base = site_url + page_url(page)
+    text, blocks = passthrough.split(_SPEC.sub("", FRONT_MATTER.sub("", markdown, count=1)))
+    text = _markdown_text(_MARKERS.sub("", "\n" + text)[1:], page, site_url, base)
+    if blocks:
+        said = [html_markdown.to_markdown(block, base, _BIG_BLOCKS if len(block) > _BIG else None) for block in blocks]
+        text = _HELD.sub(lambda m: "\n\n" + said[int(m[1])] + "\n\n", text)
+    return re.sub(r"\n[ \t]*\n(?:[ \t]*\n)+", "\n\n", text).strip("\n") + "\n"
 
 
-_BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
+def _markdown_text(text: str, page: str, site_url: str, base: str) -> str:
+    """The Markdown between the held-back blocks: its raw HTML blocks and inline HTML said in Markdown,
+    its links made absolute; fenced code left as written."""
+    out: list[str] = []
+    lines = text.split("\n")
+    fence = ""
+    in_html_markdown = 0  # `<div markdown>` (md_in_html) blocks open: their tags go, their Markdown stays
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.lstrip()
+        i += 1
+        if fence:
+            out.append(line)
+            if stripped.startswith(fence):
+                fence = ""
+            continue
+        if m := _FENCE.match(stripped):
+            fence = m[1]
+            out.append(line)
+            continue
+        if _HELD.fullmatch(stripped):
+            out.append(line)
+            continue
+        if _HTML_BLOCK.match(stripped):
+            if _MARKDOWN_ATTRIBUTE.search(stripped.split(">", 1)[0] + ">"):
+                in_html_markdown += 1
+                continue
+            if in_html_markdown and re.fullmatch(r"</div>\s*", stripped):
+                in_html_markdown -= 1
+                continue
+            block = [line]
+            while i < len(lines) and lines[i].strip():
+                block.append(lines[i])
+                i += 1
+            indent = line[: len(line) - len(stripped)]
+            said = html_markdown.to_markdown("\n".join(block), base)
+            out += ["", *(indent + row if row else "" for row in said.split("\n")), ""]
+            continue
+        out.append(_markdown_line(line, page, site_url, base))
+    return "\n".join(out)
 
 
-def _relative(target: str, here: str) -> str:
-    """The address of a directory-URL page ('sources/') from another page's folder ('axes/porting/')."""
-    rel = posixpath.relpath(target or ".", here or ".")
-    return "./" if rel == "." else rel + "/"
+def _markdown_line(line: str, page: str, site_url: str, base: str) -> str:
+    """One line of Markdown with its links absolute, its inline HTML said in Markdown and its
+    character references as the characters (escaped where they could start markup); code spans kept."""
+    parts = []
+    at = 0
+    for m in _CODE_SPAN.finditer(line):
+        parts += [_markdown_words(line[at:m.start()], page, site_url, base), m[0]]
+        at = m.end()
+    parts.append(_markdown_words(line[at:], page, site_url, base))
+    return "".join(parts)
+
+
+def _markdown_words(text: str, page: str, site_url: str, base: str) -> str:
+    if "<" in text:
+        text = _INLINE_HTML.sub(lambda m: html_markdown.inline_markdown(m[0], base), text)
+    if "&" in text:
+        text = _ENTITY.sub(lambda m: html_markdown.escape(html.unescape(m[0])), text)
+    if "](" in text:
+        text = _PAGE_LINK.sub(lambda m: f"]({_address(m[1], m[2] or '', page, site_url, base)})", text)
+    return text
+
+
+def _address(target: str, anchor: str, page: str, site_url: str, base: str) -> str:
+    """The absolute address of a Markdown link's target, as MkDocs resolves it from the page's source."""
+    if not target:
+        return base + anchor
+    path = posixpath.normpath(posixpath.join(posixpath.dirname(page), target))
+    return site_url + (page_url(path) if path.endswith(".md") else path) + anchor
 
 
 @dataclass(frozen=True)
@@ -109,17 +177,15 @@ def scenario_texts(r: ScenarioResult, markdown: str, site_url: str, charts: Iter
                    fresh: Judge | None = None) -> ScenarioTexts:
     """charts: the scenario's charts, whose metadata files llms.txt lists with it."""
     page = f"scenarios/{r.id}.md"
-    texts = {result_path(r.id): result_json(r, fresh), markdown_path(page): page_markdown(markdown)}
+    texts = {result_path(r.id): result_json(r, fresh), markdown_path(page): page_markdown(markdown, page, site_url)}
     return ScenarioTexts(ChartFiles(f"scenario:{r.id}", texts, None, ""), _listed(r, site_url, charts), _full(r, site_url))
 
 
-# Markdown for llms.txt: contributed text (titles, summaries) with every character that could start
-# Markdown or HTML escaped by a backslash, as CommonMark allows for any ASCII punctuation.
-_PUNCTUATION = re.compile(r"([\\`*_\[\]<>#!|&~])")
-
-
 def md_text(text: Any) -> str:
-    return _PUNCTUATION.sub(r"\\\1", " ".join(str(text).split()))
+    """Markdown for llms.txt: contributed text (titles, summaries) on one line, with every character
+    that could start Markdown or HTML escaped by a backslash, as CommonMark allows for any ASCII
+    punctuation."""
+    return html_markdown.escape(" ".join(str(text).split()))
 
 
 @dataclass(frozen=True)
@@ -185,13 +251,22 @@ def llms_txt(site_name: str, summary: str, site_url: str, pages: Iterable[PageIn
     return "\n".join(lines) + "\n"
 
 
+# Generated pages with a part for every scenario (its row of the index, its chart in the gallery).
+PER_SCENARIO = frozenset({"scenarios/index.md", "embed.md"})
+
+
 def llms_full(site_name: str, summary: str, site_url: str, pages: Iterable[PageInfo],
               scenarios: Iterable[ScenarioTexts]) -> str:
     """Every page's Markdown in one file, each after a line naming its address; the scenarios by their
     verdict and totals, each pointing at its own Markdown and result (the pages themselves would make
-    the file grow with every scenario's tables and charts)."""
+    the file grow with every scenario's tables and charts, and so would the pages with a part for
+    each scenario, which are named with the address of their Markdown rather than held)."""
     parts = [f"# {md_text(site_name)}\n\n> {md_text(summary)}\n"]
     for p in pages:
+        if p.path in PER_SCENARIO:
+            parts.append(f"\n---\n\nPage: {site_url}{page_url(p.path)}\n\n# {md_text(p.title)}\n\n{md_text(p.description)} "
+                         f"A part for each scenario; its Markdown: {site_url}{markdown_path(p.path)}\n")
+            continue
         parts.append(f"\n---\n\nPage: {site_url}{page_url(p.path)}\n\n{p.markdown.rstrip()}\n")
     parts.append("\n---\n\n# Scenarios\n")
     parts += [s.full for s in scenarios]
