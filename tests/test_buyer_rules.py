@@ -108,3 +108,71 @@ def test_a_scenario_is_robust_only_as_its_page_says():
     # No input alone flips it, but all of them at their worst at once do: the page says "joint".
     assert rob.holds and rob.joint_flip
     assert r.robust is False
+
+
+# --- A finish-by deadline ----------------------------------------------------------------------------
+# One run of 7,372.8 p5.48xlarge instance-hours on 8 instances: 921.6 hours, 38.4 days of wall-clock, on
+# demand at $55.04, $405,799.49, starting at once. Trainium on 8 trn1.32xlarge at the same throughput:
+# the same 38.4 days, $158,515.20 + an $18,000 port (2 engineer-weeks x 1.5 for a team new to Neuron),
+# which 2 engineers take 1.5 weeks, 10.5 days, over. Trainium's plan is done on day 48.9, the GPU's on
+# day 38.4. Cost alone says Trainium by $229,284; a team that must be done within 42 days (6 weeks) can
+# only take the GPU.
+def _six_weeks(**availability) -> Workload:
+    return Workload.model_validate({
+        "name": "deadline", "architecture": "mainstream", "run_size": {"gpu_instance_hours": 7372.8}, "runs": 1,
+        "trainium": {"instance": "trn1.32xlarge", "region": "us-east-1", "option": "on-demand", "count": 8},
+        "gpu": {"instance": "p5.48xlarge", "region": "us-east-1", "option": "on-demand", "count": 8},
+        "relative_throughput": {"value": 1.0, "low": 1.0, "high": 1.0}, "porting": {"engineers": 2},
+        "availability": {"trainium": "available", "gpu": "available", **availability},
+    })
+
+
+def test_a_finish_date_is_checked_against_each_sides_last_run():
+    from core_support import run_js_on_workloads
+    from generator.inputs.loader import load_catalog
+    from generator.model.resolve import resolve
+    from generator.model.results import plain, present_workload, evaluate_workload
+    from generator.rendering.calculator import calculator_data, workload_json
+
+    catalog = load_catalog(FROZEN / "data")
+    free = evaluate(resolve(_six_weeks(), catalog).inputs)
+    assert free.verdict == "trainium" and free.total_difference == pytest.approx(7372.8 * (55.04 - 21.5) - 18_000)
+    w = _six_weeks(finish_within_days=42)
+    js = run_js_on_workloads([workload_json(w)], calculator_data(catalog))[0]
+    for o in (plain(evaluate(resolve(w, catalog).inputs)), js["outcome"]):
+        assert (o["verdict"], o["decided_by"]) == ("gpu", "deadline")
+        assert o["trace"][1]["code"] == "trainium-finishes-late"
+        assert o["trainium"]["finish_days"] == pytest.approx(10.5 + 38.4)
+        assert o["gpu"]["finish_days"] == pytest.approx(38.4)
+        assert o["trainium"]["finish_late_days"] == pytest.approx(6.9) and o["gpu"]["finish_late_days"] == 0
+    step = present_workload(evaluate_workload(w, catalog))["trace"][1]
+    assert step["text"] == ("Trainium cannot be done by the finish date: the wait, the port and its runs take longer. "
+                            "To be done within 42 days; Trainium's plan ends in 48.9 days, the GPU's in 38.4 days.")
+    # Seven weeks is enough for both: cost decides again.
+    late_enough = _six_weeks(finish_within_days=49)
+    x = resolve(late_enough, catalog).inputs
+    assert evaluate(x).verdict == "trainium"
+
+
+@pytest.mark.parametrize(("changes", "says"), [
+    ({"availability": {"needed_within_days": 30, "finish_within_days": 20}},
+     "finish_within_days (20) is sooner than needed_within_days (30)"),
+    ({"plan_months": 3, "availability": {"finish_within_days": 60}},
+     "plan_months (3, 91 days) spreads the runs past availability.finish_within_days (60)"),
+])
+def test_a_finish_date_that_disagrees_is_a_located_problem(tmp_path, changes, says):
+    import yaml
+    from generator.inputs.loader import load_catalog, load_scenario
+    from generator.inputs.problems import InputError
+    from generator.model.schema import MODELINE
+
+    w = {"name": "w", "architecture": "mainstream", "run_size": {"gpu_instance_hours": 100.0}, "runs": 2,
+         "trainium": {"instance": "trn1.32xlarge", "region": "us-east-1"}, "gpu": {"instance": "p4d.24xlarge", "region": "us-east-1"},
+         "relative_throughput": {"value": 1.0, "low": 1.0, "high": 1.0}, **changes}
+    path = tmp_path / "finish.yaml"
+    path.write_text(MODELINE + "\n" + yaml.safe_dump({"title": "t", "summary": "s", "expect": "gpu", "sources": ["ours"],
+                                                      "workloads": [w]}, sort_keys=False), encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        load_scenario(path, "scenarios/finish.yaml", load_catalog(FROZEN / "data"))
+    text = str(e.value)
+    assert says in text and "scenarios/finish.yaml:" in text

@@ -662,3 +662,29 @@ def test_constraints_that_apply_on_some_trainium_generations_only_work_from_the_
             assert o.port_cost == 0
         if (gen, constraint) == ("trn2", "neuron-pytorch-xla"):
             assert o.port_cost == 2 * 1.5 * 6000  # the re-port's 2 weeks, by a team new to Neuron
+
+
+def test_a_finish_date_reaches_the_engine_and_a_disagreeing_one_is_refused_at_its_field(calc: Calc, project):
+    calc.open("?fd=2")
+    # Two days is too soon for either side's plan: the deadline decides, and each plan's end is shown.
+    assert calc.page.locator("#calc-output li[data-rule='deadline']").count() == 1
+    done = calc.values()
+    assert float(done["trainium.finish_days"]) > 2 and float(done["gpu.finish_days"]) > 2
+    calc.open("?s=30")
+    calc.page.fill("#calc-finish", "10")
+    calc.page.dispatch_event("#calc-finish", "change")
+    assert calc.page.text_content("#calc-finish-error") == (
+        "Sooner than the start deadline: a plan cannot be done before its run may start.")
+    assert calc.page.get_attribute("#calc-finish", "aria-invalid") == "true"
+    # A shared link with the same pair keeps the start date and says why it left the finish date out.
+    calc.open("?s=30&fd=10")
+    assert "Whole plan done within (fd=\"10\") is not usable" in calc.page.text_content("#calc-link-notice")
+
+
+def test_the_answer_names_the_prices_its_plans_buy_at(calc: Calc):
+    # Named on demand, accepting spot: the plan buys spot, and the answer cites the spot price.
+    calc.open("?b=on-demand%2Cspot")
+    used = calc.page.text_content("#calc-output [data-prices-used]")
+    assert used.startswith("Prices the plans buy at:")
+    plans = calc.page.eval_on_selector_all("#calc-output [data-key$='.plan_option']", "els => els.map(e => e.dataset.value)")
+    assert "spot" in plans and ", spot, at $" in used

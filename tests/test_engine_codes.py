@@ -45,6 +45,9 @@ CASES = {
     "both-on-time": replace(BASE, needed_within_days=30),
     "both-late-same-day": replace(BASE, needed_within_days=3, gpu_lead_days=7.0),
     "neither-on-time": replace(BASE, needed_within_days=3, gpu_lead_days=30.0),
+    # Trainium's ten runs end on day 15.3 (a 7-day port, then 8.3 days of runs), the GPU's on day 5.2.
+    "trainium-finishes-late": replace(BASE, finish_within_days=10),
+    "gpu-finishes-late": replace(BASE, finish_within_days=20, gpu_lead_days=18.0),
     "cost-no-saving": replace(BASE, relative_throughput=_point(0.4)),
     "cost-not-repaid": replace(BASE, runs=2),
     "cost-no-architecture-repays": replace(BASE, runs=12, runs_per_architecture=2),

@@ -158,6 +158,12 @@ def generate(rng: random.Random, catalog) -> dict[str, Any]:
         a["gpu"] = "constrained"
     if rng.random() < 0.6:
         a["needed_within_days"] = rng.choice([1, 7, 14, 21, 29, 30, 31, 365])
+    if rng.random() < 0.3:
+        # A finish date no sooner than the start date, and no sooner than the plan's own months.
+        finish = rng.choice([7, 21, 30, 42, 90, 365, rng.randint(1, 3650)])
+        months = w.get("plan_months")
+        floor = max(a.get("needed_within_days", 1), 0 if months is None else math.ceil(months * 730 / 24))
+        a["finish_within_days"] = min(3650, max(finish, floor))
     for side in ("trainium", "gpu"):
         if rng.random() < 0.3:
             a[f"{side}_lead_days"] = rng.choice([0, 7, 14, 21, rng.uniform(0, 60)])
@@ -297,6 +303,10 @@ def test_there_are_enough_cases_and_they_cover_every_rule(cases):
                for r in py for side in ("trainium", "gpu"))
     assert any(not r["inputs"][side + "_spot"] and side + "_interruption_rate" in r["robustness"]["flips_on"]
                for r in py for side in ("trainium", "gpu"))
+    # A finish date a side misses while the other meets it, and one neither meets.
+    deadline = [s for r in py for s in r["outcome"]["trace"] if s["rule"] == "deadline"]
+    assert {"trainium-finishes-late", "gpu-finishes-late"} <= {s["code"] for s in deadline}
+    assert any(s["code"] == "neither-on-time" and s["numbers"].get("finish_within_days") is not None for s in deadline)
     # Runs booked with an extension, some whose verdict would turn on one block a run.
     assert any(s["booking"] and s["booking"][2] > 0 for r in py for s in (r["outcome"]["trainium"], r["outcome"]["gpu"]))
     assert any(r["single_blocks"] and r["single_blocks"]["verdict"] != r["outcome"]["verdict"] for r in py)

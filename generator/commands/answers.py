@@ -53,7 +53,8 @@ ARCHITECTURES: tuple[str, ...] = Architecture.__args__  # type: ignore[attr-defi
 # The steps of the decision, each with the codes it can end with (the engine's STEP_CODES, by rule).
 STEP_RULES = {
     "feasibility": ("both-can-run", "neither-can-run", "trainium-cannot-run", "gpu-cannot-run"),
-    "deadline": ("trainium-late", "gpu-late", "both-on-time", "both-late-same-day", "neither-on-time"),
+    "deadline": ("trainium-late", "gpu-late", "trainium-finishes-late", "gpu-finishes-late", "both-on-time",
+                 "both-late-same-day", "neither-on-time"),
     "cost": ("cost-trainium", "cost-committed", "cost-no-saving", "cost-no-architecture-repays", "cost-not-repaid"),
     "capacity": ("capacity-trainium", "capacity-gpu", "capacity-unchanged"),
 }

@@ -23,7 +23,8 @@ COST_RULES = ("cost", "capacity")
 # the engine says nothing in words (generator/model/wording.py turns these into sentences).
 STEP_CODES = frozenset({
     "both-can-run", "neither-can-run", "trainium-cannot-run", "gpu-cannot-run",
-    "trainium-late", "gpu-late", "both-on-time", "both-late-same-day", "neither-on-time",
+    "trainium-late", "gpu-late", "trainium-finishes-late", "gpu-finishes-late", "both-on-time", "both-late-same-day",
+    "neither-on-time",
     "cost-trainium", "cost-committed", "cost-no-saving", "cost-no-architecture-repays", "cost-not-repaid",
     "capacity-trainium", "capacity-gpu", "capacity-unchanged",
 })
@@ -159,7 +160,7 @@ class Inputs:
     gpu_count: int
     trainium_availability: str
     gpu_availability: str
-    needed_within_days: int | None
+    needed_within_days: int | None  # days within which the first run must start; None: no start deadline
     soon_days: float
     close_call_margin: float
     excluded_by: tuple[str, ...] = ()
@@ -194,6 +195,7 @@ class Inputs:
     trainium_accepts: tuple[str, ...] | None = None
     gpu_accepts: tuple[str, ...] | None = None
     block_limits: BlockLimits | None = None  # None: Capacity Blocks are priced by the hour used
+    finish_within_days: int | None = None  # days within which the whole plan must be done; None: no finish deadline
 
     def at(self, name: str, end: str) -> Inputs:
         """These inputs with one ranged input moved to one end of its range. An interruption rate moves
@@ -237,6 +239,8 @@ class Side:
     feasible: bool = True  # nothing rules this side out
     reasons: tuple[Reason, ...] = ()  # every reason it cannot run, when it cannot
     late_days: float | None = None  # days after the deadline it can start (0 when on time); None: no deadline
+    finish_days: float = 0.0  # days from now to the end of the plan's last run: the wait, the port, every run
+    finish_late_days: float | None = None  # days after the finish deadline it ends (0 when on time); None: no such deadline
     cheapest_option: str = ""  # the way to buy the plan's compute that costs least ("" when none is known)
     cheaper_by: float = 0.0  # how much less than the named way it costs
     options: tuple[tuple[str, float, str], ...] = ()  # the plan's compute cost bought each way: (option, cost, region)
@@ -571,6 +575,8 @@ def _side(x: Inputs, y: Inputs, side: str, hours: float, ready_days: float) -> S
         utilisation = used / (count * covered) if covered > 0 else None
     reasons = infeasibility(y, side)
     late = None if y.needed_within_days is None else max(0.0, ready_days - y.needed_within_days)
+    finish = ready_days + plan_span(y.runs, y, wall) / HOURS_PER_DAY
+    finish_late = None if y.finish_within_days is None else max(0.0, finish - y.finish_within_days)
     # Every way data/ prices, in the named region and then in the other regions the workload may
     # use, whether the side accepts it or not: a cheaper one is advice. A held reservation is already
     # the named way's, so only plans that hold nothing compare whole ways.
@@ -594,8 +600,8 @@ def _side(x: Inputs, y: Inputs, side: str, hours: float, ready_days: float) -> S
     on_blocks = plan_option == "capacity-block" or (hourly_hours > 0 and hourly_option == "capacity-block")
     booking = block_booking(wall, b) if on_blocks and b is not None and math.isfinite(wall) else None
     return Side(hours, price.value, cost, wall, compute, factor - 1, compute, terms, utilisation, ready_days,
-                price.low, price.high, price_basis(price), not reasons, reasons, late, cheapest, cheaper_by, tuple(options),
-                where, plan_option, plan_region, hourly_hours, hourly_option, term, booking,
+                price.low, price.high, price_basis(price), not reasons, reasons, late, finish, finish_late, cheapest, cheaper_by,
+                tuple(options), where, plan_option, plan_region, hourly_hours, hourly_option, term, booking,
                 interruption_rate(y, side).value if spot else None, spot and getattr(y, side + "_interruption_rate") is not None)
 
 
@@ -701,8 +707,8 @@ def _decide(
     trace.append(_feasibility(trn, gpu))
     if trace[-1].verdict is not None:
         return trace[-1].verdict
-    if x.needed_within_days is not None:
-        trace.append(_deadline(x.needed_within_days, trn, gpu))
+    if x.needed_within_days is not None or x.finish_within_days is not None:
+        trace.append(_deadline(x, trn, gpu))
         if trace[-1].verdict is not None:
             return trace[-1].verdict
     trace.append(_cost(x, trn, gpu, difference, saving, port_cost, ports, break_even, committed))
@@ -724,17 +730,32 @@ def _feasibility(trn: Side, gpu: Side) -> Step:
     return Step("feasibility", None, "both-can-run", {})
 
 
-def _deadline(needed: float, trn: Side, gpu: Side) -> Step:
-    when = {"needed_within_days": needed, "trainium_ready_days": trn.ready_days, "gpu_ready_days": gpu.ready_days,
-            "trainium_late_days": trn.late_days, "gpu_late_days": gpu.late_days}
-    trn_ok = trn.ready_days <= needed
-    gpu_ok = gpu.ready_days <= needed
+def starts_on_time(x: Inputs, sd: Side) -> bool:
+    return x.needed_within_days is None or sd.ready_days <= x.needed_within_days
+
+
+def on_time(x: Inputs, sd: Side) -> bool:
+    """Whether a side starts by the start deadline and finishes its whole plan by the finish deadline."""
+    return starts_on_time(x, sd) and (x.finish_within_days is None or sd.finish_days <= x.finish_within_days)
+
+
+def _deadline(x: Inputs, trn: Side, gpu: Side) -> Step:
+    when: dict[str, Any] = {"needed_within_days": x.needed_within_days, "trainium_ready_days": trn.ready_days,
+                            "gpu_ready_days": gpu.ready_days, "trainium_late_days": trn.late_days, "gpu_late_days": gpu.late_days}
+    if x.finish_within_days is not None:
+        when |= {"finish_within_days": x.finish_within_days, "trainium_finish_days": trn.finish_days,
+                 "gpu_finish_days": gpu.finish_days, "trainium_finish_late_days": trn.finish_late_days,
+                 "gpu_finish_late_days": gpu.finish_late_days}
+    trn_ok, gpu_ok = on_time(x, trn), on_time(x, gpu)
     if gpu_ok and not trn_ok:
-        return Step("deadline", "gpu", "trainium-late", when)
+        return Step("deadline", "gpu", "trainium-late" if not starts_on_time(x, trn) else "trainium-finishes-late", when)
     if trn_ok and not gpu_ok:
-        return Step("deadline", "trainium", "gpu-late", when)
-    if not trn_ok and trn.ready_days != gpu.ready_days:
-        soonest: Verdict = "trainium" if trn.ready_days < gpu.ready_days else "gpu"
+        return Step("deadline", "trainium", "gpu-late" if not starts_on_time(x, gpu) else "gpu-finishes-late", when)
+    # Neither on time: the one that finishes sooner where a finish date is set, else the one that starts sooner.
+    trn_day, gpu_day = ((trn.finish_days, gpu.finish_days) if x.finish_within_days is not None
+                        else (trn.ready_days, gpu.ready_days))
+    if not trn_ok and trn_day != gpu_day:
+        soonest: Verdict = "trainium" if trn_day < gpu_day else "gpu"
         return Step("deadline", soonest, "neither-on-time", when)
     return Step("deadline", None, "both-on-time" if trn_ok else "both-late-same-day", when)
 
@@ -768,10 +789,10 @@ def _cost(x: Inputs, trn: Side, gpu: Side, difference: float, saving: float, por
 
 
 def _capacity(x: Inputs, trn: Side, gpu: Side, verdict: Verdict) -> Step:
-    """Capacity tips a close call only between sides that can both start in time."""
+    """Capacity tips a close call only between sides that can both meet their deadlines, one of them soon."""
     needed = x.needed_within_days
-    on_time = needed is None or (trn.ready_days <= needed and gpu.ready_days <= needed)
-    urgent = needed is not None and needed <= x.soon_days and on_time
+    soon = any(d is not None and d <= x.soon_days for d in (needed, x.finish_within_days))
+    urgent = soon and on_time(x, trn) and on_time(x, gpu)
     margin = x.close_call_margin
     if urgent and verdict == "gpu" and x.gpu_availability == "constrained" and x.trainium_availability == "available":
         if trn.total <= gpu.total * (1 + margin):
@@ -832,7 +853,7 @@ def ranged_inputs(x: Inputs) -> list[str]:
             names.append(n)
     if not (spot_pools(x, "trainium") or spot_pools(x, "gpu")):
         names = [n for n in names if n != "lost_hours"]
-    if x.needed_within_days is None:
+    if x.needed_within_days is None and x.finish_within_days is None:
         names = [n for n in names if n != "port_engineers"]
     return names
 

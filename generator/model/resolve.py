@@ -347,6 +347,7 @@ def resolve(w: Workload, catalog: Catalog) -> Resolved:
         trainium_availability=w.availability.trainium,
         gpu_availability=w.availability.gpu,
         needed_within_days=w.availability.needed_within_days,
+        finish_within_days=w.availability.finish_within_days,
         soon_days=a.soon_days.value,
         close_call_margin=a.close_call_margin.value,
         excluded_by=excluded_by(w, catalog, trainium_chip(w, catalog)),

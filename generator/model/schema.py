@@ -12,6 +12,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from generator.model.catalog import Option
+from generator.model.engine import HOURS_PER_DAY, HOURS_PER_MONTH
+
+DAYS_PER_MONTH = HOURS_PER_MONTH / HOURS_PER_DAY
 
 Lean = Literal["trainium", "gpu", "hybrid", "neither"]
 Architecture = Literal["mainstream", "moderate-custom", "heavy-custom-cuda", "novel"]
@@ -122,6 +125,10 @@ class AvailabilitySpec(Model):
     trainium: Availability = "available"
     gpu: Availability = "available"
     needed_within_days: int | None = Field(None, ge=1, le=3650, description="How soon the run must start; none if not urgent.")
+    finish_within_days: int | None = Field(
+        None, ge=1, le=3650,
+        description="How soon the whole plan must be finished, in days from now: the wait for capacity, the port and every run. "
+                    "None if no finish date.")
     trainium_lead_days: float = Field(0.0, ge=0, le=3650, allow_inf_nan=False, description="Days before Trainium capacity can be had.")
     gpu_lead_days: float = Field(0.0, ge=0, le=3650, allow_inf_nan=False, description="Days before the GPU capacity can be had, e.g. a Capacity Block's start.")
     port_during_lead: bool = Field(
@@ -132,6 +139,17 @@ class AvailabilitySpec(Model):
     def _something_to_buy(self) -> AvailabilitySpec:
         if self.trainium == "unavailable" and self.gpu == "unavailable":
             raise ValueError("both sides are unavailable: there is nothing to compare")
+        return self
+
+    @model_validator(mode="after")
+    def _deadlines_agree(self) -> AvailabilitySpec:
+        # A plan that must be finished before the day its run may still start has two deadlines that
+        # say different things: the author should keep the one meant.
+        if self.finish_within_days is not None and self.needed_within_days is not None \
+                and self.finish_within_days < self.needed_within_days:
+            raise ValueError(f"finish_within_days ({self.finish_within_days}) is sooner than needed_within_days "
+                             f"({self.needed_within_days}): a plan cannot finish before its run may start; keep one of them "
+                             f"or give the finish date as the later")
         return self
 
 
@@ -197,6 +215,15 @@ class Workload(Model):
         dupes = sorted({c for c in self.constraints if self.constraints.count(c) > 1})
         if dupes:
             raise ValueError(f"constraints must not repeat (repeated: {', '.join(dupes)})")
+        return self
+
+    @model_validator(mode="after")
+    def _plan_fits_its_finish(self) -> Workload:
+        # Months the author spreads the runs over cannot also fit inside a sooner finish date.
+        finish = self.availability.finish_within_days
+        if finish is not None and self.plan_months is not None and self.plan_months * DAYS_PER_MONTH > finish:
+            raise ValueError(f"plan_months ({self.plan_months:g}, {self.plan_months * DAYS_PER_MONTH:.0f} days) spreads the runs past "
+                             f"availability.finish_within_days ({finish}): shorten the plan or move the finish date")
         return self
 
     @model_validator(mode="after")

@@ -36,6 +36,8 @@ TEMPLATES = {
     "step_capacity": " The other side's plan costs {ratio} as much; the margin is {margin}.",
     "step_deadline": " Needed within {needed}; Trainium can start in {trainium}, the GPU in {gpu}.",
     "step_late": " Trainium {trainium} late, the GPU {gpu} late.",
+    "step_finish": " To be done within {finish}; Trainium's plan ends in {trainium}, the GPU's in {gpu}.",
+    "step_finish_late": " Trainium {trainium} past it, the GPU {gpu} past it.",
     "decides": "Decides: {verdict}.",
     "withdrawn": "no longer listed by AWS since {date}",
     # How a plan is bought.
@@ -161,6 +163,7 @@ SUMMARY_LABELS = {
     "utilisation": "Share of the reserved hours the plan uses",
     "spot_overhead": "Extra hours for spot interruptions",
     "ready_days": "First run can start",
+    "finish_days": "Whole plan done",
     "plan_option": "How the plan is bought",
     "cheaper_by": "Cheapest way to buy this plan's compute",
     "saving_per_run": "Saving per run on Trainium",
@@ -198,6 +201,8 @@ STEPS = {
     "both-can-run": "Both sides can run: no constraint, region or availability rules either out.",
     "trainium-late": "Trainium cannot start by the deadline: the port and any lead time take longer.",
     "gpu-late": "The GPU option cannot start by the deadline; Trainium can.",
+    "trainium-finishes-late": "Trainium cannot be done by the finish date: the wait, the port and its runs take longer.",
+    "gpu-finishes-late": "The GPU option cannot be done by the finish date; Trainium can.",
     "both-on-time": "Both sides can start by the deadline.",
     "both-late-same-day": "Neither side can start by the deadline, and both start on the same day.",
     "cost-trainium": "Over the plan, Trainium costs less, ports included.",
@@ -428,10 +433,17 @@ def _step(s: dict[str, Any], runs: int) -> dict[str, Any]:
     elif s["rule"] == "capacity" and s["verdict"] and "ratio" in n:
         text += _say("step_capacity", ratio=f.ratio(n["ratio"]), margin=f.pct(n["margin"]))
     elif s["rule"] == "deadline" and "trainium_ready_days" in n:
-        text += _say("step_deadline", needed=f.days(n["needed_within_days"]), trainium=f.days(n["trainium_ready_days"]),
-                     gpu=f.days(n["gpu_ready_days"]))
-        if n.get("trainium_late_days") and n.get("gpu_late_days"):
-            text += _say("step_late", trainium=f.days(n["trainium_late_days"]), gpu=f.days(n["gpu_late_days"]))
+        if n.get("needed_within_days") is not None:
+            text += _say("step_deadline", needed=f.days(n["needed_within_days"]), trainium=f.days(n["trainium_ready_days"]),
+                         gpu=f.days(n["gpu_ready_days"]))
+            if n.get("trainium_late_days") and n.get("gpu_late_days"):
+                text += _say("step_late", trainium=f.days(n["trainium_late_days"]), gpu=f.days(n["gpu_late_days"]))
+        if n.get("finish_within_days") is not None:
+            text += _say("step_finish", finish=f.days(n["finish_within_days"]), trainium=f.days(n["trainium_finish_days"]),
+                         gpu=f.days(n["gpu_finish_days"]))
+            if n.get("trainium_finish_late_days") and n.get("gpu_finish_late_days"):
+                text += _say("step_finish_late", trainium=f.days(n["trainium_finish_late_days"]),
+                             gpu=f.days(n["gpu_finish_late_days"]))
     decides = s["verdict"]
     # The rule's own sentence without the figures: short enough for a row of the scenarios index and
     # the calculator's summary.
@@ -723,6 +735,11 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
         "trainium": _cell("trainium.ready_days", trn_days, trn_text),
         "gpu": _cell("gpu.ready_days", gpu_days, _say("in_days", days=f.days(gpu_days)) if gpu_days else TEMPLATES["at_once"]),
     })
+    if x.get("finish_within_days") is not None:
+        # Against a finish date, when each side's last run ends: the wait, the port and every run.
+        sides.append({"label": L["finish_days"], **{side: _cell(f"{side}.finish_days", o[side]["finish_days"],
+                                                                _say("in_days", days=f.days(o[side]["finish_days"])))
+                                                    for side in ("trainium", "gpu")}})
     # Said wherever a plan is not simply the named way by the hour: a term, another way or region, blocks.
     if _committed(o) or any(o[side]["plan_option"] != x[side + "_option"] or o[side]["plan_region"] != x[side + "_region"]
                             or o[side]["plan_option"] == "capacity-block" for side in ("trainium", "gpu")):
@@ -966,7 +983,8 @@ CODE_MEANINGS = {
                            "it out), so the GPU option is chosen.",
     "gpu-cannot-run": "The GPU option cannot run (the regions allowed, capacity or a way of buying rules it out), so "
                       "Trainium is chosen.",
-    "neither-on-time": "Neither side can start by the deadline; the one that starts soonest is chosen.",
+    "neither-on-time": "Neither side can meet the deadline; the one that finishes soonest (against a finish date) or "
+                       "starts soonest (against a start date) is chosen.",
     "ruled-out": "A hard constraint the workload names rules the side out whatever it costs.",
     "not-offered": "The side's instance is not offered in any region the workload may use.",
     "blocks-cannot-hold": "The side is bought on Capacity Blocks, and they cannot hold as many instances as it runs at once.",

@@ -12,6 +12,7 @@ from generator.model import engine, wording
 from generator.model.catalog import OPTION_LABELS, TERM_HOURS, Catalog
 from generator.model.resolve import block_limits, spot_risk
 from generator.model.results import Judge, ScenarioResult
+from generator.model.schema import DAYS_PER_MONTH
 from generator.rendering import calculator_messages
 from generator.rendering.embeds import compact_json
 
@@ -61,6 +62,8 @@ def calculator_data(catalog: Catalog, fresh: Judge | None = None) -> dict[str, A
         # The numbers the engine computes with, as engine.py has them (engine.mjs `learn`s them).
         "engine": engine.constants(),
         "term_hours": TERM_HOURS,
+        # A month in days, as the scenario schema turns plan_months into a span to check a finish date against.
+        "days_per_month": DAYS_PER_MONTH,
         "assumptions": {
             "engineer_week_usd": a.engineer_week_usd.value,
             "porting_classes": {

@@ -128,6 +128,8 @@ _ROWS: dict[str, tuple[_Row, ...]] = {
         _Row("ga", "calc-gpu-avail", "select", "GPU capacity", path="availability.gpu", error=False,
              choices={"available": "Available", "constrained": "Constrained", "unavailable": "Unavailable"}),
         _Row("s", "calc-soon", "number", "Run needed within", "days; empty: not urgent", path="availability.needed_within_days"),
+        _Row("fd", "calc-finish", "number", "Whole plan done within", "days, the wait, the port and every run; empty: no finish date",
+             path="availability.finish_within_days"),
         _Row("tl", "calc-trn-lead", "number", "Days before Trainium capacity can be had", "days", path="availability.trainium_lead_days"),
         _Row("gl", "calc-gpu-lead", "number", "Days before GPU capacity can be had", "days", path="availability.gpu_lead_days"),
     ),

@@ -26,6 +26,8 @@ MESSAGES: dict[str, str] = {
     # The form's other checks. schema.py refuses such a scenario file in its own (validation) words.
     "both_unavailable": "Both sides are unavailable: there is nothing to compare.",
     "held_needs_commitment": "Only for a 1- or 3-year commitment.",
+    "finish_before_start": "Sooner than the start deadline: a plan cannot be done before its run may start.",
+    "plan_past_finish": "The plan's calendar span runs past this finish date.",
     # What the engine's checkReferences finds about one side's instance or purchase option, in a
     # reader's words; resolve.py tells a scenario's author the same in its own.
     "offered_nowhere": "Neither {trainium} nor {gpu} is offered in {regions}: there is nothing to compare.",

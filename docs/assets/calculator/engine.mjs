@@ -292,6 +292,8 @@ function side(x, y, name, hours, readyDays) {
   }
   const reasons = infeasibility(y, name);
   const late = isNone(y.needed_within_days) ? null : Math.max(0.0, readyDays - y.needed_within_days);
+  const finish = readyDays + planSpan(y.runs, y, wall) / HOURS_PER_DAY;
+  const finishLate = isNone(y.finish_within_days) ? null : Math.max(0.0, finish - y.finish_within_days);
   // Every way the catalog prices, accepted or not: a cheaper one is advice. A held reservation is the
   // named way's, so only plans that hold nothing compare whole ways.
   const options = [];
@@ -320,7 +322,7 @@ function side(x, y, name, hours, readyDays) {
     hours_per_run: hours, usd_per_hour: price.value, cost_per_run: cost, wall_clock_hours: wall, total: compute,
     spot_overhead: factor - 1, compute_total: compute, committed_terms: terms, utilisation, ready_days: readyDays,
     price_low: price.low, price_high: price.high, price_basis: priceBasis(price),
-    feasible: reasons.length === 0, reasons, late_days: late,
+    feasible: reasons.length === 0, reasons, late_days: late, finish_days: finish, finish_late_days: finishLate,
     cheapest_option: cheapest, cheaper_by: cheaperBy, options, cheapest_region: where,
     plan_option: planOption, plan_region: planRegion, hourly_hours: hourlyHours, hourly_option: hourlyOption,
     term_hours: term, booking,
@@ -412,8 +414,8 @@ function step(rule, verdict, code, numbers) {
 function decide(x, trace, gpu, trn, difference, saving, portCost, ports, breakEven, committed) {
   trace.push(feasibilityStep(trn, gpu));
   if (trace[trace.length - 1].verdict !== null) return trace[trace.length - 1].verdict;
-  if (!isNone(x.needed_within_days)) {
-    trace.push(deadlineStep(x.needed_within_days, trn, gpu));
+  if (!isNone(x.needed_within_days) || !isNone(x.finish_within_days)) {
+    trace.push(deadlineStep(x, trn, gpu));
     if (trace[trace.length - 1].verdict !== null) return trace[trace.length - 1].verdict;
   }
   trace.push(costStep(x, trn, gpu, difference, saving, portCost, ports, breakEven, committed));
@@ -435,17 +437,26 @@ function feasibilityStep(trn, gpu) {
   return step("feasibility", null, "both-can-run");
 }
 
-function deadlineStep(needed, trn, gpu) {
+const startsOnTime = (x, sd) => isNone(x.needed_within_days) || sd.ready_days <= x.needed_within_days;
+// Whether a side starts by the start deadline and finishes its whole plan by the finish deadline.
+const onTime = (x, sd) => startsOnTime(x, sd) && (isNone(x.finish_within_days) || sd.finish_days <= x.finish_within_days);
+
+function deadlineStep(x, trn, gpu) {
   const when = {
-    needed_within_days: needed, trainium_ready_days: trn.ready_days, gpu_ready_days: gpu.ready_days,
-    trainium_late_days: trn.late_days, gpu_late_days: gpu.late_days,
+    needed_within_days: isNone(x.needed_within_days) ? null : x.needed_within_days, trainium_ready_days: trn.ready_days,
+    gpu_ready_days: gpu.ready_days, trainium_late_days: trn.late_days, gpu_late_days: gpu.late_days,
   };
-  const trnOk = trn.ready_days <= needed;
-  const gpuOk = gpu.ready_days <= needed;
-  if (gpuOk && !trnOk) return step("deadline", "gpu", "trainium-late", when);
-  if (trnOk && !gpuOk) return step("deadline", "trainium", "gpu-late", when);
-  if (!trnOk && trn.ready_days !== gpu.ready_days) {
-    const soonest = trn.ready_days < gpu.ready_days ? "trainium" : "gpu";
+  if (!isNone(x.finish_within_days)) {
+    Object.assign(when, { finish_within_days: x.finish_within_days, trainium_finish_days: trn.finish_days,
+      gpu_finish_days: gpu.finish_days, trainium_finish_late_days: trn.finish_late_days, gpu_finish_late_days: gpu.finish_late_days });
+  }
+  const trnOk = onTime(x, trn), gpuOk = onTime(x, gpu);
+  if (gpuOk && !trnOk) return step("deadline", "gpu", startsOnTime(x, trn) ? "trainium-finishes-late" : "trainium-late", when);
+  if (trnOk && !gpuOk) return step("deadline", "trainium", startsOnTime(x, gpu) ? "gpu-finishes-late" : "gpu-late", when);
+  // Neither on time: the one that finishes sooner where a finish date is set, else the one that starts sooner.
+  const [trnDay, gpuDay] = isNone(x.finish_within_days) ? [trn.ready_days, gpu.ready_days] : [trn.finish_days, gpu.finish_days];
+  if (!trnOk && trnDay !== gpuDay) {
+    const soonest = trnDay < gpuDay ? "trainium" : "gpu";
     return step("deadline", soonest, "neither-on-time", when);
   }
   return step("deadline", null, trnOk ? "both-on-time" : "both-late-same-day", when);
@@ -467,11 +478,11 @@ function costStep(x, trn, gpu, difference, saving, portCost, ports, breakEven, c
   return step("cost", verdict, code, numbers);
 }
 
-// Capacity tips a close call only between sides that can both start in time.
+// Capacity tips a close call only between sides that can both meet their deadlines, one of them soon.
 function capacityStep(x, trn, gpu, verdict) {
   const needed = x.needed_within_days;
-  const onTime = isNone(needed) || (trn.ready_days <= needed && gpu.ready_days <= needed);
-  const urgent = !isNone(needed) && needed <= x.soon_days && onTime;
+  const soon = [needed, x.finish_within_days].some((d) => !isNone(d) && d <= x.soon_days);
+  const urgent = soon && onTime(x, trn) && onTime(x, gpu);
   const margin = x.close_call_margin;
   if (urgent && verdict === "gpu" && x.gpu_availability === "constrained" && x.trainium_availability === "available") {
     if (trn.total <= gpu.total * (1 + margin)) {
@@ -525,7 +536,7 @@ export function rangedInputs(x) {
     ? poolsOf(x, n).some((w) => !isNone(w.interruption) && isRange(w.interruption))
     : !isNone(x[n]) && isRange(x[n])));
   if (!(spotPools(x, "trainium").length || spotPools(x, "gpu").length)) names = names.filter((n) => n !== "lost_hours");
-  if (isNone(x.needed_within_days)) names = names.filter((n) => n !== "port_engineers");
+  if (isNone(x.needed_within_days) && isNone(x.finish_within_days)) names = names.filter((n) => n !== "port_engineers");
   return names;
 }
 
@@ -1057,6 +1068,7 @@ export function resolve(w, data) {
     trainium_availability: availability.trainium || "available",
     gpu_availability: availability.gpu || "available",
     needed_within_days: availability.needed_within_days === undefined ? null : availability.needed_within_days,
+    finish_within_days: isNone(availability.finish_within_days) ? null : availability.finish_within_days,
     soon_days: a.soon_days,
     close_call_margin: a.close_call_margin,
     excluded_by: excludedBy(w, data, data.instances[w.trainium.instance].chip),

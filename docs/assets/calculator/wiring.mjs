@@ -225,6 +225,7 @@ function workloadFromForm() {
   const extra = take("calc-extra");
   porting.extra_usd = extra ?? 0;
   const soon = take("calc-soon");
+  const finish = take("calc-finish");
   const trnCount = take("calc-trn-count");
   const gpuCount = take("calc-gpu-count");
   const ta = $("calc-trn-avail").value, ga = $("calc-gpu-avail").value;
@@ -233,6 +234,11 @@ function workloadFromForm() {
   const engineers = take("calc-engineers");
   if (engineers !== null) porting.engineers = engineers;
   const planMonths = take("calc-plan-months");
+  // The finish date against the start deadline and the plan's own span, as the scenario schema checks them.
+  if (finish !== null && soon !== null && finish < soon) bad += setError("calc-finish", say.message("finish_before_start"));
+  else if (finish !== null && planMonths !== null && planMonths * data.days_per_month > finish) {
+    bad += setError("calc-finish", say.message("plan_past_finish"));
+  }
   const held = {};
   for (const [side, prefix] of [["trainium", "trn"], ["gpu", "gpu"]]) {
     const id = `calc-${prefix}-held`;
@@ -262,6 +268,7 @@ function workloadFromForm() {
   if (ways.join(",") !== buy.default) w.buy = ways;
   if (rpa !== null) w.runs_per_architecture = rpa;
   if (soon !== null) w.availability.needed_within_days = soon;
+  if (finish !== null) w.availability.finish_within_days = finish;
   for (const side of ["trainium", "gpu"]) {
     if (held[side] !== undefined) w[side].held_months = held[side];
     if (lead[side]) w.availability[`${side}_lead_days`] = lead[side];
@@ -516,6 +523,7 @@ function toYaml(w, verdict) {
   lines.push(`      trainium: ${w.availability.trainium}`);
   lines.push(`      gpu: ${w.availability.gpu}`);
   if (w.availability.needed_within_days !== undefined) lines.push(`      needed_within_days: ${n(w.availability.needed_within_days)}`);
+  if (w.availability.finish_within_days !== undefined) lines.push(`      finish_within_days: ${n(w.availability.finish_within_days)}`);
   for (const side of ["trainium", "gpu"]) {
     const v = w.availability[`${side}_lead_days`];
     if (v !== undefined) lines.push(`      ${side}_lead_days: ${n(v)}`);

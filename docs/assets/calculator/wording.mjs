@@ -128,8 +128,16 @@ function step(s, runs) {
   } else if (s.rule === "capacity" && s.verdict && "ratio" in n) {
     text += say("step_capacity", { ratio: f.ratio(n.ratio), margin: f.pct(n.margin) });
   } else if (s.rule === "deadline" && "trainium_ready_days" in n) {
-    text += say("step_deadline", { needed: f.days(n.needed_within_days), trainium: f.days(n.trainium_ready_days), gpu: f.days(n.gpu_ready_days) });
-    if (n.trainium_late_days && n.gpu_late_days) text += say("step_late", { trainium: f.days(n.trainium_late_days), gpu: f.days(n.gpu_late_days) });
+    if (n.needed_within_days !== null && n.needed_within_days !== undefined) {
+      text += say("step_deadline", { needed: f.days(n.needed_within_days), trainium: f.days(n.trainium_ready_days), gpu: f.days(n.gpu_ready_days) });
+      if (n.trainium_late_days && n.gpu_late_days) text += say("step_late", { trainium: f.days(n.trainium_late_days), gpu: f.days(n.gpu_late_days) });
+    }
+    if (n.finish_within_days !== null && n.finish_within_days !== undefined) {
+      text += say("step_finish", { finish: f.days(n.finish_within_days), trainium: f.days(n.trainium_finish_days), gpu: f.days(n.gpu_finish_days) });
+      if (n.trainium_finish_late_days && n.gpu_finish_late_days) {
+        text += say("step_finish_late", { trainium: f.days(n.trainium_finish_late_days), gpu: f.days(n.gpu_finish_late_days) });
+      }
+    }
   }
   const decides = s.verdict;
   // The rule's own sentence without the figures: short enough for a row of the scenarios index and
@@ -393,6 +401,11 @@ function summaryOf(x, o, t) {
     trainium: cell("trainium.ready_days", trnDays, trnText),
     gpu: cell("gpu.ready_days", gpuDays, gpuDays ? say("in_days", { days: f.days(gpuDays) }) : T.at_once),
   });
+  if (x.finish_within_days !== null && x.finish_within_days !== undefined) {
+    // Against a finish date, when each side's last run ends: the wait, the port and every run.
+    const done = (side) => cell(`${side}.finish_days`, o[side].finish_days, say("in_days", { days: f.days(o[side].finish_days) }));
+    sides.push({ label: L.finish_days, trainium: done("trainium"), gpu: done("gpu") });
+  }
   // Said wherever a plan is not simply the named way by the hour: a term, another way or region, blocks.
   if (committed(o) || ["trainium", "gpu"].some((side) => o[side].plan_option !== x[side + "_option"]
     || o[side].plan_region !== x[side + "_region"] || o[side].plan_option === "capacity-block")) {
