@@ -161,7 +161,7 @@ def test_json_has_one_object_per_scenario_with_everything_computed(runs):
         assert [w["name"] for w in s["workloads"]] == [w["name"] for w in s["scenario"]["workloads"]]
         for w in s["workloads"]:
             assert set(w) == {"name", "inputs", "outcome", "robustness", "thresholds", "single_blocks", "prices",
-                              "hourly_prices", "spot_pools", "neuron_pin"}
+                              "hourly_prices", "spot_pools", "neuron_pin", "break_even_statement"}
             assert set(w["inputs"]) == _fields(Inputs)
             assert set(w["outcome"]) == _fields(Outcome)
             for side in ("trainium", "gpu"):
@@ -226,7 +226,8 @@ def test_table_lists_every_scenario_with_its_verdict(runs, project):
     assert header.split() == ["scenario", "verdict", "expect", "saving/run", "$", "break-even", "runs", "robustness"]
     # Under the table, what each column and word means.
     assert legend.startswith("columns:\n")
-    for said in ("saving/run $", "negative where Trainium costs more a run", "joint:", "flips:", "robust:", '"no crossing"'):
+    for said in ("saving/run $", "negative where Trainium costs more a run", "joint:", "flips:", "robust:", '"never"',
+                 '"not within N years'):
         assert said in legend, said
     by_id = {row.split()[0]: row.split() for row in rows}
     assert sorted(by_id) == SCENARIO_IDS
@@ -239,16 +240,16 @@ def test_table_lists_every_scenario_with_its_verdict(runs, project):
     assert by_id["cuda-native-modest-volume"][-1] == "joint"
     assert by_id["spot-job-on-64-instances"][-1] == "flips"
     assert by_id["one-off-run"][-1] == "robust"
-    # Break-even is where the cost lines cross: a plan bought under a commitment has one (its totals
-    # step), a port that recurs before it is repaid has none. Named on 3-year terms but accepting on
-    # demand, both sides of stable-architecture-growing-bill buy no term: the GPU 2,000 h x 21.957642 =
-    # 43,915 a run, Trainium 2,000 / 1.1 x 21.5 = 39,091, and the 15,000 port is repaid at run 4; the
-    # plan runs one a month (36 runs over 36 months), so 4 months at its pace.
-    assert by_id["stable-architecture-growing-bill"][-8:-1] == ["4", "(plan,", "4", "months", "at", "its", "pace)"]
+    # Break-even is the shortest whole plan that costs less on Trainium. Named on 3-year terms but
+    # accepting on demand, both sides of stable-architecture-growing-bill buy no term: the GPU 2,000 h x
+    # 21.957642 = 43,915 a run, Trainium 2,000 / 1.1 x 21.5 = 39,091, so 4,824 a run repays the 15,000
+    # port in 3.1 runs: the shortest plan that costs less is 4 runs. A port that recurs before it is
+    # repaid, and a Trainium that never costs less, have none.
+    assert by_id["stable-architecture-growing-bill"][-3:-1] == ["4", "runs"]
     assert by_id["new-architecture-every-three-runs"][-2] == "never"
-    assert by_id["spot-job-on-64-instances"][-3:-1] == ["no", "crossing"]
-    # Each count of runs also as calendar time at the plan's pace (issue 45, point 8).
-    assert by_id["case-series-a-startup"][4:-1] == ["1.1", "(27.7", "days", "at", "the", "plan's", "pace),", "never"]
+    assert by_id["spot-job-on-64-instances"][-2] == "never"
+    # A hybrid's two workloads: production repays its port in 1.2 runs (2 runs), research never.
+    assert by_id["case-series-a-startup"][4:-1] == ["2", "runs,", "never"]
 
 
 def test_evaluate_help_explains_the_tables_columns(tmp_path: Path):

@@ -406,7 +406,8 @@ def test_the_present_cases_cover_every_wording(presented):
     assert any(p["lead"] for p in py) and any(p["lead"] is None for p in py)
     texts = [c["text"] for p in py for c in p["summary"]["rows"] if c["key"] == "break_even_runs"]
     assert any(t.startswith("no crossing:") for t in texts) and any(t.startswith("never:") for t in texts)
-    assert any("(plan)" in t for t in texts), "no plan under a commitment whose lines cross among the cases"
+    committed = "the first plan that costs less on Trainium; a commitment"
+    assert any(committed in t for t in texts), "no plan under a commitment whose lines cross among the cases"
     assert any(t == "in the first run" for t in texts), "no port repaid within the first run among the cases"
     assert not any(t.startswith("0") for t in texts), "a break-even reads as a fraction of a run"
     # A break-even marker appears only where the lines really cross.
@@ -414,7 +415,7 @@ def test_the_present_cases_cover_every_wording(presented):
         labels = [m["label"] for m in p["chart"]["marks"]]
         be = next(c for c in p["summary"]["rows"] if c["key"] == "break_even_runs")
         # Under a commitment the totals step by terms: no per-run break-even, but the lines may still cross.
-        crosses = "(plan)" in be["text"]
+        crosses = committed in be["text"]
         if be["text"].startswith(("no crossing", "never")) and not crosses:
             assert not any(label.startswith("break-even") for label in labels)
         if crosses:

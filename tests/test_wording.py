@@ -196,7 +196,8 @@ def test_recurring_ports_that_never_repay_draw_no_break_even():
     x = _inputs(runs=10, runs_per_architecture=2, port_weeks=Span(20.0, 20.0, 20.0))
     (shown,) = _both([_case(x)])
     row = next(c for c in shown["summary"]["rows"] if c["key"] == "break_even_runs")
-    assert row["text"] == "never: one port needs 12.4 runs (8.5 months at the plan's pace) to repay, and each architecture lasts 2 runs"
+    # 12.4 runs of savings: the thirteenth is the first after which one port is repaid.
+    assert row["text"] == "never: one port needs 13 runs (8.9 months at the plan's pace) to repay, and each architecture lasts 2 runs"
     assert [m["label"] for m in shown["chart"]["marks"]] == ["plan: 10 runs"]
     assert shown["chart"]["summary"].endswith("Trainium never breaks even.")
     assert shown["chart"]["interp"] == "step-after"
@@ -244,7 +245,7 @@ def test_an_engine_with_deadlines_terms_and_regions_is_told_in_full():
     assert shown["summary"]["sides"][-1]["label"] == "Total over 10 runs"
     be = next(c for c in shown["summary"]["rows"] if c["key"] == "break_even_runs")
     # The runs as calendar time too: 7.5 runs back to back, each as long as one Trainium run.
-    assert be["text"] == ("7.5 (plan, 5.1 months at its pace): the first run at which Trainium's plan costs less; "
+    assert be["text"] == ("7.5 runs (5.1 months at the plan's pace): the first plan that costs less on Trainium; "
                           "a commitment is paid by the term, so no single run repays the port")
     assert be["value"] == 7.5  # what the scenarios index sorts by
     assert shown["chart"]["interp"] == "step-after"
@@ -329,25 +330,47 @@ def test_a_side_that_cannot_run_has_no_cheaper_way_to_buy():
 def test_a_break_even_reads_as_calendar_time_at_the_plans_pace_and_not_past_the_horizon():
     # Issue 45, point 8. 24 runs over 24 months: one run a month (730 hours), longer than a run takes.
     # Each run costs 100 GPU hours x $40 = $4,000 against 80 Trainium hours x $20 = $1,600, saving $2,400;
-    # a port of 2 engineer-weeks x $6,000 = $12,000 is repaid after 12,000 / 2,400 = 5 runs: 5 months.
+    # a port of 2 engineer-weeks x $6,000 = $12,000 is repaid after 12,000 / 2,400 = 5 runs, a tie: the
+    # shortest plan that costs less on Trainium is 6 runs, 6 months.
     base = dict(gpu_hours=100.0, relative_throughput=Span(1.25, 1.25, 1.25), trainium_price=Span(20.0, 20.0, 20.0),
                 gpu_price=Span(40.0, 40.0, 40.0), port_weeks=Span(2.0, 2.0, 2.0), runs=24, plan_hours=24 * 730.0,
                 horizon_hours=3 * 8760.0)
     near = _inputs(**base)
-    # A port of 200 engineer-weeks ($1,200,000) needs 500 runs: 500 months, past the 3-year horizon.
-    far = _inputs(**{**base, "port_weeks": Span(200.0, 200.0, 200.0), "runs": 1000, "plan_hours": 1000 * 730.0})
+    # A port of 200 engineer-weeks ($1,200,000) needs 500 runs: 500 months, past the 3-year horizon of
+    # a 36-month plan.
+    far = _inputs(**{**base, "port_weeks": Span(200.0, 200.0, 200.0), "runs": 36, "plan_hours": 36 * 730.0})
     assert evaluate(near).break_even_runs == 5 and evaluate(near).pace_hours == 730
     assert evaluate(far).break_even_runs == 500
     shown_near, shown_far = _both([_case(near), _case(far)])
     be = {p: next(c for c in s["summary"]["rows"] if c["key"] == "break_even_runs")
           for p, s in (("near", shown_near), ("far", shown_far))}
-    assert be["near"]["text"] == "5 (5 months at the plan's pace)"
+    assert be["near"]["text"] == "6 runs (6 months at the plan's pace)"
     assert be["far"]["text"] == "not within 3 years at this pace"
     assert be["far"]["value"] == 500  # the index still sorts by the runs
     runs = {p: next(i for i in s["thresholds"]["parts"] if i["key"] == "threshold.runs")
             for p, s in (("near", shown_near), ("far", shown_far))}
-    assert runs["near"]["text"] == "5 (5 months at the plan's pace)"
+    assert runs["near"]["text"] == "6 runs (6 months at the plan's pace)"
     assert runs["far"]["text"] == "not within 3 years at this pace"
+    # The chart's caption and its text alternative say the same, never "after 501 runs".
+    assert shown_far["chart"]["summary"].endswith("Trainium does not break even within 3 years at this pace.")
+    assert shown_far["break_even"] == {"runs": 501.0, "short": "not within 3 years at this pace",
+                                       "text": "not within 3 years at this pace"}
+
+
+def test_the_horizon_is_never_shorter_than_the_plan_it_judges():
+    # 48 runs over 48 months, one a month; the port of 39.5 x $2,400 = $94,800 is repaid in the 40th
+    # run (39.5 runs of savings): month 40 of a 4-year plan, past the 3-year horizon but within the
+    # plan, so it is said as runs. At exactly 36 runs' worth ($86,400) the 36-run plan is a tie: the
+    # first plan that costs less is 37 runs, past 3 years on a 36-month plan.
+    base = dict(gpu_hours=100.0, relative_throughput=Span(1.25, 1.25, 1.25), trainium_price=Span(20.0, 20.0, 20.0),
+                gpu_price=Span(40.0, 40.0, 40.0), engineer_week_usd=6000.0, horizon_hours=3 * 8760.0)
+    long_plan = _inputs(**base, port_weeks=Span(15.8, 15.8, 15.8), runs=48, plan_hours=48 * 730.0)
+    at_horizon = _inputs(**base, port_weeks=Span(14.4, 14.4, 14.4), runs=36, plan_hours=36 * 730.0)
+    assert evaluate(long_plan).break_even_runs == pytest.approx(39.5) and evaluate(at_horizon).break_even_runs == pytest.approx(36)
+    shown_long, shown_tie = _both([_case(long_plan), _case(at_horizon)])
+    assert shown_long["break_even"]["text"] == "40 runs (3.3 years at the plan's pace)"
+    assert shown_long["chart"]["summary"].endswith("Trainium breaks even after 40 runs (3.3 years at the plan's pace).")
+    assert shown_tie["break_even"]["runs"] == 37 and shown_tie["break_even"]["short"] == "not within 3 years at this pace"
 
 
 def test_a_spot_side_says_whether_its_rate_is_its_pools_rating_or_the_default():

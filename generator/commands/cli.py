@@ -126,10 +126,11 @@ columns:
                    verdict: negative where Trainium costs more a run (a GPU verdict often has a
                    positive one, where the port or another rule outweighs it); a hybrid counts the
                    workloads that go to Trainium
-  break-even runs  per workload, the runs after which Trainium's saving has repaid its port: "never"
-                   where each architecture's runs are too few to repay one, "no crossing" where
-                   Trainium never costs less; "N (plan)" under a commitment, paid by the term: the
-                   first run at which Trainium's whole plan costs less
+  break-even runs  per workload, the shortest plan that costs less on Trainium, ports included ("N runs";
+                   under a commitment, paid by the term, the shortest whole plan); "not within N years
+                   at this pace" where it lies past the horizon (data/assumptions.yaml, never shorter
+                   than the plan); "never" where Trainium never costs less, or where each
+                   architecture's runs are too few to repay its port
   robustness       robust: no input moved across its own range changes the verdict; flips: one input
                    alone changes it somewhere inside its range; joint: only several inputs at their
                    worst at once do"""

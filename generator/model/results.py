@@ -328,12 +328,15 @@ def workload_dict(w: WorkloadResult, fresh: Judge | None = None) -> dict[str, An
     are the records each side's plan buys at (the way and region the engine chose, which may not be
     the ones named), and `hourly_prices` the way a plan buys the hours past its terms, where another."""
     main = w.prices
+    inputs, outcome, thresholds = plain(w.inputs), wording.worded(plain(w.outcome)), plain(w.thresholds)
     return {
         "name": w.workload.name,
-        "inputs": plain(w.inputs),
-        "outcome": wording.worded(plain(w.outcome)),
+        "inputs": inputs,
+        "outcome": outcome,
         "robustness": plain(w.robustness),
-        "thresholds": plain(w.thresholds),
+        "thresholds": thresholds,
+        # The break-even as the pages state it: the first whole plan that costs less on Trainium, in words.
+        "break_even_statement": wording.break_even_statement(inputs, outcome, thresholds),
         "single_blocks": plain(w.single_blocks),
         "prices": {side: price_record(p, fresh) for side, p in main.items()},
         "hourly_prices": {side: price_record(p, fresh) for side, p in w.used_prices if p is not main[side]},

@@ -76,11 +76,9 @@ TEMPLATES = {
     "every_longer": "; Trainium costs less for every plan of {first} or more",
     "recurring_break_even": "{runs}: Trainium costs less for every plan this long or longer",
     "committed_never": "{none}: Trainium's plan never costs less, and a commitment is paid by the term",
-    "committed_pace": ", {time} at its pace",
-    "committed_first": "{first} (plan{when}): the first run at which Trainium's plan costs less; a commitment is paid by the term, so no single run repays the port{lengths}",
+    "committed_first": "{first}: the first plan that costs less on Trainium; a commitment is paid by the term, so no single run repays the port{lengths}",
     "repay_beyond": "takes longer than {time} at this pace",
     "repay_needs": "needs {runs}",
-    "runs": "{count} runs",
     "never_repaid": "never: one port {repay} to repay, and each architecture lasts {runs}",
     "never_saves": "{none}: Trainium never saves per run",
     # A price at one end of its sources' range.
@@ -132,6 +130,8 @@ TEMPLATES = {
     "plan_mark": "plan: {runs}",
     "break_even_mark": "break-even: {runs}",
     "never_breaks_even": "never breaks even",
+    "no_break_even_within": "does not break even within {time} at this pace",
+    "never": "never",
     "first_run_repays": "pays the port back in the first run",
     "breaks_even_after": "breaks even after {runs}",
     "chart_summary": "Over {runs} the GPU side costs {gpu} and the Trainium side {trainium}, including {ports} at {port_cost}{each}. Trainium {be}.",
@@ -498,25 +498,59 @@ def _robustness(rob: dict[str, Any], verdict: str) -> dict[str, Any]:
             "verdict_label": VERDICT_LABELS[verdict]}
 
 
+def _horizon(x: dict[str, Any], o: dict[str, Any]) -> float | None:
+    """Calendar hours within which a break-even is told as runs: the horizon data/ sets, and never
+    shorter than the plan being judged (a 4-year plan that repays its port in month 40 says so)."""
+    horizon, pace = x.get("horizon_hours"), o.get("pace_hours")
+    if horizon is None or pace is None:
+        return horizon
+    return max(horizon, x["runs"] * pace)
+
+
 def _beyond(n: float, x: dict[str, Any], o: dict[str, Any]) -> bool:
-    """Whether n runs at the plan's pace take longer than the horizon data/ sets for a break-even."""
-    pace, horizon = o.get("pace_hours"), x.get("horizon_hours")
+    """Whether n runs at the plan's pace take longer than the horizon (`_horizon`)."""
+    pace, horizon = o.get("pace_hours"), _horizon(x, o)
     return pace is not None and horizon is not None and n * pace > horizon
 
 
-def _not_within(x: dict[str, Any]) -> str:
-    return _say("not_within", time=f.calendar(x["horizon_hours"]))
+def _not_within(x: dict[str, Any], o: dict[str, Any]) -> str:
+    return _say("not_within", time=f.calendar(_horizon(x, o)))
 
 
 def _at_pace(text: str, n: float, x: dict[str, Any], o: dict[str, Any]) -> str:
     """A count of runs (`text`, as it reads) with the calendar time the runs take at the plan's pace;
     past the horizon, that it is not within it instead of the count."""
     if _beyond(n, x, o):
-        return _not_within(x)
+        return _not_within(x, o)
     pace = o.get("pace_hours")
     if pace is None or n <= 1:
         return text
     return _say("at_pace", runs=text, time=f.calendar(n * pace))
+
+
+def _whole(n: float, x: dict[str, Any], o: dict[str, Any]) -> float:
+    """The first whole plan at which Trainium costs less, from where the cost lines cross: a crossing
+    between plan lengths is the next plan length (at exactly n runs the plans tie). Under a commitment
+    or recurring ports the engine's count is already a plan length."""
+    if _committed(o) or x.get("runs_per_architecture") is not None:
+        return n
+    return float(math.floor(n) + 1)
+
+
+def break_even_phrase(n: float | None, x: dict[str, Any], o: dict[str, Any]) -> dict[str, Any]:
+    """The one statement of a break-even where the cost lines cross at n runs: the first whole plan
+    that costs less on Trainium with the time it takes, or that none does within the horizon. `short`
+    is the scenarios index's cell, `sentence` the chart's caption and its text alternative."""
+    if n is None:
+        return {"runs": None, "short": TEMPLATES["never"], "sentence": TEMPLATES["never_breaks_even"]}
+    whole = _whole(n, x, o)
+    if _beyond(whole, x, o):
+        return {"runs": whole, "short": _not_within(x, o),
+                "sentence": _say("no_break_even_within", time=f.calendar(_horizon(x, o)))}
+    if whole <= 1:
+        return {"runs": whole, "short": f.FIRST_RUN, "sentence": TEMPLATES["first_run_repays"]}
+    counted = _at_pace(_plural(whole, "run"), whole, x, o)
+    return {"runs": whole, "short": _plural(whole, "run"), "sentence": _say("breaks_even_after", runs=counted)}
 
 
 def _thresholds(t: dict[str, Any], x: dict[str, Any], o: dict[str, Any]) -> dict[str, Any]:
@@ -528,7 +562,8 @@ def _thresholds(t: dict[str, Any], x: dict[str, Any], o: dict[str, Any]) -> dict
         if v is None:
             text = f.NO_CROSSING
         elif name == "runs":
-            text = _at_pace(f.break_even(v), v, x, o)
+            w = _whole(v, x, o)
+            text = f.FIRST_RUN if w <= 1 and not _beyond(w, x, o) else _at_pace(_plural(w, "run"), w, x, o)
         else:
             text = range_value(name, v)
         items.append({"key": f"threshold.{name}", "label": THRESHOLD_LABELS.get(name, _generic(name)), "value": v, "text": text})
@@ -566,35 +601,45 @@ def _plan_lengths(b: dict[str, Any] | None, x: dict[str, Any], o: dict[str, Any]
     if not b:
         return ""
     if b["kind"] == "between":
-        return _say("only_between", first=f.runs(b["first"]), last=_at_pace(_plural(b["last"], "run"), b["last"], x, o))
+        return _say("only_between", first=_plural(b["first"], "run"), last=_at_pace(_plural(b["last"], "run"), b["last"], x, o))
     if b["kind"] == "from" and b["first_for_good"] != b["first"]:
         if _beyond(b["first_for_good"], x, o):
-            return _say("longer_beyond", time=f.calendar(x["horizon_hours"]))
+            return _say("longer_beyond", time=f.calendar(_horizon(x, o)))
         return _say("every_longer", first=_at_pace(_plural(b["first_for_good"], "run"), b["first_for_good"], x, o))
     return ""
 
 
+def break_even_statement(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[str, Any]:
+    """The break-even as every output states it (the summary, the index, the calculator, JSON): the
+    first whole plan that costs less on Trainium (None: none does), its cell's text and its short form."""
+    said = break_even_phrase(_break_even_value(x, o, t), x, o)
+    return {"runs": said["runs"], "short": said["short"], "text": _break_even(x, o, t)}
+
+
 def _break_even(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> str:
+    """The summary's break-even cell: `break_even_phrase` with what each case adds to it."""
     be = o["break_even_runs"]
     if be is not None:
-        if _beyond(be, x, o):
-            return _not_within(x)
+        said = break_even_phrase(be, x, o)
+        if _beyond(said["runs"], x, o):
+            return said["short"]
+        counted = f.FIRST_RUN if said["runs"] <= 1 else _at_pace(_plural(said["runs"], "run"), said["runs"], x, o)
         if x.get("runs_per_architecture") is not None:
-            return _say("recurring_break_even", runs=_at_pace(f.break_even(be), be, x, o))
-        return _at_pace(f.break_even(be), be, x, o)
+            return _say("recurring_break_even", runs=counted)
+        return counted
     if _committed(o):
         first = t.get("runs")
         if first is None:
             return _say("committed_never", none=f.NO_CROSSING)
         if _beyond(first, x, o):
-            return _not_within(x)
-        pace = o.get("pace_hours")
-        when = _say("committed_pace", time=f.calendar(first * pace)) if pace is not None and first > 1 else ""
-        return _say("committed_first", first=f.runs(first), when=when, lengths=_plan_lengths(t.get("break_even"), x, o))
+            return _not_within(x, o)
+        return _say("committed_first", first=_at_pace(_plural(first, "run"), first, x, o),
+                    lengths=_plan_lengths(t.get("break_even"), x, o))
     if o["saving_per_run"] > 0:
-        needs = o["port_cost"] / o["saving_per_run"]
-        repay = (_say("repay_beyond", time=f.calendar(x["horizon_hours"])) if _beyond(needs, x, o)
-                 else _say("repay_needs", runs=_at_pace(_say("runs", count=f.runs(needs)), needs, x, o)))
+        # Recurring ports that no architecture repays: how many runs one port would need, as a whole plan.
+        needs = float(math.floor(o["port_cost"] / o["saving_per_run"]) + 1)
+        repay = (_say("repay_beyond", time=f.calendar(_horizon(x, o))) if _beyond(needs, x, o)
+                 else _say("repay_needs", runs=_at_pace(_plural(needs, "run"), needs, x, o)))
         return _say("never_repaid", repay=repay, runs=_plural(x["runs_per_architecture"], "run"))
     return _say("never_saves", none=f.NO_CROSSING)
 
@@ -841,13 +886,14 @@ def _chart(x: dict[str, Any], o: dict[str, Any], curve: dict[str, Any], prices: 
 
     marks = [mark(x["runs"], _say("plan_mark", runs=_plural(x["runs"], "run")), 10)]
     crossing = curve["crossing"]
+    said = break_even_phrase(crossing, x, o)
     if crossing is not None:
-        marks.append(mark(crossing, _say("break_even_mark", runs=f.FIRST_RUN if crossing <= 1 else _plural(crossing, "run")), 26))
+        whole = said["runs"]
+        marks.append(mark(crossing, _say("break_even_mark", runs=f.FIRST_RUN if whole <= 1 else _plural(whole, "run")), 26))
     as_of = max(f.date(p["as_of"]) for p in prices)
     source = source_line(prices)
     ports = o["ports"]
-    be = (TEMPLATES["never_breaks_even"] if crossing is None else TEMPLATES["first_run_repays"] if crossing <= 1
-          else _say("breaks_even_after", runs=_plural(crossing, "run")))
+    be = said["sentence"]
     summary = _say("chart_summary", runs=_plural(x["runs"], "run"), gpu=f.money(o["gpu"]["total"]),
                    trainium=f.money(o["trainium"]["total"]), ports=_plural(ports, "port"), port_cost=f.money(o["port_cost"]),
                    each="" if ports == 1 else TEMPLATES["each"], be=be)
@@ -893,6 +939,7 @@ def present(result: dict[str, Any], curve: dict[str, Any], prices: list[dict[str
         "price_marks": _price_marks(o, rob),
         "robustness": robustness,
         "thresholds": _thresholds(t, x, o),
+        "break_even": break_even_statement(x, o, t),
         "chart": _chart(x, o, curve, prices),
     }
 
@@ -953,7 +1000,6 @@ def scenario_row(r: Any, shown: list[dict[str, Any]]) -> dict[str, Any]:
     state = scenario_state(states)
     saving = r.saving_per_run
     be_cells = [next(c for c in p["summary"]["rows"] if c["key"] == "break_even_runs") for p in shown]
-    be_texts = [c["text"] for c in be_cells]
     # Why, in the row itself: a GPU verdict beside a large Trainium saving needs its reason there.
     reasons = [p["glance"]["why"] for p in shown]
     if len(shown) > 1:
@@ -964,8 +1010,8 @@ def scenario_row(r: Any, shown: list[dict[str, Any]]) -> dict[str, Any]:
         "words": robust_words(state, flips),
         "saving": saving,
         "saving_text": f.money(saving),
-        # The index has room for the word only; the scenario page says why.
-        "break_even": [text.split(":")[0] for text in be_texts],
+        # The index has room for the short form only; the scenario page says why.
+        "break_even": [p["break_even"]["short"] for p in shown],
         # Sorted as the reader sees them: "none" and "never" after every count.
         "break_even_sort": min((c["value"] for c in be_cells if c["value"] is not None), default=1e18),
     }

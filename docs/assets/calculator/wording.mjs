@@ -182,22 +182,48 @@ function robustnessOf(rob, verdict) {
   return { state, words: robustWords(state, rob.flips_on), sentence, ends, verdict_label: V[verdict] };
 }
 
-// Whether n runs at the plan's pace take longer than the horizon the data sets for a break-even.
+// Calendar hours within which a break-even is told as runs: the data's horizon, never shorter than
+// the plan being judged (wording.py's _horizon).
+function horizonOf(x, o) {
+  const horizon = x.horizon_hours ?? null;
+  const pace = Number.isFinite(o.pace_hours) ? o.pace_hours : null;
+  if (horizon === null || pace === null) return horizon;
+  return Math.max(horizon, x.runs * pace);
+}
+
+// Whether n runs at the plan's pace take longer than the horizon.
 function beyond(n, x, o) {
   const pace = Number.isFinite(o.pace_hours) ? o.pace_hours : null;
-  const horizon = x.horizon_hours ?? null;
+  const horizon = horizonOf(x, o);
   return pace !== null && horizon !== null && n * pace > horizon;
 }
 
-const notWithin = (x) => say("not_within", { time: f.calendar(x.horizon_hours) });
+const notWithin = (x, o) => say("not_within", { time: f.calendar(horizonOf(x, o)) });
 
 // A count of runs (`text`, as it reads) with the calendar time the runs take at the plan's pace;
 // past the horizon, that it is not within it instead of the count.
 function atPace(text, n, x, o) {
-  if (beyond(n, x, o)) return notWithin(x);
+  if (beyond(n, x, o)) return notWithin(x, o);
   const pace = Number.isFinite(o.pace_hours) ? o.pace_hours : null;
   if (pace === null || n <= 1) return text;
   return say("at_pace", { runs: text, time: f.calendar(n * pace) });
+}
+
+// The first whole plan at which Trainium costs less, from where the cost lines cross (wording.py's _whole).
+function whole(n, x, o) {
+  if (committed(o) || (x.runs_per_architecture !== null && x.runs_per_architecture !== undefined)) return n;
+  return Math.floor(n) + 1;
+}
+
+// The one statement of a break-even where the cost lines cross at n runs (wording.py's break_even_phrase).
+export function breakEvenPhrase(n, x, o) {
+  if (n === null || n === undefined) return { runs: null, short: T.never, sentence: T.never_breaks_even };
+  const w = whole(n, x, o);
+  if (beyond(w, x, o)) {
+    return { runs: w, short: notWithin(x, o), sentence: say("no_break_even_within", { time: f.calendar(horizonOf(x, o)) }) };
+  }
+  if (w <= 1) return { runs: w, short: f.FIRST_RUN, sentence: T.first_run_repays };
+  return { runs: w, short: plural(w, "run"), sentence: say("breaks_even_after", { runs: atPace(plural(w, "run"), w, x, o) }) };
 }
 
 function thresholdsOf(t, x, o) {
@@ -209,7 +235,10 @@ function thresholdsOf(t, x, o) {
     const v = t[name];
     let text;
     if (v === null || v === undefined) text = f.NO_CROSSING;
-    else if (name === "runs") text = atPace(f.breakEven(v), v, x, o);
+    else if (name === "runs") {
+      const w = whole(v, x, o);
+      text = w <= 1 && !beyond(w, x, o) ? f.FIRST_RUN : atPace(plural(w, "run"), w, x, o);
+    }
     else text = rangeValue(name, v);
     return { key: `threshold.${name}`, label: labels[name] ?? generic(name), value: v ?? null, text };
   });
@@ -238,33 +267,41 @@ function breakEvenValue(x, o, t) {
 // The break-even statement over plan lengths, when it says more than one number.
 function planLengths(b, x, o) {
   if (!b) return "";
-  if (b.kind === "between") return say("only_between", { first: f.runs(b.first), last: atPace(plural(b.last, "run"), b.last, x, o) });
+  if (b.kind === "between") return say("only_between", { first: plural(b.first, "run"), last: atPace(plural(b.last, "run"), b.last, x, o) });
   if (b.kind === "from" && b.first_for_good !== b.first) {
-    if (beyond(b.first_for_good, x, o)) return say("longer_beyond", { time: f.calendar(x.horizon_hours) });
+    if (beyond(b.first_for_good, x, o)) return say("longer_beyond", { time: f.calendar(horizonOf(x, o)) });
     return say("every_longer", { first: atPace(plural(b.first_for_good, "run"), b.first_for_good, x, o) });
   }
   return "";
 }
 
+// The break-even as every output states it (wording.py's break_even_statement).
+function breakEvenStatement(x, o, t) {
+  const said = breakEvenPhrase(breakEvenValue(x, o, t), x, o);
+  return { runs: said.runs, short: said.short, text: breakEven(x, o, t) };
+}
+
+// The summary's break-even cell: breakEvenPhrase with what each case adds to it.
 function breakEven(x, o, t) {
   const be = o.break_even_runs;
   if (be !== null) {
-    if (beyond(be, x, o)) return notWithin(x);
-    if (x.runs_per_architecture !== null && x.runs_per_architecture !== undefined) return say("recurring_break_even", { runs: atPace(f.breakEven(be), be, x, o) });
-    return atPace(f.breakEven(be), be, x, o);
+    const said = breakEvenPhrase(be, x, o);
+    if (beyond(said.runs, x, o)) return said.short;
+    const counted = said.runs <= 1 ? f.FIRST_RUN : atPace(plural(said.runs, "run"), said.runs, x, o);
+    if (x.runs_per_architecture !== null && x.runs_per_architecture !== undefined) return say("recurring_break_even", { runs: counted });
+    return counted;
   }
   if (committed(o)) {
     const first = t.runs ?? null;
     if (first === null) return say("committed_never", { none: f.NO_CROSSING });
-    if (beyond(first, x, o)) return notWithin(x);
-    const pace = Number.isFinite(o.pace_hours) ? o.pace_hours : null;
-    const when = pace !== null && first > 1 ? say("committed_pace", { time: f.calendar(first * pace) }) : "";
-    return say("committed_first", { first: f.runs(first), when, lengths: planLengths(t.break_even, x, o) });
+    if (beyond(first, x, o)) return notWithin(x, o);
+    return say("committed_first", { first: atPace(plural(first, "run"), first, x, o), lengths: planLengths(t.break_even, x, o) });
   }
   if (o.saving_per_run > 0) {
-    const needs = o.port_cost / o.saving_per_run;
-    const repay = beyond(needs, x, o) ? say("repay_beyond", { time: f.calendar(x.horizon_hours) })
-      : say("repay_needs", { runs: atPace(say("runs", { count: f.runs(needs) }), needs, x, o) });
+    // Recurring ports that no architecture repays: how many runs one port would need, as a whole plan.
+    const needs = Math.floor(o.port_cost / o.saving_per_run) + 1;
+    const repay = beyond(needs, x, o) ? say("repay_beyond", { time: f.calendar(horizonOf(x, o)) })
+      : say("repay_needs", { runs: atPace(plural(needs, "run"), needs, x, o) });
     return say("never_repaid", { repay, runs: plural(x.runs_per_architecture, "run") });
   }
   return say("never_saves", { none: f.NO_CROSSING });
@@ -476,14 +513,14 @@ function chartOf(x, o, curve, prices) {
   const mark = (runs, label, row) => ({ runs, label, row, end: runs > 0.6 * horizon ? "right" : "left" });
   const marks = [mark(x.runs, say("plan_mark", { runs: plural(x.runs, "run") }), 10)];
   const crossing = curve.crossing;
+  const said = breakEvenPhrase(crossing, x, o);
   if (crossing !== null && crossing !== undefined) {
-    marks.push(mark(crossing, say("break_even_mark", { runs: crossing <= 1 ? f.FIRST_RUN : plural(crossing, "run") }), 26));
+    marks.push(mark(crossing, say("break_even_mark", { runs: said.runs <= 1 ? f.FIRST_RUN : plural(said.runs, "run") }), 26));
   }
   const asOf = prices.map((p) => f.date(p.as_of)).sort().pop();
   const source = sourceLine(prices);
   const ports = o.ports;
-  const be = crossing === null || crossing === undefined ? T.never_breaks_even
-    : crossing <= 1 ? T.first_run_repays : say("breaks_even_after", { runs: plural(crossing, "run") });
+  const be = said.sentence;
   const summary = say("chart_summary", { runs: plural(x.runs, "run"), gpu: f.money(o.gpu.total), trainium: f.money(o.trainium.total),
     ports: plural(ports, "port"), port_cost: f.money(o.port_cost), each: ports === 1 ? "" : T.each, be });
   return {
@@ -549,6 +586,7 @@ export function present(result, curve, prices) {
     price_marks: priceMarks(o, rob),
     robustness,
     thresholds: thresholdsOf(t, x, o),
+    break_even: breakEvenStatement(x, o, t),
     chart: chartOf(x, o, curve, prices),
   };
 }
