@@ -311,7 +311,13 @@ def test_a_sixteen_day_run_is_booked_as_seventeen_days_and_the_one_block_reading
         assert single["verdict"] == "gpu"
         assert single["trainium_total"] == pytest.approx(ONE_BLOCK_EACH, rel=1e-12)
         assert list(single["booking"]["trainium"]) == [0, 21, 0]
+    # The verdict rests on the extension: robustness says it flips there, in both engines.
+    for rob in (plain(r.robustness), js["robustness"]):
+        assert rob["flips_on"] == ["block_extension"]
+        assert rob["ends"][-1] | {"value": None} == {"input": "block_extension", "end": "none", "value": None, "verdict": "gpu",
+                                                    "total_difference": pytest.approx(11_008_000 - ONE_BLOCK_EACH)}
     shown = present_workload(r)
+    assert shown["robustness"]["sentence"].startswith("Flips on a Capacity Block extension being sold: with none to be had")
     bought = next(row for row in shown["summary"]["sides"] if row["label"] == "How the plan is bought")
     assert bought["trainium"]["text"] == ("by the hour on Capacity Blocks, each run booked as a 14-day block and a 3-day "
                                           "extension (sold only if AWS has the capacity then)")

@@ -101,6 +101,8 @@ class Way:
     rated: bool = False
 
 
+# What robustness calls the reading in which no Capacity Block extension can be had (`single_blocks`).
+EXTENSION = "block_extension"
 # The ranged inputs that are spot pools' interruption rates, and the side whose pools each moves
 # (None: every pool the Advisor does not rate, on both sides, which take the shared default).
 POOL_INPUTS: dict[str, str | None] = {"interruption_rate": None, "trainium_interruption_rate": "trainium",
@@ -123,7 +125,7 @@ def constants() -> dict[str, Any]:
         "DAYS_PER_WEEK": DAYS_PER_WEEK, "MAX_PLAN_RUNS": MAX_PLAN_RUNS, "CURVE_MAX_HORIZON": CURVE_MAX_HORIZON,
         "COMMITTED_BRACKET_STEPS": COMMITTED_BRACKET_STEPS, "COMMITTED_HALVINGS": COMMITTED_HALVINGS,
         "THRESHOLD_PROBE": THRESHOLD_PROBE, "COST_RULES": list(COST_RULES), "HOURLY_OPTIONS": list(HOURLY_OPTIONS),
-        "POOL_INPUTS": POOL_INPUTS,
+        "POOL_INPUTS": POOL_INPUTS, "EXTENSION": EXTENSION,
     }
 
 
@@ -892,6 +894,12 @@ def robustness(x: Inputs, base: Outcome | None = None) -> Robustness:
             y = y.at(name, direction[side])
         o = evaluate(y)
         corners.append(RangeEnd("all", ("against", "for")[side], math.nan, o.verdict, o.total_difference))
+    # An extension AWS sells only if it has the capacity then: the plan with none is one more end.
+    single = single_blocks(x, base)
+    if single is not None:
+        ends.append(RangeEnd(EXTENSION, "none", math.nan, single.verdict, single.total_difference))
+        if single.verdict != base.verdict:
+            flips.append(EXTENSION)
     holds = not flips
     joint = holds and any(c.verdict != base.verdict for c in corners)
     return Robustness(holds, tuple(flips), tuple(ends), corners[0], corners[1], joint)

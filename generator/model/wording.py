@@ -46,6 +46,8 @@ TEMPLATES = {
     "block": "a {days}-day block",
     "extended": "{block} and a {days}-day extension (sold only if AWS has the capacity then)",
     "longest_first": "{count} × {days}-day blocks back to back, then {rest}",
+    "no_extension": "each run one block of the next length AWS sells",
+    "flips_on_extension": "Flips on a Capacity Block extension being sold: with none to be had and each run booked as one block, the verdict changes.",
     "single_blocks": "If no extension can be had and each run is booked as one block of the next length AWS sells ({booking}), Trainium's plan costs {trainium} against the GPU's {gpu}: the verdict would be {verdict}.",
     "in_region": " in {region}",
     "no_term": "no {term}: the whole plan {way}{where}",
@@ -196,6 +198,7 @@ RANGE_LABELS = {
     "gpu_interruption_rate": "spot interruptions per instance-hour on the GPU",
     "lost_hours": "hours of work lost per spot interruption",
     "port_engineers": "engineers on the port",
+    "block_extension": "a Capacity Block extension being sold",
 }
 STEPS = {
     "both-can-run": "Both sides can run: no constraint, region or availability rules either out.",
@@ -408,6 +411,8 @@ def range_value(name: str, v: float | None) -> str:
         return f.NONE if v is None else _say("engineer_week" if v == 1 else "engineer_weeks", weeks=f.weeks(v))
     if name in ("trainium_price", "gpu_price"):
         return f.hourly(v)
+    if name == "block_extension":
+        return TEMPLATES["no_extension"]
     if v is None:
         return f.NONE
     if name in ("interruption_rate", "trainium_interruption_rate", "gpu_interruption_rate"):
@@ -476,13 +481,17 @@ def robust_words(state: str, flips_on: list[str]) -> str:
 
 def _robustness(rob: dict[str, Any], verdict: str) -> dict[str, Any]:
     state = robust_state(rob)
-    names = [range_label(n) for n in rob["flips_on"]]
+    ranges = [range_label(n) for n in rob["flips_on"] if n != "block_extension"]
     if state in ("robust", "joint"):
         first = TEMPLATES[state]
-    elif len(names) == 1:
-        first = _say("flips_on_one", name=names[0])
+    elif not ranges:
+        first = TEMPLATES["flips_on_extension"]
+    elif len(ranges) == 1:
+        first = _say("flips_on_one", name=ranges[0])
     else:
-        first = _say("flips_on_many", names=", ".join(names))
+        first = _say("flips_on_many", names=", ".join(ranges))
+    if state == "flips" and ranges and "block_extension" in rob["flips_on"]:
+        first += " " + TEMPLATES["flips_on_extension"]
     worst, best = rob["worst_case"]["verdict"], rob["best_case"]["verdict"]
     sentence = _say("robustness", first=first, worst=VERDICT_LABELS[worst], best=VERDICT_LABELS[best])
     ends = [

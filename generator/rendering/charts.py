@@ -243,7 +243,8 @@ def sensitivity(r: ScenarioResult, i: int, source_names: dict[str, str] | None =
         return None
     rob = w.robustness
     rows = []
-    for e in rob.ends:
+    # The ranges' ends alone: a reading such as no Capacity Block extension is no end of a range.
+    for e in (e for e in rob.ends if e.end in ("low", "high")):
         # The value with its unit (0.80×, $35.76/h, 3 engineer-weeks): the inputs differ in kind.
         rows.append({"input": range_label(e.input), "end": e.end, "value": range_value(e.input, e.value), "difference": e.total_difference})
     base = w.outcome.total_difference

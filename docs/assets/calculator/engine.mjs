@@ -9,11 +9,11 @@
 // Trainium less and more; COST_RULES: the rules whose verdict the plan's costs decide; HOURLY_OPTIONS:
 // the ways paid by the hour and not interrupted; THRESHOLD_PROBE: how little either side of a threshold
 // the verdict must differ for it to be shown.
-let RANGE_INPUTS, COST_RULES, HOURLY_OPTIONS, THRESHOLD_PROBE, MAX_PLAN_RUNS, CURVE_MAX_HORIZON, POOL_INPUTS;
+let RANGE_INPUTS, COST_RULES, HOURLY_OPTIONS, THRESHOLD_PROBE, MAX_PLAN_RUNS, CURVE_MAX_HORIZON, POOL_INPUTS, EXTENSION;
 let HOURS_PER_MONTH, HOURS_PER_YEAR, HOURS_PER_DAY, DAYS_PER_WEEK, COMMITTED_BRACKET_STEPS, COMMITTED_HALVINGS;
 export function learn(constants) {
   ({
-    COST_RULES, HOURLY_OPTIONS, THRESHOLD_PROBE, MAX_PLAN_RUNS, CURVE_MAX_HORIZON, POOL_INPUTS,
+    COST_RULES, HOURLY_OPTIONS, THRESHOLD_PROBE, MAX_PLAN_RUNS, CURVE_MAX_HORIZON, POOL_INPUTS, EXTENSION,
     HOURS_PER_MONTH, HOURS_PER_YEAR, HOURS_PER_DAY, DAYS_PER_WEEK, COMMITTED_BRACKET_STEPS, COMMITTED_HALVINGS,
   } = constants);
   // A list in the data, whose keys are written sorted: the ranged inputs' order is the flips'.
@@ -569,6 +569,12 @@ export function robustness(x, base) {
     const o = evaluate(y);
     return { input: "all", end: sideIndex === 0 ? "against" : "for", value: null, verdict: o.verdict, total_difference: o.total_difference };
   });
+  // An extension AWS sells only if it has the capacity then: the plan with none is one more end.
+  const single = singleBlocks(x, base);
+  if (single !== null) {
+    ends.push({ input: EXTENSION, end: "none", value: null, verdict: single.verdict, total_difference: single.total_difference });
+    if (single.verdict !== base.verdict) flips.push(EXTENSION);
+  }
   const holds = flips.length === 0;
   const joint = holds && corners.some((c) => c.verdict !== base.verdict);
   return { holds, flips_on: flips, ends, worst_case: corners[0], best_case: corners[1], joint_flip: joint };

@@ -109,6 +109,7 @@ export function rangeValue(name, v) {
   if (name === "relative_throughput") return f.ratio(v);
   if (name === "port_weeks") return v === null || v === undefined ? f.NONE : say(v === 1 ? "engineer_week" : "engineer_weeks", { weeks: f.weeks(v) });
   if (name === "trainium_price" || name === "gpu_price") return f.hourly(v);
+  if (name === "block_extension") return T.no_extension;
   if (v === null || v === undefined) return f.NONE;
   if (name === "interruption_rate" || name === "trainium_interruption_rate" || name === "gpu_interruption_rate") return say("per_instance_hour", { rate: f.rate(v) });
   if (name === "lost_hours") return f.hours(v);
@@ -166,11 +167,13 @@ export function robustWords(state, flipsOn) {
 
 function robustnessOf(rob, verdict) {
   const state = robustState(rob);
-  const names = rob.flips_on.map(rangeLabel);
+  const ranges = rob.flips_on.filter((n) => n !== "block_extension").map(rangeLabel);
   let first;
   if (state === "robust" || state === "joint") first = T[state];
-  else if (names.length === 1) first = say("flips_on_one", { name: names[0] });
-  else first = say("flips_on_many", { names: names.join(", ") });
+  else if (!ranges.length) first = T.flips_on_extension;
+  else if (ranges.length === 1) first = say("flips_on_one", { name: ranges[0] });
+  else first = say("flips_on_many", { names: ranges.join(", ") });
+  if (state === "flips" && ranges.length && rob.flips_on.includes("block_extension")) first += " " + T.flips_on_extension;
   const V = W.VERDICT_LABELS;
   const sentence = say("robustness", { first, worst: V[rob.worst_case.verdict], best: V[rob.best_case.verdict] });
   const ends = rob.ends.map((e) => ({
