@@ -200,3 +200,33 @@ def test_a_map_evaluates_fewer_cells_than_it_has(project, monkeypatch):
     monkeypatch.setattr(results, "evaluate", lambda x: calls.append(1) or real(x))
     m = results.decision_map(project.reference.inputs, "relative_throughput")
     assert 0 < len(calls) < len(m.runs) * len(m.values) / 3
+
+
+def test_data_that_describes_fewer_constraints_loads_and_a_scenario_naming_one_is_told_where(tmp_path):
+    """data/ from an older guide (as `guide diff` reads a base) lacks a constraint the schema knows:
+    the data still loads, and only a scenario that names the constraint is refused, at that name."""
+    import shutil
+
+    import yaml
+
+    from generator.inputs.loader import load_catalog, load_scenario
+    from generator.inputs.problems import InputError
+    from generator.model.schema import MODELINE
+
+    data = tmp_path / "data"
+    shutil.copytree(FROZEN / "data", data)
+    assumptions = yaml.safe_load((data / "assumptions.yaml").read_text(encoding="utf-8"))
+    del assumptions["constraints"]["multi-cloud"]
+    (data / "assumptions.yaml").write_text(yaml.safe_dump(assumptions, sort_keys=False), encoding="utf-8")
+    catalog = load_catalog(data)
+    w = {"name": "w", "architecture": "mainstream", "run_size": {"gpu_instance_hours": 100.0}, "runs": 2,
+         "trainium": {"instance": "trn1.32xlarge", "region": "us-east-1"}, "gpu": {"instance": "p4d.24xlarge", "region": "us-east-1"},
+         "relative_throughput": {"value": 1.0, "low": 1.0, "high": 1.0}, "constraints": ["dynamic-shapes", "multi-cloud"]}
+    path = tmp_path / "c.yaml"
+    path.write_text(MODELINE + "\n" + yaml.safe_dump({"title": "t", "summary": "s", "expect": "gpu", "sources": ["ours"],
+                                                      "workloads": [w]}, sort_keys=False), encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        load_scenario(path, "scenarios/c.yaml", catalog)
+    (problem,) = e.value.problems
+    assert problem.field == "workloads.0.constraints.1"
+    assert "data/assumptions.yaml describes no such constraint" in problem.message and "(got 'multi-cloud')" in problem.message

@@ -15,7 +15,6 @@ from generator.inputs.problems import InputError, Problem
 from generator.inputs.validation import validate_doc
 from generator.inputs.yamlread import Document, parse, read_bytes, strings
 from generator.model import catalog as cat
-from generator.model.schema import ConstraintName
 from generator.model.suggest import did_you_mean
 
 DATA_FILES: dict[str, type[BaseModel]] = {
@@ -299,9 +298,6 @@ def _assumption_problems(adoc: Document, assumptions: cat.Assumptions, sources: 
     for name in ("mainstream", "moderate-custom", "heavy-custom-cuda", "novel"):
         if name not in assumptions.porting_classes:
             problems.append(adoc.problem(("porting_classes",), f"missing porting class '{name}' (got {', '.join(assumptions.porting_classes)})"))
-    for name in ConstraintName.__args__:  # type: ignore[attr-defined]
-        if name not in assumptions.constraints:
-            problems.append(adoc.problem(("constraints",), f"missing constraint '{name}' (got {', '.join(assumptions.constraints)})"))
     for name in ("none", "some", "experienced"):
         if name not in assumptions.neuron_experience:
             problems.append(adoc.problem(("neuron_experience",), f"missing experience level '{name}' (got {', '.join(assumptions.neuron_experience)})"))

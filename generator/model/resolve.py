@@ -21,6 +21,13 @@ def check_references(workloads: tuple[Workload, ...], catalog: Catalog) -> Itera
     instances = sorted(catalog.instances)
     regions = catalog.regions()
     for i, w in enumerate(workloads):
+        # A constraint the schema knows but data/ does not describe (data of an older guide, as `guide
+        # diff` reads a base): said at the scenario that names it, not as a fault of data/.
+        for j, name in enumerate(getattr(w, "constraints", None) or ()):
+            if name not in catalog.assumptions.constraints:
+                yield ("workloads", i, "constraints", j), (
+                    f"data/assumptions.yaml describes no such constraint{did_you_mean(name, list(catalog.assumptions.constraints))} "
+                    f"(got '{name}')")
         for side in ("trainium", "gpu"):
             c = getattr(w, side)
             loc: Loc = ("workloads", i, side)
