@@ -859,3 +859,206 @@ def test_on_a_phone_a_long_page_title_ends_on_its_last_line_of_text(width: int, 
         tab.goto(f"scenarios/{stem}/")
         assert tab.page.evaluate(TITLE_OVERHANG) < 4, stem
     tab.recorder.assert_clean()
+
+
+# --- a buyer reading on a phone -------------------------------------------------------------------
+
+PHONE_WIDTHS = [320, 360, 390]
+PHONE_PASS_PAGES = ["", "scenarios/", "scenarios/one-off-run/", "scenarios/case-series-a-startup/", "calculator/", "prices/",
+                    "sources/", "methodology/", "embed/", "embed/decision-map/", "axes/porting/", "axes/price-performance/",
+                    "trainium3/", "faq/", "glossary/", "throughput/", "changes/", "contributing/", "reference/schema/"]
+
+# What a page shows a phone that a reader cannot use: text under 12 px outside the charts, chart text
+# cut at its chart's edge or drawn under 10 px (a static image's under 9, the guide's rule for them),
+# and targets under 24 px. A target passes as WCAG 2.2 (2.5.8) has it: 24 by 24 px, or a link inside
+# a sentence, or far enough from every other target that a 24 px circle on it touches none.
+PHONE_PASS = """async () => {
+  const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden' && !e.closest('details:not([open])');
+  const out = {width: [document.documentElement.scrollWidth, document.documentElement.clientWidth], small: [], chart: [], cut: [], targets: []};
+  const root = document.querySelector('.md-container') || document.body;  // an embed page has no theme around it
+  const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const el = walk.currentNode.parentElement;
+    if (!walk.currentNode.textContent.trim() || !el || el.closest('svg, .md-sidebar, .md-search, [hidden]') || !shown(el)) continue;
+    const style = getComputedStyle(el);
+    if (style.position === 'absolute' && parseFloat(style.width) <= 1) continue;  // for screen readers only
+    if (parseFloat(style.fontSize) < 12) out.small.push([parseFloat(style.fontSize), walk.currentNode.textContent.trim().slice(0, 30)]);
+  }
+  for (const svg of document.querySelectorAll('.guide-chart__view svg, #chart svg')) {
+    if (!shown(svg)) continue;
+    const box = svg.getBoundingClientRect();
+    for (const t of svg.querySelectorAll('text')) {
+      if (!t.textContent.trim() || !shown(t) || t.closest('[opacity="0"]') || getComputedStyle(t).opacity === '0') continue;
+      const m = t.getScreenCTM(), r = t.getBoundingClientRect();
+      const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+      if (px < 10) out.chart.push(['live', px, t.textContent.slice(0, 30)]);
+      if (r.left < Math.max(box.left, 0) - 1 || r.right > Math.min(box.right, innerWidth) + 1) out.cut.push(t.textContent.slice(0, 30));
+    }
+  }
+  for (const img of root.querySelectorAll('img')) {
+    const src = img.currentSrc || img.src;
+    if (!shown(img) || !/[.]svg$/.test(new URL(src).pathname)) continue;
+    const doc = new DOMParser().parseFromString(await (await fetch(src)).text(), 'image/svg+xml');
+    const sizes = [...doc.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size'))).filter(n => n > 0);
+    const px = sizes.length ? Math.min(...sizes) * img.getBoundingClientRect().width / parseFloat(doc.documentElement.getAttribute('width')) : 99;
+    if (px < 9) out.chart.push(['image', px, src]);
+  }
+  const targets = [...root.querySelectorAll('a[href], button, input, select, summary')]
+    .filter(t => shown(t) && !t.closest('.md-sidebar, .md-search') && t.getBoundingClientRect().width > 0);
+  const boxes = targets.map(t => t.getBoundingClientRect());
+  const near = (a, b) => {  // the 24 px circle on a's centre reaches b's box
+    const cx = (a.left + a.right) / 2, cy = (a.top + a.bottom) / 2;
+    const dx = Math.max(b.left - cx, 0, cx - b.right), dy = Math.max(b.top - cy, 0, cy - b.bottom);
+    return Math.hypot(dx, dy) < 12;
+  };
+  targets.forEach((t, i) => {
+    const r = boxes[i];
+    if (r.width >= 24 && r.height >= 24) return;
+    const block = t.tagName === 'A' && t.closest('p, li, td, dd, th, figcaption');
+    if (block) {
+      const rest = block.cloneNode(true);
+      rest.querySelectorAll('a, button').forEach(x => x.remove());
+      if (rest.textContent.trim()) return;  // inside a sentence
+    }
+    if (boxes.every((b, j) => j === i || !near(r, b))) return;
+    out.targets.push([t.tagName, Math.round(r.width), Math.round(r.height), (t.textContent || t.value || '').trim().slice(0, 30)]);
+  });
+  return out;
+}"""
+
+
+def _open_every_chart(tab: Tab) -> None:
+    """Open every fold, and scroll to each chart, as a reader would: each is then drawn live but a
+    scenario's, whose narrow image is on show where the column is wide enough for its text."""
+    page = tab.page
+    page.wait_for_function("() => !document.getElementById('guide-calc') || document.querySelector('#guide-calc[data-ready]')")
+    page.eval_on_selector_all("details", "ds => ds.forEach(d => { d.open = true; })")
+    views = page.locator(CHARTS)
+    for i in range(views.count()):
+        view = views.nth(i)
+        if not view.is_visible():
+            continue
+        view.scroll_into_view_if_needed()
+        page.wait_for_function("(e) => e.dataset.drawn === 'true' || [...e.querySelectorAll('img')].some((i) =>"
+                               " i.getClientRects().length && i.complete && i.naturalWidth && /-narrow(-dark)?[.]svg$/.test(i.currentSrc)"
+                               " && e.clientWidth >= 0.9 * e.querySelector('picture source').getAttribute('width'))",
+                               arg=view.element_handle(), timeout=TIMEOUT_MS)
+    page.wait_for_function("() => [...document.querySelectorAll('.md-typeset__scrollwrap')].every(b => b.dataset.signReady)")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", PHONE_WIDTHS)
+def test_the_phone_pass_finds_no_cut_chart_no_small_text_and_no_small_target(width: int, scheme: str, open_tab, served_site: str):
+    tab = open_tab(served_site, color_scheme=scheme, **phone(width))
+    found = {}
+    for url in PHONE_PASS_PAGES:
+        tab.goto(url)
+        _open_every_chart(tab)
+        got = tab.page.evaluate(PHONE_PASS)
+        bad = {k: v[:4] for k, v in got.items() if k != "width" and v}
+        if got["width"] != [width, width]:
+            bad["width"] = got["width"]
+        if bad:
+            found[url or "home"] = bad
+    assert not found, found
+    tab.recorder.assert_clean()
+
+
+# Each table's first column, what its rows are about, as far as the screen shows it: at the table's
+# start, and once a table wider than its box is scrolled to its end.
+KEY_COLUMNS = """() => {
+  const out = [];
+  for (const table of document.querySelectorAll('.md-content table')) {
+    if (!table.getClientRects().length || table.closest('details:not([open])')) continue;
+    const scroller = [table, table.closest('.md-typeset__scrollwrap')].find(e => e && e.scrollWidth > e.clientWidth + 1);
+    for (const end of scroller ? [0, scroller.scrollWidth] : [0]) {
+      if (scroller) scroller.scrollLeft = end;
+      for (const row of table.rows) {
+        const cell = row.cells[0];
+        if (!cell || !cell.getClientRects().length || !cell.textContent.trim()) continue;
+        const r = cell.getBoundingClientRect();
+        const x = Math.min(Math.max((r.left + r.right) / 2, 0), innerWidth - 1), y = (r.top + r.bottom) / 2;
+        const seen = r.left >= -1 && r.right <= innerWidth + 1 && (y < 0 || y > innerHeight || cell.contains(document.elementFromPoint(x, y)));
+        if (!seen) out.push({end, text: cell.textContent.trim().slice(0, 30), left: Math.round(r.left), right: Math.round(r.right)});
+      }
+    }
+    if (scroller) scroller.scrollLeft = 0;
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("width", PHONE_WIDTHS)
+def test_no_table_on_a_phone_leaves_its_key_column_off_screen(width: int, open_tab, served_site: str):
+    tab = open_tab(served_site, **phone(width))
+    found = {}
+    for url in PHONE_PASS_PAGES:
+        tab.goto(url)
+        tab.page.wait_for_function("() => !document.getElementById('guide-calc') || document.querySelector('#guide-calc[data-ready]')")
+        tab.page.eval_on_selector_all("details", "ds => ds.forEach(d => { d.open = true; })")
+        tab.page.wait_for_function("() => [...document.querySelectorAll('.md-typeset__scrollwrap')].every(b => b.dataset.signReady)")
+        off = tab.page.evaluate(KEY_COLUMNS)
+        if off:
+            found[url or "home"] = off[:4]
+    assert not found, found
+    tab.recorder.assert_clean()
+
+
+@pytest.mark.parametrize("width", PHONE_WIDTHS)
+def test_on_a_phone_the_prices_table_shows_an_on_demand_price_on_the_first_screen_width(width: int, open_tab, served_site: str):
+    tab = open_tab(served_site, **phone(width))
+    tab.goto("prices/")
+    head = tab.page.locator("table[data-table=prices] thead th", has_text="On-demand $/hour")
+    box = head.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    price = tab.page.locator("table[data-table=prices] td[data-key=on_demand]").first.bounding_box()
+    assert price["x"] + price["width"] <= width, price
+    tab.recorder.assert_clean()
+
+
+@pytest.mark.parametrize("width", PHONE_WIDTHS)
+@pytest.mark.parametrize("url", ["methodology/", "embed/"])
+def test_the_sensitivity_chart_is_whole_on_a_phone(url: str, width: int, open_tab, served_site: str):
+    tab = open_tab(served_site, **phone(width))
+    tab.goto(url)
+    view = tab.page.locator(".guide-chart__view[data-chart=reference-sensitivity]")
+    view.scroll_into_view_if_needed()
+    tab.page.wait_for_function("(e) => e.dataset.drawn === 'true'", arg=view.element_handle())
+    texts = view.evaluate("""(v) => {
+      const box = v.querySelector('svg').getBoundingClientRect();
+      return [...v.querySelectorAll('svg text')].filter(t => t.textContent.trim() && !t.closest('[opacity="0"]')).map(t => {
+        const r = t.getBoundingClientRect(), m = t.getScreenCTM();
+        return {text: t.textContent, inside: r.left >= Math.max(box.left, 0) - 1 && r.right <= Math.min(box.right, innerWidth) + 1,
+                px: parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b)};
+      });
+    }""")
+    shown = " ".join(t["text"] for t in texts)
+    assert "Sensitivity" in shown and "favours Trainium" in shown, shown
+    assert all(t["inside"] for t in texts), [t["text"] for t in texts if not t["inside"]]
+    assert min(t["px"] for t in texts) >= 10, texts
+    tab.recorder.assert_clean()
+
+
+def test_counts_and_savings_read_as_a_buyer_says_them(open_tab, served_site: str, project):
+    tab = open_tab(served_site)
+    tab.goto("scenarios/")
+    hybrid = sum(r.verdict == "hybrid" for r in project.results)
+    assert hybrid == 1
+    lead = tab.page.locator("article p", has_text="Of ").first.inner_text()
+    assert "1 is hybrid" in lead and "are hybrid" not in lead, lead
+    # A scenario Trainium cannot run says so where the index gives what Trainium saves.
+    for r in project.results:
+        cell = tab.page.locator(f'tr[data-scenario="{r.id}"] td[data-label="Saving per run"]').inner_text()
+        if not any(w.outcome.trainium.feasible for w in r.workloads):
+            assert cell == "Trainium cannot run", (r.id, cell)
+        else:
+            assert cell.startswith(("Trainium saves $", "Trainium costs $")), (r.id, cell)
+    tab.goto("scenarios/data-residency-london/")
+    row = tab.page.locator('td[data-key="saving_per_run"]').inner_text()
+    assert row == "Trainium cannot run, so cost is not compared.", row
+    engineers = tab.page.locator('td[data-key="port_calendar_days"]').inner_text()
+    assert "(range 1 to 3 engineers;" in engineers, engineers
+    tab.goto("")
+    flips = tab.page.locator("article p", has_text="of these verdicts").inner_text()
+    assert " 0 more" not in flips and "1 more change " not in flips, flips
+    tab.recorder.assert_clean()
