@@ -1062,3 +1062,21 @@ def test_counts_and_savings_read_as_a_buyer_says_them(open_tab, served_site: str
     flips = tab.page.locator("article p", has_text="of these verdicts").inner_text()
     assert " 0 more" not in flips and "1 more change " not in flips, flips
     tab.recorder.assert_clean()
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_the_trainium3_pages_answer_per_situation_is_in_the_first_two_screens_without_empty_figures(width: int, open_tab, served_site: str, project):
+    tab = open_tab(served_site, **phone(width))
+    tab.goto("trainium3/")
+    rows = tab.page.eval_on_selector_all("table[data-table=trn3-situations] tbody tr", """rows => rows.map(r => ({
+      top: r.getBoundingClientRect().top + scrollY,
+      cells: [...r.cells].filter(c => c.getClientRects().length && getComputedStyle(c).display !== 'none').map(c => c.textContent.trim()),
+    }))""")
+    assert len(rows) == sum(len(r.workloads) for r in project.results)
+    assert rows[0]["top"] < 2 * 740, rows[0]["top"]
+    empty = [c for row in rows for c in row["cells"] if c in ("none", "n/a", "")]
+    assert not empty, empty
+    # A situation no price decides reads in a few lines, not a card of empty prices.
+    unpriced = [row["cells"] for row in rows if "none at any price" in row["cells"]]
+    assert unpriced and all(len(cells) == 4 for cells in unpriced), unpriced
+    tab.recorder.assert_clean()
