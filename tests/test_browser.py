@@ -1080,3 +1080,41 @@ def test_the_trainium3_pages_answer_per_situation_is_in_the_first_two_screens_wi
     unpriced = [row["cells"] for row in rows if "none at any price" in row["cells"]]
     assert unpriced and all(len(cells) == 4 for cells in unpriced), unpriced
     tab.recorder.assert_clean()
+
+
+def test_a_price_aws_confirmed_since_its_date_says_when_it_was_last_checked(open_tab, serve, confirmed_site: BuiltSite):
+    from conftest import CONFIRMED_ON
+
+    tab = open_tab(serve(confirmed_site.site), **phone(390))
+    said = f"last checked {CONFIRMED_ON}"
+    tab.goto("prices/")
+    cell = tab.page.locator('tr[data-instance="p5.48xlarge"] td[data-key="on_demand"]').inner_text()
+    assert "2026-01-21" in cell and said in cell, cell
+    detail = tab.page.locator('table[data-table="prices-detail"] tr[data-instance="p5.48xlarge"][data-region="us-east-1"][data-option="on-demand"]')
+    assert said in detail.inner_text()
+    # Only the figure the API gave again says so.
+    assert tab.page.locator(".guide-checked").count() == 2
+    # Where a scenario and the calculator use it, beside its source and date.
+    tab.goto("scenarios/one-off-run/")
+    assert said in tab.page.locator("table[data-table=inputs]").inner_text()
+    tab.goto("calculator/")
+    tab.page.wait_for_selector("#guide-calc[data-ready]")
+    assert said in tab.page.inner_text("#calc-prices")
+    tab.recorder.assert_clean()
+
+
+@pytest.mark.parametrize("url", ["scenarios/one-off-run/", "calculator/", "scenarios/"])
+def test_beside_each_verdict_the_page_says_what_the_verdict_leaves_out(url: str, open_tab, served_site: str):
+    tab = open_tab(served_site, **phone(390))
+    tab.goto(url)
+    note = tab.page.locator(".guide-leaves-out")
+    assert note.count() == 1
+    text = note.inner_text()
+    assert "storing data" in text and "CUDA and a Neuron" in text and "serving the trained model" in text, text
+    if url.startswith("scenarios/one-off-run"):
+        assert tab.page.locator(".guide-verdict .guide-leaves-out").count() == 1  # in the verdict's own box
+    link = note.locator("a")
+    link.click()
+    tab.page.wait_for_function("() => location.pathname.endsWith('/methodology/') && location.hash === '#what-is-not-modelled'")
+    assert "Inference" in tab.page.locator("#what-is-not-modelled ~ ul").first.inner_text()
+    tab.recorder.assert_clean()

@@ -329,6 +329,10 @@ ANSWER_LABELS = {
     "value": "Value",
     "verdict_column": "Verdict",
     "difference": SUMMARY_LABELS["total_difference"],
+    # Beside every verdict: what it does not count (the methodology lists it all).
+    "leaves_out": "Not counted in this verdict: moving and storing data, keeping both a CUDA and a Neuron version "
+                  "working after the port, and serving the trained model.",
+    "leaves_out_more": "Everything the guide leaves out",
 }
 # A team's Neuron experience (schema.Experience), as the scenario page and the calculator's form name it.
 EXPERIENCE_LABELS = {"none": "None", "some": "Some", "experienced": "Experienced, or a partner"}

@@ -8,6 +8,7 @@ import dataclasses
 import json
 from typing import Any
 
+from generator.inputs.freshness import Freshness
 from generator.model import engine, wording
 from generator.model.catalog import OPTION_LABELS, TERM_HOURS, Catalog
 from generator.model.resolve import block_limits, spot_risk
@@ -18,6 +19,7 @@ from generator.rendering.embeds import compact_json
 
 def calculator_data(catalog: Catalog) -> dict[str, Any]:
     a = catalog.assumptions
+    fresh = Freshness.of(catalog)  # only for the day an API last confirmed each price, not for today
     limits = block_limits(catalog)
     # An instance with no published price anywhere (Trn3 today) cannot be costed: not offered here.
     priced = {p.instance for p in catalog.prices if p.offered}
@@ -36,6 +38,7 @@ def calculator_data(catalog: Catalog) -> dict[str, Any]:
                 "usd_per_hour": p.usd_per_hour, "low": p.low, "high": p.high,
                 "source": p.source, "as_of": p.as_of.isoformat(), "note": p.note,
                 "vanished": p.vanished.isoformat() if p.vanished else None,
+                "checked": checked.isoformat() if (checked := fresh.checked(p)) else None,
             }
             for p in catalog.prices
         ],

@@ -57,6 +57,7 @@ MESSAGES: dict[str, str] = {
     "list_comma": ", ",
     # The prices line under the form; each side's part is given, a source's tail made here.
     "price_source": ", from {name}, {as_of}",
+    "price_checked": ", from {name}, {as_of}, last checked {checked}",
     "prices_line": "Trainium {trainium}. GPU {gpu}.",
     # The form's choices: an architecture class with its port effort, a hard constraint with its effect.
     "architecture_choice": "{label} ({low} to {high} engineer-weeks)",

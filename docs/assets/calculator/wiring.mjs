@@ -414,7 +414,7 @@ function invalid(count, empty = 0) {
   const note = $("calc-stale");
   const stale = $("calc-glance-stale");
   if (stale) {
-    stale.textContent = say.message(count ? "glance_fix" : "glance_fill");
+    stale.textContent = count ? say.message("glance_fix") : say.message("glance_fill");
     stale.hidden = false;
   }
   if (current) {
@@ -484,7 +484,7 @@ function recompute() {
     const mark = shown.price_marks[side];
     return `<span title="${esc(hourlyExact(p.usd_per_hour))}">${esc(hourly(p.usd_per_hour))}</span>` +
       (mark ? ` <span class="guide-price-mark" data-price-mark="${esc(side)}:${esc(mark.basis)}">(${esc(mark.text)})</span>` : "") +
-      esc(say.priceSource(src ? src.name : p.source, p.as_of));
+      esc(say.priceSource(src ? src.name : p.source, p.as_of, p.checked));
   };
   const pricesHtml = say.pricesLine(priceHtml("trainium", tp), priceHtml("gpu", gp));
   if (pricesShown !== pricesHtml) { $("calc-prices").innerHTML = pricesHtml; pricesShown = pricesHtml; }

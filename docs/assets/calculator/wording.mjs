@@ -571,7 +571,9 @@ export function wayUnpriced(way, here, there) {
 
 // The prices line under the form. Each side's part is placed as given (wiring.mjs builds it as
 // escaped markup, with the price's mark); priceSource is that part's tail.
-export const priceSource = (name, asOf) => tell("price_source", { name, as_of: asOf });
+// `checked`: the day one of AWS's APIs last gave the price again, where later than its own date.
+export const priceSource = (name, asOf, checked = null) => (checked ? tell("price_checked", { name, as_of: asOf, checked })
+  : tell("price_source", { name, as_of: asOf }));
 export const pricesLine = (trainium, gpu) => tell("prices_line", { trainium, gpu });
 
 // The form's choices: an architecture class with its port effort, a hard constraint with its effect.
