@@ -1110,11 +1110,34 @@ def test_beside_each_verdict_the_page_says_what_the_verdict_leaves_out(url: str,
     note = tab.page.locator(".guide-leaves-out")
     assert note.count() == 1
     text = note.inner_text()
-    assert "storing data" in text and "CUDA and a Neuron" in text and "serving the trained model" in text, text
+    assert text.startswith("Not counted:") and "storing data" in text and "CUDA and a Neuron" in text and "serving the trained model" in text, text
     if url.startswith("scenarios/one-off-run"):
         assert tab.page.locator(".guide-verdict .guide-leaves-out").count() == 1  # in the verdict's own box
     link = note.locator("a")
     link.click()
     tab.page.wait_for_function("() => location.pathname.endsWith('/methodology/') && location.hash === '#what-is-not-modelled'")
     assert "Inference" in tab.page.locator("#what-is-not-modelled ~ ul").first.inner_text()
+    tab.recorder.assert_clean()
+
+
+# Where each page's answer is: the verdict, the price, the first situation's figure.
+ANSWERS = {
+    "": ".guide-lead", "scenarios/": "table[data-table=index] td[data-verdict]",
+    "scenarios/one-off-run/": ".guide-verdict__label", "scenarios/case-series-a-startup/": ".guide-verdict__label",
+    "calculator/": "#calc-glance-verdict", "prices/": "table[data-table=prices] td[data-key=on_demand]",
+    "trainium3/": "table[data-table=trn3-situations] td[data-label=Value]", "embed/decision-map/": "#chart",
+}
+
+
+@pytest.mark.parametrize("width", PHONE_WIDTHS)
+def test_every_page_a_phone_reader_opens_has_its_answer_in_the_first_two_screens(width: int, open_tab, served_site: str):
+    tab = open_tab(served_site, **phone(width))
+    found = {}
+    for url, answer in ANSWERS.items():
+        tab.goto(url)
+        tab.page.wait_for_function("() => !document.getElementById('guide-calc') || document.querySelector('#guide-calc[data-ready]')")
+        where = tab.page.locator(answer).first.evaluate("e => { const r = e.getBoundingClientRect(); return [r.top + scrollY, r.bottom + scrollY, innerHeight]; }")
+        if not (where[1] > 0 and where[0] < 2 * where[2]):
+            found[url or "home"] = where
+    assert not found, found
     tab.recorder.assert_clean()

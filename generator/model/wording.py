@@ -330,9 +330,9 @@ ANSWER_LABELS = {
     "verdict_column": "Verdict",
     "difference": SUMMARY_LABELS["total_difference"],
     # Beside every verdict: what it does not count (the methodology lists it all).
-    "leaves_out": "Not counted in this verdict: moving and storing data, keeping both a CUDA and a Neuron version "
-                  "working after the port, and serving the trained model.",
-    "leaves_out_more": "Everything the guide leaves out",
+    "leaves_out": "Not counted: moving and storing data, keeping both a CUDA and a Neuron version working, "
+                  "serving the trained model.",
+    "leaves_out_more": "All that is left out",
 }
 # A team's Neuron experience (schema.Experience), as the scenario page and the calculator's form name it.
 EXPERIENCE_LABELS = {"none": "None", "some": "Some", "experienced": "Experienced, or a partner"}
