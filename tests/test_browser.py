@@ -475,6 +475,25 @@ SMALLEST_CHART_TEXT = """async () => {
 }"""
 
 
+def _scroll_to_every_chart(tab: Tab, name: str) -> None:
+    """Scroll to each chart: each is then drawn live, but for a scenario's chart, whose narrow image
+    is on show (loaded before it is measured) where the column is wide enough for its text."""
+    page = tab.page
+    views = page.locator(CHARTS)
+    for i in range(views.count()):
+        view = views.nth(i)
+        if not view.is_visible():
+            continue
+        view.scroll_into_view_if_needed()
+        try:
+            page.wait_for_function("(e) => e.dataset.drawn === 'true' || [...e.querySelectorAll('img')].some((i) =>"
+                                   " i.getClientRects().length && i.complete && i.naturalWidth && /-narrow(-dark)?[.]svg$/.test(i.currentSrc)"
+                                   " && e.clientWidth >= 0.9 * e.querySelector('picture source').getAttribute('width'))",
+                                   arg=view.element_handle(), timeout=TIMEOUT_MS)
+        except PlaywrightTimeout:
+            pytest.fail(f"chart {i} of {name} was not drawn; errors: {tab.recorder.errors}")
+
+
 @pytest.mark.parametrize("name", PHONE_PAGES)
 def test_every_page_type_fits_a_phone_with_legible_charts(name: str, open_tab, served_site: str):
     tab = open_tab(served_site, **PHONE)
@@ -486,18 +505,7 @@ def test_every_page_type_fits_a_phone_with_legible_charts(name: str, open_tab, s
     page.wait_for_function("() => !document.getElementById('guide-calc') || document.querySelector('#guide-calc[data-ready]')")
     # Scroll to each chart, as a reader would (no pointer, no touch): each one is then drawn live,
     # but for a scenario's chart, whose narrow image is on show (loaded before it is measured).
-    views = page.locator(CHARTS)
-    for i in range(views.count()):
-        view = views.nth(i)
-        if not view.is_visible():
-            continue
-        view.scroll_into_view_if_needed()
-        try:
-            page.wait_for_function("(e) => e.dataset.drawn === 'true' || [...e.querySelectorAll('img')].some((i) =>"
-                                   " i.getClientRects().length && i.complete && i.naturalWidth && /-narrow(-dark)?[.]svg$/.test(i.currentSrc))",
-                                   arg=view.element_handle(), timeout=TIMEOUT_MS)
-        except PlaywrightTimeout:
-            pytest.fail(f"chart {i} of {name} was not drawn live at 360 px; errors: {tab.recorder.errors}")
+    _scroll_to_every_chart(tab, name)
     width = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert width == [360, 360], f"{name} is {width[0]} px wide on a 360 px screen"
     texts = page.evaluate(SMALLEST_CHART_TEXT)
@@ -927,22 +935,12 @@ PHONE_PASS = """async () => {
 }"""
 
 
-def _open_every_chart(tab: Tab) -> None:
-    """Open every fold, and scroll to each chart, as a reader would: each is then drawn live but a
-    scenario's, whose narrow image is on show where the column is wide enough for its text."""
+def _open_every_chart(tab: Tab, name: str) -> None:
+    """Open every fold, and scroll to each chart, as a reader would."""
     page = tab.page
     page.wait_for_function("() => !document.getElementById('guide-calc') || document.querySelector('#guide-calc[data-ready]')")
     page.eval_on_selector_all("details", "ds => ds.forEach(d => { d.open = true; })")
-    views = page.locator(CHARTS)
-    for i in range(views.count()):
-        view = views.nth(i)
-        if not view.is_visible():
-            continue
-        view.scroll_into_view_if_needed()
-        page.wait_for_function("(e) => e.dataset.drawn === 'true' || [...e.querySelectorAll('img')].some((i) =>"
-                               " i.getClientRects().length && i.complete && i.naturalWidth && /-narrow(-dark)?[.]svg$/.test(i.currentSrc)"
-                               " && e.clientWidth >= 0.9 * e.querySelector('picture source').getAttribute('width'))",
-                               arg=view.element_handle(), timeout=TIMEOUT_MS)
+    _scroll_to_every_chart(tab, name)
     page.wait_for_function("() => [...document.querySelectorAll('.md-typeset__scrollwrap')].every(b => b.dataset.signReady)")
 
 
@@ -953,7 +951,7 @@ def test_the_phone_pass_finds_no_cut_chart_no_small_text_and_no_small_target(wid
     found = {}
     for url in PHONE_PASS_PAGES:
         tab.goto(url)
-        _open_every_chart(tab)
+        _open_every_chart(tab, url or "home")
         got = tab.page.evaluate(PHONE_PASS)
         bad = {k: v[:4] for k, v in got.items() if k != "width" and v}
         if got["width"] != [width, width]:
@@ -1140,4 +1138,20 @@ def test_every_page_a_phone_reader_opens_has_its_answer_in_the_first_two_screens
         if not (where[1] > 0 and where[0] < 2 * where[2]):
             found[url or "home"] = where
     assert not found, found
+    tab.recorder.assert_clean()
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_full_answer_and_citation_links_are_24_px_targets_and_code_in_tables_12_px(width: int, open_tab, served_site: str):
+    tab = open_tab(served_site, **phone(width))
+    tab.goto("calculator/")
+    tab.page.wait_for_selector("#calc-glance:not([hidden])")
+    full = tab.page.locator(".guide-calc__glance-more a").bounding_box()
+    assert full["height"] >= 24 and full["width"] >= 24, full
+    tab.goto("prices/")
+    cites = tab.page.eval_on_selector_all(".guide-cite a", "as => as.map(a => a.getBoundingClientRect().height)")
+    assert len(cites) > 100 and min(cites) >= 24, min(cites)
+    tab.goto("scenarios/one-off-run/")
+    code = tab.page.eval_on_selector_all("td code", "cs => cs.map(c => parseFloat(getComputedStyle(c).fontSize))")
+    assert code and min(code) >= 12, code
     tab.recorder.assert_clean()
