@@ -128,6 +128,37 @@ def project(built_site: BuiltSite):
     return load_project(built_site.root)
 
 
+# --- a price AWS's API confirmed since its date ------------------------------------------------
+
+# The day the refresh last heard from the Price List API, in the copy `confirmed_site` builds.
+CONFIRMED_ON = "2026-11-20"
+
+
+@pytest.fixture(scope="session")
+def confirmed_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
+    """The site built (without chart images) from a copy whose p5.48xlarge us-east-1 on-demand price
+    is cited to AWS's Price List API on its own date, 2026-01-21, and whose data/refresh.yaml says that
+    API last answered on CONFIRMED_ON: the figure reads as of January, last checked in November."""
+    def prepare(dest: Path) -> Path:
+        root = copy_project(dest)
+        data = root / "data"
+        sources = (data / "sources.yaml").read_text(encoding="utf-8")
+        (data / "sources.yaml").write_text(sources.rstrip("\n") + "\n" + (
+            "  AWS-PRICE-LIST-API-2026-01-21:\n"
+            "    title: AWS Price List Query API (GetProducts, AmazonEC2), called 2026-01-21\n"
+            "    url: https://docs.aws.amazon.com/aws-cost-management/latest/APIReference/API_pricing_GetProducts.html\n"
+            "    kind: primary\n"
+            "    as_of: 2026-01-21\n"), encoding="utf-8")
+        prices = (data / "prices.yaml").read_text(encoding="utf-8")
+        row = "{instance: p5.48xlarge, region: us-east-1, option: on-demand, usd_per_hour: 55.04, source: VAN-2026-01, as_of: 2026-01-21"
+        assert prices.count(row) == 1
+        (data / "prices.yaml").write_text(prices.replace(row, row.replace("VAN-2026-01", "AWS-PRICE-LIST-API-2026-01-21")), encoding="utf-8")
+        (data / "refresh.yaml").write_text(f"asked:\n  AWS-PRICE-LIST-API: {CONFIRMED_ON}\n", encoding="utf-8")
+        return root
+
+    return _built_once_in(_run_folder(tmp_path_factory), "confirmed", prepare, env={"GUIDE_IMAGES": "0"})
+
+
 # --- untrusted text -----------------------------------------------------------------------------
 
 @pytest.fixture(scope="session")

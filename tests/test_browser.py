@@ -475,6 +475,25 @@ SMALLEST_CHART_TEXT = """async () => {
 }"""
 
 
+def _scroll_to_every_chart(tab: Tab, name: str) -> None:
+    """Scroll to each chart: each is then drawn live, but for a scenario's chart, whose narrow image
+    is on show (loaded before it is measured) where the column is wide enough for its text."""
+    page = tab.page
+    views = page.locator(CHARTS)
+    for i in range(views.count()):
+        view = views.nth(i)
+        if not view.is_visible():
+            continue
+        view.scroll_into_view_if_needed()
+        try:
+            page.wait_for_function("(e) => e.dataset.drawn === 'true' || [...e.querySelectorAll('img')].some((i) =>"
+                                   " i.getClientRects().length && i.complete && i.naturalWidth && /-narrow(-dark)?[.]svg$/.test(i.currentSrc)"
+                                   " && e.clientWidth >= 0.9 * e.querySelector('picture source').getAttribute('width'))",
+                                   arg=view.element_handle(), timeout=TIMEOUT_MS)
+        except PlaywrightTimeout:
+            pytest.fail(f"chart {i} of {name} was not drawn; errors: {tab.recorder.errors}")
+
+
 @pytest.mark.parametrize("name", PHONE_PAGES)
 def test_every_page_type_fits_a_phone_with_legible_charts(name: str, open_tab, served_site: str):
     tab = open_tab(served_site, **PHONE)
@@ -486,18 +505,7 @@ def test_every_page_type_fits_a_phone_with_legible_charts(name: str, open_tab, s
     page.wait_for_function("() => !document.getElementById('guide-calc') || document.querySelector('#guide-calc[data-ready]')")
     # Scroll to each chart, as a reader would (no pointer, no touch): each one is then drawn live,
     # but for a scenario's chart, whose narrow image is on show (loaded before it is measured).
-    views = page.locator(CHARTS)
-    for i in range(views.count()):
-        view = views.nth(i)
-        if not view.is_visible():
-            continue
-        view.scroll_into_view_if_needed()
-        try:
-            page.wait_for_function("(e) => e.dataset.drawn === 'true' || [...e.querySelectorAll('img')].some((i) =>"
-                                   " i.getClientRects().length && i.complete && i.naturalWidth && /-narrow(-dark)?[.]svg$/.test(i.currentSrc))",
-                                   arg=view.element_handle(), timeout=TIMEOUT_MS)
-        except PlaywrightTimeout:
-            pytest.fail(f"chart {i} of {name} was not drawn live at 360 px; errors: {tab.recorder.errors}")
+    _scroll_to_every_chart(tab, name)
     width = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert width == [360, 360], f"{name} is {width[0]} px wide on a 360 px screen"
     texts = page.evaluate(SMALLEST_CHART_TEXT)
@@ -858,4 +866,292 @@ def test_on_a_phone_a_long_page_title_ends_on_its_last_line_of_text(width: int, 
     for stem in ("case-series-a-startup", "case-continuous-pretraining-trn1n", "large-run-gpus-constrained", "mainstream-pretraining", "new-architecture-every-three-runs"):
         tab.goto(f"scenarios/{stem}/")
         assert tab.page.evaluate(TITLE_OVERHANG) < 4, stem
+    tab.recorder.assert_clean()
+
+
+# --- a buyer reading on a phone -------------------------------------------------------------------
+
+PHONE_WIDTHS = [320, 360, 390]
+PHONE_PASS_PAGES = ["", "scenarios/", "scenarios/one-off-run/", "scenarios/case-series-a-startup/", "calculator/", "prices/",
+                    "sources/", "methodology/", "embed/", "embed/decision-map/", "axes/porting/", "axes/price-performance/",
+                    "trainium3/", "faq/", "glossary/", "throughput/", "changes/", "contributing/", "reference/schema/"]
+
+# What a page shows a phone that a reader cannot use: text under 12 px outside the charts, chart text
+# cut at its chart's edge or drawn under 10 px (a static image's under 9, the guide's rule for them),
+# and targets under 24 px. A target passes as WCAG 2.2 (2.5.8) has it: 24 by 24 px, or a link inside
+# a sentence, or far enough from every other target that a 24 px circle on it touches none.
+PHONE_PASS = """async () => {
+  const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden' && !e.closest('details:not([open])');
+  const out = {width: [document.documentElement.scrollWidth, document.documentElement.clientWidth], small: [], chart: [], cut: [], targets: []};
+  const root = document.querySelector('.md-container') || document.body;  // an embed page has no theme around it
+  const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const el = walk.currentNode.parentElement;
+    if (!walk.currentNode.textContent.trim() || !el || el.closest('svg, .md-sidebar, .md-search, [hidden]') || !shown(el)) continue;
+    const style = getComputedStyle(el);
+    if (style.position === 'absolute' && parseFloat(style.width) <= 1) continue;  // for screen readers only
+    if (parseFloat(style.fontSize) < 12) out.small.push([parseFloat(style.fontSize), walk.currentNode.textContent.trim().slice(0, 30)]);
+  }
+  for (const svg of document.querySelectorAll('.guide-chart__view svg, #chart svg')) {
+    if (!shown(svg)) continue;
+    const box = svg.getBoundingClientRect();
+    for (const t of svg.querySelectorAll('text')) {
+      if (!t.textContent.trim() || !shown(t) || t.closest('[opacity="0"]') || getComputedStyle(t).opacity === '0') continue;
+      const m = t.getScreenCTM(), r = t.getBoundingClientRect();
+      const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+      if (px < 10) out.chart.push(['live', px, t.textContent.slice(0, 30)]);
+      if (r.left < Math.max(box.left, 0) - 1 || r.right > Math.min(box.right, innerWidth) + 1) out.cut.push(t.textContent.slice(0, 30));
+    }
+  }
+  for (const img of root.querySelectorAll('img')) {
+    const src = img.currentSrc || img.src;
+    if (!shown(img) || !/[.]svg$/.test(new URL(src).pathname)) continue;
+    const doc = new DOMParser().parseFromString(await (await fetch(src)).text(), 'image/svg+xml');
+    const sizes = [...doc.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size'))).filter(n => n > 0);
+    const px = sizes.length ? Math.min(...sizes) * img.getBoundingClientRect().width / parseFloat(doc.documentElement.getAttribute('width')) : 99;
+    if (px < 9) out.chart.push(['image', px, src]);
+  }
+  const targets = [...root.querySelectorAll('a[href], button, input, select, summary')]
+    .filter(t => shown(t) && !t.closest('.md-sidebar, .md-search') && t.getBoundingClientRect().width > 0);
+  const boxes = targets.map(t => t.getBoundingClientRect());
+  const near = (a, b) => {  // the 24 px circle on a's centre reaches b's box
+    const cx = (a.left + a.right) / 2, cy = (a.top + a.bottom) / 2;
+    const dx = Math.max(b.left - cx, 0, cx - b.right), dy = Math.max(b.top - cy, 0, cy - b.bottom);
+    return Math.hypot(dx, dy) < 12;
+  };
+  targets.forEach((t, i) => {
+    const r = boxes[i];
+    if (r.width >= 24 && r.height >= 24) return;
+    const block = t.tagName === 'A' && t.closest('p, li, td, dd, th, figcaption');
+    if (block) {
+      const rest = block.cloneNode(true);
+      rest.querySelectorAll('a, button').forEach(x => x.remove());
+      if (rest.textContent.trim()) return;  // inside a sentence
+    }
+    if (boxes.every((b, j) => j === i || !near(r, b))) return;
+    out.targets.push([t.tagName, Math.round(r.width), Math.round(r.height), (t.textContent || t.value || '').trim().slice(0, 30)]);
+  });
+  return out;
+}"""
+
+
+def _open_every_chart(tab: Tab, name: str) -> None:
+    """Open every fold, and scroll to each chart, as a reader would."""
+    page = tab.page
+    page.wait_for_function("() => !document.getElementById('guide-calc') || document.querySelector('#guide-calc[data-ready]')")
+    page.eval_on_selector_all("details", "ds => ds.forEach(d => { d.open = true; })")
+    _scroll_to_every_chart(tab, name)
+    page.wait_for_function("() => [...document.querySelectorAll('.md-typeset__scrollwrap')].every(b => b.dataset.signReady)")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", PHONE_WIDTHS)
+def test_the_phone_pass_finds_no_cut_chart_no_small_text_and_no_small_target(width: int, scheme: str, open_tab, served_site: str):
+    tab = open_tab(served_site, color_scheme=scheme, **phone(width))
+    found = {}
+    for url in PHONE_PASS_PAGES:
+        tab.goto(url)
+        _open_every_chart(tab, url or "home")
+        got = tab.page.evaluate(PHONE_PASS)
+        bad = {k: v[:4] for k, v in got.items() if k != "width" and v}
+        if got["width"] != [width, width]:
+            bad["width"] = got["width"]
+        if bad:
+            found[url or "home"] = bad
+    assert not found, found
+    tab.recorder.assert_clean()
+
+
+# Each table's first column, what its rows are about, as far as the screen shows it: at the table's
+# start, and once a table wider than its box is scrolled to its end.
+KEY_COLUMNS = """() => {
+  const out = [];
+  for (const table of document.querySelectorAll('.md-content table')) {
+    if (!table.getClientRects().length || table.closest('details:not([open])')) continue;
+    const scroller = [table, table.closest('.md-typeset__scrollwrap')].find(e => e && e.scrollWidth > e.clientWidth + 1);
+    for (const end of scroller ? [0, scroller.scrollWidth] : [0]) {
+      if (scroller) scroller.scrollLeft = end;
+      for (const row of table.rows) {
+        const cell = row.cells[0];
+        if (!cell || !cell.getClientRects().length || !cell.textContent.trim()) continue;
+        const r = cell.getBoundingClientRect();
+        const x = Math.min(Math.max((r.left + r.right) / 2, 0), innerWidth - 1), y = (r.top + r.bottom) / 2;
+        const seen = r.left >= -1 && r.right <= innerWidth + 1 && (y < 0 || y > innerHeight || cell.contains(document.elementFromPoint(x, y)));
+        if (!seen) out.push({end, text: cell.textContent.trim().slice(0, 30), left: Math.round(r.left), right: Math.round(r.right)});
+      }
+    }
+    if (scroller) scroller.scrollLeft = 0;
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("width", PHONE_WIDTHS)
+def test_no_table_on_a_phone_leaves_its_key_column_off_screen(width: int, open_tab, served_site: str):
+    tab = open_tab(served_site, **phone(width))
+    found = {}
+    for url in PHONE_PASS_PAGES:
+        tab.goto(url)
+        tab.page.wait_for_function("() => !document.getElementById('guide-calc') || document.querySelector('#guide-calc[data-ready]')")
+        tab.page.eval_on_selector_all("details", "ds => ds.forEach(d => { d.open = true; })")
+        tab.page.wait_for_function("() => [...document.querySelectorAll('.md-typeset__scrollwrap')].every(b => b.dataset.signReady)")
+        off = tab.page.evaluate(KEY_COLUMNS)
+        if off:
+            found[url or "home"] = off[:4]
+    assert not found, found
+    tab.recorder.assert_clean()
+
+
+@pytest.mark.parametrize("width", PHONE_WIDTHS)
+def test_on_a_phone_the_prices_table_shows_an_on_demand_price_on_the_first_screen_width(width: int, open_tab, served_site: str):
+    tab = open_tab(served_site, **phone(width))
+    tab.goto("prices/")
+    head = tab.page.locator("table[data-table=prices] thead th", has_text="On-demand $/hour")
+    box = head.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    price = tab.page.locator("table[data-table=prices] td[data-key=on_demand]").first.bounding_box()
+    assert price["x"] + price["width"] <= width, price
+    tab.recorder.assert_clean()
+
+
+@pytest.mark.parametrize("width", PHONE_WIDTHS)
+@pytest.mark.parametrize("url", ["methodology/", "embed/"])
+def test_the_sensitivity_chart_is_whole_on_a_phone(url: str, width: int, open_tab, served_site: str):
+    tab = open_tab(served_site, **phone(width))
+    tab.goto(url)
+    view = tab.page.locator(".guide-chart__view[data-chart=reference-sensitivity]")
+    view.scroll_into_view_if_needed()
+    tab.page.wait_for_function("(e) => e.dataset.drawn === 'true'", arg=view.element_handle())
+    texts = view.evaluate("""(v) => {
+      const box = v.querySelector('svg').getBoundingClientRect();
+      return [...v.querySelectorAll('svg text')].filter(t => t.textContent.trim() && !t.closest('[opacity="0"]')).map(t => {
+        const r = t.getBoundingClientRect(), m = t.getScreenCTM();
+        return {text: t.textContent, inside: r.left >= Math.max(box.left, 0) - 1 && r.right <= Math.min(box.right, innerWidth) + 1,
+                px: parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b)};
+      });
+    }""")
+    shown = " ".join(t["text"] for t in texts)
+    assert "Sensitivity" in shown and "favours Trainium" in shown, shown
+    assert all(t["inside"] for t in texts), [t["text"] for t in texts if not t["inside"]]
+    assert min(t["px"] for t in texts) >= 10, texts
+    tab.recorder.assert_clean()
+
+
+def test_counts_and_savings_read_as_a_buyer_says_them(open_tab, served_site: str, project):
+    tab = open_tab(served_site)
+    tab.goto("scenarios/")
+    hybrid = sum(r.verdict == "hybrid" for r in project.results)
+    assert hybrid == 1
+    lead = tab.page.locator("article p", has_text="Of ").first.inner_text()
+    assert "1 is hybrid" in lead and "are hybrid" not in lead, lead
+    # A scenario Trainium cannot run says so where the index gives what Trainium saves.
+    for r in project.results:
+        cell = tab.page.locator(f'tr[data-scenario="{r.id}"] td[data-label="Saving per run"]').inner_text()
+        if not any(w.outcome.trainium.feasible for w in r.workloads):
+            assert cell == "Trainium cannot run", (r.id, cell)
+        else:
+            assert cell.startswith(("Trainium saves $", "Trainium costs $")), (r.id, cell)
+    tab.goto("scenarios/data-residency-london/")
+    row = tab.page.locator('td[data-key="saving_per_run"]').inner_text()
+    assert row == "Trainium cannot run, so cost is not compared.", row
+    engineers = tab.page.locator('td[data-key="port_calendar_days"]').inner_text()
+    assert "(range 1 to 3 engineers;" in engineers, engineers
+    tab.goto("")
+    flips = tab.page.locator("article p", has_text="of these verdicts").inner_text()
+    assert " 0 more" not in flips and "1 more change " not in flips, flips
+    tab.recorder.assert_clean()
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_the_trainium3_pages_answer_per_situation_is_in_the_first_two_screens_without_empty_figures(width: int, open_tab, served_site: str, project):
+    tab = open_tab(served_site, **phone(width))
+    tab.goto("trainium3/")
+    rows = tab.page.eval_on_selector_all("table[data-table=trn3-situations] tbody tr", """rows => rows.map(r => ({
+      top: r.getBoundingClientRect().top + scrollY,
+      cells: [...r.cells].filter(c => c.getClientRects().length && getComputedStyle(c).display !== 'none').map(c => c.textContent.trim()),
+    }))""")
+    assert len(rows) == sum(len(r.workloads) for r in project.results)
+    assert rows[0]["top"] < 2 * 740, rows[0]["top"]
+    empty = [c for row in rows for c in row["cells"] if c in ("none", "n/a", "")]
+    assert not empty, empty
+    # A situation no price decides reads in a few lines, not a card of empty prices.
+    unpriced = [row["cells"] for row in rows if "none at any price" in row["cells"]]
+    assert unpriced and all(len(cells) == 4 for cells in unpriced), unpriced
+    tab.recorder.assert_clean()
+
+
+def test_a_price_aws_confirmed_since_its_date_says_when_it_was_last_checked(open_tab, serve, confirmed_site: BuiltSite):
+    from conftest import CONFIRMED_ON
+
+    tab = open_tab(serve(confirmed_site.site), **phone(390))
+    said = f"last checked {CONFIRMED_ON}"
+    tab.goto("prices/")
+    cell = tab.page.locator('tr[data-instance="p5.48xlarge"] td[data-key="on_demand"]').inner_text()
+    assert "2026-01-21" in cell and said in cell, cell
+    detail = tab.page.locator('table[data-table="prices-detail"] tr[data-instance="p5.48xlarge"][data-region="us-east-1"][data-option="on-demand"]')
+    assert said in detail.inner_text()
+    # Only the figure the API gave again says so.
+    assert tab.page.locator(".guide-checked").count() == 2
+    # Where a scenario and the calculator use it, beside its source and date.
+    tab.goto("scenarios/one-off-run/")
+    assert said in tab.page.locator("table[data-table=inputs]").inner_text()
+    tab.goto("calculator/")
+    tab.page.wait_for_selector("#guide-calc[data-ready]")
+    assert said in tab.page.inner_text("#calc-prices")
+    tab.recorder.assert_clean()
+
+
+@pytest.mark.parametrize("url", ["scenarios/one-off-run/", "calculator/", "scenarios/"])
+def test_beside_each_verdict_the_page_says_what_the_verdict_leaves_out(url: str, open_tab, served_site: str):
+    tab = open_tab(served_site, **phone(390))
+    tab.goto(url)
+    note = tab.page.locator(".guide-leaves-out")
+    assert note.count() == 1
+    text = note.inner_text()
+    assert text.startswith("Not counted:") and "storing data" in text and "CUDA and a Neuron" in text and "serving the trained model" in text, text
+    if url.startswith("scenarios/one-off-run"):
+        assert tab.page.locator(".guide-verdict .guide-leaves-out").count() == 1  # in the verdict's own box
+    link = note.locator("a")
+    link.click()
+    tab.page.wait_for_function("() => location.pathname.endsWith('/methodology/') && location.hash === '#what-is-not-modelled'")
+    assert "Inference" in tab.page.locator("#what-is-not-modelled ~ ul").first.inner_text()
+    tab.recorder.assert_clean()
+
+
+# Where each page's answer is: the verdict, the price, the first situation's figure.
+ANSWERS = {
+    "": ".guide-lead", "scenarios/": "table[data-table=index] td[data-verdict]",
+    "scenarios/one-off-run/": ".guide-verdict__label", "scenarios/case-series-a-startup/": ".guide-verdict__label",
+    "calculator/": "#calc-glance-verdict", "prices/": "table[data-table=prices] td[data-key=on_demand]",
+    "trainium3/": "table[data-table=trn3-situations] td[data-label=Value]", "embed/decision-map/": "#chart",
+}
+
+
+@pytest.mark.parametrize("width", PHONE_WIDTHS)
+def test_every_page_a_phone_reader_opens_has_its_answer_in_the_first_two_screens(width: int, open_tab, served_site: str):
+    tab = open_tab(served_site, **phone(width))
+    found = {}
+    for url, answer in ANSWERS.items():
+        tab.goto(url)
+        tab.page.wait_for_function("() => !document.getElementById('guide-calc') || document.querySelector('#guide-calc[data-ready]')")
+        where = tab.page.locator(answer).first.evaluate("e => { const r = e.getBoundingClientRect(); return [r.top + scrollY, r.bottom + scrollY, innerHeight]; }")
+        if not (where[1] > 0 and where[0] < 2 * where[2]):
+            found[url or "home"] = where
+    assert not found, found
+    tab.recorder.assert_clean()
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_full_answer_and_citation_links_are_24_px_targets_and_code_in_tables_12_px(width: int, open_tab, served_site: str):
+    tab = open_tab(served_site, **phone(width))
+    tab.goto("calculator/")
+    tab.page.wait_for_selector("#calc-glance:not([hidden])")
+    full = tab.page.locator(".guide-calc__glance-more a").bounding_box()
+    assert full["height"] >= 24 and full["width"] >= 24, full
+    tab.goto("prices/")
+    cites = tab.page.eval_on_selector_all(".guide-cite a", "as => as.map(a => a.getBoundingClientRect().height)")
+    assert len(cites) > 100 and min(cites) >= 24, min(cites)
+    tab.goto("scenarios/one-off-run/")
+    code = tab.page.eval_on_selector_all("td code", "cs => cs.map(c => parseFloat(getComputedStyle(c).fontSize))")
+    assert code and min(code) >= 12, code
     tab.recorder.assert_clean()

@@ -688,3 +688,55 @@ def test_the_answer_names_the_prices_its_plans_buy_at(calc: Calc):
     assert used.startswith("Prices the plans buy at:")
     plans = calc.page.eval_on_selector_all("#calc-output [data-key$='.plan_option']", "els => els.map(e => e.dataset.value)")
     assert "spot" in plans and ", spot, at $" in used
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_other_run_size_fields_open_with_examples_and_no_errors_and_the_summary_says_it_is_out_of_date(calc: Calc, width: int):
+    calc.page.set_viewport_size({"width": width, "height": 780})
+    calc.open()
+    before = calc.values()
+    calc.page.check("#calc-mode-flops")
+    fields = ("#calc-params", "#calc-tokens", "#calc-mfu")
+    # Nothing typed yet: no field is marked, each shows an example from a shipped scenario that gives it.
+    assert [calc.page.inner_text(f + "-error") for f in fields] == ["", "", ""]
+    assert [calc.page.get_attribute(f, "aria-invalid") for f in fields] == [None, None, None]
+    assert [calc.page.get_attribute(f, "placeholder") for f in fields] == ["e.g. 8", "e.g. 2000", "e.g. 0.35"]
+    # The old answer stays, and the summary that stays in view says at once that it is out of date.
+    assert calc.values() == before and calc.page.get_attribute("#calc-output", "data-stale") == "true"
+    assert calc.page.inner_text("#calc-stale") == "Fill in the 3 empty fields above: the answer below is still the one for the last complete inputs."
+    stale = calc.page.locator("#calc-glance-stale")
+    assert stale.is_visible() and stale.inner_text() == "Out of date: fill in the empty fields in the form."
+    box = stale.bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= 780, box
+    # A field typed in and emptied again is marked, as any other.
+    calc.page.fill("#calc-params", "8")
+    calc.page.fill("#calc-params", "")
+    assert calc.page.inner_text("#calc-params-error") == "Enter a number."
+    assert calc.page.inner_text("#calc-glance-stale") == "Out of date: fix the marked fields in the form."
+    for field, value in zip(fields, ("8", "2000", "0.35"), strict=True):
+        calc.page.fill(field, value)
+    assert calc.page.get_attribute("#guide-calc", "data-state") == "ok"
+    assert calc.page.is_hidden("#calc-glance-stale") and calc.page.is_hidden("#calc-stale")
+
+
+def _buy_notes(calc: Calc) -> dict[str, str]:
+    return dict(calc.page.eval_on_selector_all(".guide-calc__why", "ps => ps.map(p => [p.id.split('-why-')[1], p.hidden ? '' : p.textContent])"))
+
+
+def test_a_way_to_buy_that_changes_nothing_where_the_reader_stands_says_why_beside_its_box(calc: Calc, project):
+    # The GPU in a region that data/ prices only on demand, the Trainium side where spot is not published.
+    calc.open("?gr=us-west-1")
+    before = calc.values()
+    calc.page.check("#calc-buy input[value='spot']")
+    calc.page.wait_for_function("() => new URLSearchParams(location.search).get('b') === 'on-demand,spot'")
+    assert calc.values() == before  # the box changed nothing...
+    notes = _buy_notes(calc)
+    # ...and says so beside it, with where the guide does price spot for these instances, read from data/.
+    spot_regions = sorted({p.region for p in project.catalog.prices if p.instance == "p5.48xlarge" and p.option == "spot" and p.offered})
+    assert notes["spot"] == ("Changes nothing here: the guide has no spot price for trn2.48xlarge in us-east-2 or p5.48xlarge in "
+                             f"us-west-1 (it has one for p5.48xlarge in {' or '.join(spot_regions)}).")
+    assert notes["on-demand"] == "" and notes["capacity-block"] == ""
+    described = calc.page.get_attribute("#calc-buy input[value='spot']", "aria-describedby")
+    assert calc.page.inner_text(f"#{described}") == notes["spot"]
+    # Where the reader stands changes: a region the GPU is sold spot in, listed for the workload, silences it.
+    calc.page.fill("#calc-regions", "us-west-1, us-east-2, us-east-1")
+    calc.page.wait_for_function("() => document.getElementById('calc-buy-why-spot').hidden")
+    assert calc.values() != before

@@ -252,7 +252,8 @@ def test_an_embed_page_paints_its_image_and_loads_the_runtime_only_when_reached(
     requested: list[str] = []
     page.on("request", lambda r: requested.append(r.url))
     try:
-        page.goto(served_site + "embed/one-off-run-1-cumulative/", wait_until="networkidle")
+        # ?theme=auto: the reader's own scheme, which the frame follows only when the embedding page asks.
+        page.goto(served_site + "embed/one-off-run-1-cumulative/?theme=auto", wait_until="networkidle")
         image = page.locator("#chart > img")
         assert image.evaluate("i => i.complete && i.naturalWidth > 0")
         assert image.get_attribute("src") == ("one-off-run-1-cumulative-dark.svg" if theme == "dark" else "one-off-run-1-cumulative.svg")
@@ -496,3 +497,82 @@ def test_after_a_build_that_checked_a_chart_an_equal_one_read_back_from_its_entr
     _, changed, as_before = embeds.build([_chart("same", "a,b\n9,9\n")], cache, None)
     assert as_before == {} and looked
     assert changed["embed/same/same.csv"].read_text(encoding="utf-8") == "a,b\n9,9\n"
+
+
+def _snippet(page, served_site: str, url: str, chart: str, n: int) -> str:
+    page.goto(served_site + url)
+    return page.evaluate("([chart, n]) => document.querySelectorAll(`details.guide-embed[data-embed='${chart}'] pre code`)[n].textContent",
+                         [chart, n])
+
+
+# The smallest text an SVG image shows on screen, in CSS px: its smallest font size, scaled as drawn.
+SMALLEST_IMAGE_TEXT = """async () => {
+  const img = document.images[0];
+  const doc = new DOMParser().parseFromString(await (await fetch(img.currentSrc)).text(), 'image/svg+xml');
+  const sizes = [...doc.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size'))).filter(n => n > 0);
+  return {src: img.currentSrc, px: Math.min(...sizes) * img.getBoundingClientRect().width / parseFloat(doc.documentElement.getAttribute('width'))};
+}"""
+
+
+def test_the_image_snippet_stays_legible_in_a_320_px_column(browser, served_site: str):
+    chart = "one-off-run-1-cumulative"
+    context = browser.new_context(viewport={"width": 320, "height": 700}, is_mobile=True)
+    try:
+        page = context.new_page()
+        snippet = _snippet(page, served_site, "scenarios/one-off-run/", chart, 1)
+        page.set_content(f'<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"></head>'
+                         f'<body style="margin:0">{snippet}</body></html>', wait_until="load")
+        page.wait_for_function("() => document.images[0].complete && document.images[0].naturalWidth > 0")
+        shown = page.evaluate(SMALLEST_IMAGE_TEXT)
+        # The narrow image, as the chart's own page shows a phone, its text at the guide's 9 px or more.
+        assert shown["src"].endswith("-narrow.svg") and shown["px"] >= 9, shown
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("chart,url", [("one-off-run-1-cumulative", "scenarios/one-off-run/"), ("reference-sensitivity", "methodology/")])
+def test_an_iframe_at_its_natural_width_holds_its_chart_and_caption_without_an_empty_band(chart: str, url: str, browser, served_site: str):
+    context = browser.new_context(viewport={"width": 700, "height": 900})
+    try:
+        page = context.new_page()
+        snippet = _snippet(page, served_site, url, chart, 0)
+        page.set_content(f"<!doctype html><body style='margin:0'>{snippet}</body>", wait_until="load")
+        frame = page.frame_locator("iframe")
+        frame.locator("figcaption").wait_for()
+        height = page.evaluate("() => document.querySelector('iframe').getBoundingClientRect().height")
+        inner = frame.locator("body").evaluate("b => [document.documentElement.scrollHeight, document.querySelector('figcaption').getBoundingClientRect().bottom]")
+        assert inner[0] <= height, (inner, height)  # all of it shows, nothing to scroll
+        assert height - inner[1] < 40, (inner, height)  # and no band of nothing under the caption
+    finally:
+        context.close()
+
+
+def test_a_frame_stays_light_in_a_page_for_a_reader_in_dark_mode_unless_asked(browser, served_site: str):
+    context = browser.new_context(color_scheme="dark")
+    try:
+        page = context.new_page()
+        base = served_site + "embed/one-off-run-1-cumulative/"
+        for query, theme in (("", "light"), ("?theme=dark", "dark"), ("?theme=auto", "dark"), ("?theme=light", "light")):
+            page.goto(base + query, wait_until="load")
+            assert page.get_attribute("body", "data-theme") == theme, query
+            assert page.locator("#chart > img").get_attribute("src").endswith("-dark.svg") == (theme == "dark"), query
+        # The gallery tells a blogger how to ask for the dark frame.
+        page.goto(served_site + "embed/")
+        text = page.locator("article").inner_text()
+        assert "?theme=dark" in text and "?theme=auto" in text
+    finally:
+        context.close()
+
+
+def test_a_scenario_pages_card_says_whether_its_verdict_holds_and_names_the_site(browser, served_site: str, project):
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        for r in project.results:
+            page.goto(served_site + f"scenarios/{r.id}/")
+            alt = page.get_attribute('meta[property="og:image:alt"]', "content")
+            badge = page.inner_text(".guide-verdict .guide-badge")
+            assert alt.startswith(f"Verdict: {page.inner_text('.guide-verdict__label strong')}. {badge[:1].upper()}{badge[1:]}. "), alt
+            assert f"Trainium or GPU? · {r.scenario.title}" in alt, alt
+    finally:
+        context.close()

@@ -41,6 +41,19 @@ def test_a_price_is_stale_one_day_past_the_limit_not_on_it():
     assert f.age(_price(dt.date(2025, 11, 30))) == 358
 
 
+def test_a_price_an_api_gave_again_is_checked_on_the_day_it_last_answered_and_no_other_figure_is():
+    asked = dt.date(2026, 11, 20)
+    f = Freshness(BUILD_DAY, 180, asked=(("AWS-PRICE-LIST-API", asked),),
+                  lacked=frozenset({("p4d.24xlarge", "us-east-1", "on-demand")}))
+    cited = Price(instance="p5.48xlarge", region="us-east-1", option="on-demand", usd_per_hour=1.0,
+                  source="AWS-PRICE-LIST-API-2026-01-21", as_of=dt.date(2026, 1, 21))
+    assert f.checked(cited) == asked
+    assert f.checked(_price(dt.date(2026, 1, 21))) is None  # cited to no API
+    assert f.checked(cited.model_copy(update={"instance": "p4d.24xlarge"})) is None  # the last answer lacked it
+    assert f.checked(cited.model_copy(update={"as_of": asked})) is None  # its own date already says so
+    assert f.checked(object()) is None  # a chip's or an instance's figure has no API behind it
+
+
 def test_stale_days_comes_from_assumptions_with_a_default(tmp_path: Path, project):
     assert Freshness.of(project.catalog, BUILD_DAY).max_days == project.catalog.assumptions.stale_days.value == 180
     root = copy_inputs(tmp_path, scenarios=False)

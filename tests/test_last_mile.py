@@ -268,7 +268,9 @@ def test_the_index_says_whose_saving_each_row_shows(built_site: BuiltSite, proje
 
     for r in project.results:
         said = html.unescape(cells[r.id])
-        if r.saving_per_run < 0:
+        if not any(w.outcome.trainium.feasible for w in r.workloads):
+            assert said == "Trainium cannot run", said  # no saving a buyer could have
+        elif r.saving_per_run < 0:
             assert said == f"Trainium costs {fmt.money(-r.saving_per_run)} more", said
         else:
             assert said == f"Trainium saves {fmt.money(r.saving_per_run)}", said
@@ -570,6 +572,12 @@ def _card_png(svg: str, heading: tuple[str, ...]) -> bytes:
     return vlc.svg_to_png(drawable_svg(card_svg(svg, heading)))
 
 
+def _holds(built_site: BuiltSite, scenario: str) -> str:
+    """What a scenario's page says of whether its verdict holds, in its badge."""
+    page = (built_site.site / "scenarios" / scenario / "index.html").read_text(encoding="utf-8")
+    return html.unescape(re.search(r'<span class="guide-badge[^"]*" data-robust="[^"]+">([^<]+)</span>', page)[1])
+
+
 def test_a_scenario_pages_card_draws_its_verdict_saving_and_title_above_its_chart(built_site: BuiltSite, project):
     from generator.model import formatting as fmt
     from generator.rendering import unfurl
@@ -581,8 +589,10 @@ def test_a_scenario_pages_card_draws_its_verdict_saving_and_title_above_its_char
         card = built_site.site / meta["og:image"][len(site_url):]
         data = card.read_bytes()
         assert png_size(data) == (CARD_WIDTH, CARD_HEIGHT)
-        heading = unfurl.card_heading(r)
-        assert heading[0] == f"Verdict: {unfurl.VERDICT_LABELS[r.verdict]}" and heading[2] == r.scenario.title
+        heading = unfurl.card_heading(r, _holds(built_site, r.id), "Trainium or GPU?")
+        assert heading[0] == f"Verdict: {unfurl.VERDICT_LABELS[r.verdict]}" and heading[2] == f"Trainium or GPU? · {r.scenario.title}"
+        holds = _holds(built_site, r.id)
+        assert heading[1].startswith(holds[:1].upper() + holds[1:] + ". ")
         assert fmt.money(abs(r.total_difference)) in heading[1] and ("less" in heading[1]) == (r.total_difference >= 0)
         # The card is the chart's own SVG under those lines, nothing else (drawn, as the image
         # workers draw, with the bundled font alone).

@@ -116,11 +116,95 @@
     return out;
   }
 
+  // How a spec lays out at a given total width, run without drawing: the plot's width and height, and
+  // whether everything (titles, axes, legends) falls inside the width. Only a spec whose width is
+  // its container's (autosize "fit", as the build compiles every chart) is laid out this way.
+  async function layout(vega, spec, config, width) {
+    const signals = spec.signals.map((s) => (s.name === "width" ? { name: "width", value: width } : s));
+    const view = new vega.View(vega.parse(Object.assign({}, spec, { signals }), config), { renderer: "none" });
+    await view.runAsync();
+    const bounds = view.scenegraph().root.bounds;
+    const left = view.origin()[0];
+    const out = { width: view.width(), height: view.height(), fits: left + bounds.x1 >= -0.5 && left + bounds.x2 <= width + 0.5 };
+    view.finalize();
+    return out;
+  }
+
+  const fitsContainer = (spec) => spec.autosize && spec.autosize.type === "fit" && typeof spec.height === "number" &&
+    Array.isArray(spec.signals) && spec.signals.some((s) => s.name === "width" && /containerSize/.test(s.init || ""));
+  // The width the charts are designed at (the static images'): where a chart lays out as designed.
+  const DESIGNED = 640;
+  // A bottom or top axis title is centred under the plot, in Vega's axis title font.
+  const AXIS_TITLE_FONT = "bold 11px sans-serif";
+  const across = (axis) => axis.orient === "bottom" || axis.orient === "top";
+
+  // A column too narrow for the chart as designed (a phone) gets the layout the narrow static images
+  // have (images.narrow_spec): legends under the plot, and axis titles on as many lines as the plot's
+  // width needs, so nothing is cut at the column's edges and no text is drawn smaller to fit. The
+  // plot keeps the height it is designed with; the chart grows downwards by what moved under it.
+  // What a column's layout needs is kept per chart element, for the calculator's redraws.
+  const layouts = new WeakMap();
+  async function fitColumn(vega, el, spec, config) {
+    const width = el.clientWidth;
+    if (!width || !fitsContainer(spec)) return fitTitle(spec, width);
+    const wide = fitTitle(spec, width);
+    const key = width + "|" + JSON.stringify(config) + "|" + JSON.stringify(spec.axes.map((a) => a.title || ""));
+    let known = layouts.get(el);
+    if (!known || known.key !== key) {
+      const here = await layout(vega, wide, config, width);
+      known = { key, narrow: !here.fits || here.width < width / 2 };
+      if (known.narrow) {
+        known.plotHeight = (await layout(vega, spec, config, DESIGNED)).height;
+        known.plotWidth = (await layout(vega, narrowSpec(spec, width, known.plotHeight, null), config, width)).width;
+        // A legend in two columns wider than the column goes in one.
+        known.columns = (await layout(vega, narrowSpec(spec, width, known.plotHeight, known.plotWidth), config, width)).fits ? 2 : 1;
+      }
+      layouts.set(el, known);
+    }
+    return known.narrow ? narrowSpec(spec, width, known.plotHeight, known.plotWidth, known.columns) : wide;
+  }
+
+  // plotWidth null: the bottom and top axes without their titles, to measure the plot's width.
+  function narrowSpec(spec, width, plotHeight, plotWidth, columns = 2) {
+    const room = width - 2 * (typeof spec.padding === "number" ? spec.padding : 5);
+    const title = spec.title && typeof spec.title === "object" ? Object.assign({}, spec.title, {
+      text: lines(paragraphs(spec.title.text), "bold 13px sans-serif", room),
+      subtitle: spec.title.subtitle ? lines(paragraphs(spec.title.subtitle), "12px sans-serif", room) : spec.title.subtitle,
+    }) : spec.title;
+    const axes = (spec.axes || []).map((a) => {
+      if (!a.title || !across(a)) return a;
+      return Object.assign({}, a, { title: plotWidth === null ? "" : lines(paragraphs(a.title), AXIS_TITLE_FONT, plotWidth) });
+    });
+    const legends = (spec.legends || []).map((l) => Object.assign({}, l, { orient: "bottom", direction: "horizontal", columns }));
+    const marks = (spec.marks || []).map(turnLabel);
+    // Several legends under the plot go one above the other, not side by side past the edge.
+    const config = Object.assign({}, spec.config);
+    config.legend = Object.assign({}, config.legend, { layout: { bottom: { anchor: "start", direction: "vertical", margin: 6 } } });
+    return Object.assign({}, spec, { autosize: { type: "fit-x", contains: "padding" }, height: plotHeight, title, axes, legends, marks, config });
+  }
+
+  // A label drawn on the plot at a point (a break-even, the plan's end) reads away from it, to the
+  // side the designed width left room on; in a narrow plot that side may have none. It then reads
+  // towards the wider side, and is cut short there rather than at the chart's edge.
+  function turnLabel(mark) {
+    const u = mark.type === "text" && mark.encode && mark.encode.update;
+    const x = u && u.x;
+    if (!x || !x.scale || !x.field || !u.align || !("value" in u.align)) return mark;
+    const at = `scale(${JSON.stringify(x.scale)}, datum[${JSON.stringify(x.field)}])`;
+    const left = `${at} < width / 2`;
+    const update = Object.assign({}, u, {
+      align: { signal: `${left} ? 'left' : 'right'` },
+      dx: { signal: `${left} ? 4 : -4` },
+      limit: { signal: `max(${at}, width - ${at}) - 4` },
+    });
+    return Object.assign({}, mark, { encode: Object.assign({}, mark.encode, { update }) });
+  }
+
   // Draws a compiled Vega `spec` into `el`, replacing what it held. Returns { view, finalize() }.
   async function draw(el, spec, theme) {
     const vega = await loadRuntime();
     theme = THEMES[theme] ? theme : "light";
-    spec = fitTitle(theme === "dark" ? Object.assign({}, spec, { marks: darkNotes(spec.marks) }) : spec, el.clientWidth);
+    spec = await fitColumn(vega, el, theme === "dark" ? Object.assign({}, spec, { marks: darkNotes(spec.marks) }) : spec, THEMES[theme]);
     const view = new vega.View(vega.parse(spec, THEMES[theme]), { renderer: "svg", hover: true });
     const tooltip = tooltipFor(vega, theme);
     if (tooltip) view.tooltip(tooltip);

@@ -251,14 +251,15 @@
     return `${kind}${nth > 1 ? " " + nth : ""}${under}, scrolls sideways`;
   }
 
+  // A formula comes focusable from the build (mathml.py), for a reader whose scripts have not run.
   function keyboardScroll(el) {
     const scrolls = el.scrollWidth > el.clientWidth + 1;
-    if (scrolls && !el.hasAttribute("tabindex")) {
+    if (scrolls && !el.hasAttribute("data-guide-scroll")) {
       el.setAttribute("tabindex", "0");
       el.setAttribute("role", "region");
       el.setAttribute("aria-label", scrollName(el));
       el.setAttribute("data-guide-scroll", "");
-    } else if (!scrolls && el.hasAttribute("data-guide-scroll")) {
+    } else if (!scrolls && (el.hasAttribute("data-guide-scroll") || el.classList.contains("guide-math"))) {
       ["tabindex", "role", "aria-label", "data-guide-scroll"].forEach((a) => el.removeAttribute(a));
     }
   }

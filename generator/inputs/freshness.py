@@ -87,6 +87,14 @@ class Freshness:
                 return day
         return p.as_of
 
+    def checked(self, figure: object) -> dt.date | None:
+        """The day one of AWS's APIs last gave this price again, where that is after the day its row
+        shows (its as_of); None for any other figure, or a price no answer confirmed since."""
+        if not all(hasattr(figure, name) for name in ("instance", "region", "option", "as_of")):
+            return None
+        day = self.known_on(figure)  # type: ignore[arg-type]
+        return day if day > figure.as_of else None  # type: ignore[attr-defined]
+
     def age(self, p: DatedPrice) -> int:
         return (self.today - self.known_on(p)).days
 

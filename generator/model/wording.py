@@ -371,6 +371,10 @@ ANSWER_LABELS = {
     "verdict_column": "Verdict",
     "difference": SUMMARY_LABELS["total_difference"],
     "prices_used": "Prices the plans buy at:",
+    # Beside every verdict: what it does not count (the methodology lists it all).
+    "leaves_out": "Not counted: moving and storing data, keeping both a CUDA and a Neuron version working, "
+                  "serving the trained model.",
+    "leaves_out_more": "All that is left out",
 }
 # A team's Neuron experience (schema.Experience), as the scenario page and the calculator's form name it.
 EXPERIENCE_LABELS = {"none": "None", "some": "Some", "experienced": "Experienced, or a partner"}
@@ -808,7 +812,7 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
         "sides": sides,
         "rows": [
             {"label": L["saving_per_run"],
-             **_cell("saving_per_run", o["saving_per_run"], saving_text(o["saving_per_run"], o["saving_pct"]))},
+             **_cell("saving_per_run", o["saving_per_run"], saving_text(o["saving_per_run"], o["saving_pct"], o))},
             {"label": L["port_cost"], **_cell("port_cost", o["port_cost"], f.money(o["port_cost"]))},
             {"label": L["ports"], **_cell("ports", o["ports"], f.count(o["ports"]))},
             {"label": L["break_even_runs"], **_cell("break_even_runs", _break_even_value(x, o, t), _break_even(x, o, t))},
@@ -817,7 +821,19 @@ def _summary(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> dict[st
     }
 
 
-def saving_text(saving: float, share: float | None) -> str:
+def _side_that_cannot_run(o: dict[str, Any]) -> str | None:
+    """Which side cannot run, in words ("Trainium cannot run"), or None when both can."""
+    trn, gpu = o["trainium"]["feasible"], o["gpu"]["feasible"]
+    if trn and gpu:
+        return None
+    return CANNOT_RUN["neither" if not (trn or gpu) else "gpu" if not trn else "trainium"]
+
+
+def saving_text(saving: float, share: float | None, o: dict[str, Any]) -> str:
+    # A saving per run on a side that cannot run is no saving a buyer can have.
+    cannot = _side_that_cannot_run(o)
+    if cannot is not None:
+        return cannot + TEMPLATES["not_compared"]
     if share is None:
         return _say("saving_paid", saving=f.money(saving))
     return _say("saving_share", saving=f.money(saving), share=f.pct(share))
@@ -998,6 +1014,19 @@ def scenario_state(states: list[str]) -> str:
     return "flips" if "flips" in states else "joint" if "joint" in states else "robust"
 
 
+# The scenarios index's saving cell, which names whose saving it is (only the index says these).
+INDEX_SAVING = {"saves": "Trainium saves {amount}", "costs_more": "Trainium costs {amount} more"}
+
+
+def _index_saving(r: Any, saving: float) -> str:
+    """The index's saving cell: whose saving it is, or that Trainium cannot run any of the workloads."""
+    if not any(w.outcome.trainium.feasible for w in r.workloads):
+        return CANNOT_RUN["gpu"]
+    if saving < 0:
+        return INDEX_SAVING["costs_more"].format(amount=f.money(-saving))
+    return INDEX_SAVING["saves"].format(amount=f.money(saving))
+
+
 def scenario_row(r: Any, shown: list[dict[str, Any]]) -> dict[str, Any]:
     """What the scenarios index says about a whole scenario, from its workloads' `present` output."""
     states = [p["robustness"]["state"] for p in shown]
@@ -1018,7 +1047,7 @@ def scenario_row(r: Any, shown: list[dict[str, Any]]) -> dict[str, Any]:
         "state": state,
         "words": robust_words(state, flips),
         "saving": saving,
-        "saving_text": f.money(saving),
+        "saving_text": _index_saving(r, saving),
         # The index has room for the short form only; the scenario page says why.
         "break_even": [p["break_even"]["short"] for p in shown],
         # Sorted as the reader sees them: "none" and "never" after every count.

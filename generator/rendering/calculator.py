@@ -8,6 +8,7 @@ import dataclasses
 import json
 from typing import Any
 
+from generator.inputs.freshness import Freshness
 from generator.model import engine, wording
 from generator.model.catalog import OPTION_LABELS, TERM_HOURS, Catalog
 from generator.model.resolve import block_limits, spot_risk
@@ -21,6 +22,8 @@ def calculator_data(catalog: Catalog, fresh: Judge | None = None) -> dict[str, A
     """fresh: the build day's judge of which prices are stale, which an answer then says of the prices
     it used (none are, without one)."""
     a = catalog.assumptions
+    # The day an API last confirmed each price does not depend on today: known without a judge too.
+    confirmed = fresh if isinstance(fresh, Freshness) else Freshness.of(catalog)
     limits = block_limits(catalog)
     # An instance with no published price anywhere (Trn3 today) cannot be costed: not offered here.
     priced = {p.instance for p in catalog.prices if p.offered}
@@ -41,6 +44,7 @@ def calculator_data(catalog: Catalog, fresh: Judge | None = None) -> dict[str, A
                 "vanished": p.vanished.isoformat() if p.vanished else None,
                 "stale": False if fresh is None or not p.offered else fresh.is_stale(p),
                 "age_days": None if fresh is None or not p.offered else fresh.age(p),
+                "checked": checked.isoformat() if (checked := confirmed.checked(p)) else None,
             }
             for p in catalog.prices
         ],

@@ -41,8 +41,25 @@ MESSAGES: dict[str, str] = {
     "many_marked": "the {count} fields marked above",
     "stale_answer": "Fix {fields}: the answer below is still the one for the last valid inputs.",
     "no_answer_yet": "Fix {fields} to see the answer.",
+    # A field the reader has not typed in yet is not marked wrong for being empty: it shows an example
+    # instead, and until it is filled the answer is the one for the last complete inputs.
+    "example": "e.g. {value}",
+    "one_empty": "the empty field above",
+    "many_empty": "the {count} empty fields above",
+    "incomplete_answer": "Fill in {fields}: the answer below is still the one for the last complete inputs.",
+    "no_answer_until_filled": "Fill in {fields} to see the answer.",
+    # The same said in the answer at a glance, which stays in view (pinned on a phone).
+    "glance_fix": "Out of date: fix the marked fields in the form.",
+    "glance_fill": "Out of date: fill in the empty fields in the form.",
+    # Beside a way to buy the workload cannot be bought in where the reader stands.
+    "way_unpriced": "Changes nothing here: the guide has no {way} price for {sides}{elsewhere}.",
+    "way_side": "{instance} in {regions}",
+    "way_elsewhere": " (it has one for {sides})",
+    "list_or": " or ",
+    "list_comma": ", ",
     # The prices line under the form; each side's part is given, a source's tail made here.
     "price_source": ", from {name}, {as_of}",
+    "price_checked": ", from {name}, {as_of}, last checked {checked}",
     "prices_line": "Trainium {trainium}. GPU {gpu}.",
     # The form's choices: an architecture class with its port effort, a hard constraint with its effect.
     "architecture_choice": "{label} ({low} to {high} engineer-weeks)",

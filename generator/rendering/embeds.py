@@ -86,7 +86,8 @@ def image_height(chart: Chart) -> int:
 NARROW_KINDS = frozenset({"cumulative"})
 # Where a page shows the narrow image: below 608 px the column is under 576 px (the viewport less
 # Material's 16 px margins), the width that keeps the wide image's 10 px text at 9 (guide.css).
-NARROW_MEDIA = "(max-width: 607.98px)"
+NARROW_BELOW = 608
+NARROW_MEDIA = f"(max-width: {NARROW_BELOW - 0.02}px)"
 
 
 def narrow_height(chart: Chart, site_url: str) -> int:

@@ -10,7 +10,10 @@ from latex2mathml.converter import convert
 
 
 def fence(source: str, language: str, css_class: str, options: dict, md, **kwargs) -> str:
-    return f'<div class="guide-math">{convert(source.strip(), display="block")}</div>'
+    # A formula may be wider than a phone and scroll: it can take keyboard focus from the start, so
+    # it can be scrolled by keyboard before any script runs; guide.js names the ones that scroll and
+    # takes the focus back from those that fit.
+    return f'<div class="guide-math" tabindex="0">{convert(source.strip(), display="block")}</div>'
 
 
 def inline(source: str, language: str, css_class: str, md) -> str:

@@ -192,10 +192,10 @@ class Renderer:
             image_height=embeds.image_height,
             narrow_width=NARROW_WIDTH,
             narrow_media=embeds.NARROW_MEDIA,
+            narrow_break=embeds.NARROW_BELOW,
             narrow_height=lambda c: embeds.narrow_height(c, self.site_url),
             png_scale=PNG_SCALE,
             iframe_width=unfurl.IFRAME_WIDTH,
-            iframe_height=unfurl.IFRAME_HEIGHT,
             card_width=CARD_WIDTH,
             card_height=CARD_HEIGHT,
             static_images=static_images,
@@ -320,7 +320,7 @@ class Renderer:
 
     # Snippets a blogger pastes. Built as text here and escaped again where the page shows them.
     def iframe_snippet(self, c: ch.Chart) -> str:
-        return unfurl.iframe(f"{self.site_url}embed/{c.id}/", c.title, "100%", unfurl.IFRAME_HEIGHT)
+        return unfurl.iframe(f"{self.site_url}embed/{c.id}/", c.title, "100%", unfurl.iframe_height(c))
 
     def image_snippet(self, c: ch.Chart) -> str:
         names = embeds.file_names(c.id)
@@ -328,9 +328,16 @@ class Renderer:
         src = f"{self.site_url}embed/{c.id}/{names['svg']}"
         alt = f"{c.title}. {c.summary}"
         # Its natural width at most, and the column's where that is narrower: a blog read on a phone
-        # never scrolls sideways for it.
-        return (f'<a href="{html.escape(page)}"><img src="{html.escape(src)}" alt="{html.escape(alt)}" '
-                f'width="{embeds.EXPORT_WIDTH}" height="{embeds.image_height(c)}" style="max-width:100%;height:auto"></a>')
+        # never scrolls sideways for it. Where the chart has a narrow image, a phone's screen gets
+        # that one, as the chart's own page gives it, so its text is not shrunk to a few pixels.
+        img = (f'<img src="{html.escape(src)}" alt="{html.escape(alt)}" width="{embeds.EXPORT_WIDTH}" '
+               f'height="{embeds.image_height(c)}" style="max-width:100%;height:auto">')
+        narrow = embeds.narrow_height(c, self.site_url)
+        if narrow:
+            src = f"{self.site_url}embed/{c.id}/{names['svg-narrow']}"
+            img = (f'<picture><source media="{embeds.NARROW_MEDIA}" srcset="{html.escape(src)}" width="{NARROW_WIDTH}" '
+                   f'height="{narrow}">{img}</picture>')
+        return f'<a href="{html.escape(page)}">{img}</a>'
 
     # Pages.
     def register(self, c: ch.Chart, page: str, card_heading: tuple[str, ...] = ()) -> ch.Chart:
@@ -356,9 +363,9 @@ class Renderer:
         page = f"scenarios/{r.id}.md"
         shown = [present_workload(w, self.source_names, self.freshness) for w in r.workloads]
         # Each chart's card, what a link to the page or to the chart unfurls to, leads with the answer.
-        answer = unfurl.card_heading(r)
-        blocks = [self.chart_block(self.register(c, page, answer)) for c in ch.scenario_charts(r, shown)]
         row = self._rows[r.id] = scenario_row(r, shown)
+        answer = unfurl.card_heading(r, row["words"], self.site_name)
+        blocks = [self.chart_block(self.register(c, page, answer)) for c in ch.scenario_charts(r, shown)]
         self._row_html[r.id] = self._index_row(r, row)
         self._presets[r.id] = self.presets(r)
         return self.env.get_template("scenario.md.j2").render(r=r, blocks=blocks, named=[w.named_prices for w in r.workloads],
@@ -409,7 +416,8 @@ class Renderer:
             site.pages[path], shown = self._cached_scenario_page(r)
             site.sources[path] = r.path
             card = f"embed/{shown.id}/{embeds.file_names(shown.id)['card']}" if shown else None
-            site.unfurls.add(path, functools.partial(unfurl.scenario, r, embeds.page_url(path), shown, card))
+            heading = unfurl.card_heading(r, self.scenario_row(r)["words"], self.site_name)
+            site.unfurls.add(path, functools.partial(unfurl.scenario, r, embeds.page_url(path), shown, card, heading))
         site.pages["scenarios/index.md"] = self.env.get_template("scenarios_index.md.j2").render()
         self.calculator_chart  # noqa: B018 (compiled now, see calculator_chart)
         pp_chart = self.register(ch.price_performance(self.catalog), "prices.md")

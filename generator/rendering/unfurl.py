@@ -25,7 +25,15 @@ from generator.rendering.images import CARD_HEIGHT, CARD_WIDTH
 SITE_CARD = "assets/site-card.png"  # the card of every page that has no chart of its own to show
 OEMBED = "oembed.json"  # in each embed/<id>/ folder
 # The iframe every embed snippet gives, and the size the oEmbed file states for it.
-IFRAME_WIDTH, IFRAME_HEIGHT = 640, 460
+IFRAME_WIDTH = 640
+# Under the chart the embed page puts its caption (two or three lines) and its margins: the frame is
+# the chart's own height and this, so a frame at its natural width leaves no empty band.
+IFRAME_CAPTION = 80
+
+
+def iframe_height(chart: Any) -> int:
+    """The frame's height for a chart: its static image's height at the export width, and its caption."""
+    return int(chart.spec["height"]) + IFRAME_CAPTION
 
 
 def environment(bytecode_cache: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
@@ -106,12 +114,16 @@ def site_card_alt() -> str:
             "for the reference workload across training runs planned and Trainium's throughput relative to the GPU.")
 
 
-def card_heading(r: Any) -> tuple[str, ...]:
+def card_heading(r: Any, holds: str = "", site_name: str = "") -> tuple[str, ...]:
     """What a scenario's card says above its chart, short enough to read at a feed's 500 px: the
-    verdict, what Trainium costs against the GPU over the plan, and the scenario's title."""
+    verdict with whether it holds (`holds`, the words its page's badge gives), what Trainium costs
+    against the GPU over the plan, and the scenario's title after the site's name, so a card seen
+    away from the site still says where it is from and how far to trust it."""
     td = r.total_difference
     whose = "The workloads sent to Trainium cost" if r.verdict == "hybrid" else "Trainium costs"
-    return (f"Verdict: {VERDICT_LABELS[r.verdict]}", f"{whose} {_than(td)} than the GPU over the plan", r.scenario.title)
+    cost = f"{whose} {_than(td)} than the GPU over the plan"
+    title = f"{site_name} · {r.scenario.title}" if site_name else r.scenario.title
+    return (f"Verdict: {VERDICT_LABELS[r.verdict]}", f"{holds[:1].upper()}{holds[1:]}. {cost}" if holds else cost, title)
 
 
 def chart_alt(chart: Any) -> str:
@@ -161,7 +173,7 @@ def verdict_sentence(r: Any) -> str:
     return f"Verdict: {label}, with Trainium {_amounts(spr, td, 'saving', 'costing')}, at prices as of {as_of}."
 
 
-def scenario(r: Any, page_path: str, chart: Any | None, chart_card: str | None) -> Unfurl:
+def scenario(r: Any, page_path: str, chart: Any | None, chart_card: str | None, heading: tuple[str, ...] = ()) -> Unfurl:
     """A scenario page's card: its first chart, the verdict in a sentence; a link to the page pasted
     where oEmbed is read embeds that chart."""
     if chart is None:
@@ -169,7 +181,7 @@ def scenario(r: Any, page_path: str, chart: Any | None, chart_card: str | None) 
     oembed = f"embed/{chart.id}/{OEMBED}"
     if chart_card is None:
         return Unfurl(r.scenario.title, verdict_sentence(r), page_path, SITE_CARD, site_card_alt(), oembed=oembed)
-    alt = ". ".join(card_heading(r)) + ". " + chart_alt(chart)
+    alt = ". ".join(heading or card_heading(r)) + ". " + chart_alt(chart)
     return Unfurl(r.scenario.title, verdict_sentence(r), page_path, chart_card, alt, oembed=oembed)
 
 
@@ -195,9 +207,9 @@ def oembed(chart: Any, folder: str, card: str, site_url: str, site_name: str, *,
         "title": chart.title,
         "provider_name": site_name,
         "provider_url": site_url,
-        "html": iframe(urljoin(site_url, folder), chart.title, IFRAME_WIDTH, IFRAME_HEIGHT),
+        "html": iframe(urljoin(site_url, folder), chart.title, IFRAME_WIDTH, iframe_height(chart)),
         "width": IFRAME_WIDTH,
-        "height": IFRAME_HEIGHT,
+        "height": iframe_height(chart),
     }
     if image:
         answer |= {"thumbnail_url": urljoin(site_url, folder + card), "thumbnail_width": CARD_WIDTH, "thumbnail_height": CARD_HEIGHT}

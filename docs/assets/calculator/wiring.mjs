@@ -4,7 +4,7 @@
 // messages); this module writes none (tests/test_calculator_wording.py) and only escapes and
 // places them. calculator.mjs loads it on the page that has the form, calls setup() each time that
 // page is shown and teardown() when the reader leaves it.
-import { evaluateWorkload, checkReferences, findPrice, learn as learnEngine } from "./engine.mjs";
+import { evaluateWorkload, checkReferences, findPrice, ways, learn as learnEngine } from "./engine.mjs";
 import * as say from "./wording.mjs";
 import { hourly, hourlyExact } from "./format.mjs";
 
@@ -29,6 +29,10 @@ let data = null;
 let template = null; // the chart's Vega spec, compiled at build time
 let visit = null; // { root, abort, observer, answerSeen }: what this showing of the page set up, undone by teardown()
 let lastEdited = null; // the id of the field the reader changed last, where a range error belongs
+// The fields the reader has typed in (or a link filled) on this visit: only those are marked for
+// being empty. One not yet touched shows its example and waits (`missing` counts them).
+const typed = new Set();
+let missing = 0;
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => "&#" + c.charCodeAt(0) + ";");
@@ -148,9 +152,14 @@ export function checkNumber(text, { integer = false, min = null, above = null, m
   return [v, ""];
 }
 
-// Parse one number field by its field's checks; returns [value, errorCount].
+// Parse one number field by its field's checks; returns [value, errorCount]. An empty field the
+// reader has not typed in is no error yet: it is counted in `missing` and left unmarked.
 function number(id) {
   const [v, message] = checkNumber($(id).value, byId[id]);
+  if (message && $(id).value.trim() === "" && !typed.has(id)) {
+    missing += 1;
+    return [v, setError(id, "")];
+  }
   return [v, setError(id, message)];
 }
 
@@ -181,6 +190,7 @@ function rangeError(ids, [value, low, high], what) {
 // The form as a workload in the scenario file's shape, or the number of problems found.
 function workloadFromForm() {
   let bad = 0;
+  missing = 0;
   const take = (id) => { const [v, e] = number(id); bad += e; return v; };
   const runSize = {};
   if (chosenMode() === "hours") {
@@ -249,7 +259,7 @@ function workloadFromForm() {
   }
   const lead = { trainium: take("calc-trn-lead"), gpu: take("calc-gpu-lead") };
   const regions = $("calc-regions").value.split(",").map((r) => r.trim()).filter(Boolean);
-  if (bad) return { bad };
+  if (bad || missing) return { bad, missing };
   const w = {
     name: say.message("scenario_workload"),
     architecture: $("calc-arch").value,
@@ -407,17 +417,46 @@ const REFERENCE_FIELDS = {
 
 // The answer stays for the last valid inputs while a field is wrong, marked as such, so a reader
 // who mistypes does not lose it; only before any valid input is there nothing to show.
-function invalid(count) {
+// A field marked wrong is told first; else the empty fields the reader has yet to fill (`empty`).
+// The answer at a glance says it too, where the reader is (on a phone it is pinned to the screen).
+function invalid(count, empty = 0) {
   const root = $("guide-calc");
   root.setAttribute("data-state", "invalid");
   const note = $("calc-stale");
+  const stale = $("calc-glance-stale");
+  if (stale) {
+    stale.textContent = count ? say.message("glance_fix") : say.message("glance_fill");
+    stale.hidden = false;
+  }
   if (current) {
-    note.textContent = say.staleAnswer(count);
+    note.textContent = count ? say.staleAnswer(count) : say.incompleteAnswer(empty);
     note.hidden = false;
     $("calc-output").setAttribute("data-stale", "true");
   } else {
     note.hidden = true;
-    $("calc-output").innerHTML = `<p class="guide-calc__invalid">${esc(say.noAnswerYet(count))}</p>`;
+    const text = count ? say.noAnswerYet(count) : say.noAnswerUntilFilled(empty);
+    $("calc-output").innerHTML = `<p class="guide-calc__invalid">${esc(text)}</p>`;
+  }
+}
+
+// Beside each way to buy: why ticking it changes nothing, where neither side is sold that way in any
+// region it may use (its own, and the workload's list). Read from the calculator's data as the engine
+// reads it (engine.mjs `ways`), so it follows whatever data/ prices.
+function explainBoxes(w) {
+  const sides = [w.trainium, w.gpu];
+  const regionsOf = (c) => [c.region, ...(w.regions || []).filter((r) => r !== c.region)];
+  const sold = (c, option, regions) => regions.filter((r) => ways(data, c.instance, r).some((p) => p.option === option));
+  const allRegions = [...new Set(data.prices.map((p) => p.region))].sort();
+  for (const box of document.querySelectorAll(`#${buy.id} input`)) {
+    const note = $(`${buy.id}-why-${box.value}`);
+    if (!note) continue;
+    const here = sides.map((c) => [c, regionsOf(c)]);
+    const priced = here.some(([c, regions]) => sold(c, box.value, regions).length);
+    const text = priced ? "" : say.wayUnpriced(box.value,
+      here.map(([c, regions]) => [c.instance, regions]),
+      sides.map((c) => [c.instance, sold(c, box.value, allRegions)]).filter(([, regions]) => regions.length));
+    if (note.textContent !== text) note.textContent = text;
+    note.hidden = !text;
   }
 }
 
@@ -428,10 +467,10 @@ function recompute() {
   document.querySelectorAll("#guide-calc [data-mode]").forEach((el) => {
     el.hidden = el.getAttribute("data-mode") !== chosenMode();
   });
-  const { workload, bad } = workloadFromForm();
+  const { workload, bad, missing: empty } = workloadFromForm();
   const root = $("guide-calc");
   Object.values(REFERENCE_FIELDS).forEach((id) => setError(id, ""));
-  if (!workload) { invalid(bad); return; }
+  if (!workload) { invalid(bad, empty); return; }
   const problems = checkReferences(workload, data);
   if (problems.length) {
     for (const p of problems) setError(REFERENCE_FIELDS[p[0]], say.referenceError(workload, p));
@@ -450,6 +489,8 @@ function recompute() {
   const shown = say.present(result, result.curve, refs);
   render(shown);
   $("calc-stale").hidden = true;
+  if ($("calc-glance-stale")) $("calc-glance-stale").hidden = true;
+  explainBoxes(workload);
   $("calc-output").removeAttribute("data-stale");
   // Each price to the cent with the rate as its source gives it on hover, its source by title and
   // date, and where its sources disagree, which end it is and the verdict at the other end.
@@ -458,7 +499,7 @@ function recompute() {
     const mark = shown.price_marks[side];
     return `<span title="${esc(hourlyExact(p.usd_per_hour))}">${esc(hourly(p.usd_per_hour))}</span>` +
       (mark ? ` <span class="guide-price-mark" data-price-mark="${esc(side)}:${esc(mark.basis)}">(${esc(mark.text)})</span>` : "") +
-      esc(say.priceSource(src ? src.name : p.source, p.as_of));
+      esc(say.priceSource(src ? src.name : p.source, p.as_of, p.checked));
   };
   const pricesHtml = say.pricesLine(priceHtml("trainium", tp), priceHtml("gpu", gp));
   if (pricesShown !== pricesHtml) { $("calc-prices").innerHTML = pricesHtml; pricesShown = pricesHtml; }
@@ -597,7 +638,8 @@ function checkLink(asked) {
     notes.push(say.linkModeFallBack(mode.key, params.get(mode.key)));
     state[mode.key] = DEFAULTS[mode.key];
   }
-  // Then numbers: whatever the form would mark as wrong.
+  // Then numbers: whatever the form would mark as wrong, an empty one the link gives included.
+  for (const el of fields()) if (params.has(el.name) && el.id) typed.add(el.id);
   writeState(state);
   workloadFromForm();
   for (const el of fields()) {
@@ -621,6 +663,7 @@ export function teardown() {
   current = null;
   pricesShown = "";
   lastEdited = null;
+  typed.clear();
 }
 
 // data-ready marks the form filled, the first answer shown and the listeners attached.
@@ -672,6 +715,13 @@ export async function setup() {
     label.appendChild(document.createTextNode(" " + say.constraintChoice(c)));
     box.appendChild(label);
   }
+  // A field that starts empty (the other way to give the run size) shows an example from a shipped
+  // scenario that gives it, never a value of its own.
+  for (const f of FIELDS) {
+    if (f.kind !== "number" || !f.path || f.optional || DEFAULTS[f.key] !== "") continue;
+    const given = presets.map((p) => at(p.workload, f.path)).find((v) => v !== undefined && v !== null);
+    if (given !== undefined) $(f.id).placeholder = say.example(String(given));
+  }
   const presetSelect = $("calc-preset");
   for (const p of presets) {
     const opt = document.createElement("option");
@@ -712,7 +762,7 @@ export async function setup() {
     fromLink();
   }
 
-  const edited = (ev) => { if (ev.target.id) lastEdited = ev.target.id; };
+  const edited = (ev) => { if (ev.target.id) { lastEdited = ev.target.id; typed.add(ev.target.id); } };
   root.addEventListener("input", (ev) => { edited(ev); if (ev.target.type !== "checkbox" && ev.target.tagName !== "SELECT") onChange(false); }, { signal });
   editing = false;
   root.addEventListener("change", (ev) => { edited(ev); if (ev.target.id !== "calc-preset") onChange(true); }, { signal });

@@ -466,7 +466,7 @@ function summaryOf(x, o, t) {
   return {
     sides,
     rows: [
-      { label: L.saving_per_run, ...cell("saving_per_run", o.saving_per_run, savingText(o.saving_per_run, o.saving_pct)) },
+      { label: L.saving_per_run, ...cell("saving_per_run", o.saving_per_run, savingText(o.saving_per_run, o.saving_pct, o)) },
       { label: L.port_cost, ...cell("port_cost", o.port_cost, f.money(o.port_cost)) },
       { label: L.ports, ...cell("ports", o.ports, f.count(o.ports)) },
       { label: L.break_even_runs, ...cell("break_even_runs", breakEvenValue(x, o, t), breakEven(x, o, t)) },
@@ -478,7 +478,17 @@ function summaryOf(x, o, t) {
 // Where a side's interruption rate comes from: its pool's rating, or the guide's own default.
 const spotBasis = (sd) => T[sd.spot_rated ? "spot_pool" : "spot_default"];
 
-export function savingText(saving, share) {
+// Which side cannot run, in words, or null when both can.
+function sideThatCannotRun(o) {
+  const trn = o.trainium.feasible, gpu = o.gpu.feasible;
+  if (trn && gpu) return null;
+  return W.CANNOT_RUN[!(trn || gpu) ? "neither" : !trn ? "gpu" : "trainium"];
+}
+
+export function savingText(saving, share, o) {
+  // A saving per run on a side that cannot run is no saving a buyer can have.
+  const cannot = sideThatCannotRun(o);
+  if (cannot !== null) return cannot + T.not_compared;
   if (share === null) return say("saving_paid", { saving: f.money(saving) });
   return say("saving_share", { saving: f.money(saving), share: f.pct(share) });
 }
@@ -638,10 +648,27 @@ export function referenceError(w, [field, problem]) {
 const markedFields = (count) => (count === 1 ? tell("one_marked") : tell("many_marked", { count }));
 export const staleAnswer = (count) => tell("stale_answer", { fields: markedFields(count) });
 export const noAnswerYet = (count) => tell("no_answer_yet", { fields: markedFields(count) });
+// While a field the reader has not yet typed in is empty: no mark, an example, and this.
+export const example = (value) => tell("example", { value });
+const emptyFields = (count) => (count === 1 ? tell("one_empty") : tell("many_empty", { count }));
+export const incompleteAnswer = (count) => tell("incomplete_answer", { fields: emptyFields(count) });
+export const noAnswerUntilFilled = (count) => tell("no_answer_until_filled", { fields: emptyFields(count) });
+
+// A list read as alternatives: "a", "a or b", "a, b or c".
+const orList = (items) => (items.length < 2 ? items.join("")
+  : items.slice(0, -1).join(tell("list_comma")) + tell("list_or") + items[items.length - 1]);
+// Beside a way to buy that no side can be bought in where the reader stands: `here` and `there`
+// are [instance, regions] pairs, the regions it is looked for in and those data/ prices it in.
+export function wayUnpriced(way, here, there) {
+  const sides = (pairs) => orList(pairs.map(([instance, regions]) => tell("way_side", { instance, regions: orList(regions) })));
+  return tell("way_unpriced", { way: optionWords(way), sides: sides(here), elsewhere: there.length ? tell("way_elsewhere", { sides: sides(there) }) : "" });
+}
 
 // The prices line under the form. Each side's part is placed as given (wiring.mjs builds it as
 // escaped markup, with the price's mark); priceSource is that part's tail.
-export const priceSource = (name, asOf) => tell("price_source", { name, as_of: asOf });
+// `checked`: the day one of AWS's APIs last gave the price again, where later than its own date.
+export const priceSource = (name, asOf, checked = null) => (checked ? tell("price_checked", { name, as_of: asOf, checked })
+  : tell("price_source", { name, as_of: asOf }));
 export const pricesLine = (trainium, gpu) => tell("prices_line", { trainium, gpu });
 
 // The form's choices: an architecture class with its port effort, a hard constraint with its effect.
