@@ -1112,6 +1112,8 @@ def test_beside_each_verdict_the_page_says_what_the_verdict_leaves_out(url: str,
     if url.startswith("scenarios/one-off-run"):
         assert tab.page.locator(".guide-verdict .guide-leaves-out").count() == 1  # in the verdict's own box
     link = note.locator("a")
+    # Images above the note load late on a slow machine and move it: click once the page has loaded.
+    tab.page.wait_for_load_state("load")
     link.click()
     tab.page.wait_for_function("() => location.pathname.endsWith('/methodology/') && location.hash === '#what-is-not-modelled'")
     assert "Inference" in tab.page.locator("#what-is-not-modelled ~ ul").first.inner_text()

@@ -89,8 +89,10 @@ def test_the_contributor_path(repo, tmp_path: Path):
     assert "end of life" not in log and "NO_MKDOCS_2_WARNING" not in log
     page = (site / "scenarios" / NAME / "index.html").read_text(encoding="utf-8")
     assert "A small team&#39;s single fine-tune for a launch" in page or "A small team's single fine-tune" in page
-    # The template's trn2 side is a Capacity Block rate of 2026-07-22, within 180 days; its p5 side is older.
-    assert f"Prices as of 2026-01-21, older than 180 days when this page was built ({BUILD_DAY})." in page
+    # The template names trn2 on Capacity Blocks (2026-07-22, within 180 days), but a 300-hour run costs
+    # less on demand ($35.76, 2025-11-30) than 13 whole days of blocks: the page names the prices the
+    # plans buy at, that one and the p5's (2026-01-21), both older than 180 days.
+    assert f"Prices as of 2025-11-30, 2026-01-21, older than 180 days when this page was built ({BUILD_DAY})." in page
     assert NAME in (site / "scenarios" / "index.html").read_text(encoding="utf-8")
     links = subprocess.run([sys.executable, str(REPO / "scripts" / "check_links.py"), str(site)],
                            capture_output=True, text=True, timeout=300, check=False)

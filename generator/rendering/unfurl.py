@@ -26,14 +26,23 @@ SITE_CARD = "assets/site-card.png"  # the card of every page that has no chart o
 OEMBED = "oembed.json"  # in each embed/<id>/ folder
 # The iframe every embed snippet gives, and the size the oEmbed file states for it.
 IFRAME_WIDTH = 640
-# Under the chart the embed page puts its caption (two or three lines) and its margins: the frame is
-# the chart's own height and this, so a frame at its natural width leaves no empty band.
-IFRAME_CAPTION = 80
+# Around the chart the embed page puts its margins (8 px padding each side, 6 px above the caption, and
+# the image draws some 5 px past the spec's height), and under it the caption: the frame is the chart's
+# own height and those, so a frame at its natural width leaves no empty band. The caption is 13 px text
+# at 1.4 lines; at the natural width a line holds some 88 characters of it (fewer than the 96 an
+# average line takes, so a long word's break never adds one).
+IFRAME_MARGINS = 28
+CAPTION_LINE_PX = 19
+CAPTION_LINE_CHARS = 88
+# The links the embed page writes after the summary ("See it in the guide · Try your own numbers").
+CAPTION_LINKS_CHARS = 44
 
 
 def iframe_height(chart: Any) -> int:
-    """The frame's height for a chart: its static image's height at the export width, and its caption."""
-    return int(chart.spec["height"]) + IFRAME_CAPTION
+    """The frame's height for a chart: its static image's height at the export width, and its caption
+    in as many lines as its summary and links take at that width."""
+    lines = -(-(len(chart.summary) + 1 + CAPTION_LINKS_CHARS) // CAPTION_LINE_CHARS)
+    return int(chart.spec["height"]) + IFRAME_MARGINS + lines * CAPTION_LINE_PX
 
 
 def environment(bytecode_cache: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
