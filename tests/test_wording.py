@@ -181,6 +181,9 @@ def test_a_price_at_one_end_of_its_range_carries_which_end_and_the_other_ends_ve
 def test_a_verdict_decided_before_cost_has_no_flip_and_says_what_decided_it():
     x = _inputs(trainium_availability="unavailable")
     (shown,) = _both([_case(x)])
+    # No break-even where a side cannot run, and no sentence about architectures the case has none of.
+    be = next(c for c in shown["summary"]["rows"] if c["key"] == "break_even_runs")
+    assert be["text"] == "none: a side that cannot run has no break-even"
     assert shown["guess"]["flip"] is None
     assert shown["guess"]["text"] == "No value flips the verdict, which is decided by feasibility, not by cost."
     assert shown["glance"]["reason"] == ("Decided by feasibility: Trainium cannot run: it cannot be had in the region and window needed; "

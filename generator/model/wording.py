@@ -83,6 +83,7 @@ TEMPLATES = {
     "repay_needs": "needs {runs}",
     "never_repaid": "never: one port {repay} to repay, and each architecture lasts {runs}",
     "never_saves": "{none}: Trainium never saves per run",
+    "no_break_even_cannot_run": "{none}: a side that cannot run has no break-even",
     # A price at one end of its sources' range.
     "price_note": "The {side} price used, {price}, is the {end} figure the sources give ({low} to {high}): the end most favourable to {favours}. Both ends are evaluated under \"{holds}\".",
     "span": "{low} to {high}",
@@ -640,6 +641,8 @@ def _break_even(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> str:
         if x.get("runs_per_architecture") is not None:
             return _say("recurring_break_even", runs=counted)
         return counted
+    if not (o["trainium"]["feasible"] and o["gpu"]["feasible"]):
+        return _say("no_break_even_cannot_run", none=f.NONE)
     if _committed(o):
         first = t.get("runs")
         if first is None:
@@ -648,7 +651,7 @@ def _break_even(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> str:
             return _not_within(x, o)
         return _say("committed_first", first=_at_pace(_plural(first, "run"), first, x, o),
                     lengths=_plan_lengths(t.get("break_even"), x, o))
-    if o["saving_per_run"] > 0:
+    if o["saving_per_run"] > 0 and x.get("runs_per_architecture") is not None:
         # Recurring ports that no architecture repays: how many runs one port would need, as a whole plan.
         needs = float(math.floor(o["port_cost"] / o["saving_per_run"]) + 1)
         repay = (_say("repay_beyond", time=f.calendar(_horizon(x, o))) if _beyond(needs, x, o)

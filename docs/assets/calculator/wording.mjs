@@ -294,13 +294,14 @@ function breakEven(x, o, t) {
     if (x.runs_per_architecture !== null && x.runs_per_architecture !== undefined) return say("recurring_break_even", { runs: counted });
     return counted;
   }
+  if (!(o.trainium.feasible && o.gpu.feasible)) return say("no_break_even_cannot_run", { none: f.NONE });
   if (committed(o)) {
     const first = t.runs ?? null;
     if (first === null) return say("committed_never", { none: f.NO_CROSSING });
     if (beyond(first, x, o)) return notWithin(x, o);
     return say("committed_first", { first: atPace(plural(first, "run"), first, x, o), lengths: planLengths(t.break_even, x, o) });
   }
-  if (o.saving_per_run > 0) {
+  if (o.saving_per_run > 0 && x.runs_per_architecture !== null && x.runs_per_architecture !== undefined) {
     // Recurring ports that no architecture repays: how many runs one port would need, as a whole plan.
     const needs = Math.floor(o.port_cost / o.saving_per_run) + 1;
     const repay = beyond(needs, x, o) ? say("repay_beyond", { time: f.calendar(horizonOf(x, o)) })
