@@ -16,7 +16,9 @@ NO_MKDOCS_2_WARNING=1 python3 -m mkdocs build -q -d "$out/site"
 port=${PORT:-8917}
 python3 benchmarks/serve_gzip.py "$out/site" "$port" & server=$!
 sleep 1
-export CHROME_PATH=/usr/bin/chromium
+# Debian's full Chromium where it is installed, else its headless shell (what scripts/test.sh installs).
+CHROME_PATH=${CHROME_PATH:-$(command -v chromium || command -v chromium-headless-shell)}
+export CHROME_PATH
 flags="--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update"
 for page in "" "scenarios/repeated-fine-tuning/" "calculator/"; do
   for i in $(seq "$runs"); do
