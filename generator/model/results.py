@@ -9,7 +9,6 @@ import math
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from generator.model import formatting as fmt
 from generator.model import wording
 from generator.model.catalog import Catalog
 from generator.model.engine import (
@@ -376,14 +375,11 @@ def workload_summary(d: dict[str, Any]) -> dict[str, Any]:
 
 def mismatch_message(r: ScenarioResult) -> str:
     """Why the engine disagrees with the author's `expect`, with the numbers that decided it."""
-    parts = []
+    workloads = []
     for w in r.workloads:
         o = w.outcome
         deciding = [s for s in o.trace if s.verdict is not None][-1]
-        parts.append(
-            f"{w.workload.name}: {o.verdict} by rule {deciding.rule} "
-            f"(GPU {fmt.money(o.gpu.total)} vs Trainium {fmt.money(o.trainium.total)} over {w.inputs.runs} runs, "
-            f"{o.ports} port(s) at {fmt.money(o.port_cost)}, saving per run {fmt.money(o.saving_per_run)}, "
-            f"break-even runs {fmt.runs(o.break_even_runs)})"
-        )
-    return f"the engine's verdict is {r.verdict} but expect says {r.scenario.expect}: " + "; ".join(parts)
+        workloads.append({"name": w.workload.name, "verdict": o.verdict, "rule": deciding.rule, "gpu": o.gpu.total,
+                          "trainium": o.trainium.total, "runs": w.inputs.runs, "ports": o.ports, "port_cost": o.port_cost,
+                          "saving": o.saving_per_run, "break_even": o.break_even_runs})
+    return wording.mismatch(r.verdict, r.scenario.expect, workloads)

@@ -18,6 +18,7 @@ from generator.model import formatting as fmt
 from generator.model.catalog import OPTION_LABELS, Catalog, PriceMove, RegionsMove, Was
 from generator.model.engine import Inputs, Outcome, Span, Way, accepts, evaluate
 from generator.model.results import ScenarioResult, WorkloadResult
+from generator.model.wording import SITE_WORDS, site_say
 from generator.rendering.diff import DEFAULT_THRESHOLD, relative_change
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -25,7 +26,7 @@ FEED_PATH = "changes/atom.xml"
 PAGE_PATH = "changes/"
 # A feed carries the latest moves, as feeds do; the page lists every one.
 FEED_ENTRIES = 100
-CHANGE_WORDS = {"changed": "changed", "added": "newly listed", "vanished": "no longer listed", "returned": "listed again"}
+CHANGE_WORDS = {change: SITE_WORDS[change] for change in ("changed", "added", "vanished", "returned")}
 
 
 @dataclass(frozen=True)
@@ -55,29 +56,24 @@ class Shown:
     @property
     def title(self) -> str:
         m = self.move
-        return f"{m.instance}, {m.region}, {OPTION_LABELS[m.option]}: {move_text(m)}"
+        return site_say("move_title", instance=m.instance, region=m.region, option=OPTION_LABELS[m.option], move=move_text(m))
 
 
 def move_text(m: PriceMove) -> str:
     """What a move did to the figure, in words: a withdrawn figure reads as withdrawn, not as a move to none."""
-    if m.change == "vanished":
-        return f"no longer listed, last at {was_text(m.before)}"
-    if m.change == "added":
-        return f"newly listed at {was_text(m.after)}"
-    if m.change == "returned":
-        return f"listed again at {was_text(m.after)} (last at {was_text(m.before)})"
-    return f"{was_text(m.before)} → {was_text(m.after)}"
+    said = {"before": was_text(m.before), "after": was_text(m.after)}
+    return site_say("moved_" + m.change if m.change in ("vanished", "added", "returned") else "moved", **said)
 
 
 def was_text(w: Was | None) -> str:
     if w is None:
-        return "none"
+        return SITE_WORDS["none"]
     if not w.offered or w.usd_per_hour is None:
-        return "not offered"
+        return SITE_WORDS["not_offered"]
     # A move can be smaller than a cent: the rates as the source gives them.
     text = fmt.hourly_exact(w.usd_per_hour)
     if w.low is not None and w.high is not None:
-        text += f" ({fmt.hourly_exact(w.low)} to {fmt.hourly_exact(w.high)})"
+        text = site_say("span", value=text, low=fmt.hourly_exact(w.low), high=fmt.hourly_exact(w.high))
     return text
 
 
@@ -171,12 +167,13 @@ def regions_moves(catalog: Catalog) -> list[RegionsMove]:
 
 def effect_text(e: Effect) -> str:
     """One line of plain text (escaped where it is placed)."""
+    none = SITE_WORDS["none"]
     parts = []
     if e.verdict_moved:
-        parts.append(f"verdict {e.verdict_before or 'none'} → {e.verdict_after or 'none'}")
-    parts.append(f"saving per run {fmt.money(e.saving_before) if e.saving_before is not None else 'none'} → "
-                 f"{fmt.money(e.saving_after) if e.saving_after is not None else 'none'}")
-    return f"{e.scenario.scenario.title} ({e.workload}): {'; '.join(parts)}"
+        parts.append(site_say("verdict_moved", before=e.verdict_before or none, after=e.verdict_after or none))
+    parts.append(site_say("saving_moved", before=fmt.money(e.saving_before) if e.saving_before is not None else none,
+                          after=fmt.money(e.saving_after) if e.saving_after is not None else none))
+    return site_say("effect", title=e.scenario.scenario.title, workload=e.workload, parts=SITE_WORDS["effects_between"].join(parts))
 
 
 def _stamp(day: dt.date) -> str:
@@ -196,13 +193,13 @@ def atom(shown: list[Shown], catalog: Catalog, site_url: str) -> str:
         return el
 
     sub(feed, "id", page)
-    sub(feed, "title", "Trainium or GPU? Price moves")
-    sub(feed, "subtitle", "Each price of the guide that changed, appeared or vanished, and the scenarios it moved.")
+    sub(feed, "title", SITE_WORDS["feed_title"])
+    sub(feed, "subtitle", SITE_WORDS["feed_subtitle"])
     # A feed's date is that of its newest entry; with none, the newest price date, so a build is reproducible.
     newest = shown[0].move.date if shown else catalog.latest_as_of()
     sub(feed, "updated", _stamp(newest))
     author = sub(feed, "author")
-    sub(author, "name", "Trainium or GPU? guide")
+    sub(author, "name", SITE_WORDS["feed_author"])
     sub(feed, "link", href=f"{site_url}{FEED_PATH}", rel="self", type="application/atom+xml")
     sub(feed, "link", href=page, rel="alternate", type="text/html")
     for s in shown[:FEED_ENTRIES]:
@@ -214,12 +211,14 @@ def atom(shown: list[Shown], catalog: Catalog, site_url: str) -> str:
         sub(entry, "updated", _stamp(m.date))
         sub(entry, "link", href=f"{page}#{s.anchor}", rel="alternate", type="text/html")
         source = catalog.sources.get(m.source)
-        lines = [f"<p>{html.escape(m.instance)} in {html.escape(m.region)}, {html.escape(OPTION_LABELS[m.option])}: "
-                 f"{html.escape(move_text(m))} on {m.date.isoformat()}. Seen in {html.escape(source.title if source else m.source)}.</p>"]
+        said = site_say("feed_entry", instance=html.escape(m.instance), region=html.escape(m.region),
+                        option=html.escape(OPTION_LABELS[m.option]), move=html.escape(move_text(m)), date=m.date.isoformat(),
+                        source=html.escape(source.title if source else m.source))
+        lines = [f"<p>{said}</p>"]
         if s.effects:
             lines.append("<ul>" + "".join(f"<li>{html.escape(effect_text(e))}</li>" for e in s.effects) + "</ul>")
         else:
-            lines.append("<p>No scenario's verdict or saving per run moved with it.</p>")
+            lines.append(f"<p>{SITE_WORDS['feed_no_effect']}</p>")
         sub(entry, "content", "".join(lines), type="html")
     ET.indent(feed)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(feed, encoding="unicode") + "\n"

@@ -17,13 +17,14 @@ from typing import Any
 import altair as alt
 
 from generator.model import formatting as fmt
+from generator.model import wording
 from generator.model.catalog import OPTION_LABELS, Catalog
 from generator.model.engine import Inputs, ranged_inputs
-from generator.model.wording import price_refs, range_label, range_value, source_line
+from generator.model.wording import CHART_WORDS, VERDICT_LABELS, price_refs, range_label, range_value, source_line
 from generator.model.results import DecisionMap, ScenarioResult, WorkloadResult, present_workload
 
-TRN = "Trainium"
-GPU = "GPU"
+TRN = VERDICT_LABELS["trainium"]
+GPU = VERDICT_LABELS["gpu"]
 # Text drawn on the plot (break-even and plan labels): 5.7:1 on the light background. The dark
 # images and the live dark charts draw it lighter (images.DARK_CSS, charts.js).
 NOTE_TEXT = "#666"
@@ -32,10 +33,12 @@ VERDICT_COLORS = alt.Scale(domain=[TRN, GPU], range=["#ff9900", "#76b900"])
 # A decision-map cell where neither side can run. A mid grey: no hue to mistake for either side's
 # (under any colour-vision deficiency too), and 3:1 or more against both the light background and
 # the dark images' (images.DARK_BACKGROUND), as WCAG asks of a graphic.
-NEITHER = "Neither"
+NEITHER = VERDICT_LABELS["neither"]
 NEITHER_COLOR = "#8a8a8a"
 MAP_VERDICTS = {"trainium": TRN, "gpu": GPU, "neither": NEITHER}
 WIDTH = 560
+# The regions whose prices the price-performance chart compares.
+PRICE_PERFORMANCE_REGIONS = ("us-east-1", "us-east-2")
 # Characters in a line of a chart's subtitle: about the width of the plot at 12 px; of its title, at 13 px bold.
 SUBTITLE_CHARS = 90
 TITLE_CHARS = 75
@@ -78,13 +81,6 @@ COLUMN_FORMATS = {
 }
 
 
-# What each data column counts, for a chart's metadata file; a column not named holds words.
-COLUMN_UNITS = {
-    "runs": "training runs", "cost": "USD", "usd": "USD", "difference": "USD (GPU total minus Trainium total)",
-    "usd_per_hour": "USD per instance-hour", "relative_throughput": "ratio, Trainium instance over GPU instance",
-    "port_weeks": "engineer-weeks", "usd_per_pflop_hour": "USD per PFLOP-hour", "value": "the input's own unit",
-}
-
 
 def column_text(column: str, value: object) -> str:
     if not isinstance(value, (int, float)) or isinstance(value, bool):
@@ -118,11 +114,7 @@ def _title_lines(title: str) -> list[str]:
 def _subtitle(source: str, as_of: dt.date) -> list[str]:
     """The source line, on several lines when long: a static image does not wrap its text, and a
     chart citing many sources would be cut off at its right edge."""
-    return textwrap.wrap(f"Source: {source}. Figures as of {fmt.date(as_of)}.", SUBTITLE_CHARS, break_on_hyphens=False)
-
-
-def _n(count: int, word: str) -> str:
-    return f"{fmt.count(count)} {word}" if count == 1 else f"{fmt.count(count)} {word}s"
+    return textwrap.wrap(wording.chart_subtitle(source, as_of), SUBTITLE_CHARS, break_on_hyphens=False)
 
 
 def _price_sources(w: WorkloadResult, names: dict[str, str] | None = None) -> str:
@@ -132,8 +124,7 @@ def _price_sources(w: WorkloadResult, names: dict[str, str] | None = None) -> st
 def chart_title(kind: str, r: ScenarioResult, i: int) -> str:
     """A chart's title names its scenario, and the workload where the scenario has several: a chart
     met alone (in the embed gallery, in a post) says whose case it draws."""
-    w = r.workloads[i]
-    return f"{kind}: {r.scenario.title}" + (f" ({w.workload.name})" if len(r.workloads) > 1 else "")
+    return wording.chart_title(kind, r.scenario.title, r.workloads[i].workload.name if len(r.workloads) > 1 else None)
 
 
 def cumulative_cost(r: ScenarioResult, i: int, presented: dict | None = None) -> Chart:
@@ -142,7 +133,7 @@ def cumulative_cost(r: ScenarioResult, i: int, presented: dict | None = None) ->
     the workload, where the caller has it already."""
     w = r.workloads[i]
     shown = (presented if presented is not None else present_workload(w))["chart"]
-    title = chart_title("Cumulative cost", r, i)
+    title = chart_title("cumulative", r, i)
     as_of = w.prices_as_of
     spec = cumulative_spec(title, shown["source"], as_of, shown["rows"], shown["marks"], shown["interp"])
     return Chart(f"{r.id}-{i + 1}-cumulative", "cumulative", title, spec, shown["rows"], shown["summary"], shown["source"], as_of,
@@ -154,25 +145,23 @@ def run_breakdown(r: ScenarioResult, i: int, source_names: dict[str, str] | None
     w = r.workloads[i]
     x, o = w.inputs, w.outcome
     port_share = o.ports * o.port_cost / x.runs
+    compute, porting = CHART_WORDS["compute"], CHART_WORDS["porting_spread"]
     rows = [
-        {"side": GPU, "part": "Compute", "usd": o.gpu.cost_per_run},
-        {"side": TRN, "part": "Compute", "usd": o.trainium.cost_per_run},
-        {"side": TRN, "part": "Porting, spread over the plan", "usd": port_share},
+        {"side": GPU, "part": compute, "usd": o.gpu.cost_per_run},
+        {"side": TRN, "part": compute, "usd": o.trainium.cost_per_run},
+        {"side": TRN, "part": porting, "usd": port_share},
     ]
-    title = f"Cost per run: {w.workload.name}"
+    title = wording.chart_title("breakdown", w.workload.name)
     source = _price_sources(w, source_names)
     as_of = w.prices_as_of
     chart = alt.Chart(_data("rows")).mark_bar().encode(
         y=alt.Y("side:N", title=None, sort=[TRN, GPU]),
-        x=alt.X("sum(usd):Q", title="USD per run", axis=alt.Axis(format="$,.0f")),
-        color=alt.Color("part:N", title=None, scale=alt.Scale(domain=["Compute", "Porting, spread over the plan"], range=["#4e79a7", "#e15759"])),
+        x=alt.X("sum(usd):Q", title=CHART_WORDS["usd_per_run"], axis=alt.Axis(format="$,.0f")),
+        color=alt.Color("part:N", title=None, scale=alt.Scale(domain=[compute, porting], range=["#4e79a7", "#e15759"])),
         tooltip=[alt.Tooltip("side:N"), alt.Tooltip("part:N"), alt.Tooltip("usd:Q", format="$,.0f")],
     ).properties(width=WIDTH, height=120)
     spec = _titled(chart, title, source, as_of, rows=rows)
-    summary = (
-        f"One run costs {fmt.money(o.gpu.cost_per_run)} on the GPU side and {fmt.money(o.trainium.cost_per_run)} on Trainium, "
-        f"plus {fmt.money(port_share)} of porting per run when the plan's {_n(o.ports, 'port')} {'is' if o.ports == 1 else 'are'} spread over {_n(x.runs, 'run')}."
-    )
+    summary = wording.breakdown_summary(o.gpu.cost_per_run, o.trainium.cost_per_run, port_share, o.ports, x.runs)
     return Chart(f"{r.id}-{i + 1}-breakdown", "breakdown", title, spec, rows, summary, source, as_of, columns=["side", "part", "usd"])
 
 
@@ -201,22 +190,20 @@ def decision_map(m: DecisionMap, x: Inputs, chart_id: str, title: str, source: s
     # "Neither" has a colour and a legend entry only on a map where some cell says it.
     colors = (VERDICT_COLORS if not shares[NEITHER] else
               alt.Scale(domain=[TRN, GPU, NEITHER], range=[*VERDICT_COLORS.range, NEITHER_COLOR]))
-    ylabel = "Relative throughput (Trainium / GPU)" if axis == "relative_throughput" else "Port effort (engineer-weeks)"
     here_value = x.relative_throughput.value if axis == "relative_throughput" else x.port_weeks.value
     # The axes are ordinal: the marker finds its cell by value, and the grid holds the case's values.
-    here_text = fmt.ratio(here_value) if axis == "relative_throughput" else fmt.weeks(here_value) + " engineer-weeks"
-    here = [{"runs": x.runs, axis: round(here_value, 4), "label": f"this case: {_n(x.runs, 'run')} at {here_text}"}]
+    here = [{"runs": x.runs, axis: round(here_value, 4), "label": wording.this_case(x.runs, axis, here_value)}]
     # Labels on round values alone (10, 20, 30; 0.4, 0.6, 0.8), not every other cell's value.
     run_labels, value_labels = _round_labels(m.runs), _round_labels(m.values)
     decimals = max(len(f"{v:g}".partition(".")[2]) for v in value_labels)
-    enc_x = alt.X("runs:O", title="Training runs planned", axis=alt.Axis(values=run_labels, labelAngle=0))
-    enc_y = alt.Y(f"{axis}:O", title=ylabel, sort="descending", axis=alt.Axis(values=value_labels, format=f".{decimals}f"))
+    enc_x = alt.X("runs:O", title=CHART_WORDS["runs_planned_axis"], axis=alt.Axis(values=run_labels, labelAngle=0))
+    enc_y = alt.Y(f"{axis}:O", title=wording.map_axis(axis), sort="descending", axis=alt.Axis(values=value_labels, format=f".{decimals}f"))
     # No ARIA label on each of the hundreds of cells: the chart is one image with its own text
     # alternative (role="img"), so assistive technology never reads them, and they would be most of
     # the bytes of the static SVG. The tooltip still names each cell.
     heat = alt.Chart(_data("rows")).mark_rect(aria=False).encode(
         x=enc_x, y=enc_y,
-        color=alt.Color("verdict:N", scale=colors, title="Verdict"),
+        color=alt.Color("verdict:N", scale=colors, title=CHART_WORDS["map_legend"]),
         tooltip=[alt.Tooltip("runs:O"), alt.Tooltip(f"{axis}:Q", format=".2f"), alt.Tooltip("verdict:N")],
     )
     point = alt.Chart(_data("here")).mark_point(shape="diamond", size=180, filled=True, color="#111", stroke="#fff", strokeWidth=2).encode(
@@ -224,14 +211,7 @@ def decision_map(m: DecisionMap, x: Inputs, chart_id: str, title: str, source: s
     )
     spec = _titled(alt.layer(heat, point).properties(width=WIDTH, height=300), title, source, as_of, rows=rows, here=here)
     kind = "map-throughput" if axis == "relative_throughput" else "map-port"
-    verdicts = f"Trainium in {fmt.pct(shares[TRN])} of them"
-    if shares[NEITHER]:
-        verdicts = (f"Trainium in {fmt.pct(shares[TRN])} of them, GPU in {fmt.pct(shares[GPU])}, and neither in "
-                    f"{fmt.pct(shares[NEITHER])}, where neither side can run")
-    summary = (
-        f"Across {len(rows)} combinations of runs (1 to {runs_max}) and {ylabel[0].lower() + ylabel[1:]}, the verdict is {verdicts}. "
-        f"The marked point is this case: {_n(x.runs, 'run')} at {here_text}."
-    )
+    summary = wording.map_summary(len(rows), runs_max, axis, {v: shares[label] for v, label in MAP_VERDICTS.items()}, x.runs, here_value)
     return Chart(chart_id, kind, title, spec, rows, summary, source, as_of, columns=["runs", axis, "verdict"])
 
 
@@ -248,22 +228,20 @@ def sensitivity(r: ScenarioResult, i: int, source_names: dict[str, str] | None =
         # The value with its unit (0.80×, $35.76/h, 3 engineer-weeks): the inputs differ in kind.
         rows.append({"input": range_label(e.input), "end": e.end, "value": range_value(e.input, e.value), "difference": e.total_difference})
     base = w.outcome.total_difference
-    title = f"Sensitivity: {w.workload.name}"
+    title = wording.chart_title("sensitivity", w.workload.name)
     source = _price_sources(w, source_names)
     as_of = w.prices_as_of
     bars = alt.Chart(_data("rows")).mark_bar().encode(
         y=alt.Y("input:N", title=None),
-        x=alt.X("difference:Q", title="GPU total minus Trainium total (USD); right of 0 favours Trainium", axis=alt.Axis(format="$,.0f")),
-        color=alt.Color("end:N", title="End of range", scale=alt.Scale(domain=["low", "high"], range=["#59a14f", "#af7aa1"])),
+        x=alt.X("difference:Q", title=CHART_WORDS["difference_axis"], axis=alt.Axis(format="$,.0f")),
+        color=alt.Color("end:N", title=CHART_WORDS["end_legend"], scale=alt.Scale(domain=["low", "high"], range=["#59a14f", "#af7aa1"])),
         yOffset="end:N",
         tooltip=[alt.Tooltip("input:N"), alt.Tooltip("end:N"), alt.Tooltip("value:N"), alt.Tooltip("difference:Q", format="$,.0f")],
     )
     zero = alt.Chart(_data("zero")).mark_rule(color="#888").encode(x="x:Q")
     baseline = alt.Chart(_data("base")).mark_rule(color="#888", strokeDash=[4, 4]).encode(x="x:Q")
     spec = _titled(alt.layer(bars, zero, baseline).properties(width=WIDTH, height=max(120, 60 * len(names))), title, source, as_of, rows=rows, zero=[{"x": 0}], base=[{"x": base}])
-    flips = ", ".join(range_label(n) for n in rob.flips_on) or "none"
-    standing = f"{fmt.money(base)} cheaper" if base >= 0 else f"{fmt.money(-base)} dearer"
-    summary = f"At the stated values Trainium's plan is {standing} than the GPU's. Inputs whose range flips the verdict: {flips}."
+    summary = wording.sensitivity_summary(base, rob.flips_on)
     return Chart(f"{r.id}-{i + 1}-sensitivity", "sensitivity", title, spec, rows, summary, source, as_of, columns=["input", "end", "value", "difference"])
 
 
@@ -279,7 +257,7 @@ def price_performance(catalog: Catalog) -> Chart:
     rows = []
     sources: set[str] = set()
     for p in catalog.prices:
-        if not p.offered or p.region not in ("us-east-1", "us-east-2"):
+        if not p.offered or p.region not in PRICE_PERFORMANCE_REGIONS:
             continue
         inst = catalog.instances[p.instance]
         peak = catalog.chips[inst.chip].bf16_tflops
@@ -293,21 +271,19 @@ def price_performance(catalog: Catalog) -> Chart:
             "usd_per_hour": p.point,
         })
     as_of = catalog.latest_as_of()
-    title = "Price per peak BF16 PFLOP-hour, by instance and purchase option"
+    title = CHART_WORDS["price_performance"]
     chart = alt.Chart(_data("rows")).mark_point(filled=True, size=90).encode(
         y=alt.Y("instance:N", title=None, sort=alt.EncodingSortField("usd_per_pflop_hour", op="min")),
-        x=alt.X("usd_per_pflop_hour:Q", title="USD per peak dense BF16 PFLOP-hour (lower is better)", axis=alt.Axis(format="$,.2f")),
-        color=alt.Color("option:N", title="Purchase option", scale=alt.Scale(domain=list(OPTION_LABELS.values()))),
+        x=alt.X("usd_per_pflop_hour:Q", title=CHART_WORDS["pflop_axis"], axis=alt.Axis(format="$,.2f")),
+        color=alt.Color("option:N", title=CHART_WORDS["option_legend"], scale=alt.Scale(domain=list(OPTION_LABELS.values()))),
         shape=alt.Shape("side:N", title=None),
         tooltip=[alt.Tooltip("instance:N"), alt.Tooltip("option:N"), alt.Tooltip("usd_per_hour:Q", format="$,.3f"), alt.Tooltip("usd_per_pflop_hour:Q", format="$,.2f")],
     ).properties(width=WIDTH, height=320)
-    source = "prices and chip figures from " + ", ".join(sorted({catalog.sources[k].name for k in sources}))
+    source = wording.chip_sources(sorted({catalog.sources[k].name for k in sources}))
     spec = _titled(chart, title, source, as_of, rows=rows)
     best = min(rows, key=lambda r: r["usd_per_pflop_hour"])
-    summary = (
-        f"Peak-FLOP price of {fmt.count(len(rows))} instance and purchase-option pairs in us-east-1 and us-east-2. Cheapest per peak "
-        f"PFLOP-hour: {best['instance']} ({best['option']}) at {fmt.usd(best['usd_per_pflop_hour'], 2)}. Peak is not delivered throughput."
-    )
+    summary = wording.price_performance_summary(len(rows), list(PRICE_PERFORMANCE_REGIONS), best["instance"], best["option"],
+                                                best["usd_per_pflop_hour"])
     return Chart("price-performance", "price-performance", title, spec, rows, summary, source, as_of, columns=["instance", "side", "option", "usd_per_pflop_hour", "usd_per_hour"])
 
 
@@ -318,8 +294,8 @@ def _cumulative_template() -> str:
     interp = alt.param(name="interp", value="linear")
     lines = alt.Chart(_data("rows")).mark_line(interpolate=alt.ExprRef("interp")).encode(
         # Few ticks: every label costs a text measurement when the static images are drawn.
-        x=alt.X("runs:Q", title="Training runs", axis=alt.Axis(tickCount=5)),
-        y=alt.Y("cost:Q", title="Cumulative cost (USD)", axis=alt.Axis(format="$,.0f", tickCount=4)),
+        x=alt.X("runs:Q", title=CHART_WORDS["runs_axis"], axis=alt.Axis(tickCount=5)),
+        y=alt.Y("cost:Q", title=CHART_WORDS["cost_axis"], axis=alt.Axis(format="$,.0f", tickCount=4)),
         color=alt.Color("side:N", scale=SIDE_COLORS, title=None),
         tooltip=[alt.Tooltip("side:N"), alt.Tooltip("runs:Q"), alt.Tooltip("cost:Q", format="$,.0f")],
     ).add_params(interp)
@@ -352,6 +328,7 @@ def cumulative_spec(title: str, source: str, as_of: dt.date, rows: list[dict[str
 def calculator_template() -> dict[str, Any]:
     """The calculator's live chart with empty datasets: compiled to Vega at build time, then filled
     in the browser (datasets `rows` and `marks`, signal `interp`), so the page needs Vega alone."""
-    spec = cumulative_spec("Cumulative cost: your case", "prices from data/prices.yaml", dt.date(2000, 1, 1), [], [])
+    spec = cumulative_spec(wording.chart_title("cumulative", CHART_WORDS["your_case"]), CHART_WORDS["calculator_source"],
+                           dt.date(2000, 1, 1), [], [])
     spec["width"] = "container"
     return spec

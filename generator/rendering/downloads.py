@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from generator.model.catalog import Catalog
+from generator.model.wording import SITE_WORDS, site_say
 
 PRICES = "downloads/prices"
 INSTANCES = "downloads/instances"
@@ -66,7 +67,7 @@ def _csv(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
 
 
 def _json(rows: list[dict[str, Any]], what: str, catalog: Catalog) -> str:
-    doc = {"about": f"{what} from the guide's data/, one row per figure, each with its source and the date the source shows",
+    doc = {"about": site_say("download_about", what=what),
            "latest_price_as_of": catalog.latest_as_of().isoformat(), "rows": rows}
     return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
 
@@ -76,7 +77,7 @@ def files(catalog: Catalog) -> dict[str, str]:
     prices, instances = price_rows(catalog), instance_rows(catalog)
     return {
         f"{PRICES}.csv": _csv(prices, PRICE_COLUMNS),
-        f"{PRICES}.json": _json(prices, "Prices (USD per instance-hour, Linux)", catalog),
+        f"{PRICES}.json": _json(prices, SITE_WORDS["prices_download"], catalog),
         f"{INSTANCES}.csv": _csv(instances, INSTANCE_COLUMNS),
-        f"{INSTANCES}.json": _json(instances, "Instances", catalog),
+        f"{INSTANCES}.json": _json(instances, SITE_WORDS["instances_download"], catalog),
     }

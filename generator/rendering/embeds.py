@@ -28,8 +28,9 @@ from urllib.parse import urljoin
 import jinja2
 from markupsafe import Markup
 
+from generator.model.wording import CHART_UNITS, SITE_WORDS, site_say
 from generator.rendering import unfurl
-from generator.rendering.charts import COLUMN_UNITS, Chart
+from generator.rendering.charts import Chart
 from generator.rendering import images as image_files
 from generator.rendering.images import Images, Job
 from generator.rendering.js_engine import IN_PROCESS, JsEngine
@@ -214,7 +215,7 @@ def metadata_text(chart: Chart, site_url: str, site_name: str) -> str:
     folder = urljoin(site_url, f"embed/{chart.id}/")
     names = file_names(chart.id)
     subtitle = " ".join(chart.spec["title"].get("subtitle", []))
-    name = site_name or "the guide"
+    name = site_name or SITE_WORDS["the_guide"]
     doc = {
         "id": chart.id,
         "title": chart.title,
@@ -222,10 +223,10 @@ def metadata_text(chart: Chart, site_url: str, site_name: str) -> str:
         "summary": chart.summary,
         "sources": [{"text": chart.source, "as_of": chart.as_of.isoformat()}],
         "as_of": chart.as_of.isoformat(),
-        "units": {c: COLUMN_UNITS.get(c, "text") for c in chart.columns},
+        "units": {c: CHART_UNITS.get(c, "text") for c in chart.columns},
         "page": page,
         "files": {"csv": folder + names["csv"], "vega_lite": folder + names["json"], "chart": folder},
-        "citation": f"{chart.title}. {name}, {page} (figures as of {chart.as_of.isoformat()}; {chart.source}).",
+        "citation": site_say("citation", title=chart.title, site=name, page=page, as_of=chart.as_of.isoformat(), source=chart.source),
     }
     return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
 

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import vl_convert as vlc
 
+from generator.model.wording import SITE_WORDS
 from generator.inputs.pool import process_pool
 from generator.store.cachefile import Cache, checked, writable, write_atomically
 from generator.store.registry import hashed, library_version
@@ -58,7 +59,7 @@ IMAGES = ("svg", "svg-dark", "png", "png-dark", "card")
 NARROW_WIDTH = 340
 NARROW_IMAGES = ("svg-narrow", "svg-narrow-dark")
 # How the last line of an exported chart's subtitle starts: the address of the page it is from.
-ADDRESS_LINE = "From the guide: "
+ADDRESS_LINE = SITE_WORDS["address_line"]
 
 
 def dark_svg(svg: str) -> str:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generator.model.wording import site_say
 from generator.rendering.embeds import page_url
 from generator.rendering.published import FRONT_MATTER, page_markdown
 from generator.rendering.site import Renderer, render_markdown_page
@@ -92,4 +93,4 @@ class _ChartNames:
     """`{{ charts.NAME }}` where the chart is not drawn: a line saying one is on the page."""
 
     def __getattr__(self, name: str) -> str:
-        return f"(A chart, {name}, is on the page.)"
+        return site_say("chart_named", name=name)

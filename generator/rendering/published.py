@@ -19,7 +19,7 @@ from typing import Any
 
 from generator.model import formatting as fmt
 from generator.model.results import Judge, ScenarioResult, to_dict
-from generator.model.wording import VERDICT_LABELS
+from generator.model.wording import SITE_WORDS, VERDICT_LABELS, site_say
 from generator.rendering import downloads, html_markdown, passthrough
 from generator.rendering.charts import ChartLabel
 from generator.rendering.embeds import ChartFiles, file_names, page_url
@@ -207,26 +207,26 @@ def _link(site_url: str, title: str, path: str, note: str) -> str:
 def scenario_note(r: ScenarioResult) -> str:
     """One line on a scenario: its verdict, what it saves a run where it goes to Trainium, its summary."""
     verdict = VERDICT_LABELS[r.verdict]
-    saving = f", saving {fmt.money(r.saving_per_run)} a run" if r.verdict in ("trainium", "hybrid") else ""
-    return f"verdict {verdict}{saving}. {md_text(r.scenario.summary)}"
+    saving = site_say("saving_a_run", amount=fmt.money(r.saving_per_run)) if r.verdict in ("trainium", "hybrid") else ""
+    return site_say("scenario_note", verdict=verdict, saving=saving, summary=md_text(r.scenario.summary))
 
 
 def _listed(r: ScenarioResult, site_url: str, charts: Iterable[ChartLabel]) -> str:
     return "\n".join([
         _link(site_url, r.scenario.title, markdown_path(f"scenarios/{r.id}.md"), scenario_note(r)),
-        _link(site_url, f"{r.scenario.title}: result as JSON", result_path(r.id),
-              "the engine's whole result, as `guide evaluate --format json` writes it"),
-        *(_link(site_url, f"Chart: {c.title}", f"embed/{c.id}/{file_names(c.id)['metadata']}",
-                "its title, sources and dates, units, page and a citation; its data as CSV beside it") for c in charts),
+        _link(site_url, site_say("result_link", title=r.scenario.title), result_path(r.id), SITE_WORDS["result_note"]),
+        *(_link(site_url, site_say("chart_link", title=c.title), f"embed/{c.id}/{file_names(c.id)['metadata']}",
+                SITE_WORDS["chart_note"]) for c in charts),
     ]) + "\n"
 
 
 def _full(r: ScenarioResult, site_url: str) -> str:
     rows = "\n".join(
-        f"- {md_text(w.workload.name)}: {VERDICT_LABELS[w.outcome.verdict]}; total over the plan "
-        f"Trainium {fmt.money(w.outcome.trainium.total)}, GPU {fmt.money(w.outcome.gpu.total)}" for w in r.workloads)
-    return (f"\n## {md_text(r.scenario.title)}\n\nVerdict: {VERDICT_LABELS[r.verdict]}. {md_text(r.scenario.summary)}\n\n"
-            f"{rows}\n\nPage: {site_url}{markdown_path(f'scenarios/{r.id}.md')} · result: {site_url}{result_path(r.id)}\n")
+        site_say("full_workload", name=md_text(w.workload.name), verdict=VERDICT_LABELS[w.outcome.verdict],
+                 trainium=fmt.money(w.outcome.trainium.total), gpu=fmt.money(w.outcome.gpu.total)) for w in r.workloads)
+    return site_say("full_scenario", title=md_text(r.scenario.title), verdict=VERDICT_LABELS[r.verdict],
+                    summary=md_text(r.scenario.summary), rows=rows, page=site_url + markdown_path(f"scenarios/{r.id}.md"),
+                    result=site_url + result_path(r.id))
 
 
 def llms_txt(site_name: str, summary: str, site_url: str, pages: Iterable[PageInfo],
@@ -234,9 +234,7 @@ def llms_txt(site_name: str, summary: str, site_url: str, pages: Iterable[PageIn
     """The site's llms.txt: its name, the guide in one paragraph, then every page with a line on it,
     each scenario with its Markdown and its result, and the data files."""
     lines = [f"# {md_text(site_name)}", "", f"> {md_text(summary)}", "",
-             "Every figure carries its source and the date that source shows; prices as of "
-             f"{data_as_of.isoformat()} at the latest. Each page's Markdown is at its address followed by "
-             f"`{MARKDOWN_SUFFIX}`. The engine is also served to assistants by `guide mcp`, an MCP server.", ""]
+             site_say("llms_about", as_of=data_as_of.isoformat(), suffix=MARKDOWN_SUFFIX), ""]
     by_section: dict[str, list[PageInfo]] = {}
     for p in pages:
         by_section.setdefault(p.section, []).append(p)
@@ -244,10 +242,9 @@ def llms_txt(site_name: str, summary: str, site_url: str, pages: Iterable[PageIn
         lines += [f"## {md_text(section)}", ""]
         lines += [_link(site_url, p.title, markdown_path(p.path), md_text(p.description)) for p in listed]
         lines.append("")
-    lines += ["## Scenarios", "", "".join(s.listed for s in scenarios) + "## Optional", ""]
-    lines += [_link(site_url, f"Data: {path}", path, "every figure of data/, one row each, with its source and date")
-              for path in sorted(downloads.PATHS)]
-    lines.append(_link(site_url, "The whole guide in one file", LLMS_FULL, "every page's Markdown"))
+    lines += [f"## {SITE_WORDS['scenarios_heading']}", "", "".join(s.listed for s in scenarios) + f"## {SITE_WORDS['optional_heading']}", ""]
+    lines += [_link(site_url, site_say("data_link", path=path), path, SITE_WORDS["data_note"]) for path in sorted(downloads.PATHS)]
+    lines.append(_link(site_url, SITE_WORDS["full_link"], LLMS_FULL, SITE_WORDS["full_note"]))
     return "\n".join(lines) + "\n"
 
 
@@ -264,8 +261,8 @@ def llms_full(site_name: str, summary: str, site_url: str, pages: Iterable[PageI
     parts = [f"# {md_text(site_name)}\n\n> {md_text(summary)}\n"]
     for p in pages:
         if p.path in PER_SCENARIO:
-            parts.append(f"\n---\n\nPage: {site_url}{page_url(p.path)}\n\n# {md_text(p.title)}\n\n{md_text(p.description)} "
-                         f"A part for each scenario; its Markdown: {site_url}{markdown_path(p.path)}\n")
+            said = site_say("per_scenario", description=md_text(p.description), markdown=site_url + markdown_path(p.path))
+            parts.append(f"\n---\n\nPage: {site_url}{page_url(p.path)}\n\n# {md_text(p.title)}\n\n{said}\n")
             continue
         parts.append(f"\n---\n\nPage: {site_url}{page_url(p.path)}\n\n{p.markdown.rstrip()}\n")
     parts.append("\n---\n\n# Scenarios\n")

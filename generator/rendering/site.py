@@ -24,6 +24,7 @@ from generator.inputs.freshness import Freshness
 from generator.inputs.loader import Project
 from generator.model import formatting as fmt
 from generator.model import quoting as quoted_prices
+from generator.model import wording
 from generator.model import trn3
 from generator.model.catalog import OPTION_LABELS, OPTIONS
 from generator.model.wording import RANGE_LABELS
@@ -465,15 +466,10 @@ class Renderer:
         maps = self.reference.maps
         as_of = max(h["trn"].as_of, h["gpu"].as_of)
         # The instances, ways of buying and architecture are the reference workload's (data/reference.yaml).
-        pair = f"{h['trn'].instance} vs {h['gpu'].instance}"
-        bought = f"{OPTION_LABELS[h['trn'].option]} against {OPTION_LABELS[h['gpu'].option]}".lower()
-        run = f"{fmt.count(x.gpu_hours)} GPU instance-hours a run"
-        title = f"When does Trainium pay? {pair}, {bought}, {run}"
+        title, port_title = wording.reference_map_titles(h["trn"], h["gpu"], OPTION_LABELS, x.gpu_hours)
         trn_src = self.catalog.sources[h["trn"].source]
         architecture = self.reference.result.workloads[0].workload.architecture
-        source = (f"prices from {trn_src.name} ({fmt.date(h['trn'].as_of)}); {architecture} port of {fmt.weeks(x.port_weeks.value)} "
-                  f"engineer-weeks at {fmt.money(x.engineer_week_usd)}")
-        port_title = f"Porting effort against runs: {pair}, {run}"
+        source = wording.reference_source(trn_src.name, h["trn"].as_of, architecture, x.port_weeks.value, x.engineer_week_usd)
         ref = self.reference.result
         charts = {
             "decision_map": ("index.md", ch.decision_map(maps["relative_throughput"], x, "decision-map", title, source, as_of)),

@@ -19,7 +19,7 @@ import jinja2
 
 from generator import TEMPLATES
 from generator.model import formatting as fmt
-from generator.model.wording import VERDICT_LABELS, rule_label
+from generator.model.wording import SITE_WORDS, VERDICT_LABELS, rule_label, site_say
 from generator.rendering.images import CARD_HEIGHT, CARD_WIDTH
 
 SITE_CARD = "assets/site-card.png"  # the card of every page that has no chart of its own to show
@@ -100,9 +100,9 @@ def page(title: str, description: str, path: str, *, homepage: bool) -> Unfurl:
                   "website" if homepage else "article")
 
 
-QUESTION = "Should we train this model on AWS Trainium or on Nvidia GPUs?"
+QUESTION = SITE_WORDS["question"]
 # The home page's short answer (docs/index.md), as the site's card carries it.
-ANSWER = "It depends on how many runs you make on one architecture: many runs of a stable model favour Trainium."
+ANSWER = SITE_WORDS["answer"]
 
 
 def site_card_heading(site_name: str) -> tuple[str, ...]:
@@ -110,8 +110,7 @@ def site_card_heading(site_name: str) -> tuple[str, ...]:
 
 
 def site_card_alt() -> str:
-    return (f"The guide's question, {QUESTION} Its answer: {ANSWER} Under them, its decision map: the verdict "
-            "for the reference workload across training runs planned and Trainium's throughput relative to the GPU.")
+    return site_say("site_card_alt", question=QUESTION, answer=ANSWER)
 
 
 def card_heading(r: Any, holds: str = "", site_name: str = "") -> tuple[str, ...]:
@@ -120,25 +119,26 @@ def card_heading(r: Any, holds: str = "", site_name: str = "") -> tuple[str, ...
     against the GPU over the plan, and the scenario's title after the site's name, so a card seen
     away from the site still says where it is from and how far to trust it."""
     td = r.total_difference
-    whose = "The workloads sent to Trainium cost" if r.verdict == "hybrid" else "Trainium costs"
-    cost = f"{whose} {_than(td)} than the GPU over the plan"
+    cost = site_say("card_cost_hybrid" if r.verdict == "hybrid" else "card_cost", than=_than(td))
     title = f"{site_name} · {r.scenario.title}" if site_name else r.scenario.title
-    return (f"Verdict: {VERDICT_LABELS[r.verdict]}", f"{holds[:1].upper()}{holds[1:]}. {cost}" if holds else cost, title)
+    said = site_say("card_holds", holds=holds[:1].upper() + holds[1:], cost=cost) if holds else cost
+    return (site_say("card_verdict", label=VERDICT_LABELS[r.verdict]), said, title)
 
 
 def chart_alt(chart: Any) -> str:
-    return f"{chart.title}. {chart.summary}"
+    return site_say("chart_alt", title=chart.title, summary=chart.summary)
 
 
 def _money(x: float, what: str) -> str:
-    return f"{fmt.money(abs(x))}{' more' if x < 0 else ''} {what}"
+    """An amount a run or over the plan (`what`): what Trainium saves, or costs more where it is negative."""
+    return site_say(what + "_more" if x < 0 else what, amount=fmt.money(abs(x)))
 
 
 def _amounts(per_run: float, plan: float, save: str, cost: str) -> str:
     """What Trainium saves (or costs more) a run and over the plan, with the verbs given."""
-    first, second = (save if x >= 0 else cost for x in (per_run, plan))
-    joint = "and" if first == second else f"but {second}"
-    return f"{first} {_money(per_run, 'a run')} {joint} {_money(plan, 'over the plan')}, porting included"
+    first, second = (SITE_WORDS[save if x >= 0 else cost] for x in (per_run, plan))
+    joint = SITE_WORDS["and"] if first == second else site_say("but", verb=second)
+    return site_say("amounts", first=first, per_run=_money(per_run, "a_run"), joint=joint, plan=_money(plan, "over_the_plan"))
 
 
 def plan_saving(r: Any) -> str:
@@ -146,14 +146,11 @@ def plan_saving(r: Any) -> str:
     the number a scenario's verdict box and its card lead with (for a hybrid, the workloads that go
     to Trainium)."""
     spr, td = r.saving_per_run, r.total_difference
-    if r.verdict == "hybrid":
-        return (f"Over the plan, the workloads sent to Trainium cost {_than(td)} there than on the GPU, ports "
-                f"included; {_than(spr)} a run.")
-    return f"Over the plan, Trainium costs {_than(td)} than the GPU, port included; {_than(spr)} a run."
+    return site_say("plan_saving_hybrid" if r.verdict == "hybrid" else "plan_saving", total=_than(td), per_run=_than(spr))
 
 
 def _than(saving: float) -> str:
-    return f"{fmt.money(abs(saving))} {'less' if saving >= 0 else 'more'}"
+    return site_say("less" if saving >= 0 else "more", amount=fmt.money(abs(saving)))
 
 
 def verdict_sentence(r: Any) -> str:
@@ -164,13 +161,13 @@ def verdict_sentence(r: Any) -> str:
     label = VERDICT_LABELS[r.verdict]
     spr, td = r.saving_per_run, r.total_difference
     if r.verdict == "hybrid":
-        return f"Verdict: {label}, with the workloads that go to Trainium {_amounts(spr, td, 'saving', 'costing')}, at prices as of {as_of}."
+        return site_say("verdict_sentence_hybrid", label=label, amounts=_amounts(spr, td, "saving", "costing"), as_of=as_of)
     if (r.verdict == "gpu") == (td > 0):
         # The cost points the other way: another rule decided.
         rules = [s.rule for w in r.workloads for s in w.outcome.trace if s.verdict == r.verdict]
-        rule = f" on {rule_label(rules[0]).lower()}" if rules else ""
-        return f"Verdict: {label}{rule}, although Trainium would {_amounts(spr, td, 'save', 'cost')}, at prices as of {as_of}."
-    return f"Verdict: {label}, with Trainium {_amounts(spr, td, 'saving', 'costing')}, at prices as of {as_of}."
+        rule = site_say("on_rule", rule=rule_label(rules[0]).lower()) if rules else ""
+        return site_say("verdict_sentence_other_rule", label=label, rule=rule, amounts=_amounts(spr, td, "save", "cost"), as_of=as_of)
+    return site_say("verdict_sentence", label=label, amounts=_amounts(spr, td, "saving", "costing"), as_of=as_of)
 
 
 def scenario(r: Any, page_path: str, chart: Any | None, chart_card: str | None, heading: tuple[str, ...] = ()) -> Unfurl:
