@@ -629,8 +629,9 @@ export const valueAboveRange = (what, value, high) => tell("above_range", { what
 export const lowEndAboveValue = (what, low, value) => tell("low_end_above", { what, low, value });
 export const highEndBelowValue = (what, high, value) => tell("high_end_below", { what, high, value });
 
-// What checkReferences (engine.mjs) finds about one side's instance or purchase option.
-export function referenceError(w, [field, problem]) {
+// What checkReferences (engine.mjs) finds about one side's instance or purchase option: a field and
+// its code.
+export function referenceError(w, [field, code]) {
   const regions = (w.regions || []).join(", ");
   if (field === "regions") return tell("offered_nowhere", { trainium: w.trainium.instance, gpu: w.gpu.instance, regions });
   const [side, what] = field.split(".");
@@ -641,7 +642,7 @@ export function referenceError(w, [field, problem]) {
   }
   if (what === "region") return tell("region_not_allowed", { regions, instance: c.instance });
   const sale = { option: c.option, instance: c.instance, region: c.region };
-  return problem.startsWith("no ") ? tell("no_price", sale) : tell("not_sold", sale);
+  return code === "no-price" ? tell("no_price", sale) : tell("not_sold", sale);
 }
 
 // While a field is wrong: the answer kept for the last valid inputs, or none yet.
