@@ -151,7 +151,7 @@ def learned_env() -> dict[str, str]:
 
     from generator.model.engine import constants
     from generator.model.wording import tables
-    from generator.rendering import calculator_messages
+    from generator.rendering.calculator import messages as calculator_messages
 
     return {**os.environ, "GUIDE_WORDS": json.dumps(tables()), "GUIDE_ENGINE": json.dumps(constants()),
             "GUIDE_MESSAGES": json.dumps(calculator_messages.tables())}

@@ -19,7 +19,7 @@ from generator.model.schema import Scenario, Workload
 from generator.model.engine import cost_curve
 from generator.model.results import plain
 from generator.model.wording import present, price_refs
-from generator.rendering.calculator import calculator_data, workload_json
+from generator.rendering.calculator.data import calculator_data, workload_json
 
 # The frozen figures, with Stockholm's Capacity Blocks for the probe there.
 CATALOG = catalog_with_stockholm_blocks()

@@ -465,7 +465,7 @@ def test_a_build_that_renders_images_records_their_digests_for_the_next(tmp_path
     them by their stat alone; a digest taken too soon after the write is still not recorded."""
     import time
 
-    from generator.rendering.images import Images, Job
+    from generator.rendering.charts.images import Images, Job
 
     folder = tmp_path / "cache"
     cache = cachefile.Cache(folder)
@@ -495,7 +495,7 @@ def _spec(width: int) -> str:
 @pytest.fixture
 def pools_started(monkeypatch) -> list[int]:
     """One item for each pool of image workers started while the test runs."""
-    from generator.rendering import images as images_module
+    from generator.rendering.charts import images as images_module
 
     started: list[int] = []
     real_pool = images_module.process_pool
@@ -504,7 +504,7 @@ def pools_started(monkeypatch) -> list[int]:
 
 
 def test_builds_handed_the_same_image_workers_start_them_once_and_a_failed_render_ends_them(tmp_path: Path, pools_started):
-    from generator.rendering.images import Images, Job, Workers
+    from generator.rendering.charts.images import Images, Job, Workers
 
     started = pools_started
     cache = cachefile.Cache(tmp_path / "cache")
@@ -543,7 +543,7 @@ def _image_workers() -> int:
 def test_a_build_rendering_a_few_charts_starts_one_image_worker_and_the_other_cores_only_past_a_handful(tmp_path: Path):
     """A build after one scenario changed renders a chart or two: a worker per core would add a Python
     process and a JavaScript engine each to the build's peak memory for a fraction of a second."""
-    from generator.rendering.images import ONE_WORKER_UP_TO, Images, Job
+    from generator.rendering.charts.images import ONE_WORKER_UP_TO, Images, Job
 
     cores = os.cpu_count() or 1
     cache = cachefile.Cache(tmp_path / "cache")
@@ -565,7 +565,7 @@ def test_a_build_rendering_a_few_charts_starts_one_image_worker_and_the_other_co
 def test_image_workers_warmed_between_saves_are_those_the_next_save_renders_with(tmp_path: Path, pools_started):
     import os
 
-    from generator.rendering.images import Images, Job, Workers
+    from generator.rendering.charts.images import Images, Job, Workers
 
     started = pools_started
     cache = cachefile.Cache(tmp_path / "cache")
@@ -588,7 +588,7 @@ def test_image_workers_warmed_between_saves_are_those_the_next_save_renders_with
 def test_a_build_that_stops_with_renders_still_queued_ends_and_leaves_handed_workers_usable(tmp_path: Path, shared: bool):
     import threading
 
-    from generator.rendering.images import Images, Job, Workers
+    from generator.rendering.charts.images import Images, Job, Workers
 
     cache = cachefile.Cache(tmp_path / "cache")
     workers = Workers() if shared else None

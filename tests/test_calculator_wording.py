@@ -128,7 +128,7 @@ def test_wording_mjs_writes_no_sentence_of_its_own():
 
 
 def test_every_message_the_javascript_asks_for_is_in_the_table_and_each_is_asked_for():
-    from generator.rendering.calculator_messages import MESSAGES
+    from generator.rendering.calculator.messages import MESSAGES
 
     asked = set(re.findall(r"""\bsay\.message\(\s*["'](\w+)["']""", WIRING.read_text(encoding="utf-8")))
     asked |= set(re.findall(r"""\btell\(\s*["'](\w+)["']""", WORDING.read_text(encoding="utf-8")))

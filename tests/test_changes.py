@@ -25,12 +25,12 @@ import pytest
 
 from conftest import BuiltSite, build_copy, copy_project
 from core_support import copy_inputs
-from generator.rendering import changes
-from generator.rendering import downloads
+from generator.rendering.pages import changes
+from generator.rendering.published import downloads
 from generator.commands import refresh
-from generator.rendering.diff import DEFAULT_THRESHOLD, relative_change
+from generator.rendering.published.diff import DEFAULT_THRESHOLD, relative_change
 from generator.inputs.loader import load_project
-from generator.rendering.site import Renderer
+from generator.rendering.pages.renderer import Renderer
 from refresh_support import CALLED_AT, Stubbed, calls, edit
 from test_refresh_prices import _set_on_demand
 

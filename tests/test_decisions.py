@@ -15,7 +15,7 @@ import pytest
 import yaml
 from core_support import DATA, run_js_on_workloads
 
-from generator.rendering.calculator import calculator_data
+from generator.rendering.calculator.data import calculator_data
 from generator.inputs.loader import load_catalog
 from generator.model.results import evaluate_workload, plain
 from generator.model.schema import Workload

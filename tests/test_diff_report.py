@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from core_support import SCENARIOS, copy_inputs
-from generator.rendering.diff import cell, compare, markdown, relative_change
+from generator.rendering.published.diff import cell, compare, markdown, relative_change
 from generator.inputs.loader import load_project
 
 SHA = "0123456789abcdef0123456789abcdef01234567"

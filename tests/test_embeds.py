@@ -21,11 +21,11 @@ import pytest
 from site_support import UNTRUSTED_ID, BuiltSite, copy_project, run_mkdocs_build
 import vl_convert as vlc
 
-from generator.rendering import embeds
+from generator.rendering.embeds import folders as embeds
 from generator.store.cachefile import Cache
-from generator.rendering.embeds import EXPORT_WIDTH, file_names
-from generator.rendering.images import PNG_SCALE, _only_bundled_fonts, png_width
-from generator.rendering.site import Renderer
+from generator.rendering.embeds.folders import EXPORT_WIDTH, file_names
+from generator.rendering.charts.images import PNG_SCALE, _only_bundled_fonts, png_width
+from generator.rendering.pages.renderer import Renderer
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -179,11 +179,11 @@ def test_only_a_change_to_the_image_code_renders_the_images_again(two_scenario_p
     assert first.returncode == 0, first.stderr
     charts = sum(map(int, re.search(r"embed images: (\d+) charts rendered, (\d+) from the cache", first.stderr).groups()))
     # How embed pages are made and linked is not how images are drawn.
-    with open(root / "generator" / "rendering" / "embeds.py", "a", encoding="utf-8") as f:
+    with open(root / "generator" / "rendering" / "embeds" / "folders.py", "a", encoding="utf-8") as f:
         f.write("\n# a change to embed pages or links\n")
     second = run_mkdocs_build(root, tmp_path / "two", cache=cache)
     assert f"embed images: 0 charts rendered, {charts} from the cache" in second.stderr, second.stderr
-    with open(root / "generator" / "rendering" / "images.py", "a", encoding="utf-8") as f:
+    with open(root / "generator" / "rendering" / "charts" / "images.py", "a", encoding="utf-8") as f:
         f.write("\n# a change to how images are drawn\n")
     third = run_mkdocs_build(root, tmp_path / "three", cache=cache)
     assert f"embed images: {charts} charts rendered, 0 from the cache" in third.stderr, third.stderr
@@ -350,7 +350,7 @@ def _render_texts(families: list[str], initializer=None) -> list[bytes]:
 
 @pytest.mark.slow
 def test_image_workers_draw_with_the_bundled_font_whatever_the_machine_has():
-    """The images must not depend on the build machine's fonts; see generator/rendering/fonts.conf."""
+    """The images must not depend on the build machine's fonts; see generator/rendering/charts/fonts.conf."""
     listed = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True).stdout if shutil.which("fc-list") else ""
     machine = sorted({f.split(",")[0].strip() for f in listed.splitlines()} - {""})
     machine = [f for f in machine if not f.startswith("Liberation")]
@@ -419,7 +419,7 @@ def test_a_link_that_cannot_be_made_fails_the_build_with_a_sentence_naming_the_f
 
 
 def _chart(chart_id: str, data: str) -> embeds.ChartFiles:
-    from generator.rendering.images import Job
+    from generator.rendering.charts.images import Job
 
     return embeds.ChartFiles(chart_id, {f"embed/{chart_id}/{chart_id}.csv": data, f"embed/{chart_id}/index.html": f"<p>{data}</p>"},
                              Job("{}"), "")

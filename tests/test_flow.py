@@ -15,11 +15,11 @@ from core_support import FROZEN
 from generator.model import engine
 from generator.model import formatting as fmt
 from generator.model import results
-from generator.rendering import charts as ch
+from generator.rendering.charts import specs as ch
 from generator.model.catalog import Catalog
 from generator.inputs.loader import load_project
 from generator.model.results import to_dict
-from generator.rendering.site import Renderer
+from generator.rendering.pages.renderer import Renderer
 from test_engine import BASE
 
 DAY = dt.date(2026, 11, 23)

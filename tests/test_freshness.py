@@ -15,7 +15,7 @@ from generator.commands import siteconfig
 from generator.inputs.options import TODAY_ENV
 from generator.inputs.freshness import DEFAULT_STALE_DAYS, Freshness, stale_problems
 from generator.inputs.loader import load_catalog, load_project
-from generator.rendering.site import Renderer
+from generator.rendering.pages.renderer import Renderer
 
 BUILD_DAY = dt.date(2026, 11, 23)  # the day the fixture was frozen: every on-demand price in it is older than 180 days
 EARLY_DAY = dt.date(2026, 1, 1)  # when none was stale yet

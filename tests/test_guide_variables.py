@@ -72,11 +72,11 @@ def test_a_second_name_for_a_guide_variable_is_found():
 
 def test_a_guide_variable_read_anywhere_else_is_found():
     sources = _package()
-    images = sources["rendering/images.py"]
+    images = sources["rendering/charts/images.py"]
     for read in ('os.environ.get("GUIDE_IMAGES", "")', 'os.environ["GUIDE_IMAGES"]', 'os.getenv("GUIDE_IMAGES")',
                  '"GUIDE_IMAGES" in os.environ'):
-        sources["rendering/images.py"] = images + f"\n\ndef wanted() -> bool:\n    return bool({read})\n"
-        assert guide_variable_readers(sources) == READERS | {"rendering/images.py"}, read
+        sources["rendering/charts/images.py"] = images + f"\n\ndef wanted() -> bool:\n    return bool({read})\n"
+        assert guide_variable_readers(sources) == READERS | {"rendering/charts/images.py"}, read
     # A name in a message, or a write of another variable, is no read of a setting.
-    sources["rendering/images.py"] = images + '\n\nHINT = "set GUIDE_IMAGES=0"\n'
+    sources["rendering/charts/images.py"] = images + '\n\nHINT = "set GUIDE_IMAGES=0"\n'
     assert guide_variable_readers(sources) == READERS

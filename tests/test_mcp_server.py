@@ -185,7 +185,7 @@ def test_the_calculator_link_carries_the_workload(talk, engine):
 
 
 def _link_carries(link: str, w: dict) -> None:
-    from generator.rendering.calculator_fields import FIELDS
+    from generator.rendering.calculator.fields import FIELDS
 
     url = urlsplit(link)
     assert link.startswith(SITE) and url.path.endswith("/calculator/")

@@ -20,7 +20,7 @@ from dataclasses import replace
 import pytest
 
 from core_support import engine_inputs, point, run_js_on_inputs, run_js_on_workloads
-from generator.rendering.calculator import calculator_data
+from generator.rendering.calculator.data import calculator_data
 from generator.model import wording
 from generator.model.catalog import Assumptions, Catalog
 from generator.model.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
@@ -480,7 +480,7 @@ def test_commitment_plan_months_and_held_reservation_through_resolve(catalog):
 
 
 def _chart(catalog: Catalog, **changes):
-    from generator.rendering.charts import cumulative_cost
+    from generator.rendering.charts.specs import cumulative_cost
     from generator.model.results import evaluate_scenario
     from generator.model.schema import Scenario
 

@@ -24,7 +24,7 @@ from generator.model.engine import Span
 from generator.model.resolve import excluded_by, port_weeks
 from generator.model.results import evaluate_workload, pin_sentence, workload_dict
 from generator.model.schema import Workload
-from generator.rendering.calculator import calculator_data, workload_json
+from generator.rendering.calculator.data import calculator_data, workload_json
 
 CATALOG = load_catalog(DATA)
 P4DE, TRN1, TRN2_BLOCK, P5_BLOCK = 27.44705, 21.5, 35.7608, 41.528

@@ -1,4 +1,4 @@
-"""Raw HTML blocks that skip Markdown (generator/rendering/passthrough.py) make the page Markdown would make."""
+"""Raw HTML blocks that skip Markdown (generator/rendering/pages/passthrough.py) make the page Markdown would make."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import pytest
 from site_support import PAYLOADS, UNTRUSTED_ID, BuiltSite
 from mkdocs.config import load_config
 
-from generator.rendering import passthrough
-from generator.rendering.build import generate
+from generator.rendering.pages import passthrough
+from generator.rendering.generate import generate
 from generator.store.cachefile import Cache
-from generator.rendering.images import Images
+from generator.rendering.charts.images import Images
 
 pytestmark = pytest.mark.slow  # renders the project and converts its pages
 

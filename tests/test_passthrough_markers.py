@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.rendering.passthrough import END, START, split
+from generator.rendering.pages.passthrough import END, START, split
 
 S, E = START, END
 

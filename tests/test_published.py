@@ -120,7 +120,7 @@ def test_llms_full_holds_every_page_and_each_scenarios_verdict_and_totals(built_
     assert tags / len(text) < 0.05
     assert _tags(text) == []
     # The pages with a part for each scenario are named, not held: they would grow it with every one.
-    from generator.rendering.published import PER_SCENARIO, markdown_path
+    from generator.rendering.published.llms import PER_SCENARIO, markdown_path
 
     for page in PER_SCENARIO:
         assert (built_site.site / markdown_path(page)).is_file()

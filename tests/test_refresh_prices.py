@@ -20,7 +20,7 @@ from contrib_support import guide
 from core_support import REPO, copy_inputs, tree_hashes
 from generator.commands import aws_prices
 from generator.commands import cli
-from generator.rendering import diff
+from generator.rendering.published import diff
 from generator.commands import refresh
 from generator.inputs import datafiles, loader, yamlread
 from generator.inputs.loader import load_catalog, load_project

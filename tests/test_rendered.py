@@ -14,9 +14,9 @@ from site_support import leave_out_of_entry_names, pretend_upgraded
 from generator.store import registry
 from generator.store.cachefile import Cache
 from generator.inputs.loader import load_project
-from generator.rendering import embeds
-from generator.rendering.scenario_cache import RenderedScenarios
-from generator.rendering.site import Renderer, Site
+from generator.rendering.embeds import folders as embeds
+from generator.rendering.pages.scenario_cache import RenderedScenarios
+from generator.rendering.pages.renderer import Renderer, Site
 
 pytestmark = pytest.mark.slow  # renders the frozen project again and again
 
@@ -146,7 +146,7 @@ def _package_copy(root: Path, monkeypatch, edit) -> None:
 
 
 def _change_code(root: Path, monkeypatch) -> dict:
-    _package_copy(root, monkeypatch, lambda p: (p / "rendering" / "charts.py").write_text((p / "rendering" / "charts.py").read_text() + "\n# edited\n"))
+    _package_copy(root, monkeypatch, lambda p: (p / "rendering" / "charts" / "specs.py").write_text((p / "rendering" / "charts" / "specs.py").read_text() + "\n# edited\n"))
     return {}
 
 
@@ -246,7 +246,7 @@ def test_a_render_from_the_cache_reads_each_price_to_beat_with_its_page(root: Pa
     """The Trainium3 page lists every workload's price to beat; a render whose scenario pages come
     from the cache takes them from there instead of solving each again, and says the same."""
     from generator.model import trn3
-    from generator.rendering.site import render_markdown_page
+    from generator.rendering.pages.renderer import render_markdown_page
 
     page = (Path(__file__).resolve().parents[1] / "docs" / "trainium3.md").read_text(encoding="utf-8").split("---\n", 2)[2]
 
@@ -270,7 +270,7 @@ def test_a_warm_render_works_out_no_robustness_and_the_faq_counts_the_same(root:
     """A scenario loaded from the validation cache leaves its robustness to be worked out when read,
     and a render whose scenario pages come from the cache never reads it: the FAQ's count of
     scenarios a Trainium price range flips comes from the stored pages, and says the same."""
-    from generator.rendering.site import render_markdown_page
+    from generator.rendering.pages.renderer import render_markdown_page
     from generator.inputs.cached_loading import load_project as cached_load
     from generator.store.validation_cache import KnownScenarios
 
@@ -317,7 +317,7 @@ def test_the_home_charts_are_drawn_once_while_data_stays_and_again_when_it_chang
 
 
 def test_a_save_finds_the_reference_evaluated_and_the_schema_page_made(root: Path, tmp_path: Path, monkeypatch):
-    from generator.rendering import site as rendering
+    from generator.rendering.pages import renderer as rendering
 
     evaluated: list[int] = []
     schemas: list[int] = []

@@ -124,7 +124,7 @@ def stockholm_team(gpu_count: int = 1400, buy: list[str] | None = None) -> Workl
 def test_spot_bought_in_another_region_is_rated_by_that_regions_pool(catalog):
     from core_support import run_js_on_workloads
     from generator.model.results import plain
-    from generator.rendering.calculator import calculator_data, workload_json
+    from generator.rendering.calculator.data import calculator_data, workload_json
 
     assert 1400 * US_EAST_1 * 1.5 == pytest.approx(1.0508, abs=1e-4)
     assert 14_000 / (1 - 1400 * EU_NORTH_1 * 1.5) * 28.11 == pytest.approx(424_454, abs=1)
@@ -177,7 +177,7 @@ def us_east_team(gpu_option: str, buy: list[str]) -> Workload:
 def test_spot_reached_through_buy_carries_the_same_uncertainty_as_spot_named(catalog, named: str, buy: list[str]):
     from core_support import run_js_on_workloads
     from generator.model.results import plain
-    from generator.rendering.calculator import calculator_data, workload_json
+    from generator.rendering.calculator.data import calculator_data, workload_json
 
     w = us_east_team(named, buy)
     x = resolve(w, catalog).inputs

@@ -21,8 +21,8 @@ from test_calculator_wording import HOLE, js_literals, reads_as_prose
 from generator.model import engine, wording
 from generator.model.engine import BlockLimits, Inputs, Span, block_hours, cost_curve, evaluate, robustness, thresholds
 from generator.model.results import plain
-from generator.rendering.calculator import calculator_data
-from generator.rendering.embeds import compact_json
+from generator.rendering.calculator.data import calculator_data
+from generator.rendering.embeds.folders import compact_json
 
 ROOT = Path(__file__).resolve().parent.parent
 CALCULATOR = ROOT / "docs" / "assets" / "calculator"
@@ -41,7 +41,7 @@ def _literals(path: Path) -> list[str]:
 
 def _sentences() -> list[str]:
     found = _literals(ROOT / "generator" / "model" / "wording.py") + _literals(ROOT / "generator" / "model" / "formatting.py")
-    found += _literals(ROOT / "generator" / "rendering" / "calculator_messages.py")
+    found += _literals(ROOT / "generator" / "rendering" / "calculator" / "messages.py")
     return sorted({s.strip() for s in found if len(s.strip()) > LONG and " " in s.strip()})
 
 
@@ -188,7 +188,7 @@ def _reads_as_a_sentence(text: str) -> bool:
 # Where a sentence is not the site's: what each layer or module says instead, and to whom.
 SAID_ELSEWHERE = {
     "generator/model/wording.py": "every sentence a reader of the site is told",
-    "generator/rendering/calculator_messages.py": "the calculator page's own messages, in its data for wording.mjs",
+    "generator/rendering/calculator/messages.py": "the calculator page's own messages, in its data for wording.mjs",
     "generator/commands/": "what `guide` tells whoever runs it: its output, reports, pull request bodies and tools",
     "generator/inputs/": "located problems, told to a scenario's or data file's author",
     "generator/model/suggest.py": "the hint a located problem about an unknown name ends with",
@@ -208,12 +208,12 @@ def _sentences_outside_wording(package: Path) -> list[str]:
 
 def test_no_module_of_the_layers_that_make_pages_says_a_sentence_outside_wording():
     assert {p.relative_to(ROOT).as_posix() for p in PACKAGE.rglob("*.py")} >= {
-        "generator/model/resolve.py", "generator/rendering/charts.py", "generator/model/results.py"}
+        "generator/model/resolve.py", "generator/rendering/charts/specs.py", "generator/model/results.py"}
     assert _sentences_outside_wording(PACKAGE) == []
 
 
 def test_the_check_finds_a_sentence_a_module_makes(tmp_path: Path):
-    module = tmp_path / "generator" / "rendering" / "charts.py"
+    module = tmp_path / "generator" / "rendering" / "charts" / "specs.py"
     module.parent.mkdir(parents=True)
     module.write_text(
         '"""Charts. A docstring says what it likes."""\n'
@@ -223,12 +223,12 @@ def test_the_check_finds_a_sentence_a_module_makes(tmp_path: Path):
         'TITLE = "Cost per run"\n'
         'HELP = dict(help="An option\'s help is for whoever runs the command.")\n')
     assert _sentences_outside_wording(tmp_path / "generator") == [
-        "generator/rendering/charts.py: \"At the stated values Trainium's plan is \u2026 than the GPU's. Flips: \u2026.\""]
+        "generator/rendering/charts/specs.py: \"At the stated values Trainium's plan is \u2026 than the GPU's. Flips: \u2026.\""]
 
 
 def test_the_calculator_data_carries_the_calculator_pages_own_messages():
     from generator.inputs.loader import load_catalog
-    from generator.rendering import calculator_messages
+    from generator.rendering.calculator import messages as calculator_messages
 
     messages = calculator_data(load_catalog(FROZEN / "data"))["messages"]
     assert messages == calculator_messages.tables()

@@ -39,11 +39,11 @@ from generator.model.results import (
 from generator.model.schema import Architecture, Workload
 from generator.model.suggest import did_you_mean
 from generator.model.wording import VERDICT_LABELS
-from generator.rendering import downloads
-from generator.rendering.calculator import workload_json
-from generator.rendering.calculator_fields import link_query
-from generator.rendering.embeds import page_url
-from generator.rendering.published import markdown_path, result_path
+from generator.rendering.published import downloads
+from generator.rendering.calculator.data import workload_json
+from generator.rendering.calculator.fields import link_query
+from generator.rendering.embeds.folders import page_url
+from generator.rendering.published.llms import markdown_path, result_path
 
 METHODOLOGY = "methodology.md"
 GLOSSARY = "glossary.md"
@@ -493,7 +493,7 @@ def guide_for(root: Path) -> Guide:
     """The project at `root` with the site URL and day a build of it would use, and the topics its
     pages give `explain`: the methodology's sections, the glossary's terms, the throughput page."""
     from generator.commands import siteconfig
-    from generator.rendering.methodology import Pages
+    from generator.rendering.published.methodology import Pages
 
     config = siteconfig.read(root)
     today = siteconfig.today(config.today)

@@ -18,7 +18,7 @@ from generator.model import formatting as fmt
 from generator.model import wording
 from generator.model.results import present_workload, to_dict
 from generator.model.schema import json_schema_text
-from generator.rendering import diff
+from generator.rendering.published import diff
 
 
 def _parser() -> argparse.ArgumentParser:

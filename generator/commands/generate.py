@@ -1,7 +1,7 @@
 """`guide generate DIR`: the whole docs tree a build makes, written out with an mkdocs.yml that names no
 plugin of ours, so that plain MkDocs with Material (or Zensical, which reads mkdocs.yml) builds the site.
 
-What the plugin hands MkDocs comes from the same `rendering.build.generate`; what it does while MkDocs
+What the plugin hands MkDocs comes from the same `rendering.generate.generate`; what it does while MkDocs
 runs is carried as files: hand-written pages with their figures filled in, each page's unfurl tags in
 its front matter (`guide_unfurl`, which `generator.THEME`'s main.html, copied in as overrides/main.html,
 reads when no plugin hands them in), the embed files and images copied out of the cache. Files MkDocs
@@ -27,10 +27,13 @@ from ruamel.yaml import YAML
 
 from generator import TEMPLATES, THEME
 from generator.commands import siteconfig
-from generator.rendering import embeds, passthrough, published, unfurl
-from generator.rendering.build import Generated, generate
-from generator.rendering.images import Images
-from generator.rendering.site import front_matter, render_markdown_page
+from generator.rendering.embeds import folders as embeds
+from generator.rendering.pages import passthrough
+from generator.rendering.published import llms as published
+from generator.rendering.embeds import unfurl
+from generator.rendering.generate import Generated, generate
+from generator.rendering.charts.images import Images
+from generator.rendering.pages.renderer import front_matter, render_markdown_page
 from generator.store import cachefile
 from generator.store.cachefile import Cache
 from generator.store.html_cache import scenario_page

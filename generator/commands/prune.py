@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.commands import siteconfig
-from generator.rendering.build import generate, page_stores
-from generator.rendering.images import Images
+from generator.rendering.generate import generate, page_stores
+from generator.rendering.charts.images import Images
 from generator.store.cachefile import Cache
 from generator.store.template_cache import Compiled
 

@@ -116,7 +116,7 @@ HOURS_PER_DAY = 24.0
 
 def constants() -> dict[str, Any]:
     """The constants this module computes with, as the calculator's data carries them
-    (generator/rendering/calculator.py): engine.mjs `learn`s them and writes none of them again.
+    (generator/rendering/calculator/data.py): engine.mjs `learn`s them and writes none of them again.
     RANGE_INPUTS is a list, not an object: the data is written with its keys sorted, and the order of
     the ranged inputs is the order a verdict's flips are named in."""
     return {

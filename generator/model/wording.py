@@ -1058,7 +1058,7 @@ def scenario_row(r: Any, shown: list[dict[str, Any]]) -> dict[str, Any]:
 
 # --- What the pages' charts say ----------------------------------------------------------------------
 # Each chart's title, the titles of its axes and legends, the labels its data shows and the summary its
-# text alternative leads with, for rendering/charts.py to place. The cumulative cost's rows, marks and
+# text alternative leads with, for rendering/charts/specs.py to place. The cumulative cost's rows, marks and
 # summary are `present`'s (the calculator's chart says them too); these only the pages draw.
 CHART_WORDS = {
     "cumulative": "Cumulative cost",
@@ -1364,7 +1364,7 @@ def assistant(key: str, **values: str) -> str:
 
 def tables() -> dict[str, Any]:
     """Every table and template this module words with, as the calculator's data carries them
-    (generator/rendering/calculator.py): wording.mjs says nothing it does not find here."""
+    (generator/rendering/calculator/data.py): wording.mjs says nothing it does not find here."""
     return {
         "TEMPLATES": TEMPLATES, "SUMMARY_LABELS": SUMMARY_LABELS, "CHEAPER_SIDE": CHEAPER_SIDE, "CANNOT_RUN": CANNOT_RUN,
         "END_WORDS": END_WORDS, "SIDE_LABELS": SIDE_LABELS, "RANGE_LABELS": RANGE_LABELS, "STEPS": STEPS,

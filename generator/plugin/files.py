@@ -9,7 +9,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 
 if TYPE_CHECKING:
-    from generator.rendering.build import Generated
+    from generator.rendering.generate import Generated
 
 
 class GeneratedFile(File):

@@ -14,8 +14,8 @@ if TYPE_CHECKING:
 
     from generator.plugin.error_banner import ErrorBanner
     from generator.plugin.incremental.layer import Layer
-    from generator.rendering.build import Generated
-    from generator.rendering.images import Images
+    from generator.rendering.generate import Generated
+    from generator.rendering.charts.images import Images
     from generator.store.cachefile import Cache
 
 

@@ -28,7 +28,7 @@ from generator.plugin.one_build import OneBuild
 from generator.plugin.page_record import PageRecord
 from generator.plugin.stopping import StopAsCtrlC
 from generator.plugin.upkeep import Upkeep
-from generator.rendering.images import Images
+from generator.rendering.charts.images import Images
 from generator.store.cachefile import Cache
 
 log = logging.getLogger("mkdocs.plugins.guide")
@@ -84,7 +84,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.incremental.put_aside(Path(config.site_dir))
 
     def _load(self, config: MkDocsConfig):
-        from generator.rendering.build import load
+        from generator.rendering.generate import load
 
         assert self.cache is not None, "on_config runs before the inputs are read"
         with failures.inputs_checked():
@@ -92,7 +92,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         # Runs on every (re)build, so a changed scenario or price is picked up by `mkdocs serve`.
-        from generator.rendering.build import generate
+        from generator.rendering.generate import generate
 
         cache, inc, options = self.cache, self.incremental, self.options
         assert cache is not None and options is not None, "on_config runs before on_files"
@@ -139,7 +139,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             return markdown  # its HTML is stored: Markdown does not run on it
         # Hand-written pages opt into figures from data/ with `figures: true` in their front matter.
         if page.meta.get("figures"):
-            from generator.rendering.site import render_markdown_page
+            from generator.rendering.pages.renderer import render_markdown_page
 
             assert self.build is not None and self.build.made is not None, "on_files runs before any page"
             markdown = render_markdown_page(self.build.made.renderer, markdown)

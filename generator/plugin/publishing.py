@@ -22,14 +22,16 @@ from generator import THEME
 from generator.plugin.failures import failed, link_failed
 from generator.plugin.incremental.layer import Layer
 from generator.plugin.page_record import PageRecord
-from generator.rendering import passthrough, published, unfurl
-from generator.rendering.images import Images
+from generator.rendering.pages import passthrough
+from generator.rendering.published import llms as published
+from generator.rendering.embeds import unfurl
+from generator.rendering.charts.images import Images
 from generator.store import html_cache
 from generator.store.cachefile import Cache
 
 if TYPE_CHECKING:
     from generator.plugin.one_build import OneBuild
-    from generator.rendering.build import Generated
+    from generator.rendering.generate import Generated
 
 log = logging.getLogger("mkdocs.plugins.guide")
 

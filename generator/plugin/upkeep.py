@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable
 
 from generator.plugin.incremental.between_saves import Chore
-from generator.rendering.images import Images, Workers
+from generator.rendering.charts.images import Images, Workers
 from generator.store.cachefile import Cache
 
 log = logging.getLogger("mkdocs.plugins.guide")

@@ -46,7 +46,7 @@ SCENARIOS_INDEX = "scenarios/index.md"
 def scenario_page(path: str) -> bool:
     """The pages whose HTML is stored: the scenario pages, which grow with the number of scenarios and
     hold no Markdown link (whose HTML would depend on which other pages exist). The embed gallery
-    grows too, but its sections are one held block Markdown never parses (rendering.passthrough):
+    grows too, but its sections are one held block Markdown never parses (rendering.pages.passthrough):
     converting it again takes less than storing and reading it."""
     return path.startswith("scenarios/") and path != SCENARIOS_INDEX
 

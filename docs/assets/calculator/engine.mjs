@@ -4,7 +4,7 @@
 // No DOM here, and no words: each step and each reason a side cannot run is a code with its numbers
 // (engine.py's STEP_CODES, REASON_CODES), which wording.mjs turns into sentences.
 
-// engine.py's constants, which the calculator's data carries (`engine`, generator/rendering/calculator.py):
+// engine.py's constants, which the calculator's data carries (`engine`, generator/rendering/calculator/data.py):
 // `learn` them once, before anything is evaluated. RANGE_INPUTS: each ranged input's end that favours
 // Trainium less and more; COST_RULES: the rules whose verdict the plan's costs decide; HOURLY_OPTIONS:
 // the ways paid by the hour and not interrupted; THRESHOLD_PROBE: how little either side of a threshold

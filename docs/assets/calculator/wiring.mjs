@@ -8,7 +8,7 @@ import { evaluateWorkload, checkReferences, findPrice, ways, learn as learnEngin
 import * as say from "./wording.mjs";
 import { hourly, hourlyExact } from "./format.mjs";
 
-// The form's fields as the page bakes them in (generator/rendering/calculator_fields.py): each one's
+// The form's fields as the page bakes them in (generator/rendering/calculator/fields.py): each one's
 // URL parameter, id, path in a workload and what a value may be, read from the scenario schema at
 // build time. setup() reads them; nothing here restates a bound or a parameter's name.
 let FIELDS = [];

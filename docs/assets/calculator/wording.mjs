@@ -2,7 +2,7 @@
 // giving the same strings (tests/test_parity.py). It takes the workload as evaluateWorkload returns
 // it, the engine's cost curve and the two prices' source and date, and returns plain data;
 // wiring.mjs only escapes and places it. The words themselves are wording.py's tables and templates,
-// which the calculator's data carries (`words`, generator/rendering/calculator.py): `learn` them
+// which the calculator's data carries (`words`, generator/rendering/calculator/data.py): `learn` them
 // once, before anything is said. This half of the module holds only the logic of what is said.
 // The end of this module fills the calculator page's own messages (its fields, link, buttons and
 // download), which no scenario page says. Rules, inputs and thresholds this layer does not know get

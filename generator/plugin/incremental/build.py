@@ -34,15 +34,15 @@ from generator.plugin.incremental import sitefolder
 from generator.plugin.incremental.between_saves import BetweenSaves, Chore
 from generator.plugin.incremental.stored_page import StoredPage, toc_tokens
 from generator.plugin.incremental.theme_inputs import page_parts, site_parts
-from generator.rendering import embeds
-from generator.rendering.images import Images
+from generator.rendering.embeds import folders as embeds
+from generator.rendering.charts.images import Images
 from generator.store import html_cache, page_file_cache
 from generator.store.cachefile import Cache
 from generator.store.page_file_cache import Themed
 from generator.store.template_cache import Compiled
 
 if TYPE_CHECKING:
-    from generator.rendering.build import Generated
+    from generator.rendering.generate import Generated
 
 log = logging.getLogger("mkdocs.plugins.guide")
 
@@ -145,7 +145,7 @@ class IncrementalBuild:
         files is in the cache already; finds the pages' stores, used only where `ours` (the guide's
         plugin) and search are the build's only plugins (`pages_only_ours`). Returns the embed files
         to link once the images are rendered."""
-        from generator.rendering.build import page_stores
+        from generator.rendering.generate import page_stores
 
         self._new_build()
         self.as_before = made.as_before

@@ -16,12 +16,12 @@ from mkdocs.structure.pages import Page
 from generator.plugin.files import GeneratedFile, page_file
 from generator.plugin.incremental.between_saves import Chore
 from generator.plugin.incremental.build import IncrementalBuild
-from generator.rendering import embeds
-from generator.rendering.images import Images
+from generator.rendering.embeds import folders as embeds
+from generator.rendering.charts.images import Images
 from generator.store.cachefile import Cache
 
 if TYPE_CHECKING:
-    from generator.rendering.build import Generated
+    from generator.rendering.generate import Generated
 
 
 class Layer(Protocol):

@@ -29,11 +29,11 @@ import jinja2
 from markupsafe import Markup
 
 from generator.model.wording import CHART_UNITS, SITE_WORDS, site_say
-from generator.rendering import unfurl
-from generator.rendering.charts import Chart
-from generator.rendering import images as image_files
-from generator.rendering.images import Images, Job
-from generator.rendering.js_engine import IN_PROCESS, JsEngine
+from generator.rendering.embeds import unfurl
+from generator.rendering.charts.specs import Chart
+from generator.rendering.charts import images as image_files
+from generator.rendering.charts.images import Images, Job
+from generator.rendering.charts.js_engine import IN_PROCESS, JsEngine
 from generator.store.cachefile import Cache, path_key
 
 log = logging.getLogger("mkdocs.plugins.guide")

@@ -20,10 +20,10 @@ import orjson
 from generator.inputs.loader import Project
 from generator.model.results import ScenarioResult
 from generator.model.trn3 import PriceAt, PriceToBeat
-from generator.rendering.charts import ChartLabel
-from generator.rendering.embeds import ChartFiles, JSONText, StoredText
-from generator.rendering.images import Job
-from generator.rendering.published import ScenarioTexts
+from generator.rendering.charts.specs import ChartLabel
+from generator.rendering.embeds.folders import ChartFiles, JSONText, StoredText
+from generator.rendering.charts.images import Job
+from generator.rendering.published.llms import ScenarioTexts
 from generator.store.cachefile import Cache
 
 

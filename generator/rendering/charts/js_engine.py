@@ -12,7 +12,7 @@ from typing import Any
 
 import vl_convert as vlc
 
-from generator.rendering.images import Workers
+from generator.rendering.charts.images import Workers
 
 
 def _call(name: str, *args: Any, **kwargs: Any) -> Any:

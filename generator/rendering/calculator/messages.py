@@ -1,6 +1,6 @@
 """What the calculator page says of its own form, links and buttons: the messages no scenario page
 says (a scenario page has no form), as templates with `{name}` parts. The calculator's data carries
-them (`messages`, generator/rendering/calculator.py); wording.mjs fills them and wiring.mjs places
+them (`messages`, generator/rendering/calculator/data.py); wording.mjs fills them and wiring.mjs places
 them, escaped. The words a workload's answer is told in are wording.py's, not these."""
 
 from __future__ import annotations

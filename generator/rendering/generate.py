@@ -10,11 +10,13 @@ from pathlib import Path
 
 from generator.inputs.cached_loading import load_project
 from generator.inputs.loader import Project
-from generator.rendering import assets, embeds, unfurl
-from generator.rendering.images import Images
-from generator.rendering.js_engine import JsEngine
-from generator.rendering.scenario_cache import RenderedScenarios
-from generator.rendering.site import Renderer, Site
+from generator.rendering.charts import vega_runtime as assets
+from generator.rendering.embeds import folders as embeds
+from generator.rendering.embeds import unfurl
+from generator.rendering.charts.images import Images
+from generator.rendering.charts.js_engine import JsEngine
+from generator.rendering.pages.scenario_cache import RenderedScenarios
+from generator.rendering.pages.renderer import Renderer, Site
 from generator.store.cachefile import Cache
 from generator.store.html_cache import ConvertedPages, scenario_page
 from generator.store.page_file_cache import ThemedPages

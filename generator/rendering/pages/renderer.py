@@ -32,12 +32,17 @@ from generator.model.wording import ANSWER_LABELS, EXPERIENCE_LABELS, RULE_LABEL
 from generator.model.reference import Reference, reference
 from generator.model.results import ScenarioResult, WorkloadResult, pin_sentence, present_workload
 from generator.model.schema import json_schema
-from generator.rendering import catalog_tables, changes, downloads, embeds, published, unfurl
-from generator.rendering import charts as ch
-from generator.rendering.diff import DEFAULT_THRESHOLD
-from generator.rendering.images import CARD_HEIGHT, CARD_WIDTH, NARROW_WIDTH, PNG_SCALE, Images, Job
-from generator.rendering.js_engine import IN_PROCESS, JsEngine
-from generator.rendering.scenario_cache import Rendered, RenderedScenarios
+from generator.rendering.pages import catalog_tables
+from generator.rendering.pages import changes
+from generator.rendering.published import downloads
+from generator.rendering.embeds import folders as embeds
+from generator.rendering.published import llms as published
+from generator.rendering.embeds import unfurl
+from generator.rendering.charts import specs as ch
+from generator.rendering.published.diff import DEFAULT_THRESHOLD
+from generator.rendering.charts.images import CARD_HEIGHT, CARD_WIDTH, NARROW_WIDTH, PNG_SCALE, Images, Job
+from generator.rendering.charts.js_engine import IN_PROCESS, JsEngine
+from generator.rendering.pages.scenario_cache import Rendered, RenderedScenarios
 from generator.store.cachefile import Cache
 from generator.store.html_cache import scenario_page
 from generator.store.template_cache import Compiled
@@ -272,8 +277,8 @@ class Renderer:
     @functools.cached_property
     def calculator_json(self) -> Markup:
         """What the calculator page bakes in; built once per build, not once per page."""
-        from generator.rendering.calculator import calculator_data, data_json, workload_json
-        from generator.rendering.calculator_fields import as_json as fields_json
+        from generator.rendering.calculator.data import calculator_data, data_json, workload_json
+        from generator.rendering.calculator.fields import as_json as fields_json
 
         parts = {"data": calculator_data(self.catalog, self.freshness), "fields": fields_json(),
                  "reference": workload_json(self.project.reference.workload), "chart": json.loads(self.calculator_chart)}
@@ -281,7 +286,7 @@ class Renderer:
 
     def presets(self, r: ScenarioResult) -> list[str]:
         """The scenario's calculator presets (calculator.presets), made with its page."""
-        from generator.rendering.calculator import presets
+        from generator.rendering.calculator.data import presets
 
         made = self._presets.get(r.id)
         return made if made is not None else presets(r)
@@ -289,7 +294,7 @@ class Renderer:
     @functools.cached_property
     def calculator_form(self) -> Markup:
         """The calculator's form, drawn from its field table."""
-        from generator.rendering.calculator_fields import form_html
+        from generator.rendering.calculator.fields import form_html
 
         return form_html(self.env)
 

@@ -20,7 +20,7 @@ import jinja2
 from generator import TEMPLATES
 from generator.model import formatting as fmt
 from generator.model.wording import SITE_WORDS, VERDICT_LABELS, rule_label, site_say
-from generator.rendering.images import CARD_HEIGHT, CARD_WIDTH
+from generator.rendering.charts.images import CARD_HEIGHT, CARD_WIDTH
 
 SITE_CARD = "assets/site-card.png"  # the card of every page that has no chart of its own to show
 OEMBED = "oembed.json"  # in each embed/<id>/ folder

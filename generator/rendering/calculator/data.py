@@ -14,8 +14,8 @@ from generator.model.catalog import OPTION_LABELS, TERM_HOURS, Catalog
 from generator.model.resolve import block_limits, spot_risk
 from generator.model.results import Judge, ScenarioResult
 from generator.model.schema import DAYS_PER_MONTH
-from generator.rendering import calculator_messages
-from generator.rendering.embeds import compact_json
+from generator.rendering.calculator import messages as calculator_messages
+from generator.rendering.embeds.folders import compact_json
 
 
 def calculator_data(catalog: Catalog, fresh: Judge | None = None) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from generator.model.catalog import OPTION_LABELS, Catalog, PriceMove, RegionsMo
 from generator.model.engine import Inputs, Outcome, Span, Way, accepts, evaluate
 from generator.model.results import ScenarioResult, WorkloadResult
 from generator.model.wording import SITE_WORDS, site_say
-from generator.rendering.diff import DEFAULT_THRESHOLD, relative_change
+from generator.rendering.published.diff import DEFAULT_THRESHOLD, relative_change
 
 ATOM = "http://www.w3.org/2005/Atom"
 FEED_PATH = "changes/atom.xml"

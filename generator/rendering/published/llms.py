@@ -20,9 +20,11 @@ from typing import Any
 from generator.model import formatting as fmt
 from generator.model.results import Judge, ScenarioResult, to_dict
 from generator.model.wording import SITE_WORDS, VERDICT_LABELS, site_say
-from generator.rendering import downloads, html_markdown, passthrough
-from generator.rendering.charts import ChartLabel
-from generator.rendering.embeds import ChartFiles, file_names, page_url
+from generator.rendering.published import downloads
+from generator.rendering.published import html_markdown
+from generator.rendering.pages import passthrough
+from generator.rendering.charts.specs import ChartLabel
+from generator.rendering.embeds.folders import ChartFiles, file_names, page_url
 
 LLMS = "llms.txt"
 LLMS_FULL = "llms-full.txt"

@@ -14,7 +14,7 @@ import logging
 
 import vl_convert as vlc
 
-from generator.rendering.js_engine import IN_PROCESS, JsEngine
+from generator.rendering.charts.js_engine import IN_PROCESS, JsEngine
 from generator.store.cachefile import Cache
 
 BUNDLE_PATH = "assets/vendor/vega.js"
@@ -72,7 +72,7 @@ def vega_bundle(cache: Cache, engine: JsEngine = IN_PROCESS) -> str:
         snippet = slim_snippet(vega_version, versions)
     else:
         log.warning("guide: no slim Vega runtime recipe for Vega %s (vl-convert %s): shipping all of Vega. "
-                    "Add its package versions to PACKAGES in generator/rendering/assets.py.", vega_version, vlc.__version__)
+                    "Add its package versions to PACKAGES in generator/rendering/charts/vega_runtime.py.", vega_version, vlc.__version__)
         snippet = full_snippet(vega_version)
     key = cache.names("assets").digest({"snippet": snippet})[:16]
     path = cache.folder("assets") / f"vega-runtime-{vega_version}-{key}.js"

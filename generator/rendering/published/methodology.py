@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from generator.model.wording import site_say
-from generator.rendering.embeds import page_url
-from generator.rendering.published import FRONT_MATTER, page_markdown
-from generator.rendering.site import Renderer, render_markdown_page
+from generator.rendering.embeds.folders import page_url
+from generator.rendering.published.llms import FRONT_MATTER, page_markdown
+from generator.rendering.pages.renderer import Renderer, render_markdown_page
 
 
 @dataclass(frozen=True)
