@@ -98,7 +98,7 @@ def test_the_page_stores_are_used_only_with_search_and_the_guide_alone():
 
     from material.plugins.search.plugin import SearchPlugin
 
-    from generator.plugin.incremental.build import pages_only_ours
+    from generator.plugin.incremental.reuse import pages_only_ours
 
     guide, search = object(), SearchPlugin()
     assert pages_only_ours(SimpleNamespace(plugins={"material/search": search, "guide": guide}), guide)
@@ -124,7 +124,7 @@ def test_guide_incremental_overrides_the_option_for_one_build(monkeypatch: pytes
 
 PLUGIN = Path(__file__).resolve().parents[1] / "generator" / "plugin"
 # What names the layer, its kinds or a page only it makes, in the adapter.
-_LAYER_NAMES = {"incremental", "inc", "IncrementalBuild", "Off", "StoredPage", "Layer"}
+_LAYER_NAMES = {"incremental", "inc", "Reuse", "Off", "StoredPage", "Layer"}
 
 
 def _names_layer(node: ast.AST) -> bool:
@@ -175,11 +175,11 @@ def test_a_branch_on_the_layer_is_found(branch: str):
 
 
 def test_the_layer_off_and_on_answer_every_event_of_the_interface():
-    from generator.plugin.incremental.build import IncrementalBuild
+    from generator.plugin.incremental.reuse import Reuse
     from generator.plugin.incremental.layer import Layer, Off
 
     events = {name for name, value in vars(Layer).items() if callable(value) and not name.startswith("_")}
     assert len(events) > 15
-    for kind in (Off, IncrementalBuild):
+    for kind in (Off, Reuse):
         for name in events:
             assert inspect.signature(getattr(kind, name)) == inspect.signature(getattr(Layer, name)), (kind, name)

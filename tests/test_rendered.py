@@ -37,7 +37,7 @@ def root(tmp_path: Path) -> Path:
 def render_held(root: Path, cache: Path | Cache, url: str = URL, day: dt.date = DAY, project=None) -> tuple[Site, Cache]:
     """Render with the cache (a folder, as a new process finds it, or the Cache of a process that
     rendered before) as a build does: the text files of every chart and scenario go to the cache's
-    texts store (embeds.build), where the entries name them."""
+    texts store (embeds.embed_files), where the entries name them."""
     project = project or load_project(root)
     cache = cache if isinstance(cache, Cache) else Cache(cache)
     site = Renderer(project, site_url=url, today=day, rendered=RenderedScenarios(cache, project, url, day)).render()
@@ -45,9 +45,9 @@ def render_held(root: Path, cache: Path | Cache, url: str = URL, day: dt.date = 
 
 
 def stored_as_built(site: Site, cache: Cache) -> Site:
-    """The site, its text files put in the cache's texts store as a build puts them (embeds.build):
+    """The site, its text files put in the cache's texts store as a build puts them (embeds.embed_files):
     an entry is served only with every text file it names whole there."""
-    embeds.build([*site.embeds, *(p.files for p in site.published)], cache, None)
+    embeds.embed_files([*site.embeds, *(p.files for p in site.published)], cache, None)
     return site
 
 

@@ -213,7 +213,7 @@ def test_under_serve_dirty_an_unchanged_stored_page_is_handed_over_as_the_last_b
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
-    from generator.plugin.incremental import build as incremental
+    from generator.plugin.incremental import reuse as incremental
 
     monkeypatch.setenv("GUIDE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("GUIDE_IMAGES", "0")

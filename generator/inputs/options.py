@@ -18,7 +18,7 @@ CACHE_DIR_ENV = "GUIDE_CACHE_DIR"
 CACHE_MAX_MB_ENV = "GUIDE_CACHE_MAX_MB"
 TODAY_ENV = "GUIDE_TODAY"
 IMAGES_ENV = "GUIDE_IMAGES"  # 0 (or false, no, off): no static images for one build; 1: make them
-INCREMENTAL_ENV = "GUIDE_INCREMENTAL"  # 0 (or false, no, off): the incremental build off for one build
+INCREMENTAL_ENV = "GUIDE_INCREMENTAL"  # 0 (or false, no, off): the incremental layer off for one build
 # An on/off setting as a person writes it.
 ON, OFF = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 

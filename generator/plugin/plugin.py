@@ -1,6 +1,6 @@
 """The guide as a MkDocs plugin: its options, the generator's files handed to MkDocs, the figures of
 hand-written pages that ask for them. What MkDocs would make again and an earlier build kept is the
-incremental build's, which every event is handed through one interface (`incremental.layer.Layer`),
+incremental layer's, which every event is handed through one interface (`incremental.layer.Layer`),
 done by nothing where the plugin's `incremental` option leaves it out.
 
 MkDocs does not reload plugin modules under `mkdocs serve`: edits to this package need a restart,

@@ -156,7 +156,7 @@ def _write_published(site: Path, config: MkDocsConfig, made: Generated, site_url
 def write_markdown(site: Path, config: MkDocsConfig, made: Generated, site_url: str, nav, pages: Mapping[str, PageRecord],
                    *, dirty: bool) -> None:
     """Each page's Markdown beside its HTML, and llms.txt and llms-full.txt listing every page in the
-    order of the navigation, then the scenarios (whose own files `embeds.build` linked). Published
+    order of the navigation, then the scenarios (whose own files `embeds.embed_files` linked). Published
     Markdown the cache could not store (a read-only cache) is written here too: handed to MkDocs, a
     `.md` file would be built as a page. Raises OSError."""
     listed = [replace(p, markdown=(published_markdown(pages[p.path], site_url) if p.path in pages else None) or "") for p in nav_pages(nav)]

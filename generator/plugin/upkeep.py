@@ -1,6 +1,6 @@
 """What a build leaves to do once it is done: the cache's digests recorded, the cache held to its
 bound after a build that added to it, and under `mkdocs serve` the image workers started for the
-next save. Under serve the incremental build runs these between saves; otherwise they run at once."""
+next save. Under serve the incremental layer runs these between saves; otherwise they run at once."""
 
 from __future__ import annotations
 

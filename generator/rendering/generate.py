@@ -61,7 +61,7 @@ def generate(root: Path, cache: Cache, site_url: str, day: dt.date, images: Imag
         site_assets = assets.site_assets(cache, engine)
     finally:
         engine.close()
-    texts, linked, as_before = embeds.build([*site.embeds, *(p.files for p in site.published)], cache, images)
+    texts, linked, as_before = embeds.embed_files([*site.embeds, *(p.files for p in site.published)], cache, images)
     if site.site_card is not None and images is not None:
         linked[unfurl.SITE_CARD] = images.add(site.site_card)["card"]
     texts.update(site.files)

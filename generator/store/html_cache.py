@@ -7,7 +7,7 @@ where it sits in the site, mkdocs.yml (its Markdown extensions and their setting
 `use_directory_urls`), the generator's code (the math fences live in it) and the versions of the
 libraries (`Cache.keys`); an entry is found by a hash of all of these, each named (`ConvertedPages.parts`).
 So do the build's plugins: the plugin uses this store only where search and the guide are its only
-plugins (`plugin/incremental/build.pages_only_ours`), named in mkdocs.yml, their versions MkDocs',
+plugins (`plugin/incremental/reuse.pages_only_ours`), named in mkdocs.yml, their versions MkDocs',
 Material's and this code's; another plugin's page hooks would be skipped on a stored page.
 Scenario pages hold no Markdown links to other pages, so what else is in the site does not change
 them. The cache only saves time: a damaged entry reads as missing and the page is converted afresh.

@@ -411,7 +411,7 @@ def carried(cache: Cache | None, c: ChartFiles, images: bool) -> Links | None:
     return links
 
 
-def build(charts: Iterable[ChartFiles], cache: Cache, images: Images | None
+def embed_files(charts: Iterable[ChartFiles], cache: Cache, images: Images | None
           ) -> tuple[dict[str, str], dict[str, Path], dict[str, str]]:
     """The files of embed/: those to write, by site-relative path, and those to link from the cache,
     by site-relative path to their place there (every image, and the text files once stored); and

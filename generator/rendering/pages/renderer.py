@@ -358,7 +358,7 @@ class Renderer:
         if self.cache is not None:
             embeds.store_at_once(self.cache, files)
         self.embeds.append(files)
-        # Rendering starts now, while the pages are made; embeds.build finds where the images are.
+        # Rendering starts now, while the pages are made; embeds.embed_files finds where the images are.
         if self.images is not None and embeds.carried(self.cache, files, images=True) is None:
             self.images.add(files.job)
 

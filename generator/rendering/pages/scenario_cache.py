@@ -72,7 +72,7 @@ def _texts(d: dict[str, list]) -> dict[str, str | StoredText]:
 
 
 def _stored_texts(files: ChartFiles) -> dict[str, list]:
-    """Each text file as where `embeds.build` stores it, its size and sha256."""
+    """Each text file as where `embeds.embed_files` stores it, its size and sha256."""
     return {path: [ref.size, ref.sha256] for path, ref in files.stored.items()}
 
 

@@ -1,4 +1,4 @@
-"""The incremental build: one `IncrementalBuild` per MkDocs run holds what earlier builds left that
+"""The incremental layer when on: one `Reuse` per MkDocs run holds what earlier builds left that
 this one can take instead of making it again, and one `PageState` per scenario page what it hands
 itself from one event to the next about that page (`layer.Layer` is what the plugin calls it through).
 
@@ -71,7 +71,7 @@ class Pending:
 
 @dataclass
 class PageState:
-    """What the incremental build keeps of one scenario page from one event of a build to the next."""
+    """What the incremental layer keeps of one scenario page from one event of a build to the next."""
 
     file_entry: Path  # where its page file is stored
     to_store: Path | None = None  # the entry its converted HTML goes to
@@ -81,7 +81,7 @@ class PageState:
     pending: Pending | None = None  # its file, to be stored once the theme has rendered it
 
 
-class IncrementalBuild:
+class Reuse:
     """Takes over from MkDocs, at each event the plugin hands it, what an earlier build left for it."""
 
     def __init__(self, *, serving: bool, dirty: bool) -> None:
@@ -111,7 +111,7 @@ class IncrementalBuild:
         self.site_inputs = ""  # what every page's stored file depends on, once the pages are converted
         self.files_stored = 0  # pages whose file came from the cache this build
         self.linking: Future | None = None  # the links made while the pages are built (embeds.link_meanwhile)
-        self.as_before: dict[str, str] = {}  # embed files linked as the last build linked them (embeds.build)
+        self.as_before: dict[str, str] = {}  # embed files linked as the last build linked them (embeds.embed_files)
         self.files_made: dict[str, tuple[tuple, GeneratedFile]] = {}  # kept_files as this build makes them
 
     def stop(self) -> None:
