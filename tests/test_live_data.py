@@ -19,7 +19,8 @@ from contrib_support import guide
 from core_support import LIVE_DATA, LIVE_SCENARIOS, REPO
 from generator.model.catalog import Catalog
 from generator.inputs.loader import load_catalog, load_project
-from generator.rendering.pages.renderer import Renderer, render_markdown_page
+from generator.rendering.pages.renderer import Renderer
+from generator.rendering.pages.hand_written import render_markdown_page
 
 # The machine's date, not a fixed one: the drill dates a price "today", and live data/ may hold any
 # date up to today, so a fixed day would turn a later refresh into a refusal.

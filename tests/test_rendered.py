@@ -246,7 +246,7 @@ def test_a_render_from_the_cache_reads_each_price_to_beat_with_its_page(root: Pa
     """The Trainium3 page lists every workload's price to beat; a render whose scenario pages come
     from the cache takes them from there instead of solving each again, and says the same."""
     from generator.model import trn3
-    from generator.rendering.pages.renderer import render_markdown_page
+    from generator.rendering.pages.hand_written import render_markdown_page
 
     page = (Path(__file__).resolve().parents[1] / "docs" / "trainium3.md").read_text(encoding="utf-8").split("---\n", 2)[2]
 
@@ -270,7 +270,7 @@ def test_a_warm_render_works_out_no_robustness_and_the_faq_counts_the_same(root:
     """A scenario loaded from the validation cache leaves its robustness to be worked out when read,
     and a render whose scenario pages come from the cache never reads it: the FAQ's count of
     scenarios a Trainium price range flips comes from the stored pages, and says the same."""
-    from generator.rendering.pages.renderer import render_markdown_page
+    from generator.rendering.pages.hand_written import render_markdown_page
     from generator.inputs.cached_loading import load_project as cached_load
     from generator.store.validation_cache import KnownScenarios
 

@@ -17,7 +17,8 @@ from core_support import FROZEN, REPO
 from generator.model.engine import evaluate
 from generator.model.wording import RULE_LABELS
 from generator.inputs.loader import Project, load_project
-from generator.rendering.pages.renderer import Renderer, render_markdown_page
+from generator.rendering.pages.renderer import Renderer
+from generator.rendering.pages.hand_written import render_markdown_page
 from generator.model.trn3 import _trn3_inputs, price_to_beat
 
 GOLDEN = Path(__file__).parent / "fixtures" / "trn3" / "price_to_beat.json"

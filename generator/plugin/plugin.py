@@ -139,7 +139,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             return markdown  # its HTML is stored: Markdown does not run on it
         # Hand-written pages opt into figures from data/ with `figures: true` in their front matter.
         if page.meta.get("figures"):
-            from generator.rendering.pages.renderer import render_markdown_page
+            from generator.rendering.pages.hand_written import render_markdown_page
 
             assert self.build is not None and self.build.made is not None, "on_files runs before any page"
             markdown = render_markdown_page(self.build.made.renderer, markdown)

@@ -8,31 +8,27 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import hashlib
-import html
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-import jinja2
 from markupsafe import Markup
 
-from generator import TEMPLATES
 from generator.inputs.freshness import Freshness
 from generator.inputs.loader import Project
 from generator.model import formatting as fmt
 from generator.model import quoting as quoted_prices
-from generator.model import wording
 from generator.model import trn3
-from generator.model.catalog import OPTION_LABELS, OPTIONS
-from generator.model.wording import RANGE_LABELS
-from generator.model.wording import ANSWER_LABELS, EXPERIENCE_LABELS, RULE_LABELS, VERDICT_LABELS, scenario_row, withdrawn
+from generator.model.wording import scenario_row, withdrawn
 from generator.model.reference import Reference, reference
 from generator.model.results import ScenarioResult, WorkloadResult, pin_sentence, present_workload
 from generator.model.schema import json_schema
-from generator.rendering.pages import catalog_tables
+from generator.rendering.pages import catalog_tables, hand_written
+from generator.rendering.pages.environment import environment
+from generator.rendering.pages.markup import linked_sources, script_json, source_pattern
+from generator.rendering.embeds import snippets
 from generator.rendering.pages import changes
 from generator.rendering.published import downloads
 from generator.rendering.embeds import folders as embeds
@@ -40,7 +36,7 @@ from generator.rendering.published import llms as published
 from generator.rendering.embeds import unfurl
 from generator.rendering.charts import specs as ch
 from generator.rendering.published.diff import DEFAULT_THRESHOLD
-from generator.rendering.charts.images import CARD_HEIGHT, CARD_WIDTH, NARROW_WIDTH, PNG_SCALE, Images, Job
+from generator.rendering.charts.images import Images, Job
 from generator.rendering.charts.js_engine import IN_PROCESS, JsEngine
 from generator.rendering.pages.scenario_cache import Rendered, RenderedScenarios
 from generator.store.cachefile import Cache
@@ -49,69 +45,6 @@ from generator.store.template_cache import Compiled
 
 CHARTS_JS = "assets/charts.js"  # the site's chart script, which embed pages load too
 T = TypeVar("T")
-
-
-def md(text: Any) -> Markup:
-    """Make untrusted text inert in Markdown and HTML alike.
-
-    Every ASCII character that is not a letter, digit or space becomes a numeric character
-    reference, so no Markdown, math, attribute-list or HTML syntax can form from it.
-    """
-    s = "" if text is None else str(text)
-    return Markup("".join(c if c.isalnum() or c == " " or ord(c) > 127 else f"&#{ord(c)};" for c in s.replace("\n", " ")))
-
-
-def script_json(value: Any) -> Markup:
-    """JSON that is safe inside <script type="application/json">: no '<', '>' or '&' survives."""
-    text = value if isinstance(value, embeds.JSONText) else embeds.compact_json(value)
-    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
-
-
-def source_pattern(keys: Iterable[str]) -> re.Pattern[str] | None:
-    """Mentions of source keys in free text, as a contributor writes them: SEED-002, seed 002. Only
-    keys with a number match in any case: a bare word such as VAN must match as written."""
-    parts = []
-    for k in sorted(keys, key=len, reverse=True):
-        part = r"[-\s]?".join(re.escape(p) for p in re.split(r"[-\s]+", k))
-        parts.append(f"(?i:{part})" if any(c.isdigit() for c in k) else part)
-    return re.compile(r"(?<![\w-])(" + "|".join(parts) + r")(?![\w-])") if parts else None
-
-
-_SURROGATE_PAIR = re.compile(r"\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})")
-
-
-def front_matter(value: dict[str, str]) -> Markup:
-    """A page's front matter as one line of JSON that MkDocs' YAML reader takes back whole. JSON
-    writes a character beyond U+FFFF (an emoji) as two surrogate escapes, which YAML reads as two
-    lone surrogates and refuses, and the page then shows the raw line as its heading; YAML's own
-    eight-digit escape says the same character in ASCII."""
-
-    def one(m: re.Match[str]) -> str:
-        high, low = int(m[1], 16), int(m[2], 16)
-        return f"\\U{0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00):08X}"
-
-    return Markup(_SURROGATE_PAIR.sub(one, script_json(value)))
-
-
-def linked_sources(text: str, pattern: re.Pattern[str] | None, keys: dict[str, str], root: str,
-                   names: dict[str, str] | None = None) -> Markup:
-    """Untrusted text made inert (md), with each mention of a source linked to its entry on the
-    sources page; with `names` (by key), the link reads as the source's name and date instead of
-    the key a contributor wrote ("seed 001"), which a stranger cannot decode."""
-    out, last = [], 0
-    for m in pattern.finditer(text) if pattern else ():
-        key = keys[re.sub(r"[-\s]+", "", m[0]).lower()]
-        shown = md(names[key]) if names and key in names else md(m[0])
-        out += [md(text[last:m.start()]), Markup('<a href="{}sources/#{}">').format(root, key.lower()), shown, Markup("</a>")]
-        last = m.end()
-    out.append(md(text[last:]))
-    return Markup("").join(out)
-
-
-def sentence(text: str) -> str:
-    """Free text closed as a sentence, so the next one does not run into it."""
-    text = text.strip()
-    return text if not text or text[-1] in ".!?:;" else text + "."
 
 
 @dataclass
@@ -149,33 +82,13 @@ class Renderer:
         self.source_names = {k: s.name for k, s in self.catalog.sources.items()}
         self._source_dated = {k: f"{s.name} ({fmt.date(s.as_of) if s.as_of else 'undated'})" for k, s in self.catalog.sources.items()}
         compiled = Compiled(cache) if cache is not None else None
-        self.env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(TEMPLATES),
-            bytecode_cache=compiled,
-            autoescape=True,
-            undefined=jinja2.StrictUndefined,
-            trim_blocks=True,
-            lstrip_blocks=True,
-            keep_trailing_newline=True,
-        )
+        self.env = environment(compiled)
         self.unfurl_env = unfurl.environment(compiled)  # the cards' tags, of pages and embed pages alike
-        self.env.filters.update(
-            md=md, script_json=script_json, front_matter=front_matter, money=fmt.money, hourly=fmt.hourly, hourly_exact=fmt.hourly_exact, break_even=fmt.break_even,
-            runs=fmt.runs, ratio=fmt.ratio, pct=fmt.pct, weeks=fmt.weeks, count=fmt.count, num=fmt.num, hours=fmt.hours,
-            days=fmt.days, date=fmt.date, threshold=fmt.threshold, pixels=fmt.pixels, sentence=sentence,
-            quoting=self.quoting, withdrawn=withdrawn,
-        )
+        # What templates read of this build: its project, its site and what it has rendered so far.
+        self.env.filters.update(quoting=self.quoting)
         self.env.globals.update(
             catalog=self.catalog,
             results=project.results,
-            OPTION_LABELS=OPTION_LABELS,
-            OPTIONS=OPTIONS,
-            RULE_LABELS=RULE_LABELS,
-            RANGE_LABELS=RANGE_LABELS,
-            VERDICT_LABELS=VERDICT_LABELS,
-            ANSWER_LABELS=ANSWER_LABELS,
-            EXPERIENCE_LABELS=EXPERIENCE_LABELS,
-            scenario_page=scenario_page,
             price_rows=functools.partial(catalog_tables.price_rows, self.catalog),
             figure_sources=functools.partial(catalog_tables.figure_sources, self.catalog),
             price_to_beat=self.price_to_beat,
@@ -186,28 +99,14 @@ class Renderer:
             counts=self.counts,
             scenario_row=self.scenario_row,
             index_row=self.index_row,
-            column_text=ch.column_text,
             reference_case=self.reference_case,
             reference_shown=self.reference_shown,
             freshness=self.freshness,
             site_url=self.site_url,
-            root_prefix=embeds.relative_root,
-            page_url=embeds.page_url,
-            embed_names=embeds.file_names,
-            export_width=embeds.EXPORT_WIDTH,
-            image_height=embeds.image_height,
-            narrow_width=NARROW_WIDTH,
-            narrow_media=embeds.NARROW_MEDIA,
-            narrow_break=embeds.NARROW_BELOW,
             narrow_height=lambda c: embeds.narrow_height(c, self.site_url),
-            png_scale=PNG_SCALE,
-            iframe_width=unfurl.IFRAME_WIDTH,
-            card_width=CARD_WIDTH,
-            card_height=CARD_HEIGHT,
             static_images=static_images,
-            iframe_snippet=self.iframe_snippet,
-            image_snippet=self.image_snippet,
-            plan_saving=unfurl.plan_saving,
+            iframe_snippet=functools.partial(snippets.iframe_snippet, self.site_url),
+            image_snippet=functools.partial(snippets.image_snippet, self.site_url),
             page_title=self.page_title,
         )
         # What names each chart this build drew: the charts themselves (their specs and rows) are let
@@ -322,28 +221,7 @@ class Renderer:
             if titles is None:
                 titles = self._titles = {f"scenarios/{r.id}.md": r.scenario.title for r in self.project.results}
             return titles.get(page, page)
-        return HOST_PAGES.get(page, page)
-
-    # Snippets a blogger pastes. Built as text here and escaped again where the page shows them.
-    def iframe_snippet(self, c: ch.Chart) -> str:
-        return unfurl.iframe(f"{self.site_url}embed/{c.id}/", c.title, "100%", unfurl.iframe_height(c))
-
-    def image_snippet(self, c: ch.Chart) -> str:
-        names = embeds.file_names(c.id)
-        page = self.site_url + embeds.page_url(c.page)
-        src = f"{self.site_url}embed/{c.id}/{names['svg']}"
-        alt = f"{c.title}. {c.summary}"
-        # Its natural width at most, and the column's where that is narrower: a blog read on a phone
-        # never scrolls sideways for it. Where the chart has a narrow image, a phone's screen gets
-        # that one, as the chart's own page gives it, so its text is not shrunk to a few pixels.
-        img = (f'<img src="{html.escape(src)}" alt="{html.escape(alt)}" width="{embeds.EXPORT_WIDTH}" '
-               f'height="{embeds.image_height(c)}" style="max-width:100%;height:auto">')
-        narrow = embeds.narrow_height(c, self.site_url)
-        if narrow:
-            src = f"{self.site_url}embed/{c.id}/{names['svg-narrow']}"
-            img = (f'<picture><source media="{embeds.NARROW_MEDIA}" srcset="{html.escape(src)}" width="{NARROW_WIDTH}" '
-                   f'height="{narrow}">{img}</picture>')
-        return f'<a href="{html.escape(page)}">{img}</a>'
+        return hand_written.HOST_PAGES.get(page, page)
 
     # Pages.
     def register(self, c: ch.Chart, page: str, card_heading: tuple[str, ...] = ()) -> ch.Chart:
@@ -466,25 +344,7 @@ class Renderer:
         return self._remembered("home charts", key, self._home_charts)
 
     def _home_charts(self) -> dict[str, tuple[str, ch.Chart]]:
-        h = self.headline()
-        x = self.reference.inputs
-        maps = self.reference.maps
-        as_of = max(h["trn"].as_of, h["gpu"].as_of)
-        # The instances, ways of buying and architecture are the reference workload's (data/reference.yaml).
-        title, port_title = wording.reference_map_titles(h["trn"], h["gpu"], OPTION_LABELS, x.gpu_hours)
-        trn_src = self.catalog.sources[h["trn"].source]
-        architecture = self.reference.result.workloads[0].workload.architecture
-        source = wording.reference_source(trn_src.name, h["trn"].as_of, architecture, x.port_weeks.value, x.engineer_week_usd)
-        ref = self.reference.result
-        charts = {
-            "decision_map": ("index.md", ch.decision_map(maps["relative_throughput"], x, "decision-map", title, source, as_of)),
-            "port_map": ("axes/porting.md", ch.decision_map(maps["port_weeks"], x, "decision-map-porting", port_title, source, as_of)),
-            "breakdown": ("methodology.md", replace(ch.run_breakdown(ref, 0, self.source_names), id="reference-breakdown")),
-        }
-        sensitivity = ch.sensitivity(ref, 0, self.source_names)
-        if sensitivity is not None:
-            charts["sensitivity"] = ("methodology.md", replace(sensitivity, id="reference-sensitivity"))
-        return charts
+        return hand_written.reference_charts(self)
 
 
 def _quoted(p: Any) -> str:
@@ -492,41 +352,3 @@ def _quoted(p: Any) -> str:
     if p.vanished is not None:
         text += f" ({withdrawn(p.vanished)})"
     return text
-
-
-# The hand-written pages that show a chart (home_charts, and the prices page), by their titles in
-# mkdocs.yml's nav: how the embed gallery's link back to each reads (tests/test_last_mile.py holds
-# them to the built pages' own titles).
-HOST_PAGES = {"index.md": "Home", "prices.md": "Prices and hardware", "methodology.md": "Methodology",
-              "axes/porting.md": "Porting effort"}
-
-
-class _Slots:
-    """`{{ charts.NAME }}` on a hand-written page: a chart block, rendered only when used."""
-
-    def __init__(self, renderer: Renderer):
-        self._renderer = renderer
-
-    def __getattr__(self, name: str) -> Markup:
-        try:
-            return self._renderer.chart_block(self._renderer.home[name])
-        except KeyError:
-            raise AttributeError(name) from None
-
-
-def render_markdown_page(renderer: Renderer, markdown: str, charts: Any = None) -> str:
-    """Render a hand-written page that opted into figures (front matter `figures: true`). charts:
-    what `{{ charts.NAME }}` reads, the chart blocks by default. The calculator's data and form are
-    made only for a page that places them."""
-    baked = {name: getattr(renderer, name) for name in ("calculator_json", "calculator_form") if name in markdown}
-    return _page_template(renderer.env, markdown).render(
-        charts=charts if charts is not None else _Slots(renderer), headline=renderer.headline(), **baked,
-    )
-
-
-def _page_template(env: jinja2.Environment, markdown: str) -> jinja2.Template:
-    """A hand-written page as a template, compiled through the environment's bytecode cache, as the
-    templates in files are: `from_string` would compile the same pages again in every build (a twentieth
-    of a warm build at a thousand scenarios). Named by its text, so an edited page is compiled afresh."""
-    name = "page-" + hashlib.sha256(markdown.encode("utf-8")).hexdigest()[:32]
-    return jinja2.DictLoader({name: markdown}).load(env, name, env.make_globals(None))

@@ -13,7 +13,8 @@ from typing import Any
 from generator.model.wording import site_say
 from generator.rendering.embeds.folders import page_url
 from generator.rendering.published.llms import FRONT_MATTER, page_markdown
-from generator.rendering.pages.renderer import Renderer, render_markdown_page
+from generator.rendering.pages.renderer import Renderer
+from generator.rendering.pages.hand_written import render_markdown_page
 
 
 @dataclass(frozen=True)
