@@ -58,6 +58,34 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
+# --- the frozen project, as the engine reads it ------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def catalog():
+    """The frozen data/ as the loader makes it a catalog."""
+    from generator.inputs.loader import load_catalog
+
+    return load_catalog(FROZEN / "data")
+
+
+@pytest.fixture(scope="session")
+def project():
+    """The frozen project loaded and evaluated: the engine's own view of what every site here is
+    built from."""
+    from generator.inputs.loader import load_project
+
+    return load_project(FROZEN)
+
+
+@pytest.fixture
+def own_project():
+    """The frozen project loaded for one test alone, which may change it."""
+    from generator.inputs.loader import load_project
+
+    return load_project(FROZEN)
+
+
 # --- building -----------------------------------------------------------------------------------
 
 
@@ -120,12 +148,6 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
     return _built_once(tmp_path_factory, "guide", copy_project)
 
 
-@pytest.fixture(scope="session")
-def project(built_site: BuiltSite):
-    """The engine's own view of the copy the site was built from."""
-    from generator.inputs.loader import load_project
-
-    return load_project(built_site.root)
 
 
 # --- a price AWS's API confirmed since its date ------------------------------------------------

@@ -92,15 +92,10 @@ def test_search_skips_a_block_to_the_first_closing_tag_of_its_element_and_keeps_
     assert html_cache.searched("calculator.md", words) == '<section data-search-excluded>1</section>'
 
 
-@pytest.fixture
-def root(two_scenario_project: Path) -> Path:
-    return two_scenario_project
-
-
 @pytest.mark.slow
-def test_a_warm_build_shows_the_stored_html_and_converts_a_changed_page_afresh(root: Path, tmp_path: Path, seed_cache):
+def test_a_warm_build_shows_the_stored_html_and_converts_a_changed_page_afresh(two_scenario_project: Path, tmp_path: Path, seed_cache):
     cache = seed_cache(tmp_path / "cache")
-    first = run_mkdocs_build(root, tmp_path / "one", cache=cache)
+    first = run_mkdocs_build(two_scenario_project, tmp_path / "one", cache=cache)
     assert first.returncode == 0, first.stderr
     entries = sorted((cache / "html").glob("*.json"))
     assert len(entries) == 2  # the two scenario pages
@@ -109,15 +104,15 @@ def test_a_warm_build_shows_the_stored_html_and_converts_a_changed_page_afresh(r
         stored = json.loads(cachefile.unchecked(entry.read_bytes()))
         stored["content"] = stored["content"].replace("</h1>", "</h1><p>STORED-MARK</p>", 1)
         cachefile.write_atomically(entry, cachefile.checked(json.dumps(stored)))
-    second = run_mkdocs_build(root, tmp_path / "two", cache=cache)
+    second = run_mkdocs_build(two_scenario_project, tmp_path / "two", cache=cache)
     assert second.returncode == 0, second.stderr
-    ids = [p.stem for p in sorted((root / "scenarios").glob("*.yaml"))]
+    ids = [p.stem for p in sorted((two_scenario_project / "scenarios").glob("*.yaml"))]
     for i in ids:
         assert "<p>STORED-MARK</p>" in (tmp_path / "two" / "scenarios" / i / "index.html").read_text(encoding="utf-8")
     # A changed scenario's Markdown is a new key: its page is converted again, without the mark.
-    path = root / "scenarios" / f"{ids[0]}.yaml"
+    path = two_scenario_project / "scenarios" / f"{ids[0]}.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace('title: "', 'title: "Changed: ', 1), encoding="utf-8")
-    third = run_mkdocs_build(root, tmp_path / "three", cache=cache)
+    third = run_mkdocs_build(two_scenario_project, tmp_path / "three", cache=cache)
     assert third.returncode == 0, third.stderr
     page = (tmp_path / "three" / "scenarios" / ids[0] / "index.html").read_text(encoding="utf-8")
     assert "STORED-MARK" not in page and "Changed: " in page

@@ -13,10 +13,9 @@ from typing import Any
 
 import pytest
 import yaml
-from core_support import DATA, run_js_on_workloads
+from core_support import run_js_on_workloads
 
 from generator.rendering.calculator.data import calculator_data
-from generator.inputs.loader import load_catalog
 from generator.model.results import evaluate_workload, plain
 from generator.model.schema import Workload
 
@@ -55,11 +54,6 @@ def _mismatches(result: dict[str, Any], case: dict[str, Any]) -> list[str]:
         if not ok:
             out.append(f"{path}: {got!r}, expected {want!r}")
     return out
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog(DATA)
 
 
 @pytest.fixture(scope="module")

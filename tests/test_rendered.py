@@ -27,13 +27,6 @@ URL = "https://example.org/guide/"
 DATA_FILES = ("sources.yaml", "chips.yaml", "instances.yaml", "prices.yaml", "assumptions.yaml", "neuron.yaml")
 
 
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    for part in ("scenarios", "data"):
-        shutil.copytree(FROZEN / part, tmp_path / part)
-    return tmp_path
-
-
 def render_held(root: Path, cache: Path | Cache, url: str = URL, day: dt.date = DAY, project=None) -> tuple[Site, Cache]:
     """Render with the cache (a folder, as a new process finds it, or the Cache of a process that
     rendered before) as a build does: the text files of every chart and scenario go to the cache's
@@ -74,21 +67,21 @@ def retitle(path: Path, prefix: str) -> None:
     path.write_text(text.replace('title: "', f'title: "{prefix}', 1), encoding="utf-8")
 
 
-def test_a_second_render_from_the_cache_gives_the_same_pages_charts_and_embed_files(root: Path, tmp_path: Path, monkeypatch):
+def test_a_second_render_from_the_cache_gives_the_same_pages_charts_and_embed_files(frozen_inputs: Path, tmp_path: Path, monkeypatch):
     cache = Cache(tmp_path / "cache")
-    first = render(root, cache)
+    first = render(frozen_inputs, cache)
     entries = sorted(cache.folder("rendered").glob("*.json"))
-    assert len(entries) == len(list((root / "scenarios").glob("*.yaml")))
+    assert len(entries) == len(list((frozen_inputs / "scenarios").glob("*.yaml")))
     rendered_pages: list[str] = []
     real = Renderer.scenario_page
     monkeypatch.setattr(Renderer, "scenario_page", lambda self, r: rendered_pages.append(r.id) or real(self, r))
-    held, _ = render_held(root, cache)
+    held, _ = render_held(frozen_inputs, cache)
     assert rendered_pages == []  # every scenario page came from the cache
     # ... with its text files where the first build stored them: none of their texts is held.
     assert {type(t) for p in held.published for t in p.files.texts.values()} == {embeds.StoredText}
     stored_charts = [f for f in held.embeds if {type(t) for t in f.texts.values()} == {embeds.StoredText}]
     assert len(stored_charts) >= len(entries)  # each scenario's charts; the site's own are drawn every time
-    second = render(root, cache)
+    second = render(frozen_inputs, cache)
     assert second.pages == first.pages
     assert second.embeds == first.embeds
     # Each scenario's result and Markdown come from its entry too: a stored result never works out
@@ -97,29 +90,29 @@ def test_a_second_render_from_the_cache_gives_the_same_pages_charts_and_embed_fi
     assert second.unfurls == first.unfurls  # each card shows its first chart by its stored label
     # An entry edited by hand is not served: that page alone is rendered again, as it should be.
     entries[0].write_bytes(entries[0].read_bytes().replace(b"## Workload 1", b"## (edited) Workload 1", 1))
-    third = render(root, cache.directory)  # as the next build, a new process, finds the cache
+    third = render(frozen_inputs, cache.directory)  # as the next build, a new process, finds the cache
     assert len(rendered_pages) == 1
     assert third.pages == first.pages
     # So is an entry whose text files are no longer whole in the store: a page comes with them.
     (gone,) = [t for t in held.published[1].files.texts.values() if t.suffix == ".json"]
     gone.file(cache).unlink()
-    fourth = render(root, cache.directory)
+    fourth = render(frozen_inputs, cache.directory)
     assert len(rendered_pages) == 2 and fourth.pages == first.pages and fourth.published == first.published
 
 
-def test_a_file_saved_between_the_load_and_the_render_never_leaves_a_stale_page(root: Path, tmp_path: Path):
+def test_a_file_saved_between_the_load_and_the_render_never_leaves_a_stale_page(frozen_inputs: Path, tmp_path: Path):
     """`mkdocs serve`: an editor saves a scenario after the loader parsed it but before its page is
     rendered and stored. The page stored is that of the text parsed, under that text's key; the next
     build, which parses the saved text, renders the saved text."""
     cache = tmp_path / "cache"
-    scenario = first_scenario(root)
+    scenario = first_scenario(frozen_inputs)
     page = f"scenarios/{scenario.stem}.md"
-    before_save = load_project(root)
+    before_save = load_project(frozen_inputs)
     retitle(scenario, "Saved meanwhile: ")
-    racing = render(root, cache, project=before_save)
+    racing = render(frozen_inputs, cache, project=before_save)
     assert "Saved meanwhile" not in racing.pages[page]  # the build in flight shows what it parsed
-    after_save = render(root, cache)
-    assert after_save.pages[page] == render(root, tmp_path / "fresh").pages[page]
+    after_save = render(frozen_inputs, cache)
+    assert after_save.pages[page] == render(frozen_inputs, tmp_path / "fresh").pages[page]
     assert "Saved meanwhile" in after_save.pages[page]
 
 
@@ -189,35 +182,35 @@ def check_entry_moves(root: Path, tmp_path: Path, monkeypatch, change) -> None:
 
 
 @pytest.mark.parametrize("name", CHANGES)
-def test_a_change_to_any_input_moves_the_entry(root: Path, tmp_path: Path, monkeypatch, name: str):
-    check_entry_moves(root, tmp_path, monkeypatch, CHANGES[name][1])
+def test_a_change_to_any_input_moves_the_entry(frozen_inputs: Path, tmp_path: Path, monkeypatch, name: str):
+    check_entry_moves(frozen_inputs, tmp_path, monkeypatch, CHANGES[name][1])
 
 
 @pytest.mark.parametrize("name", CHANGES)
-def test_the_key_test_fails_when_that_input_is_left_out_of_the_key(root: Path, tmp_path: Path, monkeypatch, name: str):
+def test_the_key_test_fails_when_that_input_is_left_out_of_the_key(frozen_inputs: Path, tmp_path: Path, monkeypatch, name: str):
     part, change = CHANGES[name]
     leave_out_of_entry_names(monkeypatch, part)
     with pytest.raises(AssertionError, match="stale page"):
-        check_entry_moves(root, tmp_path, monkeypatch, change)
+        check_entry_moves(frozen_inputs, tmp_path, monkeypatch, change)
 
 
 @pytest.mark.parametrize("change", ["scenario", "data", "day", "site_url"])
-def test_a_change_to_what_a_page_is_made_from_renders_it_again(root: Path, tmp_path: Path, change: str):
+def test_a_change_to_what_a_page_is_made_from_renders_it_again(frozen_inputs: Path, tmp_path: Path, change: str):
     cache = tmp_path / "cache"
-    first = render(root, cache)
+    first = render(frozen_inputs, cache)
     url, day = URL, DAY
-    page = f"scenarios/{first_scenario(root).stem}.md"
+    page = f"scenarios/{first_scenario(frozen_inputs).stem}.md"
     if change == "scenario":
-        retitle(first_scenario(root), "Changed: ")
+        retitle(first_scenario(frozen_inputs), "Changed: ")
     elif change == "data":
-        with (root / "data" / "assumptions.yaml").open("a", encoding="utf-8") as f:
+        with (frozen_inputs / "data" / "assumptions.yaml").open("a", encoding="utf-8") as f:
             f.write("\n# a comment changes no number, but the file is part of every key\n")
     elif change == "day":
         day = DAY + dt.timedelta(days=400)  # every price is stale by then
     else:
         url = "https://example.com/elsewhere/"
-    fresh = render(root, tmp_path / "empty", url, day)
-    again = render(root, cache, url, day)
+    fresh = render(frozen_inputs, tmp_path / "empty", url, day)
+    again = render(frozen_inputs, cache, url, day)
     assert again.pages == fresh.pages
     assert again.embeds == fresh.embeds
     if change != "data":
@@ -225,9 +218,9 @@ def test_a_change_to_what_a_page_is_made_from_renders_it_again(root: Path, tmp_p
 
 
 @pytest.mark.parametrize("damage", ["empty", "truncated", "not json", "wrong shape", "edited"])
-def test_a_damaged_entry_is_rendered_again(root: Path, tmp_path: Path, damage: str):
+def test_a_damaged_entry_is_rendered_again(frozen_inputs: Path, tmp_path: Path, damage: str):
     cache = tmp_path / "cache"
-    first = render(root, cache)
+    first = render(frozen_inputs, cache)
     for entry in sorted((cache / "pages").glob("*.json")):
         raw = entry.read_bytes()
         damaged = {
@@ -239,10 +232,10 @@ def test_a_damaged_entry_is_rendered_again(root: Path, tmp_path: Path, damage: s
         }[damage]
         assert damaged != raw
         entry.write_bytes(damaged)
-    assert render(root, cache).pages == first.pages  # as the next build, a new process, finds the cache
+    assert render(frozen_inputs, cache).pages == first.pages  # as the next build, a new process, finds the cache
 
 
-def test_a_render_from_the_cache_reads_each_price_to_beat_with_its_page(root: Path, tmp_path: Path, monkeypatch):
+def test_a_render_from_the_cache_reads_each_price_to_beat_with_its_page(frozen_inputs: Path, tmp_path: Path, monkeypatch):
     """The Trainium3 page lists every workload's price to beat; a render whose scenario pages come
     from the cache takes them from there instead of solving each again, and says the same."""
     from generator.model import trn3
@@ -251,7 +244,7 @@ def test_a_render_from_the_cache_reads_each_price_to_beat_with_its_page(root: Pa
     page = (Path(__file__).resolve().parents[1] / "docs" / "trainium3.md").read_text(encoding="utf-8").split("---\n", 2)[2]
 
     def trn3_page() -> str:
-        project = load_project(root)
+        project = load_project(frozen_inputs)
         cache = Cache(tmp_path / "cache")
         renderer = Renderer(project, site_url=URL, today=DAY, rendered=RenderedScenarios(cache, project, URL, DAY))
         stored_as_built(renderer.render(), cache)
@@ -266,7 +259,7 @@ def test_a_render_from_the_cache_reads_each_price_to_beat_with_its_page(root: Pa
     assert again == first and "scenarios/" in again
 
 
-def test_a_warm_render_works_out_no_robustness_and_the_faq_counts_the_same(root: Path, tmp_path: Path):
+def test_a_warm_render_works_out_no_robustness_and_the_faq_counts_the_same(frozen_inputs: Path, tmp_path: Path):
     """A scenario loaded from the validation cache leaves its robustness to be worked out when read,
     and a render whose scenario pages come from the cache never reads it: the FAQ's count of
     scenarios a Trainium price range flips comes from the stored pages, and says the same."""
@@ -279,7 +272,7 @@ def test_a_warm_render_works_out_no_robustness_and_the_faq_counts_the_same(root:
 
     def faq_page():
         cache = Cache(tmp_path / "cache")  # as a new process finds the folder
-        project = cached_load(root, known=KnownScenarios(cache))
+        project = cached_load(frozen_inputs, known=KnownScenarios(cache))
         renderer = Renderer(project, site_url=URL, today=DAY, rendered=RenderedScenarios(cache, project, URL, DAY))
         stored_as_built(renderer.render(), cache)
         return project, render_markdown_page(renderer, faq)
@@ -293,30 +286,30 @@ def test_a_warm_render_works_out_no_robustness_and_the_faq_counts_the_same(root:
     assert all(isinstance(w.robustness.flips_on, tuple) for w in workloads)  # still there when asked for
 
 
-def test_the_home_charts_are_drawn_once_while_data_stays_and_again_when_it_changes(root: Path, tmp_path: Path, monkeypatch):
+def test_the_home_charts_are_drawn_once_while_data_stays_and_again_when_it_changes(frozen_inputs: Path, tmp_path: Path, monkeypatch):
     drawn: list[int] = []
     real = Renderer._home_charts
     monkeypatch.setattr(Renderer, "_home_charts", lambda self: drawn.append(1) or real(self))
     cache = Cache(tmp_path / "cache")  # as `mkdocs serve` keeps it from one build to the next
 
     def build() -> Renderer:
-        renderer = Renderer(load_project(root), site_url=URL, today=DAY, cache=cache)
+        renderer = Renderer(load_project(frozen_inputs), site_url=URL, today=DAY, cache=cache)
         renderer.render()
         return renderer
 
     first = build()
-    retitle(first_scenario(root), "Saved: ")
+    retitle(first_scenario(frozen_inputs), "Saved: ")
     second = build()
     assert len(drawn) == 1
     assert {k: c.vega for k, c in second.home.items()} == {k: c.vega for k, c in first.home.items()}
-    reference = root / "data" / "reference.yaml"
+    reference = frozen_inputs / "data" / "reference.yaml"
     reference.write_text(reference.read_text(encoding="utf-8").replace("runs: 10\n", "runs: 12\n", 1), encoding="utf-8")
     third = build()
     assert len(drawn) == 2
     assert third.home["decision_map"].vega != first.home["decision_map"].vega
 
 
-def test_a_save_finds_the_reference_evaluated_and_the_schema_page_made(root: Path, tmp_path: Path, monkeypatch):
+def test_a_save_finds_the_reference_evaluated_and_the_schema_page_made(frozen_inputs: Path, tmp_path: Path, monkeypatch):
     from generator.rendering.pages import renderer as rendering
 
     evaluated: list[int] = []
@@ -327,18 +320,18 @@ def test_a_save_finds_the_reference_evaluated_and_the_schema_page_made(root: Pat
     cache = Cache(tmp_path / "cache")  # as `mkdocs serve` keeps it from one build to the next
 
     def build() -> tuple[Renderer, str]:
-        renderer = Renderer(load_project(root), site_url=URL, today=DAY, cache=cache)
+        renderer = Renderer(load_project(frozen_inputs), site_url=URL, today=DAY, cache=cache)
         site = renderer.render()
         renderer.headline()  # as the hand-written pages ask for it
         return renderer, site.pages["reference/schema.md"]
 
     first, schema_page = build()
-    retitle(first_scenario(root), "Saved: ")
+    retitle(first_scenario(frozen_inputs), "Saved: ")
     second, again = build()
     assert (len(evaluated), len(schemas)) == (1, 1)
     assert again == schema_page and "## Workload" in again
     assert second.reference.inputs == first.reference.inputs
-    reference = root / "data" / "reference.yaml"
+    reference = frozen_inputs / "data" / "reference.yaml"
     reference.write_text(reference.read_text(encoding="utf-8").replace("runs: 10\n", "runs: 12\n", 1), encoding="utf-8")
     third, _ = build()
     assert (len(evaluated), len(schemas)) == (2, 1)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from core_support import DATA, SCENARIOS
-from generator.inputs.loader import InputError, load_catalog, load_scenario
+from core_support import SCENARIOS
+from generator.inputs.loader import InputError, load_scenario
 from generator.model.results import evaluate_scenario
 from generator.model.schema import Scenario
 
@@ -20,11 +20,6 @@ WRONG = {"trainium": "gpu", "gpu": "trainium", "hybrid": "trainium"}
 
 def raw_expect(path: Path) -> str:
     return YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))["expect"]
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog(DATA)
 
 
 def test_the_guide_has_its_ten_situations():

@@ -19,11 +19,6 @@ from generator.store import cachefile
 from generator.store import page_file_cache
 
 
-@pytest.fixture
-def root(two_scenario_project: Path) -> Path:
-    return two_scenario_project
-
-
 def _from_cache(proc: subprocess.CompletedProcess[str]) -> int:
     return int(re.search(r"guide: (\d+) page files from the cache", proc.stderr).group(1))
 
@@ -33,17 +28,17 @@ def _scenario_ids(root: Path) -> list[str]:
 
 
 @pytest.mark.slow
-def test_a_warm_build_writes_the_stored_files_and_the_site_and_search_index_are_those_of_a_cold_build(root: Path, tmp_path: Path, seed_cache):
+def test_a_warm_build_writes_the_stored_files_and_the_site_and_search_index_are_those_of_a_cold_build(two_scenario_project: Path, tmp_path: Path, seed_cache):
     cache = seed_cache(tmp_path / "cache")
-    cold = build_into(root, tmp_path / "one", cache)
+    cold = build_into(two_scenario_project, tmp_path / "one", cache)
     assert _from_cache(cold) == 0
     entries = sorted((cache / "themed").glob("*.json"))
     assert len(entries) == 2  # the two scenario pages
-    warm = build_into(root, tmp_path / "two", cache)
+    warm = build_into(two_scenario_project, tmp_path / "two", cache)
     assert _from_cache(warm) == 2
     assert site_hashes(tmp_path / "two") == site_hashes(tmp_path / "one")
     index = json.loads((tmp_path / "two" / "search" / "search_index.json").read_text(encoding="utf-8"))
-    assert {f"scenarios/{i}/" for i in _scenario_ids(root)} <= {d["location"] for d in index["docs"]}
+    assert {f"scenarios/{i}/" for i in _scenario_ids(two_scenario_project)} <= {d["location"] for d in index["docs"]}
 
     # What a stored file says is what the page shows: a mark put into each (whole and checked) must
     # appear in the next build, and the stored search entries are what the index holds.
@@ -53,34 +48,34 @@ def test_a_warm_build_writes_the_stored_files_and_the_site_and_search_index_are_
         for e in stored["search"]:
             e["text"] += " searchmark"
         cachefile.write_atomically(entry, cachefile.checked(json.dumps(stored)))
-    third = build_into(root, tmp_path / "three", cache)
+    third = build_into(two_scenario_project, tmp_path / "three", cache)
     assert _from_cache(third) == 2
-    for i in _scenario_ids(root):
+    for i in _scenario_ids(two_scenario_project):
         assert "<p>FILE-MARK</p>" in (tmp_path / "three" / "scenarios" / i / "index.html").read_text(encoding="utf-8")
     marked = json.loads((tmp_path / "three" / "search" / "search_index.json").read_text(encoding="utf-8"))
-    for i in _scenario_ids(root):
+    for i in _scenario_ids(two_scenario_project):
         docs = [d for d in marked["docs"] if d["location"].split("#")[0] == f"scenarios/{i}/"]
         assert docs and all(d["text"].endswith(" searchmark") for d in docs)
 
     # A stored file found damaged as its page is written: the page is rendered by the theme instead,
     # exactly as a cold build renders it, and stored again.
-    first = f"scenarios/{_scenario_ids(root)[0]}/index.html"
+    first = f"scenarios/{_scenario_ids(two_scenario_project)[0]}/index.html"
     damaged = next(e for e in entries
                    if json.loads(cachefile.unchecked(e.read_bytes()))["search"][0]["location"] == first[:-len("index.html")])
     damaged.write_bytes(damaged.read_bytes()[:-10])
-    fourth = build_into(root, tmp_path / "four", cache)
+    fourth = build_into(two_scenario_project, tmp_path / "four", cache)
     assert _from_cache(fourth) == 1
     assert (tmp_path / "four" / first).read_bytes() == (tmp_path / "one" / first).read_bytes()
-    assert _from_cache(build_into(root, tmp_path / "five", cache)) == 2
+    assert _from_cache(build_into(two_scenario_project, tmp_path / "five", cache)) == 2
 
 
 @pytest.mark.slow
-def test_the_files_a_strict_build_stored_serve_a_plain_build(root: Path, tmp_path: Path, seed_cache):
+def test_the_files_a_strict_build_stored_serve_a_plain_build(two_scenario_project: Path, tmp_path: Path, seed_cache):
     # The README builds with --strict, a contributor often without: only warnings differ.
     cache = seed_cache(tmp_path / "cache")
-    build_into(root, tmp_path / "one", cache)
+    build_into(two_scenario_project, tmp_path / "one", cache)
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(cache)}
-    plain = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", str(tmp_path / "two")], cwd=root, env=env,
+    plain = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", str(tmp_path / "two")], cwd=two_scenario_project, env=env,
                            capture_output=True, text=True, timeout=600)
     assert plain.returncode == 0, plain.stderr
     assert _from_cache(plain) == 2
@@ -88,19 +83,19 @@ def test_the_files_a_strict_build_stored_serve_a_plain_build(root: Path, tmp_pat
 
 
 @pytest.mark.slow
-def test_a_new_title_in_the_navigation_renders_every_stored_page_again(root: Path, tmp_path: Path, seed_cache):
+def test_a_new_title_in_the_navigation_renders_every_stored_page_again(two_scenario_project: Path, tmp_path: Path, seed_cache):
     cache = seed_cache(tmp_path / "cache")
-    build_into(root, tmp_path / "one", cache)
+    build_into(two_scenario_project, tmp_path / "one", cache)
     # The contributing page's title comes from its own front matter, not from mkdocs.yml: only the
     # navigation every page carries changes.
-    page = root / "docs" / "contributing.md"
+    page = two_scenario_project / "docs" / "contributing.md"
     page.write_text(page.read_text(encoding="utf-8").replace("title: Contributing\n", "title: Contributing, renamed\n", 1), encoding="utf-8")
-    again = build_into(root, tmp_path / "two", cache)
+    again = build_into(two_scenario_project, tmp_path / "two", cache)
     assert _from_cache(again) == 0
-    for i in _scenario_ids(root):
+    for i in _scenario_ids(two_scenario_project):
         assert "Contributing, renamed" in (tmp_path / "two" / "scenarios" / i / "index.html").read_text(encoding="utf-8")
     # And the files stored now are used by the build after.
-    assert _from_cache(build_into(root, tmp_path / "three", cache)) == 2
+    assert _from_cache(build_into(two_scenario_project, tmp_path / "three", cache)) == 2
     assert site_hashes(tmp_path / "three") == site_hashes(tmp_path / "two")
 
 
@@ -114,18 +109,18 @@ def on_page_context(context, page, config, nav):
 
 
 @pytest.mark.slow
-def test_with_another_plugin_every_page_is_rendered(root: Path, tmp_path: Path, seed_cache, monkeypatch):
+def test_with_another_plugin_every_page_is_rendered(two_scenario_project: Path, tmp_path: Path, seed_cache, monkeypatch):
     # A hook of the site's own that changes what every page shows, by something no key names.
-    (root / "stamp_hook.py").write_text(STAMP_HOOK, encoding="utf-8")
-    config = root / "mkdocs.yml"
+    (two_scenario_project / "stamp_hook.py").write_text(STAMP_HOOK, encoding="utf-8")
+    config = two_scenario_project / "mkdocs.yml"
     config.write_text(config.read_text(encoding="utf-8") + "\nhooks:\n  - stamp_hook.py\n", encoding="utf-8")
     cache = seed_cache(tmp_path / "cache")
     monkeypatch.setenv("GUIDE_TEST_STAMP", "one")
-    build_into(root, tmp_path / "one", cache)
+    build_into(two_scenario_project, tmp_path / "one", cache)
     monkeypatch.setenv("GUIDE_TEST_STAMP", "two")
-    again = build_into(root, tmp_path / "two", cache)
+    again = build_into(two_scenario_project, tmp_path / "two", cache)
     assert _from_cache(again) == 0
-    for i in _scenario_ids(root):
+    for i in _scenario_ids(two_scenario_project):
         assert "stamp two" in (tmp_path / "two" / "scenarios" / i / "index.html").read_text(encoding="utf-8")
 
 

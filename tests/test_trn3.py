@@ -13,21 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from core_support import FROZEN, REPO
+from core_support import REPO
 from generator.model.engine import evaluate
 from generator.model.wording import RULE_LABELS
-from generator.inputs.loader import Project, load_project
+from generator.inputs.loader import Project
 from generator.rendering.pages.renderer import Renderer
 from generator.rendering.pages.hand_written import render_markdown_page
 from generator.model.trn3 import _trn3_inputs, price_to_beat
 
 GOLDEN = Path(__file__).parent / "fixtures" / "trn3" / "price_to_beat.json"
 DAY = dt.date(2026, 11, 23)
-
-
-@pytest.fixture(scope="module")
-def project() -> Project:
-    return load_project(FROZEN)
 
 
 def rows(project: Project) -> list[dict]:
