@@ -11,7 +11,7 @@ import pytest
 from generator.model import results
 from generator.rendering.charts.specs import decision_map
 from generator.model.engine import Span, evaluate
-from test_engine import BASE
+from core_support import BASE
 
 
 @pytest.mark.parametrize(("axis", "runs", "value", "shown"), [

@@ -18,27 +18,11 @@ from dataclasses import replace
 
 import pytest
 
-from core_support import engine_inputs, point
+from core_support import BASE, point
 from generator.model import engine
 from generator.model.engine import Span, evaluate, ports_needed, robustness, thresholds
 from generator.model.resolve import gpu_instance_hours, port_weeks, resolve
 from generator.model.schema import Workload
-
-
-BASE = engine_inputs(
-    gpu_hours=100.0,
-    relative_throughput=Span(1.25, 1.0, 1.5),
-    trainium_price=point(20.0),
-    gpu_price=point(40.0),
-    # On spot, 8 instances x 0.0125 interruptions per instance-hour x 1 hour lost = 10 % extra hours.
-    interruption_rate=Span(0.0125, 0.00625, 0.025),
-    lost_hours=point(1.0),
-    port_weeks=Span(2.0, 1.0, 3.0),
-    runs=10,
-    trainium_count=8,
-    gpu_count=8,
-    port_engineers=point(2.0),  # a 2-week port is 7 calendar days
-)
 
 
 def approx(x: float):

@@ -19,7 +19,7 @@ from generator.rendering.charts import specs as ch
 from generator.model.catalog import Catalog
 from generator.model.results import to_dict
 from generator.rendering.pages.renderer import Renderer
-from test_engine import BASE
+from core_support import BASE
 
 DAY = dt.date(2026, 11, 23)
 

@@ -24,7 +24,7 @@ from generator.rendering.published import diff
 from generator.commands import refresh
 from generator.inputs import datafiles, loader, yamlread
 from generator.inputs.loader import load_catalog, load_project
-from refresh_support import CALLED_AT, RECORDING, Stubbed, a_week_later, calls, client, cut_after, edit
+from refresh_support import CALLED_AT, RECORDING, Stubbed, a_week_later, calls, client, cut_after, edit, set_on_demand
 
 # Each test loads and checks a copy of data/ once or more and some run `guide` in a process of its own:
 # two to five seconds a test, half the quick subset's time. A change to the refresh runs this file.
@@ -55,23 +55,6 @@ def _history(root: Path) -> list:
 
 def _price(root: Path, instance: str, region: str, option: str):
     return load_catalog(root / "data").price(instance, region, option)
-
-
-def _set_on_demand(instance: str, region: str, usd: float):
-    """An edit of a get_products page: the on-demand rate of one product set to usd."""
-    def change(response: dict) -> None:
-        items = [json.loads(i) for i in response["PriceList"]]
-        hits = 0
-        for item in items:
-            a = item["product"]["attributes"]
-            if (a["instanceType"], a["regionCode"], a["marketoption"]) == (instance, region, "OnDemand"):
-                for term in item["terms"]["OnDemand"].values():
-                    for dim in term["priceDimensions"].values():
-                        dim["pricePerUnit"]["USD"] = f"{usd:.10f}"
-                        hits += 1
-        assert hits == 1
-        response["PriceList"] = [json.dumps(i) for i in items]
-    return change
 
 
 # --- a normal refresh -----------------------------------------------------------------------------
@@ -189,7 +172,7 @@ def test_a_changed_price_keeps_its_previous_figure_in_the_history_and_guide_diff
     subprocess.run([*git, "commit", "-q", "-m", "first refresh"], cwd=root, check=True)
     week = CALLED_AT + dt.timedelta(days=7)
     recorded = a_week_later(calls(), week)
-    edit(recorded, "get_products", "us-east-1", _set_on_demand("p5.48xlarge", "us-east-1", 49.536), nth=3)  # p5's second page
+    edit(recorded, "get_products", "us-east-1", set_on_demand("p5.48xlarge", "us-east-1", 49.536), nth=3)  # p5's second page
     out = _refresh(root, recorded, now=week)
     # trn2's on-demand figure, lacked a week ago and again now, vanishes the same week.
     assert sorted(m.line() for m in out.moves) == ["p5.48xlarge us-east-1 on-demand: changed, 55.04 -> 49.536",
@@ -421,7 +404,7 @@ def test_a_refresh_parses_each_version_of_a_data_file_once_and_each_scenario_onc
     datafiles._checked_file.cache_clear()  # as in a new process
     week = CALLED_AT + dt.timedelta(days=7)
     recorded = a_week_later(calls(), week)
-    edit(recorded, "get_products", "us-east-1", _set_on_demand("p5.48xlarge", "us-east-1", 49.536), nth=3)
+    edit(recorded, "get_products", "us-east-1", set_on_demand("p5.48xlarge", "us-east-1", 49.536), nth=3)
     out = _refresh(root, recorded, now=week)
     assert {"prices.yaml", "history.yaml"} <= set(out.texts)
     # Each data file as it was, and the files the refresh changed as they will be: once each.

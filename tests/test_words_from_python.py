@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from core_support import FROZEN, learned_env
-from test_calculator_wording import HOLE, js_literals, reads_as_prose
+from source_support import HOLE, js_literals, reads_as_prose
 
 from generator.model import engine, wording
 from generator.model.engine import BlockLimits, Inputs, Span, block_hours, cost_curve, evaluate, robustness, thresholds
