@@ -1,4 +1,6 @@
-"""Raw HTML blocks that skip Markdown (generator/rendering/pages/passthrough.py) make the page Markdown would make."""
+"""Raw HTML blocks that skip Markdown (generator/rendering/pages/passthrough.py) make the page Markdown would make.
+
+The tests marked slow render the project and convert its pages."""
 
 from __future__ import annotations
 
@@ -16,8 +18,6 @@ from generator.rendering.pages import passthrough
 from generator.rendering.generate import generate
 from generator.store.cachefile import Cache
 from generator.rendering.charts.images import Images
-
-pytestmark = pytest.mark.slow  # renders the project and converts its pages
 
 SCENARIO_PAGE = "scenarios/case-continuous-pretraining-trn1n.md"  # the first of two_scenario_project's
 MARKED = ("scenarios/index.md", "embed.md", SCENARIO_PAGE)
@@ -49,6 +49,7 @@ def pages(two_scenario_project: Path, tmp_path: Path) -> dict[str, str]:
     return {page: _body(made.site.pages[page]) for page in MARKED}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", MARKED)
 def test_a_page_with_its_blocks_held_out_converts_to_what_markdown_makes_of_the_whole(pages, two_scenario_project: Path, page):
     config = load_config(str(two_scenario_project / "mkdocs.yml"))
@@ -71,16 +72,19 @@ def test_the_ids_of_held_blocks_are_those_of_attributes_named_id():
     assert passthrough.anchors(blocks) == {"a-b", "on-a-new-line", "q&a"}
 
 
+@pytest.mark.slow
 def test_the_gallery_holds_out_a_linkable_section_per_chart(pages):
     assert len(passthrough.anchors(passthrough.split(pages["embed.md"])[1])) >= 2
 
 
+@pytest.mark.slow
 def test_a_scenario_page_leaves_markdown_only_its_headings(pages):
     held, _ = passthrough.split(pages[SCENARIO_PAGE])
     assert "<table" not in held and "<figure" not in held
     assert {line.split(" ", 1)[0] for line in held.splitlines() if line.startswith("#")} == {"#", "##", "###"}
 
 
+@pytest.mark.slow
 def test_a_scenario_title_that_spells_a_placeholder_stays_text(untrusted_site: BuiltSite):
     index = (untrusted_site.site / "scenarios" / "index.html").read_text(encoding="utf-8")
     assert "<!-- guide:html" not in index
