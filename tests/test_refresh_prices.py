@@ -17,8 +17,7 @@ import pytest
 from botocore.awsrequest import AWSResponse
 
 from contrib_support import guide
-from core_support import REPO, copy_inputs, tree_hashes
-from generator.commands import aws_prices
+from core_support import copy_inputs, tree_hashes
 from generator.commands import cli
 from generator.rendering.published import diff
 from generator.commands import refresh
@@ -331,14 +330,6 @@ def test_throttling_beyond_the_retries_writes_nothing_and_says_to_wait(tmp_path:
     assert "Traceback" not in err and err.count("\n") == 1
 
 
-def test_the_clients_use_botocores_standard_retry_mode(monkeypatch):
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "not-a-secret")
-    made = aws_prices.session_clients("ap-south-1")("pricing", "ap-south-1")
-    assert made.meta.config.retries == {"mode": "standard", "total_max_attempts": 8}
-    assert made.meta.endpoint_url == "https://api.pricing.ap-south-1.amazonaws.com"
-
-
 def test_with_no_credentials_it_says_what_it_needs_and_writes_nothing(tmp_path: Path):
     root = _project(tmp_path)
     snapshot = tree_hashes(root / "data")
@@ -353,13 +344,6 @@ def test_with_no_credentials_it_says_what_it_needs_and_writes_nothing(tmp_path: 
     assert tree_hashes(root / "data") == snapshot
 
 
-def test_every_action_the_refresh_calls_is_listed_in_contributing():
-    text = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    section = text[text.index("### From AWS's APIs"):]
-    listed = set(re.findall(r"`((?:ec2|pricing|savingsplans):[A-Za-z]+)`", section))
-    assert listed == set(aws_prices.ACTIONS)
-
-
 def test_the_history_file_is_checked_like_any_data_file(tmp_path: Path):
     root = _project(tmp_path)
     _refresh(root)
@@ -370,11 +354,6 @@ def test_the_history_file_is_checked_like_any_data_file(tmp_path: Path):
     assert r.returncode == 1
     line = next(n for n, ln in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if "NO-SUCH-KEY" in ln)
     assert re.search(rf"^data/history\.yaml:{line}:\d+: prices\.\d+\.source: unknown source key", r.stderr, re.M), r.stderr
-
-
-def test_every_recorded_answer_has_the_shape_of_the_api_reference():
-    # Stubber checks each response against botocore's service model when it is queued.
-    Stubbed(calls())
 
 
 def test_a_dry_run_prints_the_moves_and_writes_nothing(tmp_path: Path, capsys):
