@@ -9,7 +9,7 @@ import pytest
 
 from generator.inputs.loader import load_project
 from generator.rendering.pages.renderer import Renderer
-from generator.rendering.pages.markup import linked_sources, sentence, source_pattern
+from generator.rendering.pages.escaping import linked_sources, sentence, source_pattern
 from core_support import REPO
 
 KEYS = ["SEED-002", "SEED-001", "VAN", "AWS-PRICE-LIST-2025-11"]

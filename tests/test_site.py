@@ -591,7 +591,7 @@ def test_untrusted_text_is_shown_as_text_and_never_becomes_markup(untrusted_site
 def test_md_filter_leaves_no_markup_characters(text):
     import html
 
-    from generator.rendering.pages.markup import md
+    from generator.rendering.pages.escaping import md
 
     out = str(md(text))
     assert not re.search(r"[<>\"'`*_\[\]{}$\\]", out.replace("&#", "")), out
@@ -601,7 +601,7 @@ def test_md_filter_leaves_no_markup_characters(text):
 
 @pytest.mark.parametrize("text", [PAYLOADS["breakout"], "<!--", "]]>", "&amp;", "\u2028"])
 def test_script_json_cannot_close_its_script_tag(text):
-    from generator.rendering.pages.markup import script_json
+    from generator.rendering.pages.escaping import script_json
 
     out = str(script_json({"title": text}))
     assert "<" not in out and ">" not in out and "&" not in out

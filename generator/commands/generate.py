@@ -33,7 +33,7 @@ from generator.rendering.published import llms as published
 from generator.rendering.embeds import unfurl
 from generator.rendering.generate import Generated, generate
 from generator.rendering.charts.images import Images
-from generator.rendering.pages.markup import front_matter
+from generator.rendering.pages.escaping import front_matter
 from generator.rendering.pages.hand_written import render_markdown_page
 from generator.store import cachefile
 from generator.store.cachefile import Cache

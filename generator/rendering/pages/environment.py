@@ -13,7 +13,7 @@ from generator.rendering.charts import specs as ch
 from generator.rendering.charts.images import CARD_HEIGHT, CARD_WIDTH, NARROW_WIDTH, PNG_SCALE
 from generator.rendering.embeds import folders as embeds
 from generator.rendering.embeds import unfurl
-from generator.rendering.pages.markup import front_matter, md, script_json, sentence
+from generator.rendering.pages.escaping import front_matter, md, script_json, sentence
 from generator.store.html_cache import scenario_page
 from generator.store.template_cache import Compiled
 

@@ -27,7 +27,7 @@ from generator.model.results import ScenarioResult, WorkloadResult, pin_sentence
 from generator.model.schema import json_schema
 from generator.rendering.pages import catalog_tables, hand_written
 from generator.rendering.pages.environment import environment
-from generator.rendering.pages.markup import linked_sources, script_json, source_pattern
+from generator.rendering.pages.escaping import linked_sources, script_json, source_pattern
 from generator.rendering.embeds import snippets
 from generator.rendering.pages import changes
 from generator.rendering.published import downloads
