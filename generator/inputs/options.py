@@ -1,6 +1,6 @@
 """The guide's options: what mkdocs.yml sets under `plugins: - guide:`, each overridden for one build
 or command by its GUIDE_* variable. This is the one reader of those variables and the one place an
-option's value is worked out (tests/test_guide_variables.py), for the plugin (`plugin/config.py`
+option's value is worked out (tests/test_options.py), for the plugin (`plugin/config.py`
 declares the options to MkDocs) and the commands (`commands/siteconfig.py` reads mkdocs.yml without
 MkDocs); the layers below are handed the values."""
 
