@@ -1,7 +1,7 @@
 """Golden decisions: the situations of issue 27, each with the answer a careful analyst gives, run
 through the Python engine and the calculator's JavaScript engine on the frozen catalog.
 
-The cases live in tests/fixtures/decisions/issue-27.yaml with their arithmetic. A case whose step of
+The cases live in tests/fixtures/decisions/cases.yaml with their arithmetic. A case whose step of
 the work is not done yet is an expected failure (strict: it must fail until that step lands).
 """
 
@@ -19,7 +19,7 @@ from generator.rendering.calculator.data import calculator_data
 from generator.model.results import evaluate_workload, plain
 from generator.model.schema import Workload
 
-CASES = yaml.safe_load((Path(__file__).parent / "fixtures" / "decisions" / "issue-27.yaml").read_text())["cases"]
+CASES = yaml.safe_load((Path(__file__).parent / "fixtures" / "decisions" / "cases.yaml").read_text())["cases"]
 STEPS_DONE: set[int] = {1, 2, 3, 4, 5}
 
 
