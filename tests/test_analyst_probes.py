@@ -1,4 +1,4 @@
-"""An analyst's probes of issue 45: ordinary buying situations, each worked by hand from the frozen
+"""An analyst's probes: ordinary buying situations, each worked by hand from the frozen
 data (tests/fixtures/project/data) before the engine ran, then held in both engines. The frozen copy
 rates no spot pool, so spot uses the shared 0.0005 interruptions an instance-hour; a mainstream
 port by a team new to Neuron is 2 x 1.5 engineer-weeks at $6,000, $18,000."""

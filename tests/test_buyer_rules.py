@@ -1,4 +1,4 @@
-"""Rules a FinOps analyst checks on a committed plan (issue 45, points 3, 4, 5 and 9), each a golden
+"""Rules a FinOps analyst checks on a committed plan, each a golden
 case with the arithmetic worked by hand: the throughput at which a commitment's verdict flips, the
 saving's share of the GPU plan, the scenario's `robust` as its page reads, and a port of nothing."""
 

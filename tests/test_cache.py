@@ -55,7 +55,7 @@ def test_the_build_after_any_damage_is_byte_identical_to_a_clean_build(two_scena
     runtime = next(cache.glob("vega-runtime-*.js"))
     pages = sorted((cache / "pages").glob("*.json"))
     assert len(pngs) >= 4 and svgs and texts[".html"] and texts[".csv"] and pages
-    # The damage the issue lists, each to a different file.
+    # Damage a disk, an interrupted copy or an editor can do, each to a different file.
     cut(pngs[0], 30)
     cut(pngs[1], 1000)
     svg = svgs[0].read_bytes()

@@ -1,4 +1,4 @@
-"""Golden decisions: the situations of issue 27, each with the answer a careful analyst gives, run
+"""Golden decisions: the situations a buyer brings, each with the answer a careful analyst gives, run
 through the Python engine and the calculator's JavaScript engine on the frozen catalog.
 
 The cases live in tests/fixtures/decisions/cases.yaml with their arithmetic. A case whose step of
@@ -65,7 +65,7 @@ def javascript(catalog):
 
 def _params():
     for c in CASES:
-        marks = [] if c["step"] in STEPS_DONE else [pytest.mark.xfail(strict=True, reason=f"step {c['step']} of issue 27")]
+        marks = [] if c["step"] in STEPS_DONE else [pytest.mark.xfail(strict=True, reason=f"step {c['step']} of the decisions' work, not done yet")]
         yield pytest.param(c, id=c["id"], marks=marks)
 
 

@@ -1,4 +1,4 @@
-"""What a phone, a pasted link and a first edit trip on (issue 42), checked on the built site and in
+"""What a phone, a pasted link and a first edit trip on, checked on the built site and in
 headless Chromium: one copy button per snippet, legible snippet code, snippets and the oEmbed answer
 that fit any column, link discovery in every head that needs it, the home page's title said once,
 tables and controls that fit a phone, and the answer first."""

@@ -1,7 +1,7 @@
 """`guide refresh-prices` believes nothing it cannot check: answers outside the question, moves
 beyond refresh_bounds, one answer's absences, wrong block lengths, and every failure, through a
-real HTTP server on 127.0.0.1 where a failure is an answer botocore parses. Each test is a finding
-of issue 41, on the frozen project of tests/fixtures/project."""
+real HTTP server on 127.0.0.1 where a failure is an answer botocore parses. Each test is a way to
+mislead it, on the frozen project of tests/fixtures/project."""
 
 from __future__ import annotations
 

@@ -101,7 +101,7 @@ def test_scenario_verdict_is_hybrid_only_when_workloads_go_different_ways(catalo
     both_trn = evaluate_scenario("t", "t.yaml", _scenario(production, dict(production, name="more production")), catalog)
     assert both_trn.verdict == "trainium"
     # One GPU workload and one that neither side can run (Trainium ruled out, no GPU to be had): the
-    # scenario goes to the GPU, since nothing goes to Trainium. Not a hybrid (issue 45, point 5).
+    # scenario goes to the GPU, since nothing goes to Trainium. Not a hybrid: no workload goes to Trainium.
     stuck = dict(research, name="stuck", availability={"gpu": "unavailable"})
     gpu_and_neither = evaluate_scenario("n", "n.yaml", _scenario(research, stuck), catalog)
     assert [w.outcome.verdict for w in gpu_and_neither.workloads] == ["gpu", "neither"]

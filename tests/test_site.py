@@ -1,5 +1,5 @@
 """The built site, read as HTML: every number comes from the engine, nothing leaves the site,
-generated pages behave like the issue says, and contributed text never becomes markup.
+generated pages behave as their readers are told, and contributed text never becomes markup.
 
 The site is built once per session by `mkdocs build --strict` from a copy of the repository
 (fixtures in conftest.py); the engine's own numbers come from `load_project` on that copy.

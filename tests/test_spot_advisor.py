@@ -1,5 +1,5 @@
-"""Spot interruptions by instance and region, from AWS's Spot Instance Advisor buckets (issue 45,
-point 7). The golden case: one 64-instance job on spot, Trainium on trn1.32xlarge and the GPU on
+"""Spot interruptions by instance and region, from AWS's Spot Instance Advisor buckets. The
+golden case: one 64-instance job on spot, Trainium on trn1.32xlarge and the GPU on
 p5.48xlarge, both in us-east-1, where the Advisor snapshot rates trn1.32xlarge "<5%" and p5.48xlarge
 ">20%" of instances interrupted in a month. A bucket's monthly share s is taken as a steady rate r an
 instance-hour with 1 - exp(-730 r) = s (our conversion), so r = -ln(1 - s) / 730."""

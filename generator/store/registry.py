@@ -153,7 +153,7 @@ class EntryNames:
     is made from, each `name\0value\0`, in the order of their names; an entry's own parts take the
     place of common ones of the same name. Most parts are common to every entry of a build: they
     are sorted and hashed once, not again for each of the thousands of entries a save looks up
-    (benchmarks/README.md, session 9)."""
+    (benchmarks/README.md, `live_edit.py`)."""
 
     def __init__(self, directory: Path, common: dict[str, str], suffix: str = ".json", *, remember: bool = False):
         """remember: keep each path given, by the entry's own parts (a process that builds again and again)."""
