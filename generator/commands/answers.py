@@ -10,6 +10,14 @@ document whole, as `guide evaluate --format json` writes it.
 
 A bad argument raises `Refused` with one line per problem, `field: what is wrong (got X)`, as
 `guide validate` words it; what it got is echoed as a short excerpt (`problems.describe`).
+
+What `guide mcp` answers, without the protocol, sized for a model's context: the project loaded
+once; each answer leads with the verdict, each side's plan and the price record it is bought at, the
+figures used and their sources (each once, by key), the thresholds and a calculator link, read out
+of the engine's one document (`results.workload_summary`), which `detail: "full"` adds whole; the
+throughput evidence for an instance pair; `explain`'s listed topics (methodology sections, glossary
+terms, the throughput page, every step and reason code); a bad argument refused with the field, the
+reason and a short excerpt of what it got.
 """
 
 from __future__ import annotations

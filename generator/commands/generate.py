@@ -8,6 +8,26 @@ reads when no plugin hands them in), the embed files and images copied out of th
 cannot take from docs/ (Markdown published beside the pages, which it would build as pages, and the
 llms.txt files that list them) go to DIR/extra/, to be copied over the built site. The tree is made
 beside DIR and put in its place whole, so invalid input leaves nothing written.
+
+`guide generate DIR`: what `rendering/generate.generate` makes, with the plugin's options as a build
+reads them, written out as a docs tree (figures filled in, unfurl tags in front matter, embed files
+and images copied from the cache, `generator.THEME` as `overrides/`) with an mkdocs.yml that names
+no plugin of ours, made beside DIR and moved in whole; `--for zensical` also keeps Material's look
+(`variant: classic`) and edit links (`repo_url` from `edit_uri`, with `templates/zensical/`'s empty
+repository widget, which would ask GitHub's API).
+
+Not carried: the published Markdown (`index.html.md`) and the `llms.txt` files listing it go to
+`DIR/extra/`, to be copied over the built site, since any `.md` in docs/ is built as a page;
+generated pages' edit links name a docs/ file (the plugin's name their YAML, or are left out); the
+search index holds whole pages; and what only the plugin does: the build cache (stored pages, images
+by hash, `--dirty` saves within 1.5 s), reloading on scenarios/ and data/, the located error over
+the served page, figures filled in as part of the build. Plain MkDocs with Material builds DIR into
+the plugin's files (hand-written pages byte for byte), Zensical a tree written `--for zensical` (raw
+HTML addresses taken from the source file) into the same pages, each article's text the plugin's
+(`tests/test_generate.py`). The formulas still need this package installed: mkdocs.yml names
+`rendering/mathml.py` as a Markdown formatter. The plugin's stores are what keep builds fast: at
+1,000 scenarios (no images, a busy 2-core machine) Zensical took 54-58 s over the generated tree and
+plain MkDocs 25-40 s, where the plugin's warm build took 7-10 s.
 """
 
 from __future__ import annotations

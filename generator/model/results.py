@@ -1,4 +1,13 @@
-"""Scenario-level results: every workload evaluated, combined into one verdict, ready to serialise."""
+"""Scenario-level results: every workload evaluated, combined into one verdict, ready to serialise.
+
+Evaluates each resolved workload once (its robustness and thresholds when first read: a scenario
+whose page is stored never needs them), combines workloads into a scenario verdict (hybrid only when
+some go to Trainium and others to the GPU; robust only when no input alone or jointly flips one),
+serialises results (`to_dict`, a workload alone `workload_dict`: the one serialiser of `guide
+evaluate --format json`, `result.json` and `guide mcp`, through `plain`, its codes said in words by
+`wording.worded`; `workload_summary` cuts that document to what an answer leads with), computes
+decision maps, and hands one workload with its cost curve to `wording.present` (`present_workload`),
+and its Neuron pin to `wording.neuron_pin` (`pin_sentence`)."""
 
 from __future__ import annotations
 

@@ -12,6 +12,15 @@ only place what comes out of here.
 
 Rules, inputs and thresholds this layer does not know (the engine may grow new ones) get a generic
 label made from their name and their figures in plain numbers.
+
+Every sentence a reader is told: the engine's step and reason codes in words (`worded`, which every
+output publishing them goes through), and for one evaluated workload its trace, summary cells,
+robustness and threshold sentences and chart rows as plain data; each sentence with figures is one
+template (`TEMPLATES`); the answer's headings and column names (`ANSWER_LABELS`) are those of a
+scenario page and of the calculator alike; and `tables()` is every table and template, which the
+calculator's data carries for `calculator/wording.mjs`, its mirror in logic only; what `guide mcp`
+alone says (each code's meaning, `ASSISTANT`) sits apart from those tables. Imports `formatting`
+alone: what it words is handed to it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
-"""The files the plugin hands MkDocs: generated files that know whether they changed."""
+"""The files the plugin hands MkDocs: generated files that know whether they changed.
+
+`GeneratedFile`: a file the plugin hands MkDocs, which knows whether it changed."""
 
 from __future__ import annotations
 

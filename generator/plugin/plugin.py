@@ -5,6 +5,18 @@ done by nothing where the plugin's `incremental` option leaves it out.
 
 MkDocs does not reload plugin modules under `mkdocs serve`: edits to this package need a restart,
 edits to scenarios/ and data/ (which the plugin watches, `watching`) do not.
+
+`GuidePlugin` (entry point `mkdocs.plugins`, named under `plugins:` in mkdocs.yml), an adapter of
+some 250 lines: reads its options (`config.py`), runs `rendering/generate.py`'s `generate` and keeps
+what it made in a `OneBuild` (`one_build.py`), hands the generated pages and assets to MkDocs, fills
+in the figures of hand-written pages that ask for them, under `--dirty` gives a page MkDocs did not
+read again the title the last build found (MkDocs leaves it none, and the navigation showed "None"),
+hands each page to search as `search_handoff.py` shapes it, lets each page go of its HTML and
+Markdown once MkDocs has written it (a lone build also of its file's Markdown once read: MkDocs
+holds both until the build ends), and hands each MkDocs event on: to the incremental build
+(`incremental/layer.py`'s `Layer`, whichever kind it holds: no branch asks whether it is on,
+`tests/test_incremental_option.py`), to `publishing.py` once the pages are written, to `upkeep.py`
+after the build, to `one_build.py` when it fails.
 """
 
 from __future__ import annotations

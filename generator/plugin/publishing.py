@@ -1,7 +1,13 @@
 """What the plugin adds to the site MkDocs makes: the site URL the generated files carry, each
 page's raw HTML blocks kept out of Markdown's way, its unfurl tags (and the template that puts them
 in its <head>), and, once the pages are written, the chart images and embed files linked from the
-cache, each page's Markdown beside its HTML, `llms.txt` and `llms-full.txt`."""
+cache, each page's Markdown beside its HTML, `llms.txt` and `llms-full.txt`.
+
+What the plugin adds to the site MkDocs makes: the site URL the generated files carry (mkdocs.yml's,
+under serve too), each page's unfurl tags (and `generator.THEME`'s `main.html`, added to the theme's
+templates, which puts them in its `<head>`), and once the pages are written the chart images and
+embed files linked from the cache, each non-scenario page's Markdown (as its figures filled it in),
+`llms.txt` and `llms-full.txt` (under serve, by `after_reload.py`)."""
 
 from __future__ import annotations
 

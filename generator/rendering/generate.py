@@ -1,6 +1,11 @@
 """One build's generator side, MkDocs-free: load the project, render its pages and charts, find the
 embed files and the served assets. `generator.plugin` hands the result to MkDocs; `guide cache prune`
-runs it to learn which cache files the current tree uses."""
+runs it to learn which cache files the current tree uses.
+
+One build's generator side, MkDocs-free: load, render, embed files, served assets. The plugin and
+`guide cache prune` both run it; under `mkdocs serve` the plugin loads first, in `on_pre_build`,
+before MkDocs empties the site folder, so a save that does not validate leaves the last good site
+served (with `error_banner`'s banner over it)."""
 
 from __future__ import annotations
 

@@ -13,6 +13,9 @@ Scenario pages hold no Markdown links to other pages, so what else is in the sit
 them. The cache only saves time: a damaged entry reads as missing and the page is converted afresh.
 
 MkDocs-free: the plugin (`generator.plugin`) stores what MkDocs made of a page and gives it back to MkDocs.
+
+What a scenario page's Markdown converted to (HTML, table of contents, title, anchors), and which
+part of it the search index reads.
 """
 
 from __future__ import annotations

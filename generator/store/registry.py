@@ -10,6 +10,18 @@ the versions of the libraries that shape anything the build makes. A change to e
 entry again, but the chart images', whose key is narrower: rendering them is most of a cold build.
 A rendering module that owns a store supplies its own parts through `EntryNames` or `hashed`; this
 module imports nothing of ours.
+
+The table above (`STORES`, `MEMOS`), the code digest, the library versions (`LIBRARIES`),
+`EntryNames` and the images' `hashed` start. Imports nothing of ours.
+
+Named parts: the sha256 of `name\\0value\\0` parts in name order (`EntryNames`): the one code digest
+(every file of the package), the one list of library versions, and the store's own parts. Rendering
+parts: the chart images' narrower key (vl-convert's version, PNG scale, `fonts.conf`, `images.py`,
+then spec and headings), which spares a cold image render on other code changes. Checked: a header
+with size and sha256, read back only whole. Linked: raw bytes hard-linked into sites, checked
+against a recorded size and sha256. A store is found only through this table (`Cache.folder`,
+`Cache.names`, `Cache.memo` refuse a name it lacks; `tests/test_store_registry.py` checks every file
+a build leaves belongs to one store).
 """
 
 from __future__ import annotations

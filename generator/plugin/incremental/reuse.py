@@ -9,6 +9,14 @@ the site folder's folders and the embed files already linked there (`sitefolder`
 objects of each stored page made from what the last build's were; Jinja's compiled templates. Under
 `mkdocs serve` it also keeps the names of the theme's files, and runs the cache's chores and
 CPython's full collections between saves (`between_saves`).
+
+The incremental build: one `Reuse` per MkDocs run takes what earlier builds left instead of making
+it again (scenario pages' HTML and files with their search entries, stored pages' URLs, the site
+folder's folders and embed links, under `--dirty` only what changed and the last build's file and
+page object of each unchanged stored page, Jinja's compiled templates, under serve the names of the
+theme's files), keeping its own `PageState` per scenario page. The pages' stores serve only where
+search and the guide are the build's only plugins (`pages_only_ours`): a stored page would skip
+another plugin's page hooks.
 """
 
 from __future__ import annotations

@@ -1,6 +1,12 @@
 """What the calculator page bakes in at build time: the catalog in the shape the JavaScript
 engine reads (docs/assets/calculator/engine.mjs) and engine.py's constants, wording.py's tables and
-templates for wording.mjs, and every shipped scenario's workloads as presets."""
+templates for wording.mjs, and every shipped scenario's workloads as presets.
+
+What the calculator page bakes in: the catalog in the JavaScript engine's shape (each price with the
+day an API last checked it, `freshness.checked`) and engine.py's constants (`engine`,
+`engine.constants()`), wording.py's tables and templates (`words`), the calculator page's own
+messages (`messages`), and every scenario's workloads as presets, each written with its page and
+joined here."""
 
 from __future__ import annotations
 

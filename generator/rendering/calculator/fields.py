@@ -6,6 +6,12 @@ changed there changes the calculator too; what only the calculator needs (the UR
 element's id, the label and unit a reader sees, where the field sits) is written here once.
 `partials/calculator_form.html.j2` draws the form from `FIELDS`, and `as_json` ships the same rows
 to `docs/assets/calculator/wiring.mjs`, which checks the fields and keeps the URL with them.
+
+The calculator's inputs, one row each: bounds, whole or not, may be empty, default and fixed choices
+read from `model/schema.py`; URL parameter, id, label and unit written once. Draws the form
+(`partials/calculator_form.html.j2`, the calculator page's `{{ calculator_form }}`) and ships with
+the calculator's data for `wiring.mjs`; writes a workload as the calculator's URL state
+(`link_query`, `wiring.mjs`'s `presetState` and `urlFor` in Python).
 """
 
 from __future__ import annotations

@@ -1,7 +1,12 @@
 """What the calculator page says of its own form, links and buttons: the messages no scenario page
 says (a scenario page has no form), as templates with `{name}` parts. The calculator's data carries
 them (`messages`, generator/rendering/calculator/data.py); wording.mjs fills them and wiring.mjs places
-them, escaped. The words a workload's answer is told in are wording.py's, not these."""
+them, escaped. The words a workload's answer is told in are wording.py's, not these.
+
+What the calculator page says of its own form, links and buttons, which no scenario page says: field
+checks and range errors, unknown instances and prices, the stale-answer note, shared-link fallbacks,
+button status, the chart's accessible name and the downloaded scenario file's placeholders;
+templates with `{name}` parts that `wording.mjs` fills."""
 
 from __future__ import annotations
 

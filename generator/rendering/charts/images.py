@@ -4,6 +4,15 @@ their bytes depend on (the spec, vl-convert's version, the PNG scale, the font s
 module), so an unchanged chart is never rendered twice and a change to how embed pages or links
 are made renders nothing again. The cache only saves time: an image missing, truncated or altered
 there is rendered again.
+
+Each chart's static images (light and dark SVG and PNG, and its link card, under the lines its job
+names: a scenario's answer, the site's question and answer; for a scenario's cumulative chart also a
+narrow SVG, light and dark, 340 px wide with its title rewrapped and its legend under the plot,
+which its page shows a phone) in worker processes (a build's own: one, and a process for each other
+core once it has more than sixteen charts to render; or those `mkdocs serve` keeps), cached under a
+hash of what decides their bytes; fonts fixed by `fonts.conf`. What a build rendered it hashes
+before it ends, so the next build checks those files by their stat. Whether a build makes them at
+all is the plugin's to say (`images`).
 """
 
 from __future__ import annotations

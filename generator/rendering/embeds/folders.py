@@ -4,6 +4,14 @@ PNG in light and dark, the Vega-Lite spec and the data as CSV.
 Pages draw a Vega spec compiled here from the Vega-Lite one, so readers need Vega alone. The
 static images are `images`' work; this module places them, and the text files it writes once into
 the cache, in the site.
+
+Every chart's `embed/<id>/` folder: iframe page (light unless the embedding page asks `?theme=dark`
+or `?theme=auto`; its frame as tall as the chart and caption, `unfurl.iframe_height`), spec, CSV,
+`.metadata.json` (title, subtitle, source and date, units, page, citation), images, gallery section;
+text files stored once by content hash and hard-linked into the site (a scenario's published files
+too, as a bundle without a chart). A lone build stores each chart's texts as the chart is made and
+holds only where they are; under `mkdocs serve` they are stored as the build links them, beside what
+the last build stored.
 """
 
 from __future__ import annotations

@@ -4,6 +4,13 @@ and the oEmbed file of each embed page, which turns a pasted embed address into 
 
 Every absolute URL is the site URL joined with a site-relative path, so the site URL in mkdocs.yml
 decides them all. MkDocs-free: the plugin hands its pages' titles and descriptions in.
+
+What a link unfurls to: each page's Open Graph and Twitter card tags (a scenario page its verdict
+chart's 1200x630 card, which draws the scenario's verdict, whether it holds with what Trainium costs
+against the GPU over the plan, and the site's name with its title above the chart, and its verdict
+in one sentence, made when its page is written; a scenario page also names its chart's oEmbed file;
+an embed page its own chart; other pages the site card) and each embed page's oEmbed file. Every
+absolute URL is the site URL joined with a site-relative path.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 MkDocs-free on purpose: `generator.plugin` hands these pages to MkDocs as generated files,
 and any other front end could take them as they are. Templates live in generator/templates/.
+
+Markdown pages from the Jinja templates in `generator/templates/`; escapes every contributed string.
 """
 
 from __future__ import annotations

@@ -6,6 +6,12 @@ is made from: the bytes the scenario was parsed from, those of every file in dat
 code and templates, the versions of the libraries that shape the output, the site URL and the day of
 the build (stale-price notes depend on it). Anything else misses and renders afresh, and an entry
 that is damaged reads as missing; the cache only saves time.
+
+What each scenario rendered to in an earlier build (page, what names its charts, embed files, its
+index row and calculator presets, its published result and Markdown), found by a hash of everything
+it is made from. Its text files are named by where the `texts` store holds them
+(`embeds.StoredText`), not carried as text: an entry is taken only while every one of them is whole
+there, and a warm build holds none of those texts in memory.
 """
 
 from __future__ import annotations

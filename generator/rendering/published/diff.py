@@ -3,6 +3,9 @@
 Pure comparison: no git and no files here (generator/commands/gitbase.py fetches the base side). Both
 projects are loaded with check_expect=False, so a verdict that no longer matches its `expect` is
 a row in the report, flagged, rather than an error that hides the rest.
+
+`guide diff`'s comparison of two evaluated projects and its Markdown report (also the pull request
+body of a price refresh). Pure: no git, no files.
 """
 
 from __future__ import annotations

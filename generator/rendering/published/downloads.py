@@ -1,5 +1,8 @@
 """All of data/'s instances and prices as files to download, CSV and JSON, at fixed addresses: one row
-per figure, each row with its source (key, title, address) and the date that source shows."""
+per figure, each row with its source (key, title, address) and the date that source shows.
+
+Every instance and price figure as CSV and JSON at fixed addresses (`downloads/`), one row per
+figure with its source and as-of."""
 
 from __future__ import annotations
 

@@ -4,6 +4,12 @@ of its own, and `llms.txt` and `llms-full.txt` at the site's root listing them.
 
 A scenario's two files are made with its page and stored with it (`scenario_cache`), linked into the
 site from the cache as its embed files are; the rest is made once a build has every page's Markdown.
+
+The site for language models and scripts (llmstxt.org): each page's Markdown at its address plus
+`index.html.md` (a scenario's made with its page and stored with it; the others as the plugin
+converts them), Markdown alone (its HTML said by `html_markdown`, titles as text, every link
+absolute), each scenario's `result.json` (`results.to_dict`), `llms.txt` and `llms-full.txt` (every
+page but the scenarios' and those with a part for each, which it names).
 """
 
 from __future__ import annotations
