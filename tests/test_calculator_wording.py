@@ -138,3 +138,35 @@ def test_the_calculators_messages_say_what_the_page_said():
         "Custom kernels (adds 4 engineer-weeks)",
         "Trainium $1.00/h, from A, 2025-01-01. GPU $2.00/h, from B, 2025-02-02.",
     ]
+
+
+REFERENCES = """
+import { readFileSync } from "node:fs";
+const E = await import(process.argv[1]);
+const say = await import(process.argv[2]);
+E.learn(JSON.parse(process.env.GUIDE_ENGINE));
+say.learn(JSON.parse(process.env.GUIDE_WORDS), JSON.parse(process.env.GUIDE_MESSAGES));
+const { data, workloads } = JSON.parse(readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(workloads.map((w) => E.checkReferences(w, data).map((p) => [...p, say.referenceError(w, p)]))));
+"""
+
+
+def test_the_engine_names_each_reference_problem_by_a_code_that_wording_words(catalog):
+    """checkReferences answers with a field and a code, no words; wording.mjs says each code its own way."""
+    from generator.rendering.calculator.data import calculator_data
+
+    def w(trainium: dict | None = None, gpu: dict | None = None, **more) -> dict:
+        return {"trainium": {"instance": "trn1.32xlarge", "region": "us-east-1", "option": "on-demand", **(trainium or {})},
+                "gpu": {"instance": "p5.48xlarge", "region": "us-east-1", "option": "on-demand", **(gpu or {})}, **more}
+
+    workloads = [w({"instance": "trn9.huge"}), w(gpu={"instance": "trn1.32xlarge"}), w({"region": "mars-1"}),
+                 w(gpu={"instance": "p5e.48xlarge"}), w(regions=["mars-1"]), w(regions=["us-east-1"], gpu={"region": "us-west-1"})]
+    out = subprocess.run(["node", "--input-type=module", "-e", REFERENCES, (CALC / "engine.mjs").as_uri(), WORDING.as_uri()],
+                         input=json.dumps({"data": calculator_data(catalog), "workloads": workloads}),
+                         capture_output=True, text=True, check=True, env=learned_env())
+    found = json.loads(out.stdout)
+    assert [[p[:2] for p in problems] for problems in found] == [
+        [["trainium.instance", "unknown"]], [["gpu.instance", "other-side"]], [["trainium.option", "no-price"]],
+        [["gpu.option", "not-offered"]], [["regions", "offered-nowhere"]], [["gpu.region", "not-allowed"]]]
+    said = [p[2] for problems in found for p in problems]
+    assert len(set(said)) == len(said) and all(s.endswith(".") for s in said), said
