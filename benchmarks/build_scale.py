@@ -164,7 +164,7 @@ def baseline_project(ours: Path, dest: Path) -> None:
     """Our hand-written pages plus, as plain files, the Markdown the generator makes for each scenario."""
     from generator.store.cachefile import Cache
     from generator.inputs.loader import load_project
-    from generator.rendering.site import Renderer
+    from generator.rendering.pages.renderer import Renderer
 
     project = load_project(ours)
     pages = Renderer(project, site_url="https://example.org/", cache=Cache(dest / "unused-cache")).render().pages

@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from generator.inputs.loader import load_catalog  # noqa: E402
-from generator.rendering.calculator import calculator_data  # noqa: E402
+from generator.rendering.calculator.data import calculator_data  # noqa: E402
 
 ENGINE = ROOT / "docs" / "assets" / "calculator" / "engine.mjs"
 REGIONS = ["us-east-1", "us-east-2", "us-west-1", "us-west-2", "ap-northeast-1", "ap-south-1", "ap-southeast-2",

@@ -43,9 +43,9 @@ def main() -> None:
     parser.add_argument("--cores", type=int, default=2)
     args = parser.parse_args()
 
-    from generator.rendering import embeds
-    from generator.rendering import images
-    from generator.rendering.build import generate
+    from generator.rendering.embeds import folders as embeds
+    from generator.rendering.charts import images
+    from generator.rendering.generate import generate
     from generator.store.cachefile import Cache
 
     images._only_bundled_fonts()

@@ -37,14 +37,14 @@ SLOW_FIXTURES = {"built_site", "untrusted_site", "served_site", "browser",
 # files to its workers in collection order (--no-loadscope-reorder), so these start first and the
 # many short files fill in around them; left to the end, one of them alone would set the suite's
 # wall time while the other workers sit idle. A file not listed runs after these, in the usual order.
-LONGEST_FIRST = ("test_themed.py", "test_serve.py", "test_accessibility.py", "test_refresh_checks.py",
+LONGEST_FIRST = ("test_page_file_cache.py", "test_serve.py", "test_accessibility.py", "test_refresh_checks.py",
                  "test_parity.py", "test_browser.py", "test_readme.py", "test_refresh_prices.py",
                  "test_plugin.py", "test_last_mile.py", "test_cache.py", "test_calculator_browser.py",
                  "test_contributing.py", "test_sitefolder.py", "test_embeds.py", "test_refresh_spot_advisor.py",
-                 "test_passthrough.py", "test_reproducible.py", "test_rendered.py", "test_properties.py",
+                 "test_passthrough.py", "test_reproducible.py", "test_scenario_cache.py", "test_properties.py",
                  # and the longest of the fast subset (`-m "not slow"`), for the same reason
-                 "test_unpublished.py", "test_new_scenario.py", "test_cli.py", "test_between_saves.py",
-                 "test_flow.py", "test_quoting.py", "test_known_scenarios.py", "test_freshness.py")
+                 "test_unpublished.py", "test_scaffold.py", "test_cli.py", "test_between_saves.py",
+                 "test_flow.py", "test_quoting.py", "test_validation_cache.py", "test_freshness.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -56,6 +56,34 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
+# --- the frozen project, as the engine reads it ------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def catalog():
+    """The frozen data/ as the loader makes it a catalog."""
+    from generator.inputs.loader import load_catalog
+
+    return load_catalog(FROZEN / "data")
+
+
+@pytest.fixture(scope="session")
+def project():
+    """The frozen project loaded and evaluated: the engine's own view of what every site here is
+    built from."""
+    from generator.inputs.loader import load_project
+
+    return load_project(FROZEN)
+
+
+@pytest.fixture
+def own_project():
+    """The frozen project loaded for one test alone, which may change it."""
+    from generator.inputs.loader import load_project
+
+    return load_project(FROZEN)
 
 
 # --- building -----------------------------------------------------------------------------------
@@ -120,12 +148,6 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
     return _built_once(tmp_path_factory, "guide", copy_project)
 
 
-@pytest.fixture(scope="session")
-def project(built_site: BuiltSite):
-    """The engine's own view of the copy the site was built from."""
-    from generator.inputs.loader import load_project
-
-    return load_project(built_site.root)
 
 
 # --- a price AWS's API confirmed since its date ------------------------------------------------

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from generator.model.engine import Inputs, Span
+from generator.model.schema import Workload
 
 REPO = Path(__file__).resolve().parent.parent
 # Tests of behaviour read a frozen copy of data/ and scenarios/, so that refreshing a price or adding
@@ -151,7 +152,7 @@ def learned_env() -> dict[str, str]:
 
     from generator.model.engine import constants
     from generator.model.wording import tables
-    from generator.rendering import calculator_messages
+    from generator.rendering.calculator import messages as calculator_messages
 
     return {**os.environ, "GUIDE_WORDS": json.dumps(tables()), "GUIDE_ENGINE": json.dumps(constants()),
             "GUIDE_MESSAGES": json.dumps(calculator_messages.tables())}
@@ -172,3 +173,36 @@ def engine_inputs(**fields) -> Inputs:
                  runs_per_architecture=None, trainium_availability="available", gpu_availability="available",
                  needed_within_days=None, soon_days=30, close_call_margin=0.10, port_engineers=point(2.0))
     return Inputs(**{**plain, **fields})
+
+
+# The engine tests' round-number workload, which tests/test_engine.py works through by hand:
+# GPU 100 h at $40, Trainium 1.25x as fast at $20, a 2-week port at $6,000 a week, 10 runs.
+BASE = engine_inputs(
+    gpu_hours=100.0,
+    relative_throughput=Span(1.25, 1.0, 1.5),
+    trainium_price=point(20.0),
+    gpu_price=point(40.0),
+    # On spot, 8 instances x 0.0125 interruptions per instance-hour x 1 hour lost = 10 % extra hours.
+    interruption_rate=Span(0.0125, 0.00625, 0.025),
+    lost_hours=point(1.0),
+    port_weeks=Span(2.0, 1.0, 3.0),
+    runs=10,
+    trainium_count=8,
+    gpu_count=8,
+    port_engineers=point(2.0),  # a 2-week port is 7 calendar days
+)
+
+
+def side(instance: str, option: str, count: int, region: str = "us-east-1") -> dict:
+    """One side of a scenario's workload: its instance, region, way of buying and instances at once."""
+    return {"instance": instance, "region": region, "option": option, "count": count}
+
+
+def workload_of(trainium: dict, gpu: dict, hours: float, runs: int, throughput: float | Span = 1.0, *, name: str = "case",
+                **more) -> Workload:
+    """A mainstream workload as a scenario writes it: its two sides, its GPU instance-hours a run, its
+    runs and its relative throughput (a point, or a Span with its range), and any other field."""
+    span = throughput if isinstance(throughput, Span) else Span(throughput, throughput, throughput)
+    w = {"name": name, "architecture": "mainstream", "run_size": {"gpu_instance_hours": hours}, "runs": runs,
+         "trainium": trainium, "gpu": gpu, "relative_throughput": {"value": span.value, "low": span.low, "high": span.high}}
+    return Workload.model_validate(w | more)

@@ -269,3 +269,20 @@ def moto_aws(recorded: list[dict]) -> tuple[Callable[[str, str], Any], RecordedB
         return made[(service, region)]
 
     return factory, blocks
+
+
+def set_on_demand(instance: str, region: str, usd: float):
+    """An edit of a get_products page: the on-demand rate of one product set to usd."""
+    def change(response: dict) -> None:
+        items = [json.loads(i) for i in response["PriceList"]]
+        hits = 0
+        for item in items:
+            a = item["product"]["attributes"]
+            if (a["instanceType"], a["regionCode"], a["marketoption"]) == (instance, region, "OnDemand"):
+                for term in item["terms"]["OnDemand"].values():
+                    for dim in term["priceDimensions"].values():
+                        dim["pricePerUnit"]["USD"] = f"{usd:.10f}"
+                        hits += 1
+        assert hits == 1
+        response["PriceList"] = [json.dumps(i) for i in items]
+    return change

@@ -1,4 +1,4 @@
-"""An analyst's probes of issue 45: ordinary buying situations, each worked by hand from the frozen
+"""An analyst's probes: ordinary buying situations, each worked by hand from the frozen
 data (tests/fixtures/project/data) before the engine ran, then held in both engines. The frozen copy
 rates no spot pool, so spot uses the shared 0.0005 interruptions an instance-hour; a mainstream
 port by a team new to Neuron is 2 x 1.5 engineer-weeks at $6,000, $18,000."""
@@ -10,7 +10,7 @@ import json
 import subprocess
 
 import pytest
-from core_support import REPO, catalog_with_stockholm_blocks, run_js_on_workloads, learned_env
+from core_support import side, workload_of, REPO, catalog_with_stockholm_blocks, run_js_on_workloads, learned_env
 
 from generator.model.engine import evaluate, thresholds
 from generator.model.resolve import resolve
@@ -19,7 +19,7 @@ from generator.model.schema import Scenario, Workload
 from generator.model.engine import cost_curve
 from generator.model.results import plain
 from generator.model.wording import present, price_refs
-from generator.rendering.calculator import calculator_data, workload_json
+from generator.rendering.calculator.data import calculator_data, workload_json
 
 # The frozen figures, with Stockholm's Capacity Blocks for the probe there.
 CATALOG = catalog_with_stockholm_blocks()
@@ -59,49 +59,38 @@ def cell(shown: dict, label: str, side_name: str) -> str:
     return next(row[side_name]["text"] for row in shown["summary"]["sides"] if row["label"] == label)
 
 
-def side(instance: str, option: str, count: int, region: str = "us-east-1") -> dict:
-    return {"instance": instance, "region": region, "option": option, "count": count}
-
-
-def workload(trainium: dict, gpu: dict, hours: float, runs: int, throughput: float = 1.0, **more) -> Workload:
-    w = {"name": "probe", "architecture": "mainstream", "run_size": {"gpu_instance_hours": hours}, "runs": runs,
-         "trainium": trainium, "gpu": gpu,
-         "relative_throughput": {"value": throughput, "low": throughput, "high": throughput}}
-    return Workload.model_validate(w | more)
-
-
 ZERO_PORT = {"porting": {"weeks": {"value": 0, "low": 0, "high": 0}}, "neuron_experience": "experienced"}
 
 PROBES: dict[str, Workload] = {
     # Fifteen 730-hour runs back to back on 8 instances each side: 10,950 calendar hours, a year and 2,190 hours.
-    "mixed": workload(side("trn1.32xlarge", "commit-1y", 8), side("p4d.24xlarge", "commit-1y", 8), 5840, 15),
-    "mixed, buy nothing else": workload(side("trn1.32xlarge", "commit-1y", 8), side("p4d.24xlarge", "commit-1y", 8),
-                                        5840, 15, buy=[]),
+    "mixed": workload_of(side("trn1.32xlarge", "commit-1y", 8), side("p4d.24xlarge", "commit-1y", 8), 5840, 15, name="probe"),
+    "mixed, buy nothing else": workload_of(side("trn1.32xlarge", "commit-1y", 8), side("p4d.24xlarge", "commit-1y", 8),
+                                        5840, 15, buy=[], name="probe"),
     # 1,500 instances on spot: a load of 1,500 x 0.0005 x 1.5 = 1.125, so no run finishes on spot.
-    "spot at scale": workload(side("trn1.32xlarge", "spot", 1500), side("p5.48xlarge", "spot", 1500), 150_000, 2, 0.5),
-    "spot at scale, spot only": workload(side("trn1.32xlarge", "spot", 1500), side("p5.48xlarge", "spot", 1500),
-                                         150_000, 2, 0.5, buy=[]),
+    "spot at scale": workload_of(side("trn1.32xlarge", "spot", 1500), side("p5.48xlarge", "spot", 1500), 150_000, 2, 0.5, name="probe"),
+    "spot at scale, spot only": workload_of(side("trn1.32xlarge", "spot", 1500), side("p5.48xlarge", "spot", 1500),
+                                         150_000, 2, 0.5, buy=[], name="probe"),
     # Two-day GPU runs (48 hours) on as many blocks as the instances need.
-    "blocks, 256": workload(side("trn1.32xlarge", "on-demand", 256), side("p5.48xlarge", "capacity-block", 256),
-                            256 * 48, 1, 0.5),
-    "blocks, 257": workload(side("trn1.32xlarge", "on-demand", 257), side("p5.48xlarge", "capacity-block", 257),
-                            257 * 48, 1, 0.5),
-    "blocks, 257, blocks only": workload(side("trn1.32xlarge", "on-demand", 257), side("p5.48xlarge", "capacity-block", 257),
-                                         257 * 48, 1, 0.5, buy=[]),
+    "blocks, 256": workload_of(side("trn1.32xlarge", "on-demand", 256), side("p5.48xlarge", "capacity-block", 256),
+                            256 * 48, 1, 0.5, name="probe"),
+    "blocks, 257": workload_of(side("trn1.32xlarge", "on-demand", 257), side("p5.48xlarge", "capacity-block", 257),
+                            257 * 48, 1, 0.5, name="probe"),
+    "blocks, 257, blocks only": workload_of(side("trn1.32xlarge", "on-demand", 257), side("p5.48xlarge", "capacity-block", 257),
+                                         257 * 48, 1, 0.5, buy=[], name="probe"),
     # Five 10-hour runs on 8 instances; the team already trains on Neuron.
-    "ten-hour runs": workload(side("trn1.32xlarge", "on-demand", 8), side("p4de.24xlarge", "capacity-block", 8), 80, 5,
-                              **ZERO_PORT),
-    "ten-hour runs, blocks only": workload(side("trn1.32xlarge", "on-demand", 8), side("p4de.24xlarge", "capacity-block", 8),
-                                           80, 5, buy=[], **ZERO_PORT),
+    "ten-hour runs": workload_of(side("trn1.32xlarge", "on-demand", 8), side("p4de.24xlarge", "capacity-block", 8), 80, 5,
+                              **ZERO_PORT, name="probe"),
+    "ten-hour runs, blocks only": workload_of(side("trn1.32xlarge", "on-demand", 8), side("p4de.24xlarge", "capacity-block", 8),
+                                           80, 5, buy=[], **ZERO_PORT, name="probe"),
     # Three quarter-year GPU runs on 4 instances; Trainium on a 1-year term at 0.9 of the throughput.
-    "committed": workload(side("trn1.32xlarge", "commit-1y", 4), side("p4d.24xlarge", "on-demand", 4), 8760, 3, 0.9),
-    "committed, terms only": workload(side("trn1.32xlarge", "commit-1y", 4), side("p4d.24xlarge", "on-demand", 4),
-                                      8760, 3, 0.9, buy=[]),
-    "long way to break even": workload(side("trn1.32xlarge", "on-demand", 1), side("p4d.24xlarge", "on-demand", 1), 100, 50),
-    "stockholm": workload(side("trn1.32xlarge", "capacity-block", 32, "eu-north-1"),
-                          side("p5.48xlarge", "capacity-block", 32, "eu-north-1"), 3840, 1, 0.45, regions=["eu-north-1"]),
-    "three-year term accepted": workload(side("trn1.32xlarge", "on-demand", 1), side("p5.48xlarge", "on-demand", 1), 730, 20,
-                                         buy=["on-demand", "commit-3y"]),
+    "committed": workload_of(side("trn1.32xlarge", "commit-1y", 4), side("p4d.24xlarge", "on-demand", 4), 8760, 3, 0.9, name="probe"),
+    "committed, terms only": workload_of(side("trn1.32xlarge", "commit-1y", 4), side("p4d.24xlarge", "on-demand", 4),
+                                      8760, 3, 0.9, buy=[], name="probe"),
+    "long way to break even": workload_of(side("trn1.32xlarge", "on-demand", 1), side("p4d.24xlarge", "on-demand", 1), 100, 50, name="probe"),
+    "stockholm": workload_of(side("trn1.32xlarge", "capacity-block", 32, "eu-north-1"),
+                          side("p5.48xlarge", "capacity-block", 32, "eu-north-1"), 3840, 1, 0.45, regions=["eu-north-1"], name="probe"),
+    "three-year term accepted": workload_of(side("trn1.32xlarge", "on-demand", 1), side("p5.48xlarge", "on-demand", 1), 730, 20,
+                                         buy=["on-demand", "commit-3y"], name="probe"),
 }
 
 
@@ -266,7 +255,7 @@ def test_a_term_left_unbought_is_not_what_cheaper_advice_is_measured_against():
     # The GPU named on a 3-year p4d term for ten 100-hour runs: a term costs 26,280 x 9.374 = $246,348.72,
     # the 1,000 hours on demand $21,957.64, so no term is bought. Spot, 1,000 x 8.59 / (1 - 0.00075) =
     # $8,596.45, is $13,361 less than that plan, which is on demand, not a 3-year term.
-    w = workload(side("trn1.32xlarge", "on-demand", 1), side("p4d.24xlarge", "commit-3y", 1), 100, 10)
+    w = workload_of(side("trn1.32xlarge", "on-demand", 1), side("p4d.24xlarge", "commit-3y", 1), 100, 10, name="probe")
     spot = 1000 * 8.59 / (1 - 0.0005 * 1.5)
     assert 1000 * P4D["on-demand"] - spot == pytest.approx(13_361.19, abs=0.01)
     for shown in presented(w):

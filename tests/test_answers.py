@@ -14,9 +14,9 @@ from core_support import FROZEN
 
 from generator.commands.answers import STEP_RULES, Guide, Refused, Topic, find_topics
 from generator.model.results import workload_dict
-from generator.rendering import published
-from generator.rendering.calculator import workload_json
-from generator.rendering.calculator_fields import FIELDS, link_query
+from generator.rendering.published import llms as published
+from generator.rendering.calculator.data import workload_json
+from generator.rendering.calculator.fields import FIELDS, link_query
 
 URL = "https://example.org/guide/"
 

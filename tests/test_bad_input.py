@@ -17,7 +17,7 @@ import vl_convert as vlc
 import yaml
 from site_support import copy_project, run_mkdocs_build
 
-from generator.rendering import images
+from generator.rendering.charts import images
 from generator.model.schema import MODELINE
 
 REPO = Path(__file__).resolve().parents[1]
@@ -64,7 +64,7 @@ def _drawable_in_worker(svg: str) -> str:
 
 
 def test_pngs_write_what_the_bundled_font_cannot_draw_as_an_ellipsis():
-    """Image workers see only Liberation Sans (generator/rendering/fonts.conf): Chinese, Arabic and emoji
+    """Image workers see only Liberation Sans (generator/rendering/charts/fonts.conf): Chinese, Arabic and emoji
     would be boxes in a PNG. Latin, Greek and Cyrillic stay; each run of the others is one '…'."""
     svg = f"<svg><text>Cumulative cost: {WORKLOAD} Ж α → ok</text></svg>"
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),

@@ -1,4 +1,4 @@
-"""Rules a FinOps analyst checks on a committed plan (issue 45, points 3, 4, 5 and 9), each a golden
+"""Rules a FinOps analyst checks on a committed plan, each a golden
 case with the arithmetic worked by hand: the throughput at which a commitment's verdict flips, the
 saving's share of the GPU plan, the scenario's `robust` as its page reads, and a port of nothing."""
 
@@ -132,7 +132,7 @@ def test_a_finish_date_is_checked_against_each_sides_last_run():
     from generator.inputs.loader import load_catalog
     from generator.model.resolve import resolve
     from generator.model.results import plain, present_workload, evaluate_workload
-    from generator.rendering.calculator import calculator_data, workload_json
+    from generator.rendering.calculator.data import calculator_data, workload_json
 
     catalog = load_catalog(FROZEN / "data")
     free = evaluate(resolve(_six_weeks(), catalog).inputs)

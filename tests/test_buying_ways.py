@@ -21,7 +21,7 @@ from generator.model.schema import MODELINE, Workload
 from generator.model.results import plain
 from generator.model import wording
 from generator.model.wording import plan_bought
-from generator.rendering.calculator import calculator_data, workload_json
+from generator.rendering.calculator.data import calculator_data, workload_json
 
 CATALOG = load_catalog(FROZEN / "data")
 # Frozen figures the arithmetic below uses (USD an instance-hour, us-east-1).

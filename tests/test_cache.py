@@ -26,11 +26,6 @@ from generator.store import cachefile, registry
 REPO = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture
-def root(two_scenario_project: Path) -> Path:
-    return two_scenario_project
-
-
 def charts_rendered(proc: subprocess.CompletedProcess[str]) -> int:
     return int(re.search(r"embed images: (\d+) charts rendered", proc.stderr).group(1))
 
@@ -41,17 +36,17 @@ def cut(path: Path, size: int) -> None:
 
 
 @pytest.mark.slow
-def test_the_build_after_any_damage_is_byte_identical_to_a_clean_build(root: Path, tmp_path: Path):
+def test_the_build_after_any_damage_is_byte_identical_to_a_clean_build(two_scenario_project: Path, tmp_path: Path):
     cache = tmp_path / "cache"
     site = tmp_path / "one"
-    build_into(root, site, cache)
+    build_into(two_scenario_project, site, cache)
     clean = site_hashes(site)
     # As if built an hour ago, then built again: the second build records the digests of the files
     # it checked, which the build after the damage must not trust where a file changed.
     for path in cache.rglob("*"):
         if path.is_file():
             _aged(path, 3600)
-    build_into(root, tmp_path / "warm", cache)
+    build_into(two_scenario_project, tmp_path / "warm", cache)
     assert json.loads(cachefile.unchecked((cache / cachefile.DIGESTS).read_bytes()) or b"{}"), "the warm build recorded no digest"
     embeds = cache / "embeds"
     pngs = sorted(p for p in embeds.glob("*.png"))
@@ -60,7 +55,7 @@ def test_the_build_after_any_damage_is_byte_identical_to_a_clean_build(root: Pat
     runtime = next(cache.glob("vega-runtime-*.js"))
     pages = sorted((cache / "pages").glob("*.json"))
     assert len(pngs) >= 4 and svgs and texts[".html"] and texts[".csv"] and pages
-    # The damage the issue lists, each to a different file.
+    # Damage a disk, an interrupted copy or an editor can do, each to a different file.
     cut(pngs[0], 30)
     cut(pngs[1], 1000)
     svg = svgs[0].read_bytes()
@@ -83,49 +78,49 @@ def test_the_build_after_any_damage_is_byte_identical_to_a_clean_build(root: Pat
         if path.is_file() and path not in damaged and not path.name.endswith(".sums.json") and path.name != cachefile.DIGESTS and path.stat().st_size > 1:
             cut(path, path.stat().st_size // 2)
 
-    again = build_into(root, tmp_path / "two", cache)
+    again = build_into(two_scenario_project, tmp_path / "two", cache)
     assert charts_rendered(again) > 0
     after = site_hashes(tmp_path / "two")
     assert [p for p in clean if after.get(p) != clean[p]] == [] and after.keys() == clean.keys()
     # Nothing of the damage stays for later builds either.
-    build_into(root, tmp_path / "three", cache)
+    build_into(two_scenario_project, tmp_path / "three", cache)
     assert site_hashes(tmp_path / "three") == clean
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("place", ["docs", "scenarios", "data", "data/deeper", "under a file"])
-def test_a_cache_where_it_must_not_or_cannot_be_is_refused_in_one_line_before_anything_is_written(root: Path, tmp_path: Path, place: str):
+def test_a_cache_where_it_must_not_or_cannot_be_is_refused_in_one_line_before_anything_is_written(two_scenario_project: Path, tmp_path: Path, place: str):
     if place == "under a file":
         (tmp_path / "a-file").write_text("not a folder")
         cache = tmp_path / "a-file" / "cache"
         says = "guide: the build cache cannot be created: Not a directory"
     else:
-        cache = root / place / ".cache"
+        cache = two_scenario_project / place / ".cache"
         says = f"guide: the build cache must not be inside {place.split('/')[0]}/, which builds only read"
-    before = tree_hashes(root)
+    before = tree_hashes(two_scenario_project)
     site = tmp_path / "site"
-    proc = run_mkdocs_build(root, site, cache=cache)
+    proc = run_mkdocs_build(two_scenario_project, site, cache=cache)
     output = proc.stdout + proc.stderr  # MkDocs prints an aborted build's message on stdout
     assert proc.returncode != 0
     assert "Traceback" not in output
     lines = [ln for ln in output.splitlines() if "guide:" in ln]
     assert len(lines) == 1 and says in lines[0], output
     assert not site.exists() and not cache.exists()
-    assert tree_hashes(root) == before
-    cli = subprocess.run([sys.executable, "-m", "generator", "--root", str(root), "cache", "prune"], capture_output=True, text=True,
+    assert tree_hashes(two_scenario_project) == before
+    cli = subprocess.run([sys.executable, "-m", "generator", "--root", str(two_scenario_project), "cache", "prune"], capture_output=True, text=True,
                          env={**os.environ, "GUIDE_CACHE_DIR": str(cache)})
     assert cli.returncode == 2 and cli.stdout == ""
     assert len(cli.stderr.strip().splitlines()) == 1 and says in cli.stderr
 
 
 @pytest.mark.slow
-def test_prune_removes_what_the_current_tree_does_not_use(root: Path, tmp_path: Path, seed_cache):
+def test_prune_removes_what_the_current_tree_does_not_use(two_scenario_project: Path, tmp_path: Path, seed_cache):
     cache = seed_cache(tmp_path / "cache")
-    build_into(root, tmp_path / "one", cache)
-    extra = root / "scenarios" / "zz-extra.yaml"
-    text = (root / "scenarios" / "case-series-a-startup.yaml").read_text(encoding="utf-8")
+    build_into(two_scenario_project, tmp_path / "one", cache)
+    extra = two_scenario_project / "scenarios" / "zz-extra.yaml"
+    text = (two_scenario_project / "scenarios" / "case-series-a-startup.yaml").read_text(encoding="utf-8")
     extra.write_text(text.replace('title: "', 'title: "Extra: ', 1), encoding="utf-8")
-    build_into(root, tmp_path / "two", cache)
+    build_into(two_scenario_project, tmp_path / "two", cache)
     assert len(list((cache / "pages").glob("*.json"))) == 3
     assert len(list((cache / "html").glob("*.json"))) == 3  # the three scenario pages
     extra.unlink()
@@ -136,8 +131,8 @@ def test_prune_removes_what_the_current_tree_does_not_use(root: Path, tmp_path: 
     stale.write_bytes(b"compiled by other code")
     size = sum(p.stat().st_size for p in cache.rglob("*") if p.is_file())
     # From the copy, as the builds ran: Jinja keys a compiled template by its file's path.
-    pruned = subprocess.run([sys.executable, "-m", "generator", "--root", str(root), "cache", "prune"], capture_output=True, text=True,
-                            cwd=root, env={**os.environ, "GUIDE_CACHE_DIR": str(cache)})
+    pruned = subprocess.run([sys.executable, "-m", "generator", "--root", str(two_scenario_project), "cache", "prune"], capture_output=True, text=True,
+                            cwd=two_scenario_project, env={**os.environ, "GUIDE_CACHE_DIR": str(cache)})
     assert pruned.returncode == 0, pruned.stderr
     assert re.match(r"removed [1-9]\d* file\(s\)", pruned.stdout), pruned.stdout
     assert len(list((cache / "pages").glob("*.json"))) == 2
@@ -147,7 +142,7 @@ def test_prune_removes_what_the_current_tree_does_not_use(root: Path, tmp_path: 
     # Material's compiled templates stay though prune never renders a theme page; the stale ones go.
     assert sorted(p.relative_to(cache) for p in (cache / "templates").rglob("*.bc")) == templates
     # What the tree uses is all still there: the next build renders nothing.
-    after = build_into(root, tmp_path / "three", cache)
+    after = build_into(two_scenario_project, tmp_path / "three", cache)
     assert charts_rendered(after) == 0
     assert "guide: 2 page files from the cache" in after.stderr
     assert site_hashes(tmp_path / "three") == site_hashes(tmp_path / "one")
@@ -220,11 +215,11 @@ def test_holding_the_cache_to_its_bound_removes_nothing_once_a_save_has_come(tmp
 
 
 @pytest.mark.slow
-def test_builds_sharing_one_cache_at_once_both_make_the_clean_site(root: Path, tmp_path: Path, seed_cache):
+def test_builds_sharing_one_cache_at_once_both_make_the_clean_site(two_scenario_project: Path, tmp_path: Path, seed_cache):
     cache = tmp_path / "shared"
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(cache)}
     procs = [
-        subprocess.Popen([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / name)], cwd=root, env=env,
+        subprocess.Popen([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / name)], cwd=two_scenario_project, env=env,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for name in ("one", "two")
     ]
@@ -232,7 +227,7 @@ def test_builds_sharing_one_cache_at_once_both_make_the_clean_site(root: Path, t
         _, err = proc.communicate(timeout=600)
         assert proc.returncode == 0, err
     # The build to compare with, alone with its cache: whose images need not be made afresh.
-    build_into(root, tmp_path / "alone", seed_cache(tmp_path / "own-cache"))
+    build_into(two_scenario_project, tmp_path / "alone", seed_cache(tmp_path / "own-cache"))
     alone = site_hashes(tmp_path / "alone")
     assert site_hashes(tmp_path / "one") == alone
     assert site_hashes(tmp_path / "two") == alone
@@ -272,9 +267,9 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
-def test_a_killed_build_leaves_no_image_worker_behind(root: Path, tmp_path: Path, sig: signal.Signals):
+def test_a_killed_build_leaves_no_image_worker_behind(two_scenario_project: Path, tmp_path: Path, sig: signal.Signals):
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_CACHE_DIR": str(tmp_path / "cold")}  # cold: images must render
-    proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")], cwd=root, env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")], cwd=two_scenario_project, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 120
@@ -465,7 +460,7 @@ def test_a_build_that_renders_images_records_their_digests_for_the_next(tmp_path
     them by their stat alone; a digest taken too soon after the write is still not recorded."""
     import time
 
-    from generator.rendering.images import Images, Job
+    from generator.rendering.charts.images import Images, Job
 
     folder = tmp_path / "cache"
     cache = cachefile.Cache(folder)
@@ -495,7 +490,7 @@ def _spec(width: int) -> str:
 @pytest.fixture
 def pools_started(monkeypatch) -> list[int]:
     """One item for each pool of image workers started while the test runs."""
-    from generator.rendering import images as images_module
+    from generator.rendering.charts import images as images_module
 
     started: list[int] = []
     real_pool = images_module.process_pool
@@ -504,7 +499,7 @@ def pools_started(monkeypatch) -> list[int]:
 
 
 def test_builds_handed_the_same_image_workers_start_them_once_and_a_failed_render_ends_them(tmp_path: Path, pools_started):
-    from generator.rendering.images import Images, Job, Workers
+    from generator.rendering.charts.images import Images, Job, Workers
 
     started = pools_started
     cache = cachefile.Cache(tmp_path / "cache")
@@ -543,7 +538,7 @@ def _image_workers() -> int:
 def test_a_build_rendering_a_few_charts_starts_one_image_worker_and_the_other_cores_only_past_a_handful(tmp_path: Path):
     """A build after one scenario changed renders a chart or two: a worker per core would add a Python
     process and a JavaScript engine each to the build's peak memory for a fraction of a second."""
-    from generator.rendering.images import ONE_WORKER_UP_TO, Images, Job
+    from generator.rendering.charts.images import ONE_WORKER_UP_TO, Images, Job
 
     cores = os.cpu_count() or 1
     cache = cachefile.Cache(tmp_path / "cache")
@@ -565,7 +560,7 @@ def test_a_build_rendering_a_few_charts_starts_one_image_worker_and_the_other_co
 def test_image_workers_warmed_between_saves_are_those_the_next_save_renders_with(tmp_path: Path, pools_started):
     import os
 
-    from generator.rendering.images import Images, Job, Workers
+    from generator.rendering.charts.images import Images, Job, Workers
 
     started = pools_started
     cache = cachefile.Cache(tmp_path / "cache")
@@ -588,7 +583,7 @@ def test_image_workers_warmed_between_saves_are_those_the_next_save_renders_with
 def test_a_build_that_stops_with_renders_still_queued_ends_and_leaves_handed_workers_usable(tmp_path: Path, shared: bool):
     import threading
 
-    from generator.rendering.images import Images, Job, Workers
+    from generator.rendering.charts.images import Images, Job, Workers
 
     cache = cachefile.Cache(tmp_path / "cache")
     workers = Workers() if shared else None

@@ -560,8 +560,8 @@ def test_the_link_guide_mcp_gives_is_the_one_the_calculator_writes(calc: Calc, p
     shows the engine's verdict with no note of a parameter it could not take."""
     from urllib.parse import parse_qs
 
-    from generator.rendering.calculator import workload_json
-    from generator.rendering.calculator_fields import link_query
+    from generator.rendering.calculator.data import workload_json
+    from generator.rendering.calculator.fields import link_query
 
     reference = workload_json(project.reference.workload)
     week = project.catalog.assumptions.engineer_week_usd.value

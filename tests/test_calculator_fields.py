@@ -1,4 +1,4 @@
-"""The calculator's field table (generator/rendering/calculator_fields.py): its bounds are the scenario
+"""The calculator's field table (generator/rendering/calculator/fields.py): its bounds are the scenario
 schema's, and a bound changed in the schema reaches the form's attributes and the JavaScript check."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from pydantic import Field as SchemaField
 from core_support import FROZEN, learned_env
 from generator.inputs.loader import load_project
 from generator.model.schema import Compute, Scenario, Workload
-from generator.rendering import calculator_fields as cf
-from generator.rendering.site import Renderer
+from generator.rendering.calculator import fields as cf
+from generator.rendering.pages.renderer import Renderer
 
 WIRING = Path(__file__).resolve().parent.parent / "docs" / "assets" / "calculator" / "wiring.mjs"
 SCHEMA = Scenario.model_json_schema()
@@ -181,8 +181,8 @@ def test_the_shipped_rows_carry_what_the_checks_read():
 
 
 def test_the_calculator_data_joined_from_stored_preset_texts_is_what_writing_it_whole_gives():
-    from generator.rendering.calculator import data_json
-    from generator.rendering.embeds import compact_json
+    from generator.rendering.calculator.data import data_json
+    from generator.rendering.embeds.folders import compact_json
 
     presets = [{"id": "a/1", "label": "A <b>", "workload": {"runs": 3, "name": "x"}}, {"id": "b/1", "label": "B", "workload": {}}]
     parts = {"reference": {"z": 1, "a": [1.5, None]}, "chart": {"k": "v"}, "presets2": 1, "data": {"n": "é"}}

@@ -13,105 +13,12 @@ from pathlib import Path
 
 import pytest
 from core_support import learned_env
+from source_support import HOLE, js_literals, reads_as_prose
 
 CALC = Path(__file__).resolve().parent.parent / "docs" / "assets" / "calculator"
 WIRING = CALC / "wiring.mjs"
 WORDING = CALC / "wording.mjs"
 LOADER = CALC / "calculator.mjs"
-
-# Where a substitution `${...}` stood in a template literal: not a letter, so a template made only
-# of substitutions and punctuation ("${label}: ${value}") is not prose.
-HOLE = "\u2026"
-# Before a `/` these end an expression, so the `/` divides; anywhere else it opens a regex literal.
-_DIVIDES_AFTER = set(")]}") | {"ident"}
-_REGEX_AFTER_WORDS = {"return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw", "yield", "await"}
-
-
-def js_literals(src: str) -> list[str]:
-    """Every string and template literal in a JavaScript module, in order; a template's
-    substitutions become HOLE and the literals inside them are listed too."""
-    out: list[str] = []
-
-    def code(i: int, in_hole: bool) -> int:
-        depth, prev, word = 0, "", ""
-        while i < len(src):
-            c = src[i]
-            if c.isspace():
-                i += 1
-                continue
-            if src.startswith("//", i):
-                end = src.find("\n", i)
-                i = len(src) if end < 0 else end
-                continue
-            if src.startswith("/*", i):
-                i = src.index("*/", i) + 2
-                continue
-            if c in "'\"":
-                j, buf = i + 1, []
-                while src[j] != c:
-                    step = 2 if src[j] == "\\" else 1
-                    buf.append(src[j:j + step])
-                    j += step
-                out.append("".join(buf))
-                i, prev = j + 1, "ident"
-            elif c == "`":
-                i = template(i + 1)
-                prev = "ident"
-            elif c == "/" and not (prev in _DIVIDES_AFTER and word not in _REGEX_AFTER_WORDS):
-                j, in_class = i + 1, False
-                while in_class or src[j] != "/":
-                    if src[j] == "\\":
-                        j += 1
-                    elif src[j] == "[":
-                        in_class = True
-                    elif src[j] == "]":
-                        in_class = False
-                    j += 1
-                i, prev = j + 1, "ident"
-            elif c.isalnum() or c in "_$":
-                m = re.compile(r"[\w$]+").match(src, i)
-                word, prev, i = m.group(), "ident", m.end()
-                continue
-            else:
-                if c == "{":
-                    depth += 1
-                elif c == "}":
-                    if depth == 0 and in_hole:
-                        return i + 1
-                    depth -= 1
-                prev, i = c, i + 1
-            word = ""
-        return i
-
-    def template(i: int) -> int:
-        slot = len(out)
-        out.append("")
-        buf = []
-        while src[i] != "`":
-            if src[i] == "\\":
-                buf.append(src[i:i + 2])
-                i += 2
-            elif src.startswith("${", i):
-                buf.append(HOLE)
-                i = code(i + 2, True)
-            else:
-                buf.append(src[i])
-                i += 1
-        out[slot] = "".join(buf)
-        return i + 1
-
-    code(0, False)
-    return out
-
-
-def reads_as_prose(literal: str) -> bool:
-    """A phrase (three words in a row) or a sentence (a capitalised word and at least one more, with
-    a full stop, colon, question or exclamation mark after a word). Markup tags are not words."""
-    text = re.sub(r"<[^>]*>", " ", literal)
-    if re.search(r"[A-Za-z'-]+ [A-Za-z'-]+ [A-Za-z'-]+", text):
-        return True
-    return bool(re.search(r"\b[A-Z][A-Za-z'-]*[.:?!,]?\s+\S", text) and re.search(r"\S[.:?!](\s|$)", text))
-
 
 # Strings in wiring.mjs that look like prose but no reader sees: none yet. An entry needs a reason
 # (a selector, an id, an attribute or class name, a file format's own text).
@@ -128,7 +35,7 @@ def test_wording_mjs_writes_no_sentence_of_its_own():
 
 
 def test_every_message_the_javascript_asks_for_is_in_the_table_and_each_is_asked_for():
-    from generator.rendering.calculator_messages import MESSAGES
+    from generator.rendering.calculator.messages import MESSAGES
 
     asked = set(re.findall(r"""\bsay\.message\(\s*["'](\w+)["']""", WIRING.read_text(encoding="utf-8")))
     asked |= set(re.findall(r"""\btell\(\s*["'](\w+)["']""", WORDING.read_text(encoding="utf-8")))
@@ -192,9 +99,9 @@ process.stdout.write(JSON.stringify([
   say.highEndBelowValue("relative throughput", 0.9, 1),
   say.staleAnswer(1), say.staleAnswer(3), say.noAnswerYet(2),
   say.referenceError(w, ["trainium.instance", "unknown"]), say.referenceError(w, ["gpu.instance", "unknown"]),
-  say.referenceError(w, ["trainium.option", "no price"]), say.referenceError(w, ["trainium.option", "not offered"]),
-  say.referenceError({ ...w, regions: ["eu-west-2", "sa-east-1"] }, ["regions", "none"]),
-  say.referenceError({ ...w, regions: ["eu-west-2"] }, ["trainium.region", "not allowed"]),
+  say.referenceError(w, ["trainium.option", "no-price"]), say.referenceError(w, ["trainium.option", "not-offered"]),
+  say.referenceError({ ...w, regions: ["eu-west-2", "sa-east-1"] }, ["regions", "offered-nowhere"]),
+  say.referenceError({ ...w, regions: ["eu-west-2"] }, ["trainium.region", "not-allowed"]),
   say.linkFallBack("Runs", "n", "x\\"y", "10", say.message("link_not_a_choice")), say.linkFallBack("Regions", "rg", "", "", say.linkNotUsable("Enter a number.")),
   say.linkModeFallBack("m", "sideways"), say.linkNotice([]), say.linkNotice(["A.", "B."]),
   say.constraintChoice({ label: "Uses TensorFlow", effect: "excludes" }),
@@ -231,3 +138,35 @@ def test_the_calculators_messages_say_what_the_page_said():
         "Custom kernels (adds 4 engineer-weeks)",
         "Trainium $1.00/h, from A, 2025-01-01. GPU $2.00/h, from B, 2025-02-02.",
     ]
+
+
+REFERENCES = """
+import { readFileSync } from "node:fs";
+const E = await import(process.argv[1]);
+const say = await import(process.argv[2]);
+E.learn(JSON.parse(process.env.GUIDE_ENGINE));
+say.learn(JSON.parse(process.env.GUIDE_WORDS), JSON.parse(process.env.GUIDE_MESSAGES));
+const { data, workloads } = JSON.parse(readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(workloads.map((w) => E.checkReferences(w, data).map((p) => [...p, say.referenceError(w, p)]))));
+"""
+
+
+def test_the_engine_names_each_reference_problem_by_a_code_that_wording_words(catalog):
+    """checkReferences answers with a field and a code, no words; wording.mjs says each code its own way."""
+    from generator.rendering.calculator.data import calculator_data
+
+    def w(trainium: dict | None = None, gpu: dict | None = None, **more) -> dict:
+        return {"trainium": {"instance": "trn1.32xlarge", "region": "us-east-1", "option": "on-demand", **(trainium or {})},
+                "gpu": {"instance": "p5.48xlarge", "region": "us-east-1", "option": "on-demand", **(gpu or {})}, **more}
+
+    workloads = [w({"instance": "trn9.huge"}), w(gpu={"instance": "trn1.32xlarge"}), w({"region": "mars-1"}),
+                 w(gpu={"instance": "p5e.48xlarge"}), w(regions=["mars-1"]), w(regions=["us-east-1"], gpu={"region": "us-west-1"})]
+    out = subprocess.run(["node", "--input-type=module", "-e", REFERENCES, (CALC / "engine.mjs").as_uri(), WORDING.as_uri()],
+                         input=json.dumps({"data": calculator_data(catalog), "workloads": workloads}),
+                         capture_output=True, text=True, check=True, env=learned_env())
+    found = json.loads(out.stdout)
+    assert [[p[:2] for p in problems] for problems in found] == [
+        [["trainium.instance", "unknown"]], [["gpu.instance", "other-side"]], [["trainium.option", "no-price"]],
+        [["gpu.option", "not-offered"]], [["regions", "offered-nowhere"]], [["gpu.region", "not-allowed"]]]
+    said = [p[2] for problems in found for p in problems]
+    assert len(set(said)) == len(said) and all(s.endswith(".") for s in said), said

@@ -15,7 +15,7 @@ from generator.model.schema import Workload
 
 
 @pytest.fixture(scope="module")
-def catalog():
+def stockholm_catalog():
     return catalog_with_stockholm_blocks()
 
 
@@ -33,9 +33,9 @@ def stockholm() -> Workload:
     })
 
 
-def test_a_stockholm_workload_on_p5_capacity_blocks_is_priced(catalog):
-    assert list(check_references((stockholm(),), catalog)) == []
-    r = evaluate_workload(stockholm(), catalog)
+def test_a_stockholm_workload_on_p5_capacity_blocks_is_priced(stockholm_catalog):
+    assert list(check_references((stockholm(),), stockholm_catalog)) == []
+    r = evaluate_workload(stockholm(), stockholm_catalog)
     assert (r.gpu_price.region, r.gpu_price.option, r.gpu_price.point, r.gpu_price.source) == ("eu-north-1", "capacity-block", 37.76, "CB-2026-07")
     o = r.outcome
     # One instance a side, each run booked as its own block of whole days in the lengths AWS sells

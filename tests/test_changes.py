@@ -25,14 +25,14 @@ import pytest
 
 from conftest import BuiltSite, build_copy, copy_project
 from core_support import copy_inputs
-from generator.rendering import changes
-from generator.rendering import downloads
+from generator.rendering.pages import changes
+from generator.rendering.published import downloads
 from generator.commands import refresh
-from generator.rendering.diff import DEFAULT_THRESHOLD, relative_change
+from generator.rendering.published.diff import DEFAULT_THRESHOLD, relative_change
 from generator.inputs.loader import load_project
-from generator.rendering.site import Renderer
+from generator.rendering.pages.renderer import Renderer
 from refresh_support import CALLED_AT, Stubbed, calls, edit
-from test_refresh_prices import _set_on_demand
+from refresh_support import set_on_demand
 
 A = "{http://www.w3.org/2005/Atom}"
 WEEK = CALLED_AT + dt.timedelta(days=7)
@@ -47,7 +47,7 @@ def _first_refresh(root: Path) -> None:
 def _week_later(root: Path, p5: float = 30.0) -> None:
     accept = {("p5.48xlarge", "us-east-1", "on-demand"): p5}
     later = calls()
-    edit(later, "get_products", "us-east-1", _set_on_demand("p5.48xlarge", "us-east-1", p5), nth=3)
+    edit(later, "get_products", "us-east-1", set_on_demand("p5.48xlarge", "us-east-1", p5), nth=3)
     for c in later:  # the Spot window moves with the call
         if c["operation"] == "describe_spot_price_history":
             c["params"]["StartTime"] = (WEEK - dt.timedelta(days=30)).isoformat()

@@ -9,9 +9,9 @@ from dataclasses import replace
 import pytest
 
 from generator.model import results
-from generator.rendering.charts import decision_map
+from generator.rendering.charts.specs import decision_map
 from generator.model.engine import Span, evaluate
-from test_engine import BASE
+from core_support import BASE
 
 
 @pytest.mark.parametrize(("axis", "runs", "value", "shown"), [
@@ -35,7 +35,7 @@ def test_the_marker_sits_on_the_cases_own_cell(axis: str, runs: int, value: floa
 
 def test_price_performance_names_the_sources_of_the_figures_it_plots():
     from core_support import FROZEN
-    from generator.rendering.charts import price_performance
+    from generator.rendering.charts.specs import price_performance
     from generator.inputs.datafiles import load_catalog
 
     catalog = load_catalog(FROZEN / "data")
@@ -64,7 +64,7 @@ def test_cost_chart_labels_sit_inside_the_plot_top_left_and_bottom_right():
 
     import vl_convert as vlc
 
-    from generator.rendering.charts import cumulative_spec
+    from generator.rendering.charts.specs import cumulative_spec
 
     rows = [{"runs": r, "side": s, "cost": c * r} for r in range(11) for s, c in (("GPU", 10), ("Trainium", 8))]
     marks = [{"runs": 10, "label": "plan: 10 runs", "row": 10, "end": "right"},
@@ -103,7 +103,7 @@ def test_a_map_where_neither_side_can_run_says_neither_in_every_cell_and_every_e
 
     from generator.inputs.loader import load_catalog
     from generator.model.schema import Workload
-    from generator.rendering.embeds import csv_text
+    from generator.rendering.embeds.folders import csv_text
 
     catalog = load_catalog(FROZEN / "data")
     w = Workload.model_validate({
@@ -140,7 +140,7 @@ def test_a_corner_where_neither_side_can_run_has_its_own_colour_legend_entry_and
     neither = scale["range"][2]
     assert neither not in scale["range"][:2]
     # A graphic at 3:1 or more on the light background and on the dark images' background.
-    from generator.rendering.images import DARK_BACKGROUND
+    from generator.rendering.charts.images import DARK_BACKGROUND
     assert _contrast(neither, "#fff") >= 3 and _contrast(neither, DARK_BACKGROUND) >= 3
     assert ("the verdict is Trainium in 44.4 % of them, GPU in 33.3 %, and neither in 22.2 %, where neither side can run."
             in chart.summary)
@@ -158,7 +158,7 @@ def test_the_home_charts_name_what_data_reference_yaml_compares(frozen_inputs):
     # Another Trainium instance and architecture in data/reference.yaml: the decision maps' titles
     # and source line follow it, with no code change.
     from generator.inputs.loader import load_project
-    from generator.rendering.site import Renderer
+    from generator.rendering.pages.renderer import Renderer
 
     ref = frozen_inputs / "data" / "reference.yaml"
     text = ref.read_text(encoding="utf-8")

@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from core_support import FROZEN, SCENARIOS, copy_inputs, run_guide, tree_hashes
+from core_support import SCENARIOS, copy_inputs, run_guide, tree_hashes
 from generator.model import wording
 from generator.model.engine import Inputs, Outcome, Robustness, Side, Step, Thresholds
-from generator.inputs.loader import load_project
 from generator.model.resolve import Bought
 from generator.model.schema import json_schema_text
 
@@ -48,11 +47,6 @@ def runs(tmp_path_factory) -> dict:
     after = tree_hashes(root / "data", root / "scenarios")
     out.update(root=root, before=before, after=after, entries=sorted(p.name for p in root.iterdir()))
     return out
-
-
-@pytest.fixture(scope="module")
-def project():
-    return load_project(FROZEN)
 
 
 def test_validate_succeeds_on_the_repository(runs):

@@ -1,7 +1,7 @@
-"""Golden decisions: the situations of issue 27, each with the answer a careful analyst gives, run
+"""Golden decisions: the situations a buyer brings, each with the answer a careful analyst gives, run
 through the Python engine and the calculator's JavaScript engine on the frozen catalog.
 
-The cases live in tests/fixtures/decisions/issue-27.yaml with their arithmetic. A case whose step of
+The cases live in tests/fixtures/decisions/cases.yaml with their arithmetic. A case whose step of
 the work is not done yet is an expected failure (strict: it must fail until that step lands).
 """
 
@@ -13,14 +13,13 @@ from typing import Any
 
 import pytest
 import yaml
-from core_support import DATA, run_js_on_workloads
+from core_support import run_js_on_workloads
 
-from generator.rendering.calculator import calculator_data
-from generator.inputs.loader import load_catalog
+from generator.rendering.calculator.data import calculator_data
 from generator.model.results import evaluate_workload, plain
 from generator.model.schema import Workload
 
-CASES = yaml.safe_load((Path(__file__).parent / "fixtures" / "decisions" / "issue-27.yaml").read_text())["cases"]
+CASES = yaml.safe_load((Path(__file__).parent / "fixtures" / "decisions" / "cases.yaml").read_text())["cases"]
 STEPS_DONE: set[int] = {1, 2, 3, 4, 5}
 
 
@@ -58,11 +57,6 @@ def _mismatches(result: dict[str, Any], case: dict[str, Any]) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def catalog():
-    return load_catalog(DATA)
-
-
-@pytest.fixture(scope="module")
 def javascript(catalog):
     # The workloads as written: the calculator takes them as a reader enters them.
     workloads = [c["workload"] for c in CASES]
@@ -71,7 +65,7 @@ def javascript(catalog):
 
 def _params():
     for c in CASES:
-        marks = [] if c["step"] in STEPS_DONE else [pytest.mark.xfail(strict=True, reason=f"step {c['step']} of issue 27")]
+        marks = [] if c["step"] in STEPS_DONE else [pytest.mark.xfail(strict=True, reason=f"step {c['step']} of the decisions' work, not done yet")]
         yield pytest.param(c, id=c["id"], marks=marks)
 
 

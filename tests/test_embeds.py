@@ -21,11 +21,11 @@ import pytest
 from site_support import UNTRUSTED_ID, BuiltSite, copy_project, run_mkdocs_build
 import vl_convert as vlc
 
-from generator.rendering import embeds
+from generator.rendering.embeds import folders as embeds
 from generator.store.cachefile import Cache
-from generator.rendering.embeds import EXPORT_WIDTH, file_names
-from generator.rendering.images import PNG_SCALE, _only_bundled_fonts, png_width
-from generator.rendering.site import Renderer
+from generator.rendering.embeds.folders import EXPORT_WIDTH, file_names
+from generator.rendering.charts.images import PNG_SCALE, _only_bundled_fonts, png_width
+from generator.rendering.pages.renderer import Renderer
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -179,11 +179,11 @@ def test_only_a_change_to_the_image_code_renders_the_images_again(two_scenario_p
     assert first.returncode == 0, first.stderr
     charts = sum(map(int, re.search(r"embed images: (\d+) charts rendered, (\d+) from the cache", first.stderr).groups()))
     # How embed pages are made and linked is not how images are drawn.
-    with open(root / "generator" / "rendering" / "embeds.py", "a", encoding="utf-8") as f:
+    with open(root / "generator" / "rendering" / "embeds" / "folders.py", "a", encoding="utf-8") as f:
         f.write("\n# a change to embed pages or links\n")
     second = run_mkdocs_build(root, tmp_path / "two", cache=cache)
     assert f"embed images: 0 charts rendered, {charts} from the cache" in second.stderr, second.stderr
-    with open(root / "generator" / "rendering" / "images.py", "a", encoding="utf-8") as f:
+    with open(root / "generator" / "rendering" / "charts" / "images.py", "a", encoding="utf-8") as f:
         f.write("\n# a change to how images are drawn\n")
     third = run_mkdocs_build(root, tmp_path / "three", cache=cache)
     assert f"embed images: {charts} charts rendered, 0 from the cache" in third.stderr, third.stderr
@@ -350,7 +350,7 @@ def _render_texts(families: list[str], initializer=None) -> list[bytes]:
 
 @pytest.mark.slow
 def test_image_workers_draw_with_the_bundled_font_whatever_the_machine_has():
-    """The images must not depend on the build machine's fonts; see generator/rendering/fonts.conf."""
+    """The images must not depend on the build machine's fonts; see generator/rendering/charts/fonts.conf."""
     listed = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True).stdout if shutil.which("fc-list") else ""
     machine = sorted({f.split(",")[0].strip() for f in listed.splitlines()} - {""})
     machine = [f for f in machine if not f.startswith("Liberation")]
@@ -404,9 +404,9 @@ def test_a_dirty_build_links_only_what_changed_and_leaves_a_settled_link_unlooke
 def test_a_link_that_cannot_be_made_fails_the_build_with_a_sentence_naming_the_file(tmp_path: Path):
     from mkdocs.exceptions import Abort
 
-    from generator.plugin.incremental.build import IncrementalBuild
+    from generator.plugin.incremental.reuse import Reuse
 
-    plugin = IncrementalBuild(serving=False, dirty=False)
+    plugin = Reuse(serving=False, dirty=False)
     cached = tmp_path / "a.svg"
     cached.write_text("<svg/>", encoding="utf-8")
     site = tmp_path / "site"
@@ -419,7 +419,7 @@ def test_a_link_that_cannot_be_made_fails_the_build_with_a_sentence_naming_the_f
 
 
 def _chart(chart_id: str, data: str) -> embeds.ChartFiles:
-    from generator.rendering.images import Job
+    from generator.rendering.charts.images import Job
 
     return embeds.ChartFiles(chart_id, {f"embed/{chart_id}/{chart_id}.csv": data, f"embed/{chart_id}/index.html": f"<p>{data}</p>"},
                              Job("{}"), "")
@@ -430,7 +430,7 @@ def test_under_serve_dirty_an_unchanged_chart_is_linked_as_before_with_none_of_i
     same, edited = _chart("same", "a,b\n1,2\n"), _chart("edited", "a,b\n3,4\n")
     for _ in range(2):  # the files the first build writes, the second checks (and knows their digests)
         cache.begin_build()
-        _, first, _ = embeds.build([same, edited], cache, None)
+        _, first, _ = embeds.embed_files([same, edited], cache, None)
     cache.settle(first.values())  # as the plugin settles them once linked into the site
     kept = {path: cached for path, cached in first.items() if path.startswith("embed/same/")}
     looked: list[Path] = []
@@ -439,7 +439,7 @@ def test_under_serve_dirty_an_unchanged_chart_is_linked_as_before_with_none_of_i
     # The next save: `same` is the very object its scenario's stored entry gives back; `edited` is new.
     edited_again = _chart("edited", "a,b\n5,6\n")
     cache.begin_build()
-    _, again, as_before = embeds.build([same, edited_again], cache, None)
+    _, again, as_before = embeds.embed_files([same, edited_again], cache, None)
     assert {path: cached for path, cached in again.items() if path.startswith("embed/same/")} == kept
     assert as_before == {path: str(cached.absolute()) for path, cached in kept.items()}  # to link and settle as they were
     assert looked and set(looked).isdisjoint(kept.values())  # the new chart's files alone are looked at
@@ -450,7 +450,7 @@ def test_under_serve_dirty_an_unchanged_chart_is_linked_as_before_with_none_of_i
     cache.settle(())
     looked.clear()
     cache.begin_build()
-    embeds.build([same, edited_again], cache, None)
+    embeds.embed_files([same, edited_again], cache, None)
     assert set(kept.values()) <= set(looked)
 
 
@@ -459,7 +459,7 @@ def test_under_serve_dirty_a_settled_stored_text_is_whole_without_a_look_at_its_
     cache = Cache(tmp_path / "cache")
     for _ in range(2):
         cache.begin_build()
-        _, first, _ = embeds.build([_chart("same", "a,b\n1,2\n")], cache, None)
+        _, first, _ = embeds.embed_files([_chart("same", "a,b\n1,2\n")], cache, None)
     text = embeds.stored_text("embed/same/same.csv", "a,b\n1,2\n")
     assert text.file(cache) == first["embed/same/same.csv"]
     looked: list[Path] = []
@@ -481,7 +481,7 @@ def test_after_a_build_that_checked_a_chart_an_equal_one_read_back_from_its_entr
     rendered = _chart("same", "a,b\n1,2\n")
     for _ in range(2):
         cache.begin_build()
-        _, first, _ = embeds.build([rendered], cache, None)
+        _, first, _ = embeds.embed_files([rendered], cache, None)
     cache.settle(first.values())
     looked: list[Path] = []
     real = Cache._linkable_on_disk
@@ -489,12 +489,12 @@ def test_after_a_build_that_checked_a_chart_an_equal_one_read_back_from_its_entr
     read_back = _chart("same", "a,b\n1,2\n")
     assert read_back == rendered and read_back is not rendered
     cache.begin_build()
-    _, again, as_before = embeds.build([read_back], cache, None)
+    _, again, as_before = embeds.embed_files([read_back], cache, None)
     assert again == first and set(as_before) == set(first)
     assert looked == []
     # Under the same id with other content, it is checked and linked anew.
     cache.begin_build()
-    _, changed, as_before = embeds.build([_chart("same", "a,b\n9,9\n")], cache, None)
+    _, changed, as_before = embeds.embed_files([_chart("same", "a,b\n9,9\n")], cache, None)
     assert as_before == {} and looked
     assert changed["embed/same/same.csv"].read_text(encoding="utf-8") == "a,b\n9,9\n"
 

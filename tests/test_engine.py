@@ -18,27 +18,11 @@ from dataclasses import replace
 
 import pytest
 
-from core_support import DATA, engine_inputs, point
+from core_support import BASE, point
 from generator.model import engine
 from generator.model.engine import Span, evaluate, ports_needed, robustness, thresholds
 from generator.model.resolve import gpu_instance_hours, port_weeks, resolve
 from generator.model.schema import Workload
-
-
-BASE = engine_inputs(
-    gpu_hours=100.0,
-    relative_throughput=Span(1.25, 1.0, 1.5),
-    trainium_price=point(20.0),
-    gpu_price=point(40.0),
-    # On spot, 8 instances x 0.0125 interruptions per instance-hour x 1 hour lost = 10 % extra hours.
-    interruption_rate=Span(0.0125, 0.00625, 0.025),
-    lost_hours=point(1.0),
-    port_weeks=Span(2.0, 1.0, 3.0),
-    runs=10,
-    trainium_count=8,
-    gpu_count=8,
-    port_engineers=point(2.0),  # a 2-week port is 7 calendar days
-)
 
 
 def approx(x: float):
@@ -181,11 +165,8 @@ def workload(**changes) -> Workload:
     return Workload.model_validate(data)
 
 
-@pytest.fixture(scope="module")
-def catalog():
-    from generator.inputs.loader import load_catalog
-
-    c = load_catalog(DATA)
+def test_the_frozen_figures_the_hand_computations_use(catalog):
+    c = catalog
     # The figures the hand computations below use; if data/ changes them, update the tests.
     assert c.instances["p5.48xlarge"].chips.value == 8
     assert c.peak_tflops("p5.48xlarge", "bf16") == 989
@@ -205,7 +186,6 @@ def catalog():
     assert a.engineer_week_usd.value == 6000
     ir, lost = a.spot_interruptions_per_instance_hour, a.spot_hours_lost_per_interruption
     assert (ir.value, ir.low, ir.high) == (0.0005, 0.0001, 0.002) and (lost.value, lost.low, lost.high) == (1.5, 0.5, 4)
-    return c
 
 
 def test_flops_based_gpu_hours(catalog):

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from core_support import run_js_on_inputs
-from test_import_cycles import import_graph
+from source_support import import_graph
 
 from generator.model import wording
 from generator.model.engine import REASON_CODES, STEP_CODES, BlockLimits, Inputs, Span, evaluate

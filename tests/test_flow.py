@@ -15,19 +15,13 @@ from core_support import FROZEN
 from generator.model import engine
 from generator.model import formatting as fmt
 from generator.model import results
-from generator.rendering import charts as ch
+from generator.rendering.charts import specs as ch
 from generator.model.catalog import Catalog
-from generator.inputs.loader import load_project
 from generator.model.results import to_dict
-from generator.rendering.site import Renderer
-from test_engine import BASE
+from generator.rendering.pages.renderer import Renderer
+from core_support import BASE
 
 DAY = dt.date(2026, 11, 23)
-
-
-@pytest.fixture
-def project():
-    return load_project(FROZEN)
 
 
 def _every_workload(project):
@@ -77,11 +71,11 @@ def test_an_answer_cites_the_records_its_plans_buy_at(project):
     assert other > 0, "no shipped plan is bought another way than named: the test would not tell them apart"
 
 
-def test_pages_and_charts_show_the_prices_resolve_found_after_the_catalog_changes(project, monkeypatch):
+def test_pages_and_charts_show_the_prices_resolve_found_after_the_catalog_changes(own_project, monkeypatch):
     """Rendering after every price in the catalog changed (and `Catalog.price` refuses to answer):
     scenario pages, their charts and the reference's charts still show what resolve found; the
     prices page, which lists the catalog itself, shows the change."""
-    catalog = project.catalog
+    catalog = own_project.catalog
     catalog.sources["CHANGED"] = next(iter(catalog.sources.values()))
     catalog.prices[:] = [p.model_copy(update={"source": "CHANGED", "as_of": dt.date(2001, 2, 3),
                                               "usd_per_hour": None if p.usd_per_hour is None else p.usd_per_hour * 7.77})
@@ -91,13 +85,13 @@ def test_pages_and_charts_show_the_prices_resolve_found_after_the_catalog_change
         raise AssertionError("a price was looked up in the catalog after resolve")
 
     monkeypatch.setattr(Catalog, "price", refuse)
-    renderer = Renderer(project, today=DAY)
+    renderer = Renderer(own_project, today=DAY)
     charts = []
     real = Renderer.register
     monkeypatch.setattr(Renderer, "register", lambda self, c, page, *rest: charts.append(drawn := real(self, c, page, *rest)) or drawn)
     site = renderer.render()
     assert "CHANGED" in site.pages["prices.md"]
-    for r in project.results:
+    for r in own_project.results:
         page = site.pages[f"scenarios/{r.id}.md"]
         assert "CHANGED" not in page and "2001-02-03" not in page
         for w in r.workloads:
@@ -106,17 +100,17 @@ def test_pages_and_charts_show_the_prices_resolve_found_after_the_catalog_change
                         f'{fmt.hourly(bought.point)}<') in page
                 assert f", as of {bought.as_of}." in page
     drawn = [c for c in charts if c.kind != "price-performance"]
-    assert len(drawn) >= len(project.results) + 3
+    assert len(drawn) >= len(own_project.results) + 3
     for c in drawn:
         assert "CHANGED" not in c.source and "CHANGED" not in json.dumps(c.spec)
         assert c.as_of != dt.date(2001, 2, 3)
-    ref = project.reference
+    ref = own_project.reference
     headline = renderer.headline()  # what the hand-written pages quote of the reference pair
     assert (headline["trn"], headline["gpu"]) == (ref.trainium_price, ref.gpu_price)
     assert headline["ratio"] == ref.trainium_price.point / ref.gpu_price.point
     home = {c.id: c for c in drawn}
     assert home["decision-map"].as_of == ref.prices_as_of
-    named = project.catalog.sources[ref.trainium_price.source].name
+    named = own_project.catalog.sources[ref.trainium_price.source].name
     assert f"{named} ({ref.trainium_price.as_of.isoformat()})" in home["decision-map"].source
 
 

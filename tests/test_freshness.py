@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from contrib_support import guide, problems
-from core_support import FROZEN, copy_inputs
+from core_support import copy_inputs
 from generator.model.catalog import Price, refreshable
 from generator.commands import siteconfig
 from generator.inputs.options import TODAY_ENV
 from generator.inputs.freshness import DEFAULT_STALE_DAYS, Freshness, stale_problems
-from generator.inputs.loader import load_catalog, load_project
-from generator.rendering.site import Renderer
+from generator.inputs.loader import load_catalog
+from generator.rendering.pages.renderer import Renderer
 
 BUILD_DAY = dt.date(2026, 11, 23)  # the day the fixture was frozen: every on-demand price in it is older than 180 days
 EARLY_DAY = dt.date(2026, 1, 1)  # when none was stale yet
@@ -23,11 +23,6 @@ EARLY_DAY = dt.date(2026, 1, 1)  # when none was stale yet
 
 def _env(day: str) -> dict[str, str]:
     return {TODAY_ENV: day}
-
-
-@pytest.fixture(scope="module")
-def project():
-    return load_project(FROZEN)
 
 
 def _price(as_of: dt.date) -> Price:

@@ -1,9 +1,9 @@
-"""The generator's HTML said in Markdown (generator/rendering/html_markdown.py), for the Markdown
+"""The generator's HTML said in Markdown (generator/rendering/published/html_markdown.py), for the Markdown
 published beside each page and llms-full.txt."""
 
 from __future__ import annotations
 
-from generator.rendering.html_markdown import inline_markdown, to_markdown
+from generator.rendering.published.html_markdown import inline_markdown, to_markdown
 
 BASE = "https://example.org/guide/scenarios/x/"
 

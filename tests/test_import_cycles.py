@@ -3,55 +3,7 @@ import put off into a function body still ties the two modules together, it only
 
 from __future__ import annotations
 
-import ast
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = ROOT / "generator"
-
-
-def _module_name(path: Path, root: Path) -> str:
-    parts = list(path.relative_to(root).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def _modules(package: Path) -> dict[str, Path]:
-    return {_module_name(p, package.parent): p for p in sorted(package.rglob("*.py"))}
-
-
-def _resolve(name: str, known: set[str]) -> str | None:
-    """The module of ours `name` names, or its package where `name` is an attribute of one."""
-    while name:
-        if name in known:
-            return name
-        name = name.rpartition(".")[0]
-    return None
-
-
-def import_graph(package: Path = PACKAGE) -> dict[str, set[str]]:
-    modules = _modules(package)
-    known = set(modules)
-    graph: dict[str, set[str]] = {m: set() for m in modules}
-    for module, path in modules.items():
-        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-            targets: list[str] = []
-            if isinstance(node, ast.Import):
-                targets = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-                    base = ".".join([*up, base] if base else up)
-                # `from pkg import mod` names the module `pkg.mod` where there is one, else `pkg` itself.
-                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
-            for target in targets:
-                found = _resolve(target, known)
-                if found is not None and found != module:
-                    graph[module].add(found)
-    return graph
+from source_support import import_graph
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:

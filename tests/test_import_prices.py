@@ -1,6 +1,7 @@
 """`guide import-prices FILE` on small files in the two formats of the AWS Price List API
 (tests/fixtures/aws-price-list/): exactly the tracked on-demand Linux prices change, each keeps its
-previous figure, and every other entry and line of data/ stays as it was."""
+previous figure, and every other entry and line of data/ stays as it was. The tests marked slow
+run the guide command."""
 
 from __future__ import annotations
 
@@ -14,8 +15,6 @@ from contrib_support import guide
 from core_support import DATA, copy_inputs, tree_hashes
 from generator.commands.import_prices import OfferError, parse_offer
 from generator.inputs.loader import load_catalog, read
-
-pytestmark = pytest.mark.slow  # runs the guide command a few dozen times
 
 FIXTURES = Path(__file__).parent / "fixtures" / "aws-price-list"
 OFFER = FIXTURES / "ec2-offer.json"
@@ -57,6 +56,7 @@ OFFER_CHANGES = {
 }
 
 
+@pytest.mark.slow
 def test_the_offer_file_updates_exactly_the_tracked_on_demand_prices(tmp_path: Path):
     root, data, before, old, r = _import(tmp_path, OFFER)
     assert (r.returncode, r.stderr) == (0, "")
@@ -110,6 +110,7 @@ def test_the_offer_file_updates_exactly_the_tracked_on_demand_prices(tmp_path: P
         assert (data / name).read_bytes() == (DATA / name).read_bytes(), name
 
 
+@pytest.mark.slow
 def test_get_products_output_and_an_explicit_date(tmp_path: Path):
     root, data, before, old, r = _import(tmp_path, GET_PRODUCTS, "--as-of", "2026-10-20", "--source", "AWS-PRICE-LIST")
     assert (r.returncode, r.stderr) == (0, "")
@@ -127,6 +128,7 @@ def test_get_products_output_and_an_explicit_date(tmp_path: Path):
                                                             (23.716, "AWS-PRICE-LIST", dt.date(2026, 10, 20))}
 
 
+@pytest.mark.slow
 def test_a_second_import_of_the_same_file_changes_nothing(tmp_path: Path):
     root, data, _before, _old, first = _import(tmp_path, OFFER)
     assert first.returncode == 0
@@ -137,6 +139,7 @@ def test_a_second_import_of_the_same_file_changes_nothing(tmp_path: Path):
     assert tree_hashes(data) == snapshot
 
 
+@pytest.mark.slow
 def test_dry_run_and_bad_files_write_nothing(tmp_path: Path):
     root = copy_inputs(tmp_path / "project", scenarios=False)
     snapshot = tree_hashes(root / "data")
@@ -163,6 +166,7 @@ def test_dry_run_and_bad_files_write_nothing(tmp_path: Path):
     assert tree_hashes(root / "data") == snapshot
 
 
+@pytest.mark.slow
 def test_standard_input_is_read_like_a_file(tmp_path: Path):
     root = copy_inputs(tmp_path / "project", scenarios=False)
     r = guide("import-prices", "-", "--dry-run", cwd=root, stdin=GET_PRODUCTS.read_text(encoding="utf-8"))
@@ -184,6 +188,7 @@ def test_two_prices_for_one_product_are_refused():
         parse_offer(text)
 
 
+@pytest.mark.slow
 def test_a_date_after_today_is_refused_and_nothing_is_written(tmp_path: Path):
     root = copy_inputs(tmp_path / "project", scenarios=False)
     snapshot = tree_hashes(root / "data")
@@ -200,6 +205,7 @@ def test_a_date_after_today_is_refused_and_nothing_is_written(tmp_path: Path):
     assert guide("import-prices", str(OFFER), "--dry-run", cwd=root, env=day).returncode == 0
 
 
+@pytest.mark.slow
 def test_a_write_that_fails_half_way_leaves_both_files_as_they_were(tmp_path: Path, monkeypatch):
     from generator.commands import import_prices
 
@@ -222,6 +228,7 @@ def test_a_write_that_fails_half_way_leaves_both_files_as_they_were(tmp_path: Pa
     assert tree_hashes(data) == snapshot  # ...and got its old bytes back; no temporary file is left
 
 
+@pytest.mark.slow
 def test_an_unwritable_data_folder_is_a_clear_error(tmp_path: Path, monkeypatch):
     from generator.commands import import_prices
 
@@ -241,6 +248,7 @@ def test_an_unwritable_data_folder_is_a_clear_error(tmp_path: Path, monkeypatch)
     assert tree_hashes(data) == snapshot
 
 
+@pytest.mark.slow
 def test_each_changed_price_is_recorded_as_a_move_in_the_history(tmp_path: Path):
     root, data, before, old, r = _import(tmp_path, OFFER)
     assert (r.returncode, r.stderr) == (0, "")

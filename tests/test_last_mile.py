@@ -1,4 +1,4 @@
-"""What a phone, a pasted link and a first edit trip on (issue 42), checked on the built site and in
+"""What a phone, a pasted link and a first edit trip on, checked on the built site and in
 headless Chromium: one copy button per snippet, legible snippet code, snippets and the oEmbed answer
 that fit any column, link discovery in every head that needs it, the home page's title said once,
 tables and controls that fit a phone, and the answer first."""
@@ -567,7 +567,7 @@ def _og(path: Path) -> dict[str, str]:
 def _card_png(svg: str, heading: tuple[str, ...]) -> bytes:
     import vl_convert as vlc
 
-    from generator.rendering.images import card_svg, drawable_svg
+    from generator.rendering.charts.images import card_svg, drawable_svg
 
     return vlc.svg_to_png(drawable_svg(card_svg(svg, heading)))
 
@@ -580,8 +580,8 @@ def _holds(built_site: BuiltSite, scenario: str) -> str:
 
 def test_a_scenario_pages_card_draws_its_verdict_saving_and_title_above_its_chart(built_site: BuiltSite, project):
     from generator.model import formatting as fmt
-    from generator.rendering import unfurl
-    from generator.rendering.images import CARD_HEIGHT, CARD_WIDTH, _only_bundled_fonts, png_size
+    from generator.rendering.embeds import unfurl
+    from generator.rendering.charts.images import CARD_HEIGHT, CARD_WIDTH, _only_bundled_fonts, png_size
 
     site_url = "https://trainium-or-gpu.github.io/guide/"
     for r in project.results[:3]:
@@ -604,7 +604,7 @@ def test_a_scenario_pages_card_draws_its_verdict_saving_and_title_above_its_char
 
 
 def test_the_home_pages_card_carries_the_guides_question_and_answer(built_site: BuiltSite):
-    from generator.rendering import unfurl
+    from generator.rendering.embeds import unfurl
 
     meta = _og(built_site.site / "index.html")
     assert meta["og:image"].endswith("/" + unfurl.SITE_CARD)
@@ -616,7 +616,7 @@ def test_the_home_pages_card_carries_the_guides_question_and_answer(built_site: 
 
 
 def test_card_headings_are_legible_at_a_feeds_500px_and_wrap_inside_the_card():
-    from generator.rendering.images import CARD_MARGIN, CARD_WIDTH, HEADING_SIZES, card_svg
+    from generator.rendering.charts.images import CARD_MARGIN, CARD_WIDTH, HEADING_SIZES, card_svg
 
     assert min(HEADING_SIZES) * 500 / CARD_WIDTH >= 12
     chart = '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="400"><rect width="640" height="400" fill="white"/></svg>'

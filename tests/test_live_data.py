@@ -19,7 +19,8 @@ from contrib_support import guide
 from core_support import LIVE_DATA, LIVE_SCENARIOS, REPO
 from generator.model.catalog import Catalog
 from generator.inputs.loader import load_catalog, load_project
-from generator.rendering.site import Renderer, render_markdown_page
+from generator.rendering.pages.renderer import Renderer
+from generator.rendering.pages.hand_written import render_markdown_page
 
 # The machine's date, not a fixed one: the drill dates a price "today", and live data/ may hold any
 # date up to today, so a fixed day would turn a later refresh into a refusal.
@@ -28,7 +29,7 @@ FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 
 
 @pytest.fixture(scope="module")
-def catalog() -> Catalog:
+def live_catalog() -> Catalog:
     return load_catalog(LIVE_DATA)
 
 
@@ -65,79 +66,79 @@ def test_the_live_project_validates():
     assert len(notes) <= 1 and all(n.startswith("note: ") for n in notes), notes  # stale prices, as the calendar goes
 
 
-def test_only_older_figures_and_chip_specifications_may_be_undated(catalog: Catalog):
+def test_only_older_figures_and_chip_specifications_may_be_undated(live_catalog: Catalog):
     # A source that shows no date (as_of null) may back figures kept for the record, and a chip's
     # specification from a vendor page that shows none; never a price or an instance's figure in use.
-    undated = [what for what, f in _cited(catalog)
+    undated = [what for what, f in _cited(live_catalog)
                if f.as_of is None and ".alternatives." not in what and not what.startswith("chips.")]
     assert not undated, f"only older figures (alternatives) and chip specifications may be undated: {undated}"
-    for what, f in _cited(catalog):
+    for what, f in _cited(live_catalog):
         if f.as_of is None:
-            assert catalog.sources[f.source].as_of is None, f"{what} is undated but {f.source} shows a date"
+            assert live_catalog.sources[f.source].as_of is None, f"{what} is undated but {f.source} shows a date"
 
 
-def test_every_source_a_reader_can_check_has_an_address(catalog: Catalog):
+def test_every_source_a_reader_can_check_has_an_address(live_catalog: Catalog):
     # Seed documents and the guide's own assumptions have no public address; a source that claims to
     # be primary, or an aggregator of primary data, must be linkable.
-    missing = [k for k, s in catalog.sources.items() if s.kind in ("primary", "aggregator") and not s.url]
+    missing = [k for k, s in live_catalog.sources.items() if s.kind in ("primary", "aggregator") and not s.url]
     assert not missing
-    assert all(s.url.startswith("https://") for s in catalog.sources.values() if s.url)
+    assert all(s.url.startswith("https://") for s in live_catalog.sources.values() if s.url)
 
 
-def test_every_instance_has_a_price_or_says_none_is_published(catalog: Catalog):
+def test_every_instance_has_a_price_or_says_none_is_published(live_catalog: Catalog):
     # A gap must be explicit: an instance with neither a price nor an `unpublished` entry would show
     # on the prices page as "not sold on demand", which no source says.
-    silent = [iid for iid in catalog.instances
-              if not any(p.instance == iid for p in catalog.prices) and not catalog.unpublished_for(iid)]
+    silent = [iid for iid in live_catalog.instances
+              if not any(p.instance == iid for p in live_catalog.prices) and not live_catalog.unpublished_for(iid)]
     assert not silent
 
 
-def test_every_spot_pool_of_a_tracked_instance_has_a_dated_price_or_says_it_is_not_priced(catalog: Catalog):
+def test_every_spot_pool_of_a_tracked_instance_has_a_dated_price_or_says_it_is_not_priced(live_catalog: Catalog):
     # Every region an EC2 instance type is sold in: a spot price with its source and date, or an `unpublished`
     # spot entry (for the region, or for every region) saying no source gives one, also dated. Never both.
     from generator.model.catalog import INSTANCE_TYPE
 
     silent, both = [], []
-    for iid, inst in catalog.instances.items():
+    for iid, inst in live_catalog.instances.items():
         if not INSTANCE_TYPE.match(iid):
             continue
         for region in inst.regions.value:
-            priced = catalog.price(iid, region, "spot") is not None
-            said = any(u.option == "spot" and u.region in (None, region) for u in catalog.unpublished_for(iid))
+            priced = live_catalog.price(iid, region, "spot") is not None
+            said = any(u.option == "spot" and u.region in (None, region) for u in live_catalog.unpublished_for(iid))
             (silent if not (priced or said) else both if priced and said else []).append((iid, region))
     assert silent == [] and both == []
 
 
-def test_trainium3_speeds_cover_every_trainium_chip_sold_and_keep_vendor_claims_apart(catalog: Catalog):
+def test_trainium3_speeds_cover_every_trainium_chip_sold_and_keep_vendor_claims_apart(live_catalog: Catalog):
     # The Trainium3 price to beat needs a speed over each chip a priced Trainium instance has; the range is
     # the guide's own, and a vendor's claim is never mixed into it.
-    speed = catalog.assumptions.trainium3
+    speed = live_catalog.assumptions.trainium3
     assert speed is not None
-    sold = {catalog.instances[p.instance].chip for p in catalog.prices
-            if p.offered and catalog.instances[p.instance].side == "trainium"} - {"trainium3"}
+    sold = {live_catalog.instances[p.instance].chip for p in live_catalog.prices
+            if p.offered and live_catalog.instances[p.instance].side == "trainium"} - {"trainium3"}
     assert sold and sold <= set(speed.per_chip)
-    assert {catalog.sources[f.source].kind for f in speed.per_chip.values()} == {"assumption"}
-    assert all(catalog.sources[c.source].kind == "vendor-positioning" for c in speed.vendor_claims.values())
+    assert {live_catalog.sources[f.source].kind for f in speed.per_chip.values()} == {"assumption"}
+    assert all(live_catalog.sources[c.source].kind == "vendor-positioning" for c in speed.vendor_claims.values())
     assert set(speed.vendor_claims) <= set(speed.per_chip)
 
 
-def test_every_neuron_release_and_training_path_is_sourced_and_dated_as_its_source(catalog: Catalog):
+def test_every_neuron_release_and_training_path_is_sourced_and_dated_as_its_source(live_catalog: Catalog):
     # How Neuron trains on each generation comes from AWS's own pages (Hugging Face's for its own
     # library), each dated as its source shows; every Trainium generation has at least one path.
-    n = catalog.neuron
+    n = live_catalog.neuron
     assert n is not None and n.current in n.releases
     for what, f in [*((f"releases.{k}", r) for k, r in n.releases.items()), *((f"paths.{k}", p) for k, p in n.paths.items())]:
-        source = catalog.sources[f.source]
+        source = live_catalog.sources[f.source]
         assert source.kind == "primary" and f.as_of == source.as_of, what
-    trainium = {i.chip for i in catalog.instances.values() if i.side == "trainium"}
+    trainium = {i.chip for i in live_catalog.instances.values() if i.side == "trainium"}
     assert trainium and all(n.on(chip) for chip in trainium)
 
 
-def test_a_capacity_block_rate_is_never_filed_as_on_demand(catalog: Catalog):
+def test_a_capacity_block_rate_is_never_filed_as_on_demand(live_catalog: Catalog):
     # The same instance, region and rate under both options means one figure filed twice, as the
     # trn2.48xlarge Capacity Block rate once was; a refresh must keep them apart.
-    blocks = {(p.instance, p.region, p.point) for p in catalog.prices if p.option == "capacity-block" and p.offered}
-    twins = [p for p in catalog.prices if p.option == "on-demand" and p.offered and (p.instance, p.region, p.point) in blocks]
+    blocks = {(p.instance, p.region, p.point) for p in live_catalog.prices if p.option == "capacity-block" and p.offered}
+    twins = [p for p in live_catalog.prices if p.option == "on-demand" and p.offered and (p.instance, p.region, p.point) in blocks]
     assert not twins
 
 

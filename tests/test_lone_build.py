@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import vl_convert as vlc
 
-from generator.rendering.build import generate
-from generator.rendering.embeds import StoredText
+from generator.rendering.generate import generate
+from generator.rendering.embeds.folders import StoredText
 from generator.store.cachefile import Cache
 
 URL = "https://example.test/guide/"

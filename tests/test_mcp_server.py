@@ -101,15 +101,15 @@ def _in_thread(fn, *args):
 
 
 @pytest.fixture(scope="module")
-def engine() -> list[dict]:
+def live_results() -> list[dict]:
     return _engine()
 
 
 @pytest.fixture(scope="module")
-def talk(engine):
+def talk(live_results):
     """Every call the tests below make, in one session with one server process."""
     calls = [("list_scenarios", {})]
-    for s in engine:
+    for s in live_results:
         calls.append(("get_scenario", {"id": s["id"], "detail": "full"}))
         calls += [("evaluate_workload", {**w, "detail": "full"}) for w in s["scenario"]["workloads"]]
     calls += [
@@ -117,10 +117,10 @@ def talk(engine):
         ("explain", {"topic": "break-even"}),
         ("explain", {"topic": "deadline"}),
         # Arguments the guide refuses.
-        ("evaluate_workload", {**engine[0]["scenario"]["workloads"][0], "runs": "12"}),
-        ("evaluate_workload", {**engine[0]["scenario"]["workloads"][0], "trainium": {"instance": "trn9.48xlarge", "region": "us-east-1"}}),
-        ("evaluate_workload", {**engine[0]["scenario"]["workloads"][0], "colour": "blue"}),
-        ("evaluate_workload", {**engine[0]["scenario"]["workloads"][0], "run_size": {"gpu_instance_hours": 1e300}}),
+        ("evaluate_workload", {**live_results[0]["scenario"]["workloads"][0], "runs": "12"}),
+        ("evaluate_workload", {**live_results[0]["scenario"]["workloads"][0], "trainium": {"instance": "trn9.48xlarge", "region": "us-east-1"}}),
+        ("evaluate_workload", {**live_results[0]["scenario"]["workloads"][0], "colour": "blue"}),
+        ("evaluate_workload", {**live_results[0]["scenario"]["workloads"][0], "run_size": {"gpu_instance_hours": 1e300}}),
         ("get_scenario", {"id": "no-such-scenario"}),
         ("find_prices", {"instance": "p5.48xlarg"}),
         ("explain", {"topic": "x" * 100_000}),
@@ -156,10 +156,10 @@ def test_the_tools_are_listed_with_the_scenario_schemas_fields_and_bounds(talk):
     assert len(json.dumps([t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools], separators=(",", ":"))) < 13000
 
 
-def test_every_shipped_workload_gets_the_document_of_guide_evaluate(talk, engine):
+def test_every_shipped_workload_gets_the_document_of_guide_evaluate(talk, live_results):
     _, answers = talk
     evaluated = [_data(r) for arguments, r in answers["evaluate_workload"] if not r.is_error]
-    expected = [w for s in engine for w in s["workloads"]]
+    expected = [w for s in live_results for w in s["workloads"]]
     assert len(evaluated) == len(expected) > 0
     for got, want in zip(evaluated, expected, strict=True):
         assert got["result"] == {**want, "name": got["name"]}  # the engine's whole document, number for number
@@ -178,14 +178,14 @@ def test_every_shipped_workload_gets_the_document_of_guide_evaluate(talk, engine
         assert all(s["name"] and s["as_of"] for s in got["sources"].values())
 
 
-def test_the_calculator_link_carries_the_workload(talk, engine):
+def test_the_calculator_link_carries_the_workload(talk, live_results):
     _, answers = talk
     arguments, r = answers["evaluate_workload"][0]
-    _link_carries(_data(r)["calculator_url"], engine[0]["scenario"]["workloads"][0])
+    _link_carries(_data(r)["calculator_url"], live_results[0]["scenario"]["workloads"][0])
 
 
 def _link_carries(link: str, w: dict) -> None:
-    from generator.rendering.calculator_fields import FIELDS
+    from generator.rendering.calculator.fields import FIELDS
 
     url = urlsplit(link)
     assert link.startswith(SITE) and url.path.endswith("/calculator/")
@@ -204,16 +204,16 @@ def _link_carries(link: str, w: dict) -> None:
             assert [v.strip() for v in state[key][0].split(",")] == w[many], key
 
 
-def test_scenarios_are_listed_and_given_as_guide_evaluate_gives_them(talk, engine):
+def test_scenarios_are_listed_and_given_as_guide_evaluate_gives_them(talk, live_results):
     _, answers = talk
     listed = _data(answers["list_scenarios"][0][1])
-    assert [(s["id"], s["verdict"]) for s in listed["scenarios"]] == [(s["id"], s["verdict"]) for s in engine][:len(listed["scenarios"])]
-    assert listed["count"] == len(engine)
-    for s, want in zip(listed["scenarios"], engine, strict=False):
+    assert [(s["id"], s["verdict"]) for s in listed["scenarios"]] == [(s["id"], s["verdict"]) for s in live_results][:len(listed["scenarios"])]
+    assert listed["count"] == len(live_results)
+    for s, want in zip(listed["scenarios"], live_results, strict=False):
         assert [w["totals"]["gpu"] for w in s["workloads"]] == [w["outcome"]["gpu"]["total"] for w in want["workloads"]]
         assert s["page_url"] == f"{SITE}scenarios/{want['id']}/"
     got = [_data(r) for arguments, r in answers["get_scenario"] if not r.is_error]
-    assert [g["result"] for g in got] == engine
+    assert [g["result"] for g in got] == live_results
     assert all(g["result_url"] == f"{SITE}scenarios/{g['id']}/result.json" for g in got)
 
 

@@ -20,7 +20,7 @@ from dataclasses import replace
 import pytest
 
 from core_support import engine_inputs, point, run_js_on_inputs, run_js_on_workloads
-from generator.rendering.calculator import calculator_data
+from generator.rendering.calculator.data import calculator_data
 from generator.model import wording
 from generator.model.catalog import Assumptions, Catalog
 from generator.model.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
@@ -353,7 +353,7 @@ def price(inst: str, region: str, usd: float, option: str = "on-demand") -> dict
 
 
 @pytest.fixture(scope="module")
-def catalog() -> Catalog:
+def toy_catalog() -> Catalog:
     chip = {"name": "c", "vendor": "v", "bf16_tflops": fig(1000), "memory_gib": fig(80), "memory_bandwidth_tbps": fig(3)}
     c = {"label": "x", "source": "FIX", "as_of": D}
     assumptions = Assumptions.model_validate({
@@ -409,29 +409,29 @@ def through_both(catalog: Catalog, workloads: list[Workload]) -> list[tuple[dict
     return out
 
 
-def test_a_class_that_includes_custom_kernels_does_not_add_their_weeks_again(catalog):
+def test_a_class_that_includes_custom_kernels_does_not_add_their_weeks_again(toy_catalog):
     heavy = workload(architecture="heavy-custom-cuda", constraints=["custom-cuda-kernels"])
     heavy_dyn = workload(architecture="heavy-custom-cuda", constraints=["custom-cuda-kernels", "dynamic-shapes"])
     moderate = workload(architecture="moderate-custom", constraints=["custom-cuda-kernels"])
-    assert port_weeks(heavy, catalog) == Span(8, 4, 12)  # not 8 + 6
+    assert port_weeks(heavy, toy_catalog) == Span(8, 4, 12)  # not 8 + 6
     # The class names highly dynamic shapes among its examples: that constraint adds nothing either.
-    assert port_weeks(heavy_dyn, catalog) == Span(8, 4, 12)
+    assert port_weeks(heavy_dyn, toy_catalog) == Span(8, 4, 12)
     # A lighter class plus a constraint never costs more than the heavier class that includes it:
     # moderate-custom with kernels would be 5 + 6 = 11 (7-20) as a list; the heavy class is 8 (4-12).
-    assert port_weeks(moderate, catalog) == Span(8, 4, 12)
+    assert port_weeks(moderate, toy_catalog) == Span(8, 4, 12)
     # Where the lighter reading is cheaper it stands: mainstream with dynamic shapes, 2 + 3 = 5 (3-9).
-    assert port_weeks(workload(architecture="mainstream", constraints=["dynamic-shapes"]), catalog) == Span(5, 3, 9)
-    for py, js in through_both(catalog, [heavy, heavy_dyn, moderate]):
+    assert port_weeks(workload(architecture="mainstream", constraints=["dynamic-shapes"]), toy_catalog) == Span(5, 3, 9)
+    for py, js in through_both(toy_catalog, [heavy, heavy_dyn, moderate]):
         assert js["inputs"]["port_weeks"] == py["inputs"]["port_weeks"]
-    (py, js), = through_both(catalog, [heavy])
+    (py, js), = through_both(toy_catalog, [heavy])
     for r in (py, js):
         assert r["outcome"]["port_cost"] == approx(8 * 6000)
 
 
-def test_regions_through_resolve(catalog):
+def test_regions_through_resolve(toy_catalog):
     london = workload(regions=["eu-west-2"], gpu={"instance": "gpu.x", "region": "eu-west-2", "count": 8})
-    assert list(check_references((london,), catalog)) == []
-    (py, js), = through_both(catalog, [london])
+    assert list(check_references((london,), toy_catalog)) == []
+    (py, js), = through_both(toy_catalog, [london])
     assert js["problems"] == []
     for r in (py, js):
         assert r["inputs"]["region_excluded"] == ["trainium"]
@@ -440,31 +440,31 @@ def test_regions_through_resolve(catalog):
             "Trainium cannot run: it is not offered in any region the workload may use (eu-west-2).")
     # Priced outside the allowed regions: a located problem, in both engines' reference checks.
     wrong = workload(regions=["eu-west-2"])
-    problems = list(check_references((wrong,), catalog))
+    problems = list(check_references((wrong,), toy_catalog))
     assert [loc for loc, _ in problems] == [("workloads", 0, "gpu", "region")]
-    (_, js), = through_both(catalog, [wrong])
+    (_, js), = through_both(toy_catalog, [wrong])
     assert [p[0] for p in js["problems"]] == ["gpu.region"]
     # Neither instance offered: nothing to compare.
     nowhere = workload(regions=["ap-south-1"])
-    msgs = [m for _, m in check_references((nowhere,), catalog)]
+    msgs = [m for _, m in check_references((nowhere,), toy_catalog)]
     assert any(m.startswith("unknown region") for m in msgs) and any(m.startswith("neither instance") for m in msgs)
 
 
-def test_cuda_only_dependency_through_resolve(catalog):
+def test_cuda_only_dependency_through_resolve(toy_catalog):
     w = workload(constraints=["cuda-only-dependency"])
-    assert resolve(w, catalog).inputs.excluded_by == ("cuda-only-dependency",)
-    (py, js), = through_both(catalog, [w])
+    assert resolve(w, toy_catalog).inputs.excluded_by == ("cuda-only-dependency",)
+    (py, js), = through_both(toy_catalog, [w])
     for r in (py, js):
         assert r["outcome"]["verdict"] == "gpu" and r["outcome"]["trace"][0]["rule"] == "feasibility"
 
 
-def test_commitment_plan_months_and_held_reservation_through_resolve(catalog):
+def test_commitment_plan_months_and_held_reservation_through_resolve(toy_catalog):
     w = workload(trainium={"instance": "trn.x", "region": "us-east-2", "option": "commit-1y", "count": 4, "held_months": 6},
                  plan_months=18, porting={"engineers": 1})
-    x = resolve(w, catalog).inputs
+    x = resolve(w, toy_catalog).inputs
     assert (x.trainium_term_hours, x.trainium_held_hours, x.plan_hours) == (8760, 6 * 730, 18 * 730)
     assert x.port_engineers == Span(1, 1, 1)
-    (py, js), = through_both(catalog, [w])
+    (py, js), = through_both(toy_catalog, [w])
     for r in (py, js):
         # 18 months planned, 6 held: the runs of the 12 months beyond them (two thirds of 10 runs of
         # 80 instance-hours) cost 533 h x $20 on demand, far less than a new year at 4 x 8,760 h x $12.
@@ -480,7 +480,7 @@ def test_commitment_plan_months_and_held_reservation_through_resolve(catalog):
 
 
 def _chart(catalog: Catalog, **changes):
-    from generator.rendering.charts import cumulative_cost
+    from generator.rendering.charts.specs import cumulative_cost
     from generator.model.results import evaluate_scenario
     from generator.model.schema import Scenario
 
@@ -490,10 +490,10 @@ def _chart(catalog: Catalog, **changes):
     return cumulative_cost(r, 0).spec["datasets"]
 
 
-def test_the_chart_marks_break_even_where_the_lines_cross(catalog):
+def test_the_chart_marks_break_even_where_the_lines_cross(toy_catalog):
     # $4,000 against $1,600 a run, a $12,000 port: the lines cross at 5 runs, where the plans tie; the
     # mark stands there and names the shortest plan that costs less, 6 runs.
-    d = _chart(catalog)
+    d = _chart(toy_catalog)
     marks = {m["label"]: m["runs"] for m in d["marks"]}
     assert marks == {"plan: 10 runs": 10, "break-even: 6 runs": approx(5)}
     gpu = {row["runs"]: row["cost"] for row in d["rows"] if row["side"] == "GPU"}
@@ -501,18 +501,18 @@ def test_the_chart_marks_break_even_where_the_lines_cross(catalog):
     assert gpu[10] == approx(10 * 4000) and trn[10] == approx(12000 + 10 * 1600)
 
 
-def test_the_chart_has_no_break_even_when_no_architecture_repays_its_port(catalog):
-    d = _chart(catalog, runs=12, runs_per_architecture=3)
+def test_the_chart_has_no_break_even_when_no_architecture_repays_its_port(toy_catalog):
+    d = _chart(toy_catalog, runs=12, runs_per_architecture=3)
     assert [m["label"] for m in d["marks"]] == ["plan: 12 runs"]
     trn = {row["runs"]: row["cost"] for row in d["rows"] if row["side"] == "Trainium"}
     assert trn[12] == approx(4 * 12000 + 12 * 1600)
 
 
-def test_the_chart_reaches_the_plans_runs_and_never_rounds_a_crossing_to_zero(catalog):
-    d = _chart(catalog, runs=301)
+def test_the_chart_reaches_the_plans_runs_and_never_rounds_a_crossing_to_zero(toy_catalog):
+    d = _chart(toy_catalog, runs=301)
     assert max(row["runs"] for row in d["rows"]) == 301
     # A $30 port ($6,000 x 0.005 weeks) is repaid after 30 / 2,400 = 0.0125 runs.
-    tiny = _chart(catalog, porting={"weeks": {"value": 0.005, "low": 0.005, "high": 0.005}})
+    tiny = _chart(toy_catalog, porting={"weeks": {"value": 0.005, "low": 0.005, "high": 0.005}})
     (be,) = [m for m in tiny["marks"] if m["label"].startswith("break-even")]
     assert be["runs"] == approx(30 / 2400) and be["label"] == "break-even: in the first run"
 

@@ -16,7 +16,7 @@ import json
 import subprocess
 
 import pytest
-from core_support import DATA, REPO, learned_env, run_js_on_workloads
+from core_support import side, workload_of, DATA, REPO, learned_env, run_js_on_workloads
 
 from generator.inputs.loader import load_catalog
 from generator.model import trn3
@@ -24,22 +24,11 @@ from generator.model.engine import Span
 from generator.model.resolve import excluded_by, port_weeks
 from generator.model.results import evaluate_workload, pin_sentence, workload_dict
 from generator.model.schema import Workload
-from generator.rendering.calculator import calculator_data, workload_json
+from generator.rendering.calculator.data import calculator_data, workload_json
 
 CATALOG = load_catalog(DATA)
 P4DE, TRN1, TRN2_BLOCK, P5_BLOCK = 27.44705, 21.5, 35.7608, 41.528
 WEEK = 6000
-
-
-def side(instance: str, option: str, count: int, region: str = "us-east-1") -> dict:
-    return {"instance": instance, "region": region, "option": option, "count": count}
-
-
-def workload(trainium: dict, gpu: dict, hours: float, runs: int, throughput: Span, **more) -> Workload:
-    w = {"name": "case", "architecture": "mainstream", "run_size": {"gpu_instance_hours": hours}, "runs": runs,
-         "trainium": trainium, "gpu": gpu,
-         "relative_throughput": {"value": throughput.value, "low": throughput.low, "high": throughput.high}}
-    return Workload.model_validate(w | more)
 
 
 # The supported-releases scenario: the repeated fine-tune of 48 runs of 192 p4de instance-hours, which
@@ -52,11 +41,11 @@ MOVE = dict(trainium=side("trn2.48xlarge", "capacity-block", 16, "us-east-2"), g
             hours=1440, runs=12, throughput=Span(1.0, 0.8, 1.2), neuron_experience="experienced", buy=[])
 
 CASES: dict[str, Workload] = {
-    "fine-tune, trn1, supported releases only": workload(**FINE_TUNE, constraints=["supported-neuron-release"]),
-    "fine-tune, trn1": workload(**FINE_TUNE),
-    "move to trn2": workload(**MOVE, constraints=["supported-neuron-release", "neuron-pytorch-xla"]),
+    "fine-tune, trn1, supported releases only": workload_of(**FINE_TUNE, constraints=["supported-neuron-release"]),
+    "fine-tune, trn1": workload_of(**FINE_TUNE),
+    "move to trn2": workload_of(**MOVE, constraints=["supported-neuron-release", "neuron-pytorch-xla"]),
     # The same team staying on trn1 (trn1.32xlarge blocks, 16 x 90 / 1.0 hours): nothing to port there.
-    "stay on trn1": workload(**{**MOVE, "trainium": side("trn1.32xlarge", "capacity-block", 16)}, constraints=["neuron-pytorch-xla"]),
+    "stay on trn1": workload_of(**{**MOVE, "trainium": side("trn1.32xlarge", "capacity-block", 16)}, constraints=["neuron-pytorch-xla"]),
 }
 
 

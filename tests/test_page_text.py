@@ -8,7 +8,8 @@ import re
 import pytest
 
 from generator.inputs.loader import load_project
-from generator.rendering.site import Renderer, linked_sources, sentence, source_pattern
+from generator.rendering.pages.renderer import Renderer
+from generator.rendering.pages.escaping import linked_sources, sentence, source_pattern
 from core_support import REPO
 
 KEYS = ["SEED-002", "SEED-001", "VAN", "AWS-PRICE-LIST-2025-11"]
@@ -49,15 +50,15 @@ def test_a_note_closes_as_a_sentence(text: str, read: str):
 
 
 @pytest.fixture(scope="module")
-def rendered():
+def live_pages():
     project = load_project(REPO)
     r = Renderer(project)
     return [(res, r.scenario_page(res)) for res in project.results]
 
 
-def test_the_none_legend_only_where_none_is_shown(rendered):
+def test_the_none_legend_only_where_none_is_shown(live_pages):
     # Structure, not figures: whichever scenarios have a threshold that does not exist.
-    for res, page in rendered:
+    for res, page in live_pages:
         line = next(ln for ln in page.splitlines() if ln.startswith("<p>Where both sides cost the same"))
         shown = re.sub(r"<[^>]+>", "", line)
         assert ('"none": no value of that input makes the costs equal.' in shown) == bool(
@@ -65,10 +66,10 @@ def test_the_none_legend_only_where_none_is_shown(rendered):
         assert "None" not in shown, res.id
 
 
-def test_scenario_sources_link_to_the_sources_page(rendered):
+def test_scenario_sources_link_to_the_sources_page(live_pages):
     keys = {k.lower() for k in load_project(REPO).catalog.sources}
     targets = []
-    for res, page in rendered:
+    for res, page in live_pages:
         block = page.split('<ul class="guide-sources">', 1)[1].split("</ul>", 1)[0]
         targets += [(res.id, t) for t in re.findall(r'href="\.\./\.\./sources/#([^"]+)"', block)]
     assert targets, "no scenario's sources name a source of data/sources.yaml"

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from core_support import run_js_on_inputs, learned_env
 
-from generator.rendering.calculator import calculator_data, workload_json
+from generator.rendering.calculator.data import calculator_data, workload_json
 from generator.model.engine import Inputs, Span, cost_curve, evaluate, robustness, thresholds
 from generator.inputs.loader import load_catalog
 from generator.model.wording import present, price_refs

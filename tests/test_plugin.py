@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from site_support import copy_project, missing_targets
+from site_support import copy_project, copy_two_scenario_project, missing_targets
 
 from generator.commands import siteconfig
 from generator.inputs import options as guide_options
@@ -35,11 +35,9 @@ def _build(root: Path, out: Path, **env: str) -> subprocess.CompletedProcess[str
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
-    root = copy_project(tmp_path_factory.mktemp("plugin") / "project")
-    for extra in (root / "scenarios").glob("*.yaml"):
-        if extra.name not in {"case-continuous-pretraining-trn1n.yaml", "case-series-a-startup.yaml"}:  # the prose links to both
-            extra.unlink()
+def optioned_project(tmp_path_factory) -> Path:
+    """The two scenarios the prose links to, with the cache folder and the day set in mkdocs.yml."""
+    root = copy_two_scenario_project(tmp_path_factory.mktemp("plugin") / "project")
     _with_options(root, "      cache_dir: build-cache\n      today: 2026-11-21\n")
     return root
 
@@ -50,17 +48,17 @@ def _stale_note_day(site: Path) -> set[str]:
 
 
 @pytest.mark.slow
-def test_options_in_mkdocs_yml_decide_the_cache_folder_and_the_day(project: Path, tmp_path: Path):
-    proc = _build(project, tmp_path / "site")
+def test_options_in_mkdocs_yml_decide_the_cache_folder_and_the_day(optioned_project: Path, tmp_path: Path):
+    proc = _build(optioned_project, tmp_path / "site")
     assert proc.returncode == 0, proc.stderr
-    assert any((project / "build-cache" / "embeds").rglob("*.svg")), "the chart images go to the configured cache"
+    assert any((optioned_project / "build-cache" / "embeds").rglob("*.svg")), "the chart images go to the configured cache"
     assert _stale_note_day(tmp_path / "site") == {"2026-11-21"}
 
 
 @pytest.mark.slow
-def test_environment_variables_override_the_options(project: Path, tmp_path: Path):
+def test_environment_variables_override_the_options(optioned_project: Path, tmp_path: Path):
     other = tmp_path / "other-cache"
-    proc = _build(project, tmp_path / "site", GUIDE_CACHE_DIR=str(other), GUIDE_TODAY="2026-11-22")
+    proc = _build(optioned_project, tmp_path / "site", GUIDE_CACHE_DIR=str(other), GUIDE_TODAY="2026-11-22")
     assert proc.returncode == 0, proc.stderr
     assert any((other / "embeds").rglob("*.svg"))
     assert _stale_note_day(tmp_path / "site") == {"2026-11-22"}
@@ -73,10 +71,7 @@ IMAGE_FILES = ("*.svg", "*.png")
 @pytest.fixture(scope="module")
 def imageless(tmp_path_factory) -> tuple[Path, Path, subprocess.CompletedProcess[str]]:
     """The project's two scenarios the prose links to, built with `images: false`: (project, site, build)."""
-    root = copy_project(tmp_path_factory.mktemp("imageless") / "project")
-    for extra in (root / "scenarios").glob("*.yaml"):
-        if extra.name not in {"case-continuous-pretraining-trn1n.yaml", "case-series-a-startup.yaml"}:
-            extra.unlink()
+    root = copy_two_scenario_project(tmp_path_factory.mktemp("imageless") / "project")
     _with_options(root, "      cache_dir: own-cache\n      today: 2026-11-21\n      images: false\n")
     site = root.parent / "site"
     return root, site, _build(root, site)
@@ -127,12 +122,12 @@ def test_without_images_the_charts_draw_live_unasked(address: str, imageless, br
 
 
 @pytest.mark.slow
-def test_the_images_option_is_overridden_for_one_build(project: Path, tmp_path: Path):
-    proc = _build(project, tmp_path / "site", GUIDE_IMAGES="0", GUIDE_CACHE_DIR=str(tmp_path / "cache"))
+def test_the_images_option_is_overridden_for_one_build(optioned_project: Path, tmp_path: Path):
+    proc = _build(optioned_project, tmp_path / "site", GUIDE_IMAGES="0", GUIDE_CACHE_DIR=str(tmp_path / "cache"))
     assert proc.returncode == 0, proc.stderr
     assert not list((tmp_path / "site" / "embed").rglob("*.svg"))
     assert missing_targets(tmp_path / "site", SITE_URL) == []
-    wrong = _build(project, tmp_path / "site", GUIDE_IMAGES="maybe")
+    wrong = _build(optioned_project, tmp_path / "site", GUIDE_IMAGES="maybe")
     assert wrong.returncode != 0
     assert "GUIDE_IMAGES must be 1 or 0 (got 'maybe')" in wrong.stdout + wrong.stderr
     assert "Traceback" not in wrong.stdout + wrong.stderr

@@ -23,14 +23,14 @@ SITE_URL = "https://trainium-or-gpu.github.io/guide/"
 
 
 @pytest.fixture(scope="module")
-def engine(built_site: BuiltSite) -> list[dict]:
+def built_results(built_site: BuiltSite) -> list[dict]:
     out = subprocess.run([sys.executable, "-m", "generator", "--root", str(built_site.root), "evaluate", "--format", "json"],
                          capture_output=True, text=True, timeout=300, check=True)
     return json.loads(out.stdout)
 
 
-def test_each_scenario_result_is_the_document_guide_evaluate_gives(built_site: BuiltSite, engine):
-    for entry in engine:
+def test_each_scenario_result_is_the_document_guide_evaluate_gives(built_site: BuiltSite, built_results):
+    for entry in built_results:
         path = built_site.site / "scenarios" / entry["id"] / "result.json"
         assert json.loads(path.read_text(encoding="utf-8")) == entry
         # Each price in it carries its source and the date that source shows.
@@ -40,8 +40,8 @@ def test_each_scenario_result_is_the_document_guide_evaluate_gives(built_site: B
         assert 'href="result.json"' in page and 'href="index.html.md"' in page
 
 
-def test_each_chart_has_metadata_with_its_sources_units_page_and_citation(built_site: BuiltSite, engine):
-    by_id = {e["id"]: e for e in engine}
+def test_each_chart_has_metadata_with_its_sources_units_page_and_citation(built_site: BuiltSite, built_results):
+    by_id = {e["id"]: e for e in built_results}
     folders = sorted(p for p in (built_site.site / "embed").iterdir() if p.is_dir())
     assert folders
     checked_against_engine = 0
@@ -64,20 +64,20 @@ def test_each_chart_has_metadata_with_its_sources_units_page_and_citation(built_
             for p in w["prices"].values():
                 assert fmt.date(p["as_of"]) in meta["sources"][0]["text"]
             checked_against_engine += 1
-    assert checked_against_engine >= len(engine)
+    assert checked_against_engine >= len(built_results)
 
 
 def _links(text: str) -> list[str]:
     return re.findall(r"\]\(([^()\s]+)\)", text)
 
 
-def test_llms_txt_follows_the_convention_and_lists_every_page_and_result(built_site: BuiltSite, engine):
+def test_llms_txt_follows_the_convention_and_lists_every_page_and_result(built_site: BuiltSite, built_results):
     text = (built_site.site / "llms.txt").read_text(encoding="utf-8")
     lines = text.splitlines()
     assert lines[0].startswith("# ") and lines[1] == "" and lines[2].startswith("> ")
     assert re.findall(r"^## (.+)$", text, re.M)[-2:] == ["Scenarios", "Optional"]
     links = _links(text)
-    for entry in engine:
+    for entry in built_results:
         page = f"{SITE_URL}scenarios/{entry['id']}/index.html.md"
         (line,) = [line for line in lines if f"]({page})" in line]
         assert f": verdict {VERDICT_LABELS[entry['verdict']]}" in line
@@ -87,7 +87,7 @@ def test_llms_txt_follows_the_convention_and_lists_every_page_and_result(built_s
         assert (built_site.site / link.removeprefix(SITE_URL)).is_file(), link
     assert f"{SITE_URL}methodology/index.html.md" in links and f"{SITE_URL}llms-full.txt" in links
     # Each scenario's charts by their metadata files.
-    for entry in engine:
+    for entry in built_results:
         for folder in (built_site.site / "embed").glob(f"{entry['id']}-*"):
             assert f"{SITE_URL}embed/{folder.name}/{folder.name}.metadata.json" in links
 
@@ -108,7 +108,7 @@ def _resolves(site, url: str) -> bool:
     return (target / "index.html").is_file() if path.endswith("/") or not path else target.is_file()
 
 
-def test_llms_full_holds_every_page_and_each_scenarios_verdict_and_totals(built_site: BuiltSite, engine):
+def test_llms_full_holds_every_page_and_each_scenarios_verdict_and_totals(built_site: BuiltSite, built_results):
     text = (built_site.site / "llms-full.txt").read_text(encoding="utf-8")
     methodology = (built_site.site / "methodology" / "index.html.md").read_text(encoding="utf-8")
     assert methodology.rstrip() in text
@@ -120,14 +120,14 @@ def test_llms_full_holds_every_page_and_each_scenarios_verdict_and_totals(built_
     assert tags / len(text) < 0.05
     assert _tags(text) == []
     # The pages with a part for each scenario are named, not held: they would grow it with every one.
-    from generator.rendering.published import PER_SCENARIO, markdown_path
+    from generator.rendering.published.llms import PER_SCENARIO, markdown_path
 
     for page in PER_SCENARIO:
         assert (built_site.site / markdown_path(page)).is_file()
         assert f"{SITE_URL}{markdown_path(page)}" in text
     gallery = (built_site.site / "embed" / "index.html.md").read_text(encoding="utf-8")
     assert gallery[gallery.index("\n## "):][:2000] not in text
-    for entry in engine:
+    for entry in built_results:
         for w in entry["workloads"]:
             o = w["outcome"]
             assert (f"{VERDICT_LABELS[o['verdict']]}; total over the plan Trainium {fmt.money(o['trainium']['total'])}, "

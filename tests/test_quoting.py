@@ -14,7 +14,7 @@ from core_support import copy_inputs
 from generator.commands.import_prices import checked
 from generator.commands.refresh_scenarios import follow
 from generator.inputs.loader import InputError, load_catalog, load_project
-from generator.rendering.site import Renderer
+from generator.rendering.pages.renderer import Renderer
 
 DAY = dt.date(2026, 11, 23)
 SCENARIO = "run-needed-before-the-port-is-done.yaml"

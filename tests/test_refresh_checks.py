@@ -1,7 +1,7 @@
 """`guide refresh-prices` believes nothing it cannot check: answers outside the question, moves
 beyond refresh_bounds, one answer's absences, wrong block lengths, and every failure, through a
-real HTTP server on 127.0.0.1 where a failure is an answer botocore parses. Each test is a finding
-of issue 41, on the frozen project of tests/fixtures/project."""
+real HTTP server on 127.0.0.1 where a failure is an answer botocore parses. Each test is a way to
+mislead it, on the frozen project of tests/fixtures/project."""
 
 from __future__ import annotations
 
@@ -469,7 +469,7 @@ def test_a_week_that_moves_a_verdict_updates_its_expect_and_names_the_notes_to_r
 
 
 def test_a_withdrawn_rate_is_marked_on_the_prices_page_and_every_scenario_page_that_still_uses_it(tmp_path: Path):
-    from generator.rendering.site import Renderer
+    from generator.rendering.pages.renderer import Renderer
 
     root = _project(tmp_path, scenarios=True)
 

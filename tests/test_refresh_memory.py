@@ -52,7 +52,7 @@ class Repo:
 
 
 def _answers(day: dt.datetime, lack_trn2_blocks: bool = False, p5_spot: str | None = None, p4d: float | None = None) -> list[dict]:
-    from test_refresh_prices import _set_on_demand
+    from refresh_support import set_on_demand
 
     recorded = a_week_later(calls(), day)
     if lack_trn2_blocks:  # trn2.48xlarge's, the fourth in us-east-2
@@ -64,7 +64,7 @@ def _answers(day: dt.datetime, lack_trn2_blocks: bool = False, p5_spot: str | No
              "SpotPrice": p5_spot, "Timestamp": (day - dt.timedelta(days=5)).isoformat()}]
         pages[1]["SpotPriceHistory"] = []
     if p4d is not None:
-        edit(recorded, "get_products", "us-east-1", _set_on_demand("p4d.24xlarge", "us-east-1", p4d), nth=0)
+        edit(recorded, "get_products", "us-east-1", set_on_demand("p4d.24xlarge", "us-east-1", p4d), nth=0)
     return recorded
 
 

@@ -17,14 +17,13 @@ import pytest
 from botocore.awsrequest import AWSResponse
 
 from contrib_support import guide
-from core_support import REPO, copy_inputs, tree_hashes
-from generator.commands import aws_prices
+from core_support import copy_inputs, tree_hashes
 from generator.commands import cli
-from generator.rendering import diff
+from generator.rendering.published import diff
 from generator.commands import refresh
 from generator.inputs import datafiles, loader, yamlread
 from generator.inputs.loader import load_catalog, load_project
-from refresh_support import CALLED_AT, RECORDING, Stubbed, a_week_later, calls, client, cut_after, edit
+from refresh_support import CALLED_AT, RECORDING, Stubbed, a_week_later, calls, client, cut_after, edit, set_on_demand
 
 # Each test loads and checks a copy of data/ once or more and some run `guide` in a process of its own:
 # two to five seconds a test, half the quick subset's time. A change to the refresh runs this file.
@@ -55,23 +54,6 @@ def _history(root: Path) -> list:
 
 def _price(root: Path, instance: str, region: str, option: str):
     return load_catalog(root / "data").price(instance, region, option)
-
-
-def _set_on_demand(instance: str, region: str, usd: float):
-    """An edit of a get_products page: the on-demand rate of one product set to usd."""
-    def change(response: dict) -> None:
-        items = [json.loads(i) for i in response["PriceList"]]
-        hits = 0
-        for item in items:
-            a = item["product"]["attributes"]
-            if (a["instanceType"], a["regionCode"], a["marketoption"]) == (instance, region, "OnDemand"):
-                for term in item["terms"]["OnDemand"].values():
-                    for dim in term["priceDimensions"].values():
-                        dim["pricePerUnit"]["USD"] = f"{usd:.10f}"
-                        hits += 1
-        assert hits == 1
-        response["PriceList"] = [json.dumps(i) for i in items]
-    return change
 
 
 # --- a normal refresh -----------------------------------------------------------------------------
@@ -189,7 +171,7 @@ def test_a_changed_price_keeps_its_previous_figure_in_the_history_and_guide_diff
     subprocess.run([*git, "commit", "-q", "-m", "first refresh"], cwd=root, check=True)
     week = CALLED_AT + dt.timedelta(days=7)
     recorded = a_week_later(calls(), week)
-    edit(recorded, "get_products", "us-east-1", _set_on_demand("p5.48xlarge", "us-east-1", 49.536), nth=3)  # p5's second page
+    edit(recorded, "get_products", "us-east-1", set_on_demand("p5.48xlarge", "us-east-1", 49.536), nth=3)  # p5's second page
     out = _refresh(root, recorded, now=week)
     # trn2's on-demand figure, lacked a week ago and again now, vanishes the same week.
     assert sorted(m.line() for m in out.moves) == ["p5.48xlarge us-east-1 on-demand: changed, 55.04 -> 49.536",
@@ -348,14 +330,6 @@ def test_throttling_beyond_the_retries_writes_nothing_and_says_to_wait(tmp_path:
     assert "Traceback" not in err and err.count("\n") == 1
 
 
-def test_the_clients_use_botocores_standard_retry_mode(monkeypatch):
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "not-a-secret")
-    made = aws_prices.session_clients("ap-south-1")("pricing", "ap-south-1")
-    assert made.meta.config.retries == {"mode": "standard", "total_max_attempts": 8}
-    assert made.meta.endpoint_url == "https://api.pricing.ap-south-1.amazonaws.com"
-
-
 def test_with_no_credentials_it_says_what_it_needs_and_writes_nothing(tmp_path: Path):
     root = _project(tmp_path)
     snapshot = tree_hashes(root / "data")
@@ -370,13 +344,6 @@ def test_with_no_credentials_it_says_what_it_needs_and_writes_nothing(tmp_path: 
     assert tree_hashes(root / "data") == snapshot
 
 
-def test_every_action_the_refresh_calls_is_listed_in_contributing():
-    text = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    section = text[text.index("### From AWS's APIs"):]
-    listed = set(re.findall(r"`((?:ec2|pricing|savingsplans):[A-Za-z]+)`", section))
-    assert listed == set(aws_prices.ACTIONS)
-
-
 def test_the_history_file_is_checked_like_any_data_file(tmp_path: Path):
     root = _project(tmp_path)
     _refresh(root)
@@ -387,11 +354,6 @@ def test_the_history_file_is_checked_like_any_data_file(tmp_path: Path):
     assert r.returncode == 1
     line = next(n for n, ln in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if "NO-SUCH-KEY" in ln)
     assert re.search(rf"^data/history\.yaml:{line}:\d+: prices\.\d+\.source: unknown source key", r.stderr, re.M), r.stderr
-
-
-def test_every_recorded_answer_has_the_shape_of_the_api_reference():
-    # Stubber checks each response against botocore's service model when it is queued.
-    Stubbed(calls())
 
 
 def test_a_dry_run_prints_the_moves_and_writes_nothing(tmp_path: Path, capsys):
@@ -421,7 +383,7 @@ def test_a_refresh_parses_each_version_of_a_data_file_once_and_each_scenario_onc
     datafiles._checked_file.cache_clear()  # as in a new process
     week = CALLED_AT + dt.timedelta(days=7)
     recorded = a_week_later(calls(), week)
-    edit(recorded, "get_products", "us-east-1", _set_on_demand("p5.48xlarge", "us-east-1", 49.536), nth=3)
+    edit(recorded, "get_products", "us-east-1", set_on_demand("p5.48xlarge", "us-east-1", 49.536), nth=3)
     out = _refresh(root, recorded, now=week)
     assert {"prices.yaml", "history.yaml"} <= set(out.texts)
     # Each data file as it was, and the files the refresh changed as they will be: once each.

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from core_support import DATA, SCENARIOS
-from generator.inputs.loader import InputError, load_catalog, load_scenario
+from core_support import SCENARIOS
+from generator.inputs.loader import InputError, load_scenario
 from generator.model.results import evaluate_scenario
 from generator.model.schema import Scenario
 
@@ -20,11 +20,6 @@ WRONG = {"trainium": "gpu", "gpu": "trainium", "hybrid": "trainium"}
 
 def raw_expect(path: Path) -> str:
     return YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))["expect"]
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog(DATA)
 
 
 def test_the_guide_has_its_ten_situations():
@@ -106,7 +101,7 @@ def test_scenario_verdict_is_hybrid_only_when_workloads_go_different_ways(catalo
     both_trn = evaluate_scenario("t", "t.yaml", _scenario(production, dict(production, name="more production")), catalog)
     assert both_trn.verdict == "trainium"
     # One GPU workload and one that neither side can run (Trainium ruled out, no GPU to be had): the
-    # scenario goes to the GPU, since nothing goes to Trainium. Not a hybrid (issue 45, point 5).
+    # scenario goes to the GPU, since nothing goes to Trainium. Not a hybrid: no workload goes to Trainium.
     stuck = dict(research, name="stuck", availability={"gpu": "unavailable"})
     gpu_and_neither = evaluate_scenario("n", "n.yaml", _scenario(research, stuck), catalog)
     assert [w.outcome.verdict for w in gpu_and_neither.workloads] == ["gpu", "neither"]

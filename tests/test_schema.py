@@ -164,8 +164,8 @@ def test_every_number_a_workload_takes_is_bounded_and_every_entry_point_reads_th
     bounds from the schema: each number has a lowest and a highest value a real team could ask."""
     from generator.commands.mcp_server import workload_schema
     from generator.inputs.loader import InputError, validate_workload, workload_document
-    from generator.rendering.calculator import workload_json
-    from generator.rendering.calculator_fields import FIELDS
+    from generator.rendering.calculator.data import workload_json
+    from generator.rendering.calculator.fields import FIELDS
 
     schema = Workload.model_json_schema()
     numbers = dict(_numbers(schema))

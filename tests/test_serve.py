@@ -18,36 +18,31 @@ from site_support import READY, Served, build_into, run_mkdocs_build, site_hashe
 pytestmark = pytest.mark.slow  # runs mkdocs serve and builds
 
 
-@pytest.fixture
-def root(two_scenario_project: Path) -> Path:
-    return two_scenario_project
-
-
-def test_serve_after_a_build_renders_no_chart_image_again(root: Path, tmp_path: Path):
+def test_serve_after_a_build_renders_no_chart_image_again(two_scenario_project: Path, tmp_path: Path):
     cache = tmp_path / "cache"
-    built = run_mkdocs_build(root, tmp_path / "site", cache=cache)
+    built = run_mkdocs_build(two_scenario_project, tmp_path / "site", cache=cache)
     assert built.returncode == 0, built.stderr
     rendered = int(re.search(r"embed images: (\d+) charts rendered", built.stderr)[1])
     assert rendered > 0  # the build started with an empty cache
-    served = Served(root, cache)
+    served = Served(two_scenario_project, cache)
     try:
         m = served.wait_for(re.compile(r"embed images: (\d+) charts rendered, (\d+) from the cache"))
         assert (int(m[1]), int(m[2])) == (0, rendered)
         # The theme's file of every scenario page, though the dev server's address is in each page's
         # canonical link.
-        assert served.wait_for(re.compile(r"guide: (\d+) page files from the cache"))[1] == str(len(scenarios(root)))
+        assert served.wait_for(re.compile(r"guide: (\d+) page files from the cache"))[1] == str(len(scenarios(two_scenario_project)))
         base = served.wait_for(READY)[1]
         # Started before the server answers, not by the first save, which would wait for them.
         started = served.wait_for(re.compile(r"guide: image workers started for the next save"))
         serving = next(i for i, line in enumerate(served.lines) if READY.search(line))
         assert any(started[0] in line for line in served.lines[:serving]), "".join(served.lines)
-        scenario = scenarios(root)[0]
+        scenario = scenarios(two_scenario_project)[0]
         with urllib.request.urlopen(f"{base}scenarios/{scenario}/", timeout=30) as r:
             page = r.read().decode("utf-8")
     finally:
         served.stop()
     assert re.findall(r'<link rel="canonical" href="([^"]*)"', page) == [f"{base}scenarios/{scenario}/"]
-    published = re.search(r"^site_url: *(\S+)", (root / "mkdocs.yml").read_text(encoding="utf-8"), re.M)[1]
+    published = re.search(r"^site_url: *(\S+)", (two_scenario_project / "mkdocs.yml").read_text(encoding="utf-8"), re.M)[1]
     # The embed snippets a reader copies point where the site is published, in the preview too.
     snippets = re.findall(r'<details class="guide-embed".*?</details>', page, re.S)
     assert snippets
@@ -56,27 +51,27 @@ def test_serve_after_a_build_renders_no_chart_image_again(root: Path, tmp_path: 
         assert f'<iframe src="{published}embed/' in shown and "127.0.0.1" not in shown
 
 
-def test_a_build_after_serve_writes_the_files_serve_stored_and_is_what_a_cold_build_makes(root: Path, tmp_path: Path, seed_cache):
+def test_a_build_after_serve_writes_the_files_serve_stored_and_is_what_a_cold_build_makes(two_scenario_project: Path, tmp_path: Path, seed_cache):
     cache = seed_cache(tmp_path / "cache")
-    served = Served(root, cache)
+    served = Served(two_scenario_project, cache)
     try:
         base = served.wait_for(READY)[1]
         assert served.wait_for(re.compile(r"guide: (\d+) page files from the cache"))[1] == "0"
-        with urllib.request.urlopen(f"{base}scenarios/{scenarios(root)[0]}/", timeout=30) as r:
+        with urllib.request.urlopen(f"{base}scenarios/{scenarios(two_scenario_project)[0]}/", timeout=30) as r:
             assert f'<link rel="canonical" href="{base}scenarios/' in r.read().decode("utf-8")
     finally:
         served.stop()
-    warm = build_into(root, tmp_path / "after-serve", cache)
-    assert re.search(r"guide: (\d+) page files from the cache", warm.stderr)[1] == str(len(scenarios(root)))
-    build_into(root, tmp_path / "cold", seed_cache(tmp_path / "another-cache"))
+    warm = build_into(two_scenario_project, tmp_path / "after-serve", cache)
+    assert re.search(r"guide: (\d+) page files from the cache", warm.stderr)[1] == str(len(scenarios(two_scenario_project)))
+    build_into(two_scenario_project, tmp_path / "cold", seed_cache(tmp_path / "another-cache"))
     assert site_hashes(tmp_path / "after-serve") == site_hashes(tmp_path / "cold")
 
 
-def test_serve_stopped_by_sigterm_leaves_no_site_folder_behind(root: Path, tmp_path: Path):
+def test_serve_stopped_by_sigterm_leaves_no_site_folder_behind(two_scenario_project: Path, tmp_path: Path):
     temp = tmp_path / "tmp"
     temp.mkdir()
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_IMAGES": "0", "TMPDIR": str(temp)}
-    served = Served(root, tmp_path / "cache", env=env)
+    served = Served(two_scenario_project, tmp_path / "cache", env=env)
     try:
         served.wait_for(READY)
         assert [p.name[:7] for p in temp.iterdir()] == ["mkdocs_"]  # the folder it serves from
@@ -106,11 +101,11 @@ def poll(url: str, done, timeout: float = 300) -> str:
     raise AssertionError(f"{url} never got there; last body starts {body[:300]!r}")
 
 
-def test_a_saved_scenario_under_serve_dirty_is_served_with_the_rest_of_the_site_intact(root: Path, tmp_path: Path, seed_cache):
+def test_a_saved_scenario_under_serve_dirty_is_served_with_the_rest_of_the_site_intact(two_scenario_project: Path, tmp_path: Path, seed_cache):
     cache = seed_cache(tmp_path / "cache")
-    paths = sorted((root / "scenarios").glob("*.yaml"))
+    paths = sorted((two_scenario_project / "scenarios").glob("*.yaml"))
     edited, other = paths[0], paths[1]
-    served = Served(root, cache, "--dirty")
+    served = Served(two_scenario_project, cache, "--dirty")
     try:
         base = served.wait_for(READY)[1]
         # The system's notices are on: they tell of the save below before MkDocs' poll would find it.
@@ -157,12 +152,12 @@ def test_a_saved_scenario_under_serve_dirty_is_served_with_the_rest_of_the_site_
     assert unchanged and all(d in after for d in unchanged)
 
 
-def test_under_serve_the_cache_records_its_files_digests_once_the_server_is_idle(root: Path, tmp_path: Path, seed_cache):
+def test_under_serve_the_cache_records_its_files_digests_once_the_server_is_idle(two_scenario_project: Path, tmp_path: Path, seed_cache):
     cache = seed_cache(tmp_path / "cache")
-    built = run_mkdocs_build(root, tmp_path / "site", cache=cache)
+    built = run_mkdocs_build(two_scenario_project, tmp_path / "site", cache=cache)
     assert built.returncode == 0, built.stderr
     (cache / "digests.json").unlink(missing_ok=True)  # a cold build records none: its files are too new to trust by their stat
-    served = Served(root, cache, "--dirty")
+    served = Served(two_scenario_project, cache, "--dirty")
     try:
         served.wait_for(READY)
         deadline = time.monotonic() + 120
@@ -174,23 +169,23 @@ def test_under_serve_the_cache_records_its_files_digests_once_the_server_is_idle
         served.stop()
 
 
-def test_under_serve_dirty_a_page_a_failed_build_wrote_is_written_again_when_its_scenario_goes_back(root: Path, tmp_path: Path,
+def test_under_serve_dirty_a_page_a_failed_build_wrote_is_written_again_when_its_scenario_goes_back(two_scenario_project: Path, tmp_path: Path,
                                                                                                     seed_cache):
     # A hook fails the build at the scenarios index, which MkDocs writes after the scenario pages,
     # while a file outside the watched folders says so.
     failing = tmp_path / "fail-the-build"
-    (root / "failing_hook.py").write_text(
+    (two_scenario_project / "failing_hook.py").write_text(
         "from pathlib import Path\n\n\n"
         "def on_post_page(output, page, config):\n"
         f"    if page.file.src_uri == 'scenarios/index.md' and Path({str(failing)!r}).exists():\n"
         "        raise RuntimeError('this build fails after the scenario pages')\n"
         "    return output\n", encoding="utf-8")
-    config = root / "mkdocs.yml"
+    config = two_scenario_project / "mkdocs.yml"
     config.write_text(config.read_text(encoding="utf-8") + "\nhooks:\n  - failing_hook.py\n", encoding="utf-8")
-    edited = sorted((root / "scenarios").glob("*.yaml"))[0]
+    edited = sorted((two_scenario_project / "scenarios").glob("*.yaml"))[0]
     assert edited.stem < "index"  # its page is written before the index's
     original = edited.read_text(encoding="utf-8")
-    served = Served(root, seed_cache(tmp_path / "cache"), "--dirty")
+    served = Served(two_scenario_project, seed_cache(tmp_path / "cache"), "--dirty")
     try:
         base = served.wait_for(READY)[1]
         page = f"{base}scenarios/{edited.stem}/"
@@ -208,17 +203,17 @@ def test_under_serve_dirty_a_page_a_failed_build_wrote_is_written_again_when_its
     assert "Embed this chart" in shown
 
 
-def test_under_serve_dirty_an_unchanged_stored_page_is_handed_over_as_the_last_build_made_it(root: Path, tmp_path: Path, monkeypatch):
+def test_under_serve_dirty_an_unchanged_stored_page_is_handed_over_as_the_last_build_made_it(two_scenario_project: Path, tmp_path: Path, monkeypatch):
     # MkDocs' serve, in this process: one configuration per save, the plugin kept between them.
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
-    from generator.plugin.incremental import build as incremental
+    from generator.plugin.incremental import reuse as incremental
 
     monkeypatch.setenv("GUIDE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("GUIDE_IMAGES", "0")
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1795000000")  # the day MkDocs dates each page with
-    monkeypatch.chdir(root)
+    monkeypatch.chdir(two_scenario_project)
     made: list[str] = []
 
     class Counted(incremental.StoredPage):
@@ -240,20 +235,20 @@ def test_under_serve_dirty_an_unchanged_stored_page_is_handed_over_as_the_last_b
         build(config, serve_url=config.site_url, dirty=True)
         return sorted(made)
 
-    edited, other = (f"scenarios/{name}.md" for name in scenarios(root))
+    edited, other = (f"scenarios/{name}.md" for name in scenarios(two_scenario_project))
     try:
         save()  # converts each page: none is stored yet
         assert save() == [edited, other]  # each stored page made once
         before = site_hashes(site)
         assert save() == []  # and handed over as it was
         assert site_hashes(site) == before
-        path = root / "scenarios" / f"{scenarios(root)[0]}.yaml"
+        path = two_scenario_project / "scenarios" / f"{scenarios(two_scenario_project)[0]}.yaml"
         path.write_text(re.sub(r'^(title:\s*["\']?)', r"\g<1>Saved again: ", path.read_text(encoding="utf-8"),
                                count=1, flags=re.M), encoding="utf-8")
         first_label = nav_label((site / "index.html").read_text(encoding="utf-8"), "contributing/")
         assert first_label == "Contributing"  # its heading: the navigation names no title for it
         assert save() == []  # the edited page is converted, the other is as it was
-        page = (site / "scenarios" / scenarios(root)[0] / "index.html").read_text(encoding="utf-8")
+        page = (site / "scenarios" / scenarios(two_scenario_project)[0] / "index.html").read_text(encoding="utf-8")
         assert "Saved again: " in page
         # A page MkDocs did not read again keeps its title in the navigation of the pages it did.
         assert nav_label(page, "../../contributing/") == first_label

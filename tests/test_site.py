@@ -1,5 +1,5 @@
 """The built site, read as HTML: every number comes from the engine, nothing leaves the site,
-generated pages behave like the issue says, and contributed text never becomes markup.
+generated pages behave as their readers are told, and contributed text never becomes markup.
 
 The site is built once per session by `mkdocs build --strict` from a copy of the repository
 (fixtures in conftest.py); the engine's own numbers come from `load_project` on that copy.
@@ -135,7 +135,7 @@ def test_index_lists_every_scenario_with_the_engines_verdict(built_site: BuiltSi
     from generator.model import wording
     from generator.model.results import plain
     from generator.model.wording import RANGE_LABELS
-    from generator.rendering.site import VERDICT_LABELS
+    from generator.model.wording import VERDICT_LABELS
 
     doc = page(built_site.site, "scenarios/")
     rows = {tr.attrs["data-scenario"]: tr for tr in doc.find_all("tr") if "data-scenario" in tr.attrs}
@@ -272,7 +272,7 @@ def _next_element(n: Node) -> Node:
 
 def test_robustness_is_told_as_the_engine_found_it(built_site: BuiltSite, project):
     from generator.model.wording import RANGE_LABELS
-    from generator.rendering.site import VERDICT_LABELS
+    from generator.model.wording import VERDICT_LABELS
 
     seen_joint_flip = False
     for r in project.results:
@@ -591,7 +591,7 @@ def test_untrusted_text_is_shown_as_text_and_never_becomes_markup(untrusted_site
 def test_md_filter_leaves_no_markup_characters(text):
     import html
 
-    from generator.rendering.site import md
+    from generator.rendering.pages.escaping import md
 
     out = str(md(text))
     assert not re.search(r"[<>\"'`*_\[\]{}$\\]", out.replace("&#", "")), out
@@ -601,7 +601,7 @@ def test_md_filter_leaves_no_markup_characters(text):
 
 @pytest.mark.parametrize("text", [PAYLOADS["breakout"], "<!--", "]]>", "&amp;", "\u2028"])
 def test_script_json_cannot_close_its_script_tag(text):
-    from generator.rendering.site import script_json
+    from generator.rendering.pages.escaping import script_json
 
     out = str(script_json({"title": text}))
     assert "<" not in out and ">" not in out and "&" not in out

@@ -12,7 +12,7 @@ import pytest
 from site_support import build_into, run_mkdocs_build, site_hashes
 from mkdocs.utils import clean_directory
 
-from generator.rendering import embeds
+from generator.rendering.embeds import folders as embeds
 from generator.plugin.incremental import sitefolder
 
 

@@ -1,5 +1,5 @@
-"""Spot interruptions by instance and region, from AWS's Spot Instance Advisor buckets (issue 45,
-point 7). The golden case: one 64-instance job on spot, Trainium on trn1.32xlarge and the GPU on
+"""Spot interruptions by instance and region, from AWS's Spot Instance Advisor buckets. The
+golden case: one 64-instance job on spot, Trainium on trn1.32xlarge and the GPU on
 p5.48xlarge, both in us-east-1, where the Advisor snapshot rates trn1.32xlarge "<5%" and p5.48xlarge
 ">20%" of instances interrupted in a month. A bucket's monthly share s is taken as a steady rate r an
 instance-hour with 1 - exp(-730 r) = s (our conversion), so r = -ln(1 - s) / 730."""
@@ -33,7 +33,7 @@ SOURCE = '''  SPOT-ADV-2025-06:
 
 
 @pytest.fixture(scope="module")
-def catalog(tmp_path_factory: pytest.TempPathFactory):
+def rated_catalog(tmp_path_factory: pytest.TempPathFactory):
     """The frozen data with the Advisor's buckets, and ratings for trn1.32xlarge and p5.48xlarge."""
     from generator.inputs.loader import load_catalog
 
@@ -61,8 +61,8 @@ def job(trainium: dict) -> Workload:
     })
 
 
-def test_each_side_takes_its_own_pools_bucket(catalog):
-    r = resolve(job({"instance": "trn1.32xlarge", "region": "us-east-1", "option": "spot", "count": 64}), catalog)
+def test_each_side_takes_its_own_pools_bucket(rated_catalog):
+    r = resolve(job({"instance": "trn1.32xlarge", "region": "us-east-1", "option": "spot", "count": 64}), rated_catalog)
     x = r.inputs
     # trn1.32xlarge "<5%": the midpoint 2.5 % a month is -ln(0.975) / 730 = 0.0000347 an instance-hour,
     # from 0 to -ln(0.95) / 730 = 0.0000703.
@@ -87,15 +87,15 @@ def test_each_side_takes_its_own_pools_bucket(catalog):
     assert "trainium_interruption_rate" in names and "gpu_interruption_rate" in names and "interruption_rate" not in names
 
 
-def test_a_pool_the_advisor_does_not_rate_takes_the_shared_default_labelled_ours(catalog):
-    risk = spot_risk(catalog, "trn2.48xlarge", "us-east-2")
+def test_a_pool_the_advisor_does_not_rate_takes_the_shared_default_labelled_ours(rated_catalog):
+    risk = spot_risk(rated_catalog, "trn2.48xlarge", "us-east-2")
     assert risk.bucket is None and risk.source == "GUIDE"
     assert (risk.rate.value, risk.rate.low, risk.rate.high) == (0.0005, 0.0001, 0.002)
-    r = resolve(job({"instance": "trn2.48xlarge", "region": "us-east-2", "count": 64}), catalog)
+    r = resolve(job({"instance": "trn2.48xlarge", "region": "us-east-2", "count": 64}), rated_catalog)
     assert r.inputs.trainium_interruption_rate is None  # not on spot, and not rated: the shared figure
     assert r.inputs.gpu_interruption_rate is not None
     # A region the Advisor does not rate for a rated instance also takes the default.
-    assert spot_risk(catalog, "p5.48xlarge", "ap-northeast-1").bucket is None
+    assert spot_risk(rated_catalog, "p5.48xlarge", "ap-northeast-1").bucket is None
 
 
 # --- Each spot pool rated as itself ------------------------------------------------------------------
@@ -121,19 +121,19 @@ def stockholm_team(gpu_count: int = 1400, buy: list[str] | None = None) -> Workl
     })
 
 
-def test_spot_bought_in_another_region_is_rated_by_that_regions_pool(catalog):
+def test_spot_bought_in_another_region_is_rated_by_that_regions_pool(rated_catalog):
     from core_support import run_js_on_workloads
     from generator.model.results import plain
-    from generator.rendering.calculator import calculator_data, workload_json
+    from generator.rendering.calculator.data import calculator_data, workload_json
 
     assert 1400 * US_EAST_1 * 1.5 == pytest.approx(1.0508, abs=1e-4)
     assert 14_000 / (1 - 1400 * EU_NORTH_1 * 1.5) * 28.11 == pytest.approx(424_454, abs=1)
     w = stockholm_team()
-    x = resolve(w, catalog).inputs
+    x = resolve(w, rated_catalog).inputs
     spot = [way for way in x.gpu_ways_elsewhere if way.option == "spot"]
     assert [(way.region, way.rated) for way in spot] == [("us-east-1", True)]
     assert spot[0].interruption.value == pytest.approx(US_EAST_1, rel=1e-12)
-    js = run_js_on_workloads([workload_json(w)], calculator_data(catalog))[0]
+    js = run_js_on_workloads([workload_json(w)], calculator_data(rated_catalog))[0]
     for o in (plain(evaluate(x)), js["outcome"]):
         assert o["verdict"] == "trainium"
         assert (o["gpu"]["plan_option"], o["gpu"]["plan_region"]) == ("on-demand", "us-east-1")
@@ -143,13 +143,13 @@ def test_spot_bought_in_another_region_is_rated_by_that_regions_pool(catalog):
         assert ("spot", "us-east-1") not in [(way, region) for way, _, region in o["gpu"]["options"]]
 
 
-def test_the_cheaper_way_advice_prices_spot_elsewhere_at_that_pools_rate(catalog):
+def test_the_cheaper_way_advice_prices_spot_elsewhere_at_that_pools_rate(rated_catalog):
     # Eight instances on demand only (`buy: []`): us-east-1's spot is advice, at its own pool's rate,
     # 14,000 x 28.11 / (1 - 8 x 0.000500 x 1.5) = $395,917.35, not eu-north-1's ($393,703.85), against
     # the plan on demand in us-east-1, the cheaper region it allows: 14,000 x 55.04 = $770,560.
     expected = 14_000 * 28.11 / (1 - 8 * US_EAST_1 * 1.5)
     assert expected == pytest.approx(395_917.35, abs=0.01)
-    o = evaluate(resolve(stockholm_team(gpu_count=8, buy=[]), catalog).inputs)
+    o = evaluate(resolve(stockholm_team(gpu_count=8, buy=[]), rated_catalog).inputs)
     spot = {region: cost for way, cost, region in o.gpu.options if way == "spot"}
     assert spot["us-east-1"] == pytest.approx(expected, rel=1e-12)
     assert (o.gpu.plan_option, o.gpu.plan_region, o.gpu.cheapest_option, o.gpu.cheapest_region) == (
@@ -174,18 +174,18 @@ def us_east_team(gpu_option: str, buy: list[str]) -> Workload:
 
 
 @pytest.mark.parametrize(("named", "buy"), [("spot", ["on-demand"]), ("on-demand", ["on-demand", "spot"])])
-def test_spot_reached_through_buy_carries_the_same_uncertainty_as_spot_named(catalog, named: str, buy: list[str]):
+def test_spot_reached_through_buy_carries_the_same_uncertainty_as_spot_named(rated_catalog, named: str, buy: list[str]):
     from core_support import run_js_on_workloads
     from generator.model.results import plain
-    from generator.rendering.calculator import calculator_data, workload_json
+    from generator.rendering.calculator.data import calculator_data, workload_json
 
     w = us_east_team(named, buy)
-    x = resolve(w, catalog).inputs
+    x = resolve(w, rated_catalog).inputs
     o = evaluate(x)
     assert (o.verdict, o.gpu.plan_option) == ("gpu", "spot")
     assert o.gpu.total == pytest.approx(4_000 / (1 - 400 * US_EAST_1 * 1.5) * 28.11, rel=1e-12)
     assert o.trainium.total == pytest.approx(4_000 / 0.9 * 35.76 + 18_000, rel=1e-12)
-    js = run_js_on_workloads([workload_json(w)], calculator_data(catalog))[0]
+    js = run_js_on_workloads([workload_json(w)], calculator_data(rated_catalog))[0]
     for rob in (plain(robustness(x, o)), js["robustness"]):
         assert set(rob["flips_on"]) >= {"gpu_interruption_rate", "lost_hours"}
         top = next(e for e in rob["ends"] if (e["input"], e["end"]) == ("gpu_interruption_rate", "high"))

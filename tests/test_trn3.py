@@ -13,20 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from core_support import FROZEN, REPO
+from core_support import REPO
 from generator.model.engine import evaluate
 from generator.model.wording import RULE_LABELS
-from generator.inputs.loader import Project, load_project
-from generator.rendering.site import Renderer, render_markdown_page
+from generator.inputs.loader import Project
+from generator.rendering.pages.renderer import Renderer
+from generator.rendering.pages.hand_written import render_markdown_page
 from generator.model.trn3 import _trn3_inputs, price_to_beat
 
 GOLDEN = Path(__file__).parent / "fixtures" / "trn3" / "price_to_beat.json"
 DAY = dt.date(2026, 11, 23)
-
-
-@pytest.fixture(scope="module")
-def project() -> Project:
-    return load_project(FROZEN)
 
 
 def rows(project: Project) -> list[dict]:
@@ -116,7 +112,7 @@ def test_without_a_speed_for_the_chip_there_is_no_price(project: Project):
 
 
 @pytest.fixture(scope="module")
-def rendered(project: Project):
+def frozen_site(project: Project):
     r = Renderer(project, today=DAY)
     return r, r.render()
 
@@ -128,8 +124,8 @@ def _golden_price(sid: str, ultraserver: str, end: str) -> float | None:
     return g["usd_per_hour"]
 
 
-def test_each_scenario_page_shows_its_price_to_beat(rendered):
-    _, site = rendered
+def test_each_scenario_page_shows_its_price_to_beat(frozen_site):
+    _, site = frozen_site
     page = site.pages["scenarios/mainstream-pretraining.md"]
     section = page.split("### Trainium3: the price to beat", 1)[1].split("### Cumulative cost", 1)[0]
     price = _golden_price("mainstream-pretraining", "trn3-gen2-ultraserver", "value")
@@ -146,8 +142,8 @@ def test_each_scenario_page_shows_its_price_to_beat(rendered):
     assert f"its price does not decide: the step &ldquo;{step}&rdquo; decides for GPU at any price" in lead
 
 
-def test_the_trainium3_page_lists_every_workload_with_its_page(rendered):
-    renderer, _ = rendered
+def test_the_trainium3_page_lists_every_workload_with_its_page(frozen_site):
+    renderer, _ = frozen_site
     text = (REPO / "docs" / "trainium3.md").read_text(encoding="utf-8").split("---\n", 2)[2]
     page = render_markdown_page(renderer, text)
     table = page.split("## The price to beat, situation by situation", 1)[1].split("\n## ", 1)[0]

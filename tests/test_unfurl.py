@@ -18,8 +18,8 @@ import pytest
 from site_support import REPO, BuiltSite, build_copy, copy_project
 
 from generator.model import formatting as fmt
-from generator.rendering import unfurl
-from generator.rendering.images import png_size
+from generator.rendering.embeds import unfurl
+from generator.rendering.charts.images import png_size
 from generator.model.wording import VERDICT_LABELS
 
 FIXTURE = REPO / "tests" / "fixtures" / "unfurl" / "zz-quoted-title.yaml"
@@ -280,7 +280,7 @@ def test_another_site_url_changes_every_absolute_url_and_nothing_else(sites: Sit
 ])
 def test_the_verdict_in_one_sentence(frozen_project, scenario: str, sentence: str):
     from generator.model.wording import rule_label
-    from generator.rendering.unfurl import verdict_sentence
+    from generator.rendering.embeds.unfurl import verdict_sentence
 
     r = next(r for r in frozen_project.results if r.id == scenario)
     decided = [s.rule for s in r.workloads[0].outcome.trace if s.verdict is not None]

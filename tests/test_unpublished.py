@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from core_support import FROZEN, copy_inputs
-from generator.rendering.calculator import calculator_data
+from generator.rendering.calculator.data import calculator_data
 from generator.inputs.loader import InputError, load_catalog, load_project
-from generator.rendering.site import Renderer
+from generator.rendering.pages.renderer import Renderer
 
 DAY = dt.date(2026, 11, 23)
 INSTANCE = """  zz-new.48xlarge:

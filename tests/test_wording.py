@@ -331,7 +331,7 @@ def test_a_side_that_cannot_run_has_no_cheaper_way_to_buy():
 
 
 def test_a_break_even_reads_as_calendar_time_at_the_plans_pace_and_not_past_the_horizon():
-    # Issue 45, point 8. 24 runs over 24 months: one run a month (730 hours), longer than a run takes.
+    # 24 runs over 24 months: one run a month (730 hours), longer than a run takes.
     # Each run costs 100 GPU hours x $40 = $4,000 against 80 Trainium hours x $20 = $1,600, saving $2,400;
     # a port of 2 engineer-weeks x $6,000 = $12,000 is repaid after 12,000 / 2,400 = 5 runs, a tie: the
     # shortest plan that costs less on Trainium is 6 runs, 6 months.

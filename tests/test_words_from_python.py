@@ -1,25 +1,32 @@
 """The calculator's words are wording.py's and its constants engine.py's: both travel in the
 calculator's data, and the JavaScript holds only the logic of what is said and computed, none of the
-sentences and none of the numbers it computes with."""
+sentences and none of the numbers it computes with. Read from the sources: no JavaScript module writes
+out what any module of generator/ says (resolve.py's messages to a scenario's author among them), and
+no module of the layers that make the pages (model/, rendering/) says a sentence outside wording.py."""
 
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from core_support import FROZEN, learned_env
+from source_support import HOLE, js_literals, reads_as_prose
 
 from generator.model import engine, wording
 from generator.model.engine import BlockLimits, Inputs, Span, block_hours, cost_curve, evaluate, robustness, thresholds
 from generator.model.results import plain
-from generator.rendering.calculator import calculator_data
-from generator.rendering.embeds import compact_json
+from generator.rendering.calculator.data import calculator_data
+from generator.rendering.embeds.folders import compact_json
 
 ROOT = Path(__file__).resolve().parent.parent
 CALCULATOR = ROOT / "docs" / "assets" / "calculator"
+PACKAGE = ROOT / "generator"
 LONG = 40
 
 
@@ -34,7 +41,7 @@ def _literals(path: Path) -> list[str]:
 
 def _sentences() -> list[str]:
     found = _literals(ROOT / "generator" / "model" / "wording.py") + _literals(ROOT / "generator" / "model" / "formatting.py")
-    found += _literals(ROOT / "generator" / "rendering" / "calculator_messages.py")
+    found += _literals(ROOT / "generator" / "rendering" / "calculator" / "messages.py")
     return sorted({s.strip() for s in found if len(s.strip()) > LONG and " " in s.strip()})
 
 
@@ -56,9 +63,193 @@ def test_the_check_finds_a_sentence_copied_into_javascript():
     assert _copied('  if (state === "robust") first = T.robust;\n') == []
 
 
+def _said(source: str) -> list[str]:
+    """Every string a Python module writes, an f-string whole with HOLE for each value it puts in;
+    left out: docstrings and other bare strings (which comments may echo), an assertion's or an
+    exception's message, a logger's, and a field's `description` or an option's `help` (a schema's
+    and a command's own text, for a scenario's author or an assistant)."""
+    tree = ast.parse(source)
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        quiet = (isinstance(node, (ast.Raise, ast.Assert))
+                 or isinstance(node, ast.Expr) and isinstance(node.value, (ast.Constant, ast.JoinedStr))
+                 or isinstance(node, ast.keyword) and node.arg in ("description", "help")
+                 or isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                 and isinstance(node.func.value, ast.Name) and node.func.value.id in ("log", "logging", "warnings"))
+        if quiet:
+            skipped |= {id(n) for n in ast.walk(node)}
+    parts = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
+    out = []
+    for node in ast.walk(tree):
+        if id(node) in skipped or id(node) in parts:
+            continue
+        if isinstance(node, ast.JoinedStr):
+            out.append("".join(v.value if isinstance(v, ast.Constant) else HOLE for v in node.values))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            out.append(node.value)
+    return out
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+
+
+def _words(text: str) -> tuple[str, ...]:
+    """A string as the run of what it says: its words (lower-cased), HOLE for each value put in (a
+    template's `{name}` too), and "" for anything else (a path, a number, an identifier)."""
+    text = re.sub(r"\{[^{}]*\}", HOLE, re.sub(r"<[^>]*>", " ", text))
+    out = []
+    for token in text.replace(HOLE, f" {HOLE} ").split():
+        token = token.strip(".,;:!?()[]\"'`")
+        if token:
+            out.append(HOLE if token == HOLE else token.lower() if _WORD.fullmatch(token) else "")
+    return tuple(out)
+
+
+def _counted(run: tuple[str, ...]) -> int:
+    return sum(1 for t in run if t not in (HOLE, ""))
+
+
+def _within(run: tuple[str, ...], said: tuple[str, ...]) -> bool:
+    return any(said[i:i + len(run)] == run for i in range(len(said) - len(run) + 1))
+
+
+def _runs_of_four(run: tuple[str, ...]) -> set[tuple[str, ...]]:
+    """Each shortest stretch of a run that holds four words, from a word to a word: a run shares four
+    words or more in a row with another exactly where it shares one of these."""
+    out = set()
+    for i, token in enumerate(run):
+        words = 0
+        for j in range(i, len(run)) if token not in (HOLE, "") else ():
+            words += run[j] not in (HOLE, "")
+            if words == 4:
+                out.add(run[i:j + 1])
+                break
+    return out
+
+
+@functools.cache
+def _python_says() -> tuple[dict[tuple[str, ...], str], dict[tuple[str, ...], str]]:
+    """What every module of generator/ says in two words or more, by where it says it; and each four
+    words in a row of it, by where."""
+    found: dict[tuple[str, ...], str] = {}
+    fours: dict[tuple[str, ...], str] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for text in _said(path.read_text(encoding="utf-8")):
+            run = _words(text)
+            if _counted(run) >= 2:
+                where = f"{path.relative_to(ROOT)}: {text!r}"
+                found.setdefault(run, where)
+                for four in _runs_of_four(run):
+                    fours.setdefault(four, where)
+    return found, fours
+
+
+def _copies(js_source: str) -> list[str]:
+    """What a JavaScript module writes out of what a Python string says: the whole of it, where it is
+    two words or more, or four words or more of it in a row, the values put in standing where they stand."""
+    said, fours = _python_says()
+    out = []
+    for literal in js_literals(js_source):
+        run = _words(literal)
+        if _counted(run) < 2:
+            continue
+        wheres = [where for words, where in said.items() if _within(run, words)]
+        wheres += [fours[four] for four in _runs_of_four(run) if four in fours]
+        out += [f"{literal!r} copies {where}" for where in dict.fromkeys(wheres)]
+    return out
+
+
+def test_no_javascript_module_writes_out_what_a_python_module_says():
+    assert any(path.name == "resolve.py" for path in PACKAGE.rglob("*.py"))
+    assert len(_python_says()[0]) > 500  # the check reads every module, each with something to find
+    for js in sorted((ROOT / "docs" / "assets").rglob("*.mjs")):
+        assert _copies(js.read_text(encoding="utf-8")) == [], js.name
+
+
+@pytest.mark.parametrize("js", [
+    # resolve.py's messages to a scenario's author, as the calculator's engine once wrote them out.
+    "if (!p) problems.push([`${side}.option`, `no ${c.option} price for ${c.instance} in ${c.region}`]);",
+    "else if (!p.offered) problems.push([`${side}.option`, `${c.instance} is not sold ${c.option} in ${c.region}`]);",
+    "if (!inst) { problems.push([`${side}.instance`, `unknown instance '${c.instance}'`]); continue; }",
+    "problems.push([\"regions\", `neither instance is offered in ${allowed.join(\", \")}`]);",
+    # A chart's summary, and a wording template with its figures in other places.
+    "s = `At the stated values Trainium's plan is ${standing} than the GPU's.`;",
+    "t = 'Fix the field marked above: the answer below is still the one for the last valid inputs.';",
+])
+def test_the_check_finds_what_a_python_module_says_written_out_in_javascript(js: str):
+    assert _copies(js) != []
+
+
+@pytest.mark.parametrize("js", [
+    'problems.push([`${side}.option`, "no-price"]);', 'tell("no_price", sale)', 'el.setAttribute("aria-invalid", "true");',
+    "const key = `${side}.instance`;", '"on-demand", "capacity-block"', "`${esc(label)}: ${value}`",
+])
+def test_the_check_passes_codes_keys_and_markup(js: str):
+    assert _copies(js) == []
+
+
+# The one sentence a JavaScript module writes itself: calculator.mjs's, for when wording.mjs may be
+# what failed to load (tests/test_calculator_wording.py).
+OWN_SENTENCES = {"calculator.mjs": 2}
+
+
+def test_no_javascript_module_writes_a_sentence_of_its_own():
+    for js in sorted((ROOT / "docs" / "assets").rglob("*.mjs")):
+        prose = [s for s in js_literals(js.read_text(encoding="utf-8")) if reads_as_prose(s)]
+        assert len(prose) == OWN_SENTENCES.get(js.name, 0), (js.name, prose)
+
+
+def _reads_as_a_sentence(text: str) -> bool:
+    """Three words in a row and a full stop, question or exclamation mark after a word or a value (an
+    abbreviation's stop is no sentence's end)."""
+    text = re.sub(r"<[^>]*>", " ", text).replace("e.g.", "eg").replace("i.e.", "ie")
+    return bool(re.search(r"[A-Za-z'-]+ [A-Za-z'-]+ [A-Za-z'-]+", text) and re.search(rf"[\w)'{HOLE}][.?!](\s|$)", text))
+
+
+# Where a sentence is not the site's: what each layer or module says instead, and to whom.
+SAID_ELSEWHERE = {
+    "generator/model/wording.py": "every sentence a reader of the site is told",
+    "generator/rendering/calculator/messages.py": "the calculator page's own messages, in its data for wording.mjs",
+    "generator/commands/": "what `guide` tells whoever runs it: its output, reports, pull request bodies and tools",
+    "generator/inputs/": "located problems, told to a scenario's or data file's author",
+    "generator/model/suggest.py": "the hint a located problem about an unknown name ends with",
+    "generator/plugin/": "what a build tells whoever runs MkDocs, under `mkdocs serve` over the page it serves",
+}
+
+
+def _sentences_outside_wording(package: Path) -> list[str]:
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        where = path.relative_to(package.parent).as_posix()
+        if any(where.startswith(prefix) for prefix in SAID_ELSEWHERE):
+            continue
+        found += [f"{where}: {text!r}" for text in _said(path.read_text(encoding="utf-8")) if _reads_as_a_sentence(text)]
+    return found
+
+
+def test_no_module_of_the_layers_that_make_pages_says_a_sentence_outside_wording():
+    assert {p.relative_to(ROOT).as_posix() for p in PACKAGE.rglob("*.py")} >= {
+        "generator/model/resolve.py", "generator/rendering/charts/specs.py", "generator/model/results.py"}
+    assert _sentences_outside_wording(PACKAGE) == []
+
+
+def test_the_check_finds_a_sentence_a_module_makes(tmp_path: Path):
+    module = tmp_path / "generator" / "rendering" / "charts" / "specs.py"
+    module.parent.mkdir(parents=True)
+    module.write_text(
+        '"""Charts. A docstring says what it likes."""\n'
+        'def summary(base, flips):\n'
+        '    assert base, "an assertion is for whoever reads the traceback."\n'
+        '    return f"At the stated values Trainium\'s plan is {base} than the GPU\'s. Flips: {flips}."\n'
+        'TITLE = "Cost per run"\n'
+        'HELP = dict(help="An option\'s help is for whoever runs the command.")\n')
+    assert _sentences_outside_wording(tmp_path / "generator") == [
+        "generator/rendering/charts/specs.py: \"At the stated values Trainium's plan is \u2026 than the GPU's. Flips: \u2026.\""]
+
+
 def test_the_calculator_data_carries_the_calculator_pages_own_messages():
     from generator.inputs.loader import load_catalog
-    from generator.rendering import calculator_messages
+    from generator.rendering.calculator import messages as calculator_messages
 
     messages = calculator_data(load_catalog(FROZEN / "data"))["messages"]
     assert messages == calculator_messages.tables()

@@ -10,6 +10,14 @@ document whole, as `guide evaluate --format json` writes it.
 
 A bad argument raises `Refused` with one line per problem, `field: what is wrong (got X)`, as
 `guide validate` words it; what it got is echoed as a short excerpt (`problems.describe`).
+
+What `guide mcp` answers, without the protocol, sized for a model's context: the project loaded
+once; each answer leads with the verdict, each side's plan and the price record it is bought at, the
+figures used and their sources (each once, by key), the thresholds and a calculator link, read out
+of the engine's one document (`results.workload_summary`), which `detail: "full"` adds whole; the
+throughput evidence for an instance pair; `explain`'s listed topics (methodology sections, glossary
+terms, the throughput page, every step and reason code); a bad argument refused with the field, the
+reason and a short excerpt of what it got.
 """
 
 from __future__ import annotations
@@ -39,11 +47,11 @@ from generator.model.results import (
 from generator.model.schema import Architecture, Workload
 from generator.model.suggest import did_you_mean
 from generator.model.wording import VERDICT_LABELS
-from generator.rendering import downloads
-from generator.rendering.calculator import workload_json
-from generator.rendering.calculator_fields import link_query
-from generator.rendering.embeds import page_url
-from generator.rendering.published import markdown_path, result_path
+from generator.rendering.published import downloads
+from generator.rendering.calculator.data import workload_json
+from generator.rendering.calculator.fields import link_query
+from generator.rendering.embeds.folders import page_url
+from generator.rendering.published.llms import markdown_path, result_path
 
 METHODOLOGY = "methodology.md"
 GLOSSARY = "glossary.md"
@@ -493,7 +501,7 @@ def guide_for(root: Path) -> Guide:
     """The project at `root` with the site URL and day a build of it would use, and the topics its
     pages give `explain`: the methodology's sections, the glossary's terms, the throughput page."""
     from generator.commands import siteconfig
-    from generator.rendering.methodology import Pages
+    from generator.rendering.published.methodology import Pages
 
     config = siteconfig.read(root)
     today = siteconfig.today(config.today)

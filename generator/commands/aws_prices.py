@@ -19,6 +19,15 @@ saying what failed and what to do. Throttling is retried by botocore itself (sta
 A region DescribeRegions says the account has not opted into is not asked; one that answers
 `OptInRequired` all the same is skipped, and said so, as long as some region answered. Any other
 refusal of the credentials (`AuthFailure` among them) is a failure of the credentials, wherever it comes.
+
+What AWS's APIs say, read with boto3 (Price List Query, Savings Plans, Spot price history, Capacity
+Block offerings segment by segment, instance type offerings, in every region DescribeRegions says
+the account may use, and the Spot Instance Advisor's public S3 object through an unsigned client),
+believed only for what was asked (Linux/UNIX, shared tenancy, the type and region asked, Spot
+records inside AWS's history; Spot weighted by how long each price held, per zone; blocks by their
+real length, fees as Decimal); a region not opted into skipped; each failure (HTML or broken answers
+included, `AuthFailure` a failure of the credentials) worded as one sentence saying what to do. No
+files.
 """
 
 from __future__ import annotations

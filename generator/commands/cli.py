@@ -1,5 +1,8 @@
 """The `guide` command. Exit 0 ok, 1 invalid input (or a file that exists), 2 usage, 3 a verdict
-changed (`guide diff --fail-on-verdict-change`). Each command's work lives in its own module."""
+changed (`guide diff --fail-on-verdict-change`). Each command's work lives in its own module.
+
+The `guide` command and its subcommands (`guide reread`: the prose a price refresh asks a person to
+reread, exit 1 while any is as it was)."""
 
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from generator.model import formatting as fmt
 from generator.model import wording
 from generator.model.results import present_workload, to_dict
 from generator.model.schema import json_schema_text
-from generator.rendering import diff
+from generator.rendering.published import diff
 
 
 def _parser() -> argparse.ArgumentParser:

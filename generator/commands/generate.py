@@ -1,13 +1,33 @@
 """`guide generate DIR`: the whole docs tree a build makes, written out with an mkdocs.yml that names no
 plugin of ours, so that plain MkDocs with Material (or Zensical, which reads mkdocs.yml) builds the site.
 
-What the plugin hands MkDocs comes from the same `rendering.build.generate`; what it does while MkDocs
+What the plugin hands MkDocs comes from the same `rendering.generate.generate`; what it does while MkDocs
 runs is carried as files: hand-written pages with their figures filled in, each page's unfurl tags in
 its front matter (`guide_unfurl`, which `generator.THEME`'s main.html, copied in as overrides/main.html,
 reads when no plugin hands them in), the embed files and images copied out of the cache. Files MkDocs
 cannot take from docs/ (Markdown published beside the pages, which it would build as pages, and the
 llms.txt files that list them) go to DIR/extra/, to be copied over the built site. The tree is made
 beside DIR and put in its place whole, so invalid input leaves nothing written.
+
+`guide generate DIR`: what `rendering/generate.generate` makes, with the plugin's options as a build
+reads them, written out as a docs tree (figures filled in, unfurl tags in front matter, embed files
+and images copied from the cache, `generator.THEME` as `overrides/`) with an mkdocs.yml that names
+no plugin of ours, made beside DIR and moved in whole; `--for zensical` also keeps Material's look
+(`variant: classic`) and edit links (`repo_url` from `edit_uri`, with `templates/zensical/`'s empty
+repository widget, which would ask GitHub's API).
+
+Not carried: the published Markdown (`index.html.md`) and the `llms.txt` files listing it go to
+`DIR/extra/`, to be copied over the built site, since any `.md` in docs/ is built as a page;
+generated pages' edit links name a docs/ file (the plugin's name their YAML, or are left out); the
+search index holds whole pages; and what only the plugin does: the build cache (stored pages, images
+by hash, `--dirty` saves within 1.5 s), reloading on scenarios/ and data/, the located error over
+the served page, figures filled in as part of the build. Plain MkDocs with Material builds DIR into
+the plugin's files (hand-written pages byte for byte), Zensical a tree written `--for zensical` (raw
+HTML addresses taken from the source file) into the same pages, each article's text the plugin's
+(`tests/test_generate.py`). The formulas still need this package installed: mkdocs.yml names
+`rendering/mathml.py` as a Markdown formatter. The plugin's stores are what keep builds fast: at
+1,000 scenarios (no images, a busy 2-core machine) Zensical took 54-58 s over the generated tree and
+plain MkDocs 25-40 s, where the plugin's warm build took 7-10 s.
 """
 
 from __future__ import annotations
@@ -27,10 +47,14 @@ from ruamel.yaml import YAML
 
 from generator import TEMPLATES, THEME
 from generator.commands import siteconfig
-from generator.rendering import embeds, passthrough, published, unfurl
-from generator.rendering.build import Generated, generate
-from generator.rendering.images import Images
-from generator.rendering.site import front_matter, render_markdown_page
+from generator.rendering.embeds import folders as embeds
+from generator.rendering.pages import passthrough
+from generator.rendering.published import llms as published
+from generator.rendering.embeds import unfurl
+from generator.rendering.generate import Generated, generate
+from generator.rendering.charts.images import Images
+from generator.rendering.pages.escaping import front_matter
+from generator.rendering.pages.hand_written import render_markdown_page
 from generator.store import cachefile
 from generator.store.cachefile import Cache
 from generator.store.html_cache import scenario_page

@@ -1,5 +1,7 @@
 """data/history.yaml, the record of price moves: its header, and moves appended in the file's own
-layout (one flow mapping a line), by `guide refresh-prices` and `guide import-prices`."""
+layout (one flow mapping a line), by `guide refresh-prices` and `guide import-prices`.
+
+`data/history.yaml`'s layout of a recorded move, for the two commands that append moves."""
 
 from __future__ import annotations
 

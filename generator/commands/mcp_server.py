@@ -12,6 +12,11 @@ back as the tool's error, one line per problem naming the field and the reason.
 
 Each answer is sent once, as JSON text. The results the protocol lets a client keep (the tool list,
 the resources) say how long they hold: until the next weekly price refresh (`lifetimes`).
+
+`guide mcp`: `answers` served over stdio with the MCP SDK's low-level server (the `mcp` extra);
+answers `initialize` before the project loads (in a thread, which the first request that needs it
+waits for); input schemas from `model/schema.py`, bounds and all; each answer sent once as compact
+JSON; the tool list and resources carry lifetimes (MCP 2026-07-28) until the next refresh.
 """
 
 from __future__ import annotations

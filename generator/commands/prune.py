@@ -3,6 +3,9 @@
 What the tree uses is found the way a build finds it (load, render, embed files, assets), with the
 site URL, cache folder and date from mkdocs.yml, but nothing is rendered: images missing from the cache
 stay missing until the next build.
+
+`guide cache prune`: what the current tree uses of the cache, found as a build finds it; the rest
+removed.
 """
 
 from __future__ import annotations
@@ -10,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.commands import siteconfig
-from generator.rendering.build import generate, page_stores
-from generator.rendering.images import Images
+from generator.rendering.generate import generate, page_stores
+from generator.rendering.charts.images import Images
 from generator.store.cachefile import Cache
 from generator.store.template_cache import Compiled
 

@@ -33,6 +33,16 @@ of it), which is kept apart from data/ so that it outlives a pull request nobody
   still do not price, and every hand-written field an update does not touch stay as they were.
 
 Editing goes through ruamel's round-trip mode, so comments and layout stay.
+
+`guide refresh-prices`: the APIs' answers as new texts of `data/` (moves cited to the API and the
+day and appended to the history; unchanged rows left alone, a hand-cited row the API confirms
+re-cited and counted apart from moves; moves beyond `refresh_bounds` held and raised every run until
+a person accepts or refuses the figure they checked, written only while AWS still gives it; a figure
+or region marked gone only when answers a week apart lack it; spot pools with no price recorded as
+not priced; rated instances' `spot_interruption` buckets from the Advisor's data, cited to its
+LastModified, never dropped), with what it publishes in `data/refresh.yaml` (when each API last
+answered, what was lacked, what is held, the prose to reread), checked as the site loads them, then
+every file and the memory written or none; its report and the pull request body.
 """
 
 from __future__ import annotations

@@ -8,6 +8,11 @@ mode, so everything else in it (comments, folded notes, layout) stays as written
 rewritten: they argue in words, and only a person can say whether the argument still holds. A
 price a note quotes by name (`{price:...}`, generator/model/quoting.py) follows the data by itself
 and is not listed.
+
+What a refresh does to `scenarios/`: the `expect` of each scenario whose verdict the new data moves
+(each scenario read once and evaluated on the catalogs before and after; ruamel round-trip, nothing
+else touched), and the prose that quotes a figure that moved, each with the digest `guide reread`
+checks.
 """
 
 from __future__ import annotations

@@ -10,6 +10,10 @@ Two layers of answers, cheapest first:
 
 Any doubt (a name data/ no longer knows, a verdict off the file's `expect`, a damaged entry) sends the
 file down the whole pipeline, which locates every problem.
+
+The build cache wrapped around that pipeline (its `load_project` hands the loader's a
+`CachedLoading` as its `Answers`): the catalog and the results this process already has for the same
+bytes, then the scenarios that validated before; only the rest goes down the pipeline.
 """
 
 from __future__ import annotations

@@ -1,6 +1,11 @@
 """data/ read into a Catalog: each file validated, then the references between them checked (sources,
 chips, instances, one price per instance, region and option, the named classes every scenario may
-use). All problems in all files at once."""
+use). All problems in all files at once.
+
+`data/` into a `Catalog`: each file validated (`history.yaml`, `refresh.yaml` and `neuron.yaml`
+optional), then the references between files. A file's bytes are parsed and validated once per
+process (`_checked_file`), so a price refresh, which loads `data/` before and after its edit, parses
+again only what it changed."""
 
 from __future__ import annotations
 

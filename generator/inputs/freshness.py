@@ -9,6 +9,10 @@ offered, one AWS no longer lists: `catalog.refreshable`) is stale once its own `
 (as_of plus stale_days where it gives none). The build warns in one line and the pages say so;
 `guide validate --strict` refuses each stale figure a refresh could fix, and no other. Only each
 entry's own figure counts: `alternatives` are older figures on purpose.
+
+Today's date in one place, and which prices are older than `stale_days` (a figure an API gave again
+counting from the day it last answered, `asked` in `data/refresh.yaml`), and for such a figure the
+day it was last checked (`checked`), which pages and the calculator show beside its own date.
 """
 
 from __future__ import annotations

@@ -10,6 +10,13 @@
 Every problem in every file is collected before anything stops. The build cache is not part of the
 pipeline: `generator.inputs.cached_loading` wraps it and answers what it already knows. Never writes
 into scenarios/ or data/.
+
+Loading as a pipeline, each step taking what the one before returned: read the bytes
+(`read_sources`), validate (`validate`), resolve and evaluate (`evaluate`), check the expectation;
+every problem in every file collected before anything stops. One workload alone
+(`data/reference.yaml`, or one `guide mcp` is handed as JSON) is checked as a scenario's are
+(`validate_workload`). A layer wrapped around it answers in its place through `Answers`; the loader
+imports nothing of the cache. Never writes into `scenarios/` or `data/`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,13 @@
 """The guide's options: what mkdocs.yml sets under `plugins: - guide:`, each overridden for one build
 or command by its GUIDE_* variable. This is the one reader of those variables and the one place an
-option's value is worked out (tests/test_guide_variables.py), for the plugin (`plugin/config.py`
+option's value is worked out (tests/test_options.py), for the plugin (`plugin/config.py`
 declares the options to MkDocs) and the commands (`commands/siteconfig.py` reads mkdocs.yml without
-MkDocs); the layers below are handed the values."""
+MkDocs); the layers below are handed the values.
+
+The guide plugin's options as a build or a command uses them: each `GUIDE_*` variable (read here
+alone, `tests/test_guide_variables.py`) in place of its option as mkdocs.yml writes it (`settings`),
+an on/off one as a person writes it (1/0, true/false, yes/no, on/off). The one reader for
+`plugin/config.py` and `commands/siteconfig.py`."""
 
 from __future__ import annotations
 
@@ -18,7 +23,7 @@ CACHE_DIR_ENV = "GUIDE_CACHE_DIR"
 CACHE_MAX_MB_ENV = "GUIDE_CACHE_MAX_MB"
 TODAY_ENV = "GUIDE_TODAY"
 IMAGES_ENV = "GUIDE_IMAGES"  # 0 (or false, no, off): no static images for one build; 1: make them
-INCREMENTAL_ENV = "GUIDE_INCREMENTAL"  # 0 (or false, no, off): the incremental build off for one build
+INCREMENTAL_ENV = "GUIDE_INCREMENTAL"  # 0 (or false, no, off): the incremental layer off for one build
 # An on/off setting as a person writes it.
 ON, OFF = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 

@@ -1,6 +1,8 @@
 """What a problem in an input file is, and how it is written: `path:line:col: field.path: what is
 wrong (got X)`. Every reader collects problems of this one shape, so a contributor fixes them all
-in one pass."""
+in one pass.
+
+What a problem in an input file is and how it reads: `path:line:col: field: message (got X)`."""
 
 from __future__ import annotations
 

@@ -3,6 +3,11 @@
 Plain arithmetic over a function the engine gives (`totals`): it knows nothing of sides, prices or
 ways of buying beyond what that function returns. docs/assets/calculator/engine.mjs mirrors it in
 `planLengths`.
+
+The break-even search: over a function giving both plan totals at n runs and how each side buys
+there, the shortest plan of 1..limit that costs less on Trainium, the longest, and the longest that
+does not, solved piece by piece (a stretch where each side buys the same terms the same way) by
+bisection. Imports nothing of ours; `calculator/engine.mjs` mirrors it in `planLengths`.
 """
 
 from __future__ import annotations

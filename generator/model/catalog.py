@@ -2,6 +2,14 @@
 
 Every number a reader sees traces back to one of these models, so each carries its `source` and
 `as_of`; the models refuse a figure without them.
+
+`data/` as typed models: sources, chips, instances (spot ratings with the other dated sources kept
+beside the one used), prices (with conflicts and ranges; `refreshable`: a figure AWS's APIs give,
+else one with its own `review_by`), unpublished ways of buying, assumptions (constraints that may
+apply on some Trainium generations only), the Neuron SDK's releases and training paths per
+generation (`data/neuron.yaml`, and the release PyTorch training stays on where no current PyTorch
+path runs), the throughput evidence (`data/throughput.yaml`: measurements, utilisation and claims,
+chip by chip). Every figure carries `source` and `as_of`.
 """
 
 from __future__ import annotations

@@ -4,6 +4,21 @@
 so that the calculator's JavaScript port can mirror it line for line; `generator.model.resolve` turns a
 scenario plus the catalog into `Inputs`. Keep the order of floating-point operations here and in
 the JavaScript module the same: the parity test compares them to 1e-9.
+
+The one decision, as pure functions, in three steps: feasibility per side with every reason
+(constraints, regions, availability, no accepted way that can run: spot that cannot finish, more
+instances than Capacity Blocks hold; none feasible gives "neither"; the deadline, where the sooner
+side wins when neither is on time); the cost of the whole plan over its calendar for every way to
+buy in every region the workload lists, each side bought the cheapest way it accepts (`planned`: its
+named way and its `buy:` list, on demand by default; held hours sunk, then the cheapest number of
+whole terms and the rest by the hour; Capacity Blocks booked as whole days per run), the ways it
+does not accept priced as advice; the cheaper feasible side. Robustness, thresholds (shown only
+where they flip the verdict; under a Trainium commitment the throughput one found by halving, since
+a committed total moves in steps) and break-even (solved, not searched: `break_even.py` does the
+search over the totals the engine hands it) come from the same function; also the cost curve and
+each plan's pace (calendar hours a run takes), which turns runs into time. No I/O, no lookups, no
+words: each step and each reason a side cannot run is a code with its numbers (`STEP_CODES`,
+`REASON_CODES`; `tests/test_engine_codes.py`).
 """
 
 from __future__ import annotations
@@ -116,7 +131,7 @@ HOURS_PER_DAY = 24.0
 
 def constants() -> dict[str, Any]:
     """The constants this module computes with, as the calculator's data carries them
-    (generator/rendering/calculator.py): engine.mjs `learn`s them and writes none of them again.
+    (generator/rendering/calculator/data.py): engine.mjs `learn`s them and writes none of them again.
     RANGE_INPUTS is a list, not an object: the data is written with its keys sorted, and the order of
     the ranged inputs is the order a verdict's flips are named in."""
     return {

@@ -7,6 +7,11 @@ commands use (`usd`, `threshold`, `pixels`, `as_written`) are here alone, golden
 
 Rounding is to the nearest decimal of the double's exact value, ties to even (Python's own
 formatting), so "0.125 to two places" reads 0.12 in both languages.
+
+One format for each kind of number (money, hourly prices, runs, calendar time, ratios, weeks, dates,
+counts, pixel sizes, the report threshold, a contributor's figure echoed in a message): every number
+a page, chart, report or message shows goes through it, none is formatted inline;
+`calculator/format.mjs` mirrors the functions the calculator uses.
 """
 
 from __future__ import annotations

@@ -1,5 +1,14 @@
 """From a validated scenario and the catalog to the engine's flat inputs, and the checks that make
-that possible: every instance, region and purchase option a scenario names must exist in data/."""
+that possible: every instance, region and purchase option a scenario names must exist in data/.
+
+Checks that names point into `data/` (with `suggest.did_you_mean`) and flattens a workload and the
+catalog into the engine's `Inputs` (the ways each side accepts, each spot way with its own pool's
+rate, the Capacity Block limits), with the record of every price each side may be bought at (named,
+and each way in each region it may use) and its spot pools' ratings (the Spot Instance Advisor's
+bucket for the instance and region, turned into a rate an instance-hour, or the shared default), and
+the Neuron release its Trainium side is pinned to, if any (`NeuronPin`). Constraints and the port
+count as they apply on the Trainium side's generation. The one place a workload's prices and spot
+rates are looked up."""
 
 from __future__ import annotations
 

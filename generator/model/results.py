@@ -1,4 +1,13 @@
-"""Scenario-level results: every workload evaluated, combined into one verdict, ready to serialise."""
+"""Scenario-level results: every workload evaluated, combined into one verdict, ready to serialise.
+
+Evaluates each resolved workload once (its robustness and thresholds when first read: a scenario
+whose page is stored never needs them), combines workloads into a scenario verdict (hybrid only when
+some go to Trainium and others to the GPU; robust only when no input alone or jointly flips one),
+serialises results (`to_dict`, a workload alone `workload_dict`: the one serialiser of `guide
+evaluate --format json`, `result.json` and `guide mcp`, through `plain`, its codes said in words by
+`wording.worded`; `workload_summary` cuts that document to what an answer leads with), computes
+decision maps, and hands one workload with its cost curve to `wording.present` (`present_workload`),
+and its Neuron pin to `wording.neuron_pin` (`pin_sentence`)."""
 
 from __future__ import annotations
 
@@ -9,7 +18,6 @@ import math
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from generator.model import formatting as fmt
 from generator.model import wording
 from generator.model.catalog import Catalog
 from generator.model.engine import (
@@ -376,14 +384,11 @@ def workload_summary(d: dict[str, Any]) -> dict[str, Any]:
 
 def mismatch_message(r: ScenarioResult) -> str:
     """Why the engine disagrees with the author's `expect`, with the numbers that decided it."""
-    parts = []
+    workloads = []
     for w in r.workloads:
         o = w.outcome
         deciding = [s for s in o.trace if s.verdict is not None][-1]
-        parts.append(
-            f"{w.workload.name}: {o.verdict} by rule {deciding.rule} "
-            f"(GPU {fmt.money(o.gpu.total)} vs Trainium {fmt.money(o.trainium.total)} over {w.inputs.runs} runs, "
-            f"{o.ports} port(s) at {fmt.money(o.port_cost)}, saving per run {fmt.money(o.saving_per_run)}, "
-            f"break-even runs {fmt.runs(o.break_even_runs)})"
-        )
-    return f"the engine's verdict is {r.verdict} but expect says {r.scenario.expect}: " + "; ".join(parts)
+        workloads.append({"name": w.workload.name, "verdict": o.verdict, "rule": deciding.rule, "gpu": o.gpu.total,
+                          "trainium": o.trainium.total, "runs": w.inputs.runs, "ports": o.ports, "port_cost": o.port_cost,
+                          "saving": o.saving_per_run, "break_even": o.break_even_runs})
+    return wording.mismatch(r.verdict, r.scenario.expect, workloads)

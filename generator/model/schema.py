@@ -2,6 +2,10 @@
 
 These models are the single source of truth for the file format. `schemas/scenario.schema.json` is
 exported from them (`guide schema`), and a test keeps the committed copy equal to the export.
+
+A scenario file as typed models (pydantic v2, `extra="forbid"`, strict types), every number bounded
+by what a real team could ask (`guide validate`, the calculator's field table and `guide mcp`'s tool
+read the same bounds); the JSON Schema in `schemas/` is exported from here.
 """
 
 from __future__ import annotations

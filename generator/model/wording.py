@@ -12,6 +12,15 @@ only place what comes out of here.
 
 Rules, inputs and thresholds this layer does not know (the engine may grow new ones) get a generic
 label made from their name and their figures in plain numbers.
+
+Every sentence a reader is told: the engine's step and reason codes in words (`worded`, which every
+output publishing them goes through), and for one evaluated workload its trace, summary cells,
+robustness and threshold sentences and chart rows as plain data; each sentence with figures is one
+template (`TEMPLATES`); the answer's headings and column names (`ANSWER_LABELS`) are those of a
+scenario page and of the calculator alike; and `tables()` is every table and template, which the
+calculator's data carries for `calculator/wording.mjs`, its mirror in logic only; what `guide mcp`
+alone says (each code's meaning, `ASSISTANT`) sits apart from those tables. Imports `formatting`
+alone: what it words is handed to it.
 """
 
 from __future__ import annotations
@@ -1059,6 +1068,256 @@ def scenario_row(r: Any, shown: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 
+# --- What the pages' charts say ----------------------------------------------------------------------
+# Each chart's title, the titles of its axes and legends, the labels its data shows and the summary its
+# text alternative leads with, for rendering/charts/specs.py to place. The cumulative cost's rows, marks and
+# summary are `present`'s (the calculator's chart says them too); these only the pages draw.
+CHART_WORDS = {
+    "cumulative": "Cumulative cost",
+    "breakdown": "Cost per run",
+    "sensitivity": "Sensitivity",
+    "titled": "{kind}: {name}",
+    "of_workload": "{title} ({workload})",
+    "your_case": "your case",
+    "calculator_source": "prices from data/prices.yaml",
+    "runs_axis": "Training runs",
+    "cost_axis": "Cumulative cost (USD)",
+    # A run's cost: each side's compute, and Trainium's porting spread over the plan.
+    "compute": "Compute",
+    "porting_spread": "Porting, spread over the plan",
+    "usd_per_run": "USD per run",
+    "breakdown_summary": "One run costs {gpu} on the GPU side and {trainium} on Trainium, plus {port_share} of porting per "
+                         "run when the plan's {ports} {spread} spread over {runs}.",
+    "is": "is",
+    "are": "are",
+    # The decision maps: the verdict over runs and one input, this case marked.
+    "runs_planned_axis": "Training runs planned",
+    "map_axis_relative_throughput": "Relative throughput (Trainium / GPU)",
+    "map_axis_port_weeks": "Port effort (engineer-weeks)",
+    "map_legend": "Verdict",
+    "weeks_here": "{weeks} engineer-weeks",
+    "this_case": "this case: {runs} at {value}",
+    "map_trainium": "Trainium in {trainium} of them",
+    "map_three": "Trainium in {trainium} of them, GPU in {gpu}, and neither in {neither}, where neither side can run",
+    "map_summary": "Across {cells} combinations of runs (1 to {runs_max}) and {axis}, the verdict is {verdicts}. "
+                   "The marked point is this case: {runs} at {value}.",
+    # The sensitivity chart: the difference at each end of each range.
+    "difference_axis": "GPU total minus Trainium total (USD); right of 0 favours Trainium",
+    "end_legend": "End of range",
+    "cheaper": "{amount} cheaper",
+    "dearer": "{amount} dearer",
+    "no_flips": "none",
+    "sensitivity_summary": "At the stated values Trainium's plan is {standing} than the GPU's. Inputs whose range flips "
+                           "the verdict: {flips}.",
+    # Price per peak FLOP, every instance and way of buying.
+    "price_performance": "Price per peak BF16 PFLOP-hour, by instance and purchase option",
+    "pflop_axis": "USD per peak dense BF16 PFLOP-hour (lower is better)",
+    "option_legend": "Purchase option",
+    "chip_sources": "prices and chip figures from {names}",
+    "price_performance_summary": "Peak-FLOP price of {count} instance and purchase-option pairs in {regions}. Cheapest per "
+                                 "peak PFLOP-hour: {instance} ({option}) at {usd}. Peak is not delivered throughput.",
+    # The reference workload's maps on the home and porting pages.
+    "pair": "{trainium} vs {gpu}",
+    "bought": "{trainium} against {gpu}",
+    "hours_a_run": "{hours} GPU instance-hours a run",
+    "map_title": "When does Trainium pay? {pair}, {bought}, {run}",
+    "port_map_title": "Porting effort against runs: {pair}, {run}",
+    "reference_source": "prices from {name} ({date}); {architecture} port of {weeks} engineer-weeks at {usd}",
+}
+# What each data column of a chart counts, for its metadata file; a column not named holds words.
+CHART_UNITS = {
+    "runs": "training runs", "cost": "USD", "usd": "USD", "difference": "USD (GPU total minus Trainium total)",
+    "usd_per_hour": "USD per instance-hour", "relative_throughput": "ratio, Trainium instance over GPU instance",
+    "port_weeks": "engineer-weeks", "usd_per_pflop_hour": "USD per PFLOP-hour", "value": "the input's own unit",
+}
+
+
+def _chart_say(key: str, **values: str) -> str:
+    return CHART_WORDS[key].format(**values)
+
+
+def chart_title(kind: str, name: str, workload: str | None = None) -> str:
+    """A chart's title: what it draws (a key of CHART_WORDS) and whose case, with the workload where a
+    scenario has several."""
+    title = _chart_say("titled", kind=CHART_WORDS[kind], name=name)
+    return title if workload is None else _chart_say("of_workload", title=title, workload=workload)
+
+
+def chart_subtitle(source: str, as_of: Any) -> str:
+    return _say("subtitle", source=source, as_of=f.date(as_of))
+
+
+def breakdown_summary(gpu: float, trainium: float, port_share: float, ports: int, runs: int) -> str:
+    return _chart_say("breakdown_summary", gpu=f.money(gpu), trainium=f.money(trainium), port_share=f.money(port_share),
+                      ports=_plural(ports, "port"), spread=CHART_WORDS["is" if ports == 1 else "are"], runs=_plural(runs, "run"))
+
+
+def map_axis(axis: str) -> str:
+    return CHART_WORDS["map_axis_" + axis]
+
+
+def map_value(axis: str, value: float) -> str:
+    """Where this case sits on a decision map's input axis, with its unit."""
+    return f.ratio(value) if axis == "relative_throughput" else _chart_say("weeks_here", weeks=f.weeks(value))
+
+
+def this_case(runs: int, axis: str, value: float) -> str:
+    return _chart_say("this_case", runs=_plural(runs, "run"), value=map_value(axis, value))
+
+
+def map_summary(cells: int, runs_max: int, axis: str, shares: dict[str, float], runs: int, value: float) -> str:
+    """A decision map in words: how its cells split between the verdicts (`shares` by verdict), and
+    where this case sits."""
+    if shares["neither"]:
+        verdicts = _chart_say("map_three", trainium=f.pct(shares["trainium"]), gpu=f.pct(shares["gpu"]),
+                              neither=f.pct(shares["neither"]))
+    else:
+        verdicts = _chart_say("map_trainium", trainium=f.pct(shares["trainium"]))
+    label = map_axis(axis)
+    return _chart_say("map_summary", cells=str(cells), runs_max=str(runs_max), axis=label[0].lower() + label[1:],
+                      verdicts=verdicts, runs=_plural(runs, "run"), value=map_value(axis, value))
+
+
+def sensitivity_summary(base: float, flips: list[str]) -> str:
+    """The difference at the stated values, and the inputs whose range alone flips the verdict."""
+    standing = _chart_say("cheaper", amount=f.money(base)) if base >= 0 else _chart_say("dearer", amount=f.money(-base))
+    return _chart_say("sensitivity_summary", standing=standing,
+                      flips=", ".join(range_label(n) for n in flips) or CHART_WORDS["no_flips"])
+
+
+def chip_sources(names: list[str]) -> str:
+    return _chart_say("chip_sources", names=", ".join(names))
+
+
+def price_performance_summary(count: int, regions: list[str], instance: str, option: str, usd: float) -> str:
+    return _chart_say("price_performance_summary", count=f.count(count), regions=listed(regions), instance=instance,
+                      option=option, usd=f.usd(usd, 2))
+
+
+def reference_map_titles(trainium: Any, gpu: Any, options: dict[str, str], gpu_hours: float) -> tuple[str, str]:
+    """The titles of the reference workload's two decision maps: its instances, the ways each is bought
+    (`options`: their labels) and its run's size."""
+    pair = _chart_say("pair", trainium=trainium.instance, gpu=gpu.instance)
+    bought = _chart_say("bought", trainium=options[trainium.option], gpu=options[gpu.option]).lower()
+    run = _chart_say("hours_a_run", hours=f.count(gpu_hours))
+    return (_chart_say("map_title", pair=pair, bought=bought, run=run), _chart_say("port_map_title", pair=pair, run=run))
+
+
+def reference_source(name: str, as_of: Any, architecture: str, weeks: float, usd: float) -> str:
+    return _chart_say("reference_source", name=name, date=f.date(as_of), architecture=architecture, weeks=f.weeks(weeks),
+                      usd=f.money(usd))
+
+
+# --- What the site's other files say --------------------------------------------------------------
+# The sentences of a link's card, the price moves' feed, the files for language models and a chart's
+# metadata, which rendering/ fills where it writes each file (the calculator says none of them).
+SITE_WORDS = {
+    # A link's card: the site's question and answer (docs/index.md's), a scenario's verdict and cost.
+    "question": "Should we train this model on AWS Trainium or on Nvidia GPUs?",
+    "answer": "It depends on how many runs you make on one architecture: many runs of a stable model favour Trainium.",
+    "site_card_alt": "The guide's question, {question} Its answer: {answer} Under them, its decision map: the verdict "
+                     "for the reference workload across training runs planned and Trainium's throughput relative to the GPU.",
+    "card_verdict": "Verdict: {label}",
+    "card_cost": "Trainium costs {than} than the GPU over the plan",
+    "card_cost_hybrid": "The workloads sent to Trainium cost {than} than the GPU over the plan",
+    "card_holds": "{holds}. {cost}",
+    "chart_alt": "{title}. {summary}",
+    "less": "{amount} less",
+    "more": "{amount} more",
+    "a_run": "{amount} a run",
+    "a_run_more": "{amount} more a run",
+    "over_the_plan": "{amount} over the plan",
+    "over_the_plan_more": "{amount} more over the plan",
+    "amounts": "{first} {per_run} {joint} {plan}, porting included",
+    "and": "and",
+    "but": "but {verb}",
+    "saving": "saving",
+    "costing": "costing",
+    "save": "save",
+    "cost": "cost",
+    "plan_saving": "Over the plan, Trainium costs {total} than the GPU, port included; {per_run} a run.",
+    "plan_saving_hybrid": "Over the plan, the workloads sent to Trainium cost {total} there than on the GPU, ports "
+                          "included; {per_run} a run.",
+    "verdict_sentence": "Verdict: {label}, with Trainium {amounts}, at prices as of {as_of}.",
+    "verdict_sentence_hybrid": "Verdict: {label}, with the workloads that go to Trainium {amounts}, at prices as of {as_of}.",
+    "verdict_sentence_other_rule": "Verdict: {label}{rule}, although Trainium would {amounts}, at prices as of {as_of}.",
+    "on_rule": " on {rule}",
+    # The price moves (data/history.yaml) on the "What changed" page and in its feed.
+    "changed": "changed",
+    "added": "newly listed",
+    "vanished": "no longer listed",
+    "returned": "listed again",
+    "none": "none",
+    "not_offered": "not offered",
+    "span": "{value} ({low} to {high})",
+    "move_title": "{instance}, {region}, {option}: {move}",
+    "moved": "{before} → {after}",
+    "moved_vanished": "no longer listed, last at {before}",
+    "moved_added": "newly listed at {after}",
+    "moved_returned": "listed again at {after} (last at {before})",
+    "verdict_moved": "verdict {before} → {after}",
+    "saving_moved": "saving per run {before} → {after}",
+    "effect": "{title} ({workload}): {parts}",
+    "effects_between": "; ",
+    "feed_title": "Trainium or GPU? Price moves",
+    "feed_subtitle": "Each price of the guide that changed, appeared or vanished, and the scenarios it moved.",
+    "feed_author": "Trainium or GPU? guide",
+    "feed_entry": "{instance} in {region}, {option}: {move} on {date}. Seen in {source}.",
+    "feed_no_effect": "No scenario's verdict or saving per run moved with it.",
+    # The files for language models (llms.txt, llms-full.txt).
+    "scenario_note": "verdict {verdict}{saving}. {summary}",
+    "saving_a_run": ", saving {amount} a run",
+    "result_link": "{title}: result as JSON",
+    "result_note": "the engine's whole result, as `guide evaluate --format json` writes it",
+    "chart_link": "Chart: {title}",
+    "chart_note": "its title, sources and dates, units, page and a citation; its data as CSV beside it",
+    "full_workload": "- {name}: {verdict}; total over the plan Trainium {trainium}, GPU {gpu}",
+    "full_scenario": "\n## {title}\n\nVerdict: {verdict}. {summary}\n\n{rows}\n\nPage: {page} · result: {result}\n",
+    "llms_about": "Every figure carries its source and the date that source shows; prices as of {as_of} at the latest. "
+                  "Each page's Markdown is at its address followed by `{suffix}`. The engine is also served to assistants "
+                  "by `guide mcp`, an MCP server.",
+    "scenarios_heading": "Scenarios",
+    "optional_heading": "Optional",
+    "data_link": "Data: {path}",
+    "data_note": "every figure of data/, one row each, with its source and date",
+    "full_link": "The whole guide in one file",
+    "full_note": "every page's Markdown",
+    "per_scenario": "{description} A part for each scenario; its Markdown: {markdown}",
+    "chart_named": "(A chart, {name}, is on the page.)",
+    # A chart away from its page: the last line of its exported subtitle, and its citation.
+    "address_line": "From the guide: ",
+    "the_guide": "the guide",
+    "citation": "{title}. {site}, {page} (figures as of {as_of}; {source}).",
+    # The downloads (downloads/): what each file holds.
+    "download_about": "{what} from the guide's data/, one row per figure, each with its source and the date the source shows",
+    "prices_download": "Prices (USD per instance-hour, Linux)",
+    "instances_download": "Instances",
+}
+
+
+def site_say(key: str, **values: str) -> str:
+    return SITE_WORDS[key].format(**values)
+
+
+# Why a scenario's `expect` is not the engine's verdict, with the figures that decided each workload.
+MISMATCH = {
+    "mismatch": "the engine's verdict is {verdict} but expect says {expect}: {workloads}",
+    "workload": "{name}: {verdict} by rule {rule} (GPU {gpu} vs Trainium {trainium} over {runs} runs, {ports} port(s) at "
+                "{port_cost}, saving per run {saving}, break-even runs {break_even})",
+    "between": "; ",
+}
+
+
+def mismatch(verdict: str, expect: str, workloads: list[dict[str, Any]]) -> str:
+    """The engine's verdict against the author's `expect`; each workload as plain figures (name, verdict,
+    deciding rule, both totals, runs, ports, port cost, saving per run, break-even runs)."""
+    said = [MISMATCH["workload"].format(
+        name=w["name"], verdict=w["verdict"], rule=w["rule"], gpu=f.money(w["gpu"]), trainium=f.money(w["trainium"]),
+        runs=w["runs"], ports=w["ports"], port_cost=f.money(w["port_cost"]), saving=f.money(w["saving"]),
+        break_even=f.runs(w["break_even"])) for w in workloads]
+    return MISMATCH["mismatch"].format(verdict=verdict, expect=expect, workloads=MISMATCH["between"].join(said))
+
+
 # --- For an assistant (`guide mcp`) ------------------------------------------------------------------
 
 # What each of the engine's codes means on its own, where neither STEPS nor REASONS has a sentence
@@ -1117,7 +1376,7 @@ def assistant(key: str, **values: str) -> str:
 
 def tables() -> dict[str, Any]:
     """Every table and template this module words with, as the calculator's data carries them
-    (generator/rendering/calculator.py): wording.mjs says nothing it does not find here."""
+    (generator/rendering/calculator/data.py): wording.mjs says nothing it does not find here."""
     return {
         "TEMPLATES": TEMPLATES, "SUMMARY_LABELS": SUMMARY_LABELS, "CHEAPER_SIDE": CHEAPER_SIDE, "CANNOT_RUN": CANNOT_RUN,
         "END_WORDS": END_WORDS, "SIDE_LABELS": SIDE_LABELS, "RANGE_LABELS": RANGE_LABELS, "STEPS": STEPS,

@@ -1,4 +1,6 @@
-"""The files the plugin hands MkDocs: generated files that know whether they changed."""
+"""The files the plugin hands MkDocs: generated files that know whether they changed.
+
+`GeneratedFile`: a file the plugin hands MkDocs, which knows whether it changed."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 
 if TYPE_CHECKING:
-    from generator.rendering.build import Generated
+    from generator.rendering.generate import Generated
 
 
 class GeneratedFile(File):

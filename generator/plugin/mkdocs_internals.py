@@ -4,6 +4,14 @@ else in `generator/` touches them (tests/test_mkdocs_internals.py), so a new MkD
 checked here, against the versions in CHECKED_AGAINST.
 
 Each use says in one line why the public interface is not enough.
+
+Every use of what MkDocs, Material and MkDocs' dev server do not offer plugins (private names,
+methods replaced on their objects, Material's search index edited in place, what MkDocs keeps of a
+page once it has written it), each with a line saying why, and `CHECKED_AGAINST`, the releases they
+were read against (a build on others warns), of the engine that runs the build (MkDocs, or
+ProperDocs, whose modules answer to the name `mkdocs`) and of Material.
+`tests/test_mkdocs_internals.py` finds no such use anywhere else in `generator/` and fails on other
+releases.
 """
 
 from __future__ import annotations

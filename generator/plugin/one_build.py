@@ -1,5 +1,10 @@
 """What one build hands from `on_files`, where the generator runs, to the MkDocs events after it, and
-what a build that fails, or that `mkdocs serve` starts again before it ended, stops and undoes."""
+what a build that fails, or that `mkdocs serve` starts again before it ended, stops and undoes.
+
+`OneBuild`: what one build's `on_files` hands the events after it (the site URL its files carry, its
+chart images still rendering, what the generator made, the embed files to link, MkDocs' navigation);
+a build that fails, or that `mkdocs serve` starts again before it ended, stops its renders and embed
+links, shows its error under serve, and leaves nothing it checked taken as done."""
 
 from __future__ import annotations
 
@@ -14,8 +19,8 @@ if TYPE_CHECKING:
 
     from generator.plugin.error_banner import ErrorBanner
     from generator.plugin.incremental.layer import Layer
-    from generator.rendering.build import Generated
-    from generator.rendering.images import Images
+    from generator.rendering.generate import Generated
+    from generator.rendering.charts.images import Images
     from generator.store.cachefile import Cache
 
 

@@ -1,4 +1,7 @@
-"""What the plugin keeps of one page (by its path in docs/) from one MkDocs event to the next."""
+"""What the plugin keeps of one page (by its path in docs/) from one MkDocs event to the next.
+
+`PageRecord`: what the plugin's events hand each other about one page (its published Markdown, its
+title, its held raw HTML, its HTML while search reads a part of it)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,22 @@
 """The guide as a MkDocs plugin: its options, the generator's files handed to MkDocs, the figures of
 hand-written pages that ask for them. What MkDocs would make again and an earlier build kept is the
-incremental build's, which every event is handed through one interface (`incremental.layer.Layer`),
+incremental layer's, which every event is handed through one interface (`incremental.layer.Layer`),
 done by nothing where the plugin's `incremental` option leaves it out.
 
 MkDocs does not reload plugin modules under `mkdocs serve`: edits to this package need a restart,
 edits to scenarios/ and data/ (which the plugin watches, `watching`) do not.
+
+`GuidePlugin` (entry point `mkdocs.plugins`, named under `plugins:` in mkdocs.yml), an adapter of
+some 250 lines: reads its options (`config.py`), runs `rendering/generate.py`'s `generate` and keeps
+what it made in a `OneBuild` (`one_build.py`), hands the generated pages and assets to MkDocs, fills
+in the figures of hand-written pages that ask for them, under `--dirty` gives a page MkDocs did not
+read again the title the last build found (MkDocs leaves it none, and the navigation showed "None"),
+hands each page to search as `search_handoff.py` shapes it, lets each page go of its HTML and
+Markdown once MkDocs has written it (a lone build also of its file's Markdown once read: MkDocs
+holds both until the build ends), and hands each MkDocs event on: to the incremental build
+(`incremental/layer.py`'s `Layer`, whichever kind it holds: no branch asks whether it is on,
+`tests/test_incremental_option.py`), to `publishing.py` once the pages are written, to `upkeep.py`
+after the build, to `one_build.py` when it fails.
 """
 
 from __future__ import annotations
@@ -28,7 +40,7 @@ from generator.plugin.one_build import OneBuild
 from generator.plugin.page_record import PageRecord
 from generator.plugin.stopping import StopAsCtrlC
 from generator.plugin.upkeep import Upkeep
-from generator.rendering.images import Images
+from generator.rendering.charts.images import Images
 from generator.store.cachefile import Cache
 
 log = logging.getLogger("mkdocs.plugins.guide")
@@ -84,7 +96,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
         self.incremental.put_aside(Path(config.site_dir))
 
     def _load(self, config: MkDocsConfig):
-        from generator.rendering.build import load
+        from generator.rendering.generate import load
 
         assert self.cache is not None, "on_config runs before the inputs are read"
         with failures.inputs_checked():
@@ -92,7 +104,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         # Runs on every (re)build, so a changed scenario or price is picked up by `mkdocs serve`.
-        from generator.rendering.build import generate
+        from generator.rendering.generate import generate
 
         cache, inc, options = self.cache, self.incremental, self.options
         assert cache is not None and options is not None, "on_config runs before on_files"
@@ -139,7 +151,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
             return markdown  # its HTML is stored: Markdown does not run on it
         # Hand-written pages opt into figures from data/ with `figures: true` in their front matter.
         if page.meta.get("figures"):
-            from generator.rendering.site import render_markdown_page
+            from generator.rendering.pages.hand_written import render_markdown_page
 
             assert self.build is not None and self.build.made is not None, "on_files runs before any page"
             markdown = render_markdown_page(self.build.made.renderer, markdown)

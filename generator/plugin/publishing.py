@@ -1,7 +1,13 @@
 """What the plugin adds to the site MkDocs makes: the site URL the generated files carry, each
 page's raw HTML blocks kept out of Markdown's way, its unfurl tags (and the template that puts them
 in its <head>), and, once the pages are written, the chart images and embed files linked from the
-cache, each page's Markdown beside its HTML, `llms.txt` and `llms-full.txt`."""
+cache, each page's Markdown beside its HTML, `llms.txt` and `llms-full.txt`.
+
+What the plugin adds to the site MkDocs makes: the site URL the generated files carry (mkdocs.yml's,
+under serve too), each page's unfurl tags (and `generator.THEME`'s `main.html`, added to the theme's
+templates, which puts them in its `<head>`), and once the pages are written the chart images and
+embed files linked from the cache, each non-scenario page's Markdown (as its figures filled it in),
+`llms.txt` and `llms-full.txt` (under serve, by `after_reload.py`)."""
 
 from __future__ import annotations
 
@@ -22,14 +28,16 @@ from generator import THEME
 from generator.plugin.failures import failed, link_failed
 from generator.plugin.incremental.layer import Layer
 from generator.plugin.page_record import PageRecord
-from generator.rendering import passthrough, published, unfurl
-from generator.rendering.images import Images
+from generator.rendering.pages import passthrough
+from generator.rendering.published import llms as published
+from generator.rendering.embeds import unfurl
+from generator.rendering.charts.images import Images
 from generator.store import html_cache
 from generator.store.cachefile import Cache
 
 if TYPE_CHECKING:
     from generator.plugin.one_build import OneBuild
-    from generator.rendering.build import Generated
+    from generator.rendering.generate import Generated
 
 log = logging.getLogger("mkdocs.plugins.guide")
 
@@ -154,7 +162,7 @@ def _write_published(site: Path, config: MkDocsConfig, made: Generated, site_url
 def write_markdown(site: Path, config: MkDocsConfig, made: Generated, site_url: str, nav, pages: Mapping[str, PageRecord],
                    *, dirty: bool) -> None:
     """Each page's Markdown beside its HTML, and llms.txt and llms-full.txt listing every page in the
-    order of the navigation, then the scenarios (whose own files `embeds.build` linked). Published
+    order of the navigation, then the scenarios (whose own files `embeds.embed_files` linked). Published
     Markdown the cache could not store (a read-only cache) is written here too: handed to MkDocs, a
     `.md` file would be built as a page. Raises OSError."""
     listed = [replace(p, markdown=(published_markdown(pages[p.path], site_url) if p.path in pages else None) or "") for p in nav_pages(nav)]

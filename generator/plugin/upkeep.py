@@ -1,6 +1,10 @@
 """What a build leaves to do once it is done: the cache's digests recorded, the cache held to its
 bound after a build that added to it, and under `mkdocs serve` the image workers started for the
-next save. Under serve the incremental build runs these between saves; otherwise they run at once."""
+next save. Under serve the incremental layer runs these between saves; otherwise they run at once.
+
+After a build: the cache's digests recorded and the cache held to its bound, the image workers
+started for the next save; when `mkdocs serve` stops, the digests of the saves since its last idle
+moment recorded and the workers closed."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ import logging
 from collections.abc import Callable
 
 from generator.plugin.incremental.between_saves import Chore
-from generator.rendering.images import Images, Workers
+from generator.rendering.charts.images import Images, Workers
 from generator.store.cachefile import Cache
 
 log = logging.getLogger("mkdocs.plugins.guide")

@@ -2,7 +2,7 @@
 system's change notices as well as by MkDocs' polling.
 
 MkDocs looks at every watched file each half second, plus the time a look takes, so a save waited for
-its next look before its build began (benchmarks/README.md, session 9). The system's notices
+its next look before its build began (benchmarks/README.md, `live_edit.py`). The system's notices
 (inotify, FSEvents, ReadDirectoryChangesW, through watchdog) tell of a save as it happens. Some file
 systems never send them (a folder shared into a virtual machine, some network mounts), so MkDocs
 keeps polling the folders; a change it finds that the notices already told of, the file as it was

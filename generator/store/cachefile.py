@@ -5,6 +5,31 @@ The cache only saves time, so nothing read from it is trusted: an entry that is 
 or foreign reads as missing and is made again. Files the build reads carry a header with the size
 and sha256 of what follows; files the build links into the site are checked against the hash they
 were stored under. Every file a build reads or links is recorded, so pruning knows what is in use.
+
+`Cache`: one object per cache folder and process (the plugin keeps it on its instance, a command
+makes its own) handed to every store. It finds each store's folder and entry names in the registry,
+and keeps the record of what this build used and wrote, what a `mkdocs serve` process keeps between
+builds (parsed entries, each store's memo, the entry names the last build used with the paths they
+gave), the file digests kept per file identity like git's index (`digests.json`, recorded after each
+build; under `mkdocs serve` between saves, with each used file's time of last use), the bound after
+a build and pruning what no store marked used. Files are written through a temporary file and a
+rename and read back only whole (a header with size and sha256); where the cache may be (never
+inside `docs/`, `scenarios/`, `data/`) is checked before anything is written.
+
+What a process keeps between `mkdocs serve` rebuilds (catalog, evaluations, cache entries read or
+stored, compiled templates) is keyed by the bytes it came from, never by time; only the scenario
+files' bytes are kept by their stat, as git's index keeps its files (a file modified within two
+seconds of being read is read again). Under `mkdocs serve --dirty` alone, the cache files a save
+checked and linked into the site folder are taken as checked by the next save (`Cache.settle`), and
+the generated files the last finished build wrote as written (`GeneratedFile`), so a file edited in
+place or removed there goes unseen until it changes or the server restarts; a failed build settles
+nothing, and the next build writes again every generated file it may have written. A chart that is
+the very object the last save linked (its scenario's stored entry, unchanged), or one equal to a
+chart the last save checked file by file, with every file settled, is linked as it was without a
+look at any of them (`embeds.carried`). Serve also keeps its image workers started between saves
+(`images.Workers`), and leaves what goes over every file a build used (times of last use, the
+digests record, the bound, a full garbage collection) to the moments between saves
+(`plugin/incremental/between_saves.py`). A lone `mkdocs build` keeps no cache entry past its use.
 """
 
 from __future__ import annotations

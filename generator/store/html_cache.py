@@ -7,12 +7,15 @@ where it sits in the site, mkdocs.yml (its Markdown extensions and their setting
 `use_directory_urls`), the generator's code (the math fences live in it) and the versions of the
 libraries (`Cache.keys`); an entry is found by a hash of all of these, each named (`ConvertedPages.parts`).
 So do the build's plugins: the plugin uses this store only where search and the guide are its only
-plugins (`plugin/incremental/build.pages_only_ours`), named in mkdocs.yml, their versions MkDocs',
+plugins (`plugin/incremental/reuse.pages_only_ours`), named in mkdocs.yml, their versions MkDocs',
 Material's and this code's; another plugin's page hooks would be skipped on a stored page.
 Scenario pages hold no Markdown links to other pages, so what else is in the site does not change
 them. The cache only saves time: a damaged entry reads as missing and the page is converted afresh.
 
 MkDocs-free: the plugin (`generator.plugin`) stores what MkDocs made of a page and gives it back to MkDocs.
+
+What a scenario page's Markdown converted to (HTML, table of contents, title, anchors), and which
+part of it the search index reads.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ SCENARIOS_INDEX = "scenarios/index.md"
 def scenario_page(path: str) -> bool:
     """The pages whose HTML is stored: the scenario pages, which grow with the number of scenarios and
     hold no Markdown link (whose HTML would depend on which other pages exist). The embed gallery
-    grows too, but its sections are one held block Markdown never parses (rendering.passthrough):
+    grows too, but its sections are one held block Markdown never parses (rendering.pages.passthrough):
     converting it again takes less than storing and reading it."""
     return path.startswith("scenarios/") and path != SCENARIOS_INDEX
 

@@ -17,6 +17,10 @@ serve` puts its own address there: the link is stored with a mark in place of th
 files `mkdocs build` stored serve the preview that follows it, and the other way round.
 
 MkDocs-free: `generator.plugin.incremental.theme_inputs` gathers what the check is made of from MkDocs' objects.
+
+The HTML file Material made of a scenario page, with its search entries, checked against everything
+else the theme reads; each is read as its page is written, and a page whose file is missing or stale
+falls back to its own template.
 """
 
 from __future__ import annotations

@@ -10,6 +10,18 @@ the versions of the libraries that shape anything the build makes. A change to e
 entry again, but the chart images', whose key is narrower: rendering them is most of a cold build.
 A rendering module that owns a store supplies its own parts through `EntryNames` or `hashed`; this
 module imports nothing of ours.
+
+The table above (`STORES`, `MEMOS`), the code digest, the library versions (`LIBRARIES`),
+`EntryNames` and the images' `hashed` start. Imports nothing of ours.
+
+Named parts: the sha256 of `name\\0value\\0` parts in name order (`EntryNames`): the one code digest
+(every file of the package), the one list of library versions, and the store's own parts. Rendering
+parts: the chart images' narrower key (vl-convert's version, PNG scale, `fonts.conf`, `images.py`,
+then spec and headings), which spares a cold image render on other code changes. Checked: a header
+with size and sha256, read back only whole. Linked: raw bytes hard-linked into sites, checked
+against a recorded size and sha256. A store is found only through this table (`Cache.folder`,
+`Cache.names`, `Cache.memo` refuse a name it lacks; `tests/test_store_registry.py` checks every file
+a build leaves belongs to one store).
 """
 
 from __future__ import annotations
@@ -92,7 +104,7 @@ TABLE: tuple[Store, ...] = (
     Store("known", "scenarios", ("*.json",), Recipe.NAMED, Encoding.CHECKED,
           "scenarios and catalogs that validated (store/validation_cache.py)"),
     Store("rendered", "pages", ("*.json",), Recipe.NAMED, Encoding.CHECKED,
-          "what each scenario rendered to: page, charts, where its embed texts are stored, index row (rendering/scenario_cache.py)"),
+          "what each scenario rendered to: page, charts, where its embed texts are stored, index row (rendering/pages/scenario_cache.py)"),
     Store("converted", "html", ("*.json",), Recipe.NAMED, Encoding.CHECKED,
           "scenario pages' HTML, table of contents and anchors (store/html_cache.py)"),
     Store("themed", "themed", ("*.json",), Recipe.NAMED, Encoding.CHECKED,
@@ -103,13 +115,13 @@ TABLE: tuple[Store, ...] = (
                                "*.card", "*.sums.json"),
           Recipe.RENDERING, Encoding.LINKED,
           "chart images (a scenario chart's narrow SVGs too), with their sizes and sums in a checked `.sums.json` "
-          "(rendering/images.py)"),
+          "(rendering/charts/images.py)"),
     Store("vega", "embeds", ("*.vg.json",), Recipe.NAMED, Encoding.CHECKED,
-          "charts' compiled Vega skeletons (rendering/embeds.py compile_vega)"),
+          "charts' compiled Vega skeletons (rendering/embeds/folders.py compile_vega)"),
     Store("texts", "embeds/texts", ("*",), Recipe.CONTENT, Encoding.LINKED,
-          "embed folders' text files (rendering/embeds.py)"),
+          "embed folders' text files (rendering/embeds/folders.py)"),
     Store("assets", "", ("vega-runtime-*.js",), Recipe.NAMED, Encoding.CHECKED,
-          "the Vega runtime the site serves (rendering/assets.py)"),
+          "the Vega runtime the site serves (rendering/charts/vega_runtime.py)"),
     Store("digests", "", ("digests.json",), Recipe.FIXED, Encoding.CHECKED,
           "the digests of the cache's files, by their stat, as git's index keeps them (store/cachefile.py)"),
 )
@@ -123,14 +135,14 @@ MEMOS: dict[str, str] = {
     "known:evaluated": "scenarios evaluated against that catalog (inputs/cached_loading.py)",
     "compiled": "Jinja's compiled templates (store/template_cache.py)",
     "markdown": "the hash of each page's Markdown (store/html_cache.py)",
-    "vega": "charts compiled to Vega, by shape (rendering/embeds.py, rendering/site.py)",
-    "reference": "the reference workload evaluated (rendering/site.py)",
-    "schema page": "the schema page (rendering/site.py)",
-    "home charts": "the home page's charts (rendering/site.py)",
-    "images": "chart images found whole, with their sums (rendering/images.py)",
-    "texts": "where each embed text was stored (rendering/embeds.py)",
-    "chart links": "each chart's links, by the chart object (rendering/embeds.py)",
-    "checked chart links": "each chart's links checked file by file, by chart id (rendering/embeds.py)",
+    "vega": "charts compiled to Vega, by shape (rendering/embeds/folders.py, rendering/pages/renderer.py)",
+    "reference": "the reference workload evaluated (rendering/pages/renderer.py)",
+    "schema page": "the schema page (rendering/pages/renderer.py)",
+    "home charts": "the home page's charts (rendering/pages/renderer.py)",
+    "images": "chart images found whole, with their sums (rendering/charts/images.py)",
+    "texts": "where each embed text was stored (rendering/embeds/folders.py)",
+    "chart links": "each chart's links, by the chart object (rendering/embeds/folders.py)",
+    "checked chart links": "each chart's links checked file by file, by chart id (rendering/embeds/folders.py)",
     "entry names": "each named store's entry names, with the paths given, by the parts common to a build (store/cachefile.py)",
 }
 
@@ -153,7 +165,7 @@ class EntryNames:
     is made from, each `name\0value\0`, in the order of their names; an entry's own parts take the
     place of common ones of the same name. Most parts are common to every entry of a build: they
     are sorted and hashed once, not again for each of the thousands of entries a save looks up
-    (benchmarks/README.md, session 9)."""
+    (benchmarks/README.md, `live_edit.py`)."""
 
     def __init__(self, directory: Path, common: dict[str, str], suffix: str = ".json", *, remember: bool = False):
         """remember: keep each path given, by the entry's own parts (a process that builds again and again)."""

@@ -1,5 +1,8 @@
 """The validation cache: scenarios and data/ that passed validation before, so a warm build skips
-parsing them."""
+parsing them.
+
+Scenarios and the catalog that validated before, by the hash of their bytes and of the code: a warm
+build skips parsing them with positions."""
 
 from __future__ import annotations
 

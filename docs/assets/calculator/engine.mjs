@@ -4,7 +4,7 @@
 // No DOM here, and no words: each step and each reason a side cannot run is a code with its numbers
 // (engine.py's STEP_CODES, REASON_CODES), which wording.mjs turns into sentences.
 
-// engine.py's constants, which the calculator's data carries (`engine`, generator/rendering/calculator.py):
+// engine.py's constants, which the calculator's data carries (`engine`, generator/rendering/calculator/data.py):
 // `learn` them once, before anything is evaluated. RANGE_INPUTS: each ranged input's end that favours
 // Trainium less and more; COST_RULES: the rules whose verdict the plan's costs decide; HOURLY_OPTIONS:
 // the ways paid by the hour and not interrupted; THRESHOLD_PROBE: how little either side of a threshold
@@ -914,26 +914,26 @@ export function findPrice(data, instance, region, option) {
   return data.prices.find((p) => p.instance === instance && p.region === region && p.option === option) || null;
 }
 
-// Problems with names that point into the catalog, as [field, message] pairs.
+// Problems with names that point into the catalog, as [field, code] pairs: resolve.py's
+// check_references, which words them for a scenario's author; wording.mjs's referenceError words
+// them for the calculator's reader. The codes are these alone (tests/test_calculator_wording.py).
 export function checkReferences(w, data) {
   const problems = [];
   for (const side of ["trainium", "gpu"]) {
     const c = w[side];
     const inst = data.instances[c.instance];
-    if (!inst) { problems.push([`${side}.instance`, `unknown instance '${c.instance}'`]); continue; }
-    if (inst.side !== side) { problems.push([`${side}.instance`, `${c.instance} is a ${inst.side} instance`]); continue; }
+    if (!inst) { problems.push([`${side}.instance`, "unknown"]); continue; }
+    if (inst.side !== side) { problems.push([`${side}.instance`, "other-side"]); continue; }
     const p = findPrice(data, c.instance, c.region, c.option);
-    if (!p) problems.push([`${side}.option`, `no ${c.option} price for ${c.instance} in ${c.region}`]);
-    else if (!p.offered) problems.push([`${side}.option`, `${c.instance} is not sold ${c.option} in ${c.region}`]);
+    if (!p) problems.push([`${side}.option`, "no-price"]);
+    else if (!p.offered) problems.push([`${side}.option`, "not-offered"]);
   }
   const allowed = w.regions || [];
   if (allowed.length && data.instances[w.trainium.instance] && data.instances[w.gpu.instance]) {
     const out = ["trainium", "gpu"].filter((side) => !offered(w, side, data));
-    if (out.length === 2) problems.push(["regions", `neither instance is offered in ${allowed.join(", ")}`]);
+    if (out.length === 2) problems.push(["regions", "offered-nowhere"]);
     for (const side of ["trainium", "gpu"]) {
-      if (!out.includes(side) && !allowed.includes(w[side].region)) {
-        problems.push([`${side}.region`, `the workload may only use ${allowed.join(", ")}; price ${w[side].instance} there`]);
-      }
+      if (!out.includes(side) && !allowed.includes(w[side].region)) problems.push([`${side}.region`, "not-allowed"]);
     }
   }
   return problems;

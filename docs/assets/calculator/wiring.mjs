@@ -8,7 +8,7 @@ import { evaluateWorkload, checkReferences, findPrice, ways, learn as learnEngin
 import * as say from "./wording.mjs";
 import { hourly, hourlyExact } from "./format.mjs";
 
-// The form's fields as the page bakes them in (generator/rendering/calculator_fields.py): each one's
+// The form's fields as the page bakes them in (generator/rendering/calculator/fields.py): each one's
 // URL parameter, id, path in a workload and what a value may be, read from the scenario schema at
 // build time. setup() reads them; nothing here restates a bound or a parameter's name.
 let FIELDS = [];
@@ -408,12 +408,9 @@ async function drawLatest() {
 let current = null; // { workload, result, shown } of the last good recompute
 let pricesShown = ""; // the price line as last placed, so an edit that leaves it alone does not re-announce it
 
-// What checkReferences finds goes under the field it concerns, in wording.mjs's words.
-const REFERENCE_FIELDS = {
-  "trainium.instance": "calc-trn-instance", "trainium.region": "calc-trn-region", "trainium.option": "calc-trn-option",
-  "gpu.instance": "calc-gpu-instance", "gpu.region": "calc-gpu-region", "gpu.option": "calc-gpu-option",
-  "regions": "calc-regions",
-};
+// What checkReferences finds goes under the field it names (its path in the field table), in
+// wording.mjs's words; the ids it marked are cleared at the next check.
+let referenceMarked = [];
 
 // The answer stays for the last valid inputs while a field is wrong, marked as such, so a reader
 // who mistypes does not lose it; only before any valid input is there nothing to show.
@@ -469,11 +466,16 @@ function recompute() {
   });
   const { workload, bad, missing: empty } = workloadFromForm();
   const root = $("guide-calc");
-  Object.values(REFERENCE_FIELDS).forEach((id) => setError(id, ""));
+  referenceMarked.forEach((id) => setError(id, ""));
+  referenceMarked = [];
   if (!workload) { invalid(bad, empty); return; }
   const problems = checkReferences(workload, data);
   if (problems.length) {
-    for (const p of problems) setError(REFERENCE_FIELDS[p[0]], say.referenceError(workload, p));
+    for (const p of problems) {
+      const id = byPath[p[0]].id;
+      setError(id, say.referenceError(workload, p));
+      referenceMarked.push(id);
+    }
     invalid(problems.length);
     return;
   }
@@ -663,6 +665,7 @@ export function teardown() {
   current = null;
   pricesShown = "";
   lastEdited = null;
+  referenceMarked = [];
   typed.clear();
 }
 

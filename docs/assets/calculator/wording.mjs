@@ -2,7 +2,7 @@
 // giving the same strings (tests/test_parity.py). It takes the workload as evaluateWorkload returns
 // it, the engine's cost curve and the two prices' source and date, and returns plain data;
 // wiring.mjs only escapes and places it. The words themselves are wording.py's tables and templates,
-// which the calculator's data carries (`words`, generator/rendering/calculator.py): `learn` them
+// which the calculator's data carries (`words`, generator/rendering/calculator/data.py): `learn` them
 // once, before anything is said. This half of the module holds only the logic of what is said.
 // The end of this module fills the calculator page's own messages (its fields, link, buttons and
 // download), which no scenario page says. Rules, inputs and thresholds this layer does not know get
@@ -630,8 +630,9 @@ export const valueAboveRange = (what, value, high) => tell("above_range", { what
 export const lowEndAboveValue = (what, low, value) => tell("low_end_above", { what, low, value });
 export const highEndBelowValue = (what, high, value) => tell("high_end_below", { what, high, value });
 
-// What checkReferences (engine.mjs) finds about one side's instance or purchase option.
-export function referenceError(w, [field, problem]) {
+// What checkReferences (engine.mjs) finds about one side's instance or purchase option: a field and
+// its code.
+export function referenceError(w, [field, code]) {
   const regions = (w.regions || []).join(", ");
   if (field === "regions") return tell("offered_nowhere", { trainium: w.trainium.instance, gpu: w.gpu.instance, regions });
   const [side, what] = field.split(".");
@@ -642,7 +643,7 @@ export function referenceError(w, [field, problem]) {
   }
   if (what === "region") return tell("region_not_allowed", { regions, instance: c.instance });
   const sale = { option: c.option, instance: c.instance, region: c.region };
-  return problem.startsWith("no ") ? tell("no_price", sale) : tell("not_sold", sale);
+  return code === "no-price" ? tell("no_price", sale) : tell("not_sold", sale);
 }
 
 // While a field is wrong: the answer kept for the last valid inputs, or none yet.

@@ -1,4 +1,4 @@
-"""The incremental build as the plugin sees it: one interface (`Layer`), met by `IncrementalBuild` when
+"""The incremental layer as the plugin sees it: one interface (`Layer`), met by `Reuse` when
 the plugin's `incremental` option is on and by `Off`, which does nothing of its own, when it is off.
 The plugin calls every event on whichever it holds and never asks which (`switched` picks it)."""
 
@@ -15,17 +15,17 @@ from mkdocs.structure.pages import Page
 
 from generator.plugin.files import GeneratedFile, page_file
 from generator.plugin.incremental.between_saves import Chore
-from generator.plugin.incremental.build import IncrementalBuild
-from generator.rendering import embeds
-from generator.rendering.images import Images
+from generator.plugin.incremental.reuse import Reuse
+from generator.rendering.embeds import folders as embeds
+from generator.rendering.charts.images import Images
 from generator.store.cachefile import Cache
 
 if TYPE_CHECKING:
-    from generator.rendering.build import Generated
+    from generator.rendering.generate import Generated
 
 
 class Layer(Protocol):
-    """What the plugin hands the incremental build at each MkDocs event, in the order they come."""
+    """What the plugin hands the incremental layer at each MkDocs event, in the order they come."""
 
     def stop(self) -> None:
         """The layer is left (mkdocs.yml turned it off, or MkDocs shuts down)."""
@@ -160,8 +160,8 @@ class Off:
 def switched(current: Layer | None, on: bool, *, serving: bool, dirty: bool) -> Layer:
     """The layer for a build whose `incremental` option is on: current if it is of that kind, else a
     new one, current stopped (under `mkdocs serve`, a save may change the option in mkdocs.yml)."""
-    if current is not None and isinstance(current, IncrementalBuild) == on:
+    if current is not None and isinstance(current, Reuse) == on:
         return current
     if current is not None:
         current.stop()
-    return IncrementalBuild(serving=serving, dirty=dirty) if on else Off()
+    return Reuse(serving=serving, dirty=dirty) if on else Off()

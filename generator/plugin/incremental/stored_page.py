@@ -1,4 +1,7 @@
-"""Scenario pages whose HTML an earlier build converted from the same Markdown."""
+"""Scenario pages whose HTML an earlier build converted from the same Markdown.
+
+`StoredPage`: a scenario page whose HTML an earlier build converted, which MkDocs builds without
+running Markdown."""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ class StoredPage(PageWithKeptUrls):
     def __init__(self, file: File, config: MkDocsConfig, markdown: str, stored: Converted, urls: dict[tuple, tuple]):
         """urls: what MkDocs made of each stored page's URLs, by what it made them from. Under
         `mkdocs serve` each save makes a page object for each of thousands of pages, whose URLs are
-        those of the last save but for a changed site URL (benchmarks/README.md, session 9)."""
+        those of the last save but for a changed site URL (benchmarks/README.md, `live_edit.py`)."""
         self.source = markdown
         self.stored = stored
         super().__init__(file, config, urls)

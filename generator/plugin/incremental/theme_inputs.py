@@ -1,5 +1,7 @@
 """What the theme reads when it makes a page's file, gathered from MkDocs' objects for `themed`'s
-check: the site's part (settings, theme, search settings, navigation) and each page's own."""
+check: the site's part (settings, theme, search settings, navigation) and each page's own.
+
+What the theme reads when it makes a page's file, for `page_file_cache`'s check."""
 
 from __future__ import annotations
 

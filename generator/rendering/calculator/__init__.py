@@ -1,0 +1,1 @@
+"""The calculator's data: the catalog, the engine's constants, the words and the field table its page bakes in."""
