@@ -587,7 +587,7 @@ def _edit_to_gpu(calc: Calc) -> None:
 
 def _same_case(calc: Calc) -> None:
     calc.page.wait_for_function(
-        "() => document.querySelector('#guide-calc[data-ready]') && location.pathname.endsWith('/calculator/')")
+        "() => document.querySelector('#guide-calc[data-ready]') && location.pathname.endsWith('/calculator/')", timeout=90_000)
     assert calc.page.input_value("#calc-runs") == "1", calc.page.url
     assert calc.verdict() == "gpu", calc.page.url
     assert "n=1" in calc.page.url
@@ -623,9 +623,9 @@ def test_every_link_on_the_calculator_keeps_an_edited_case(calc: Calc):
         calc.page.eval_on_selector_all("a[href]", "(els, i) => els[i].click()", i)
         calc.page.wait_for_load_state()
         calc.page.wait_for_function("t => location.href === t || !location.pathname.endsWith('/calculator/')",
-                                    arg=target.split("#")[0] if "/calculator/" not in target else target)
+                                    arg=target.split("#")[0] if "/calculator/" not in target else target, timeout=90_000)
         if "/calculator/" not in calc.page.url:
-            calc.page.wait_for_selector("article h1")
+            calc.page.wait_for_selector("article h1", timeout=90_000)
             calc.page.go_back()
         _same_case(calc)
         followed += 1
