@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from filelock import FileLock
+from browser_support import LOCAL, TIMEOUT_MS, Recorder, Tab
 from site_support import (CHROMIUM, CHROMIUM_ARGS, FROZEN, TWO_SCENARIO_DAY, BuiltSite, build_copy, copy_project,
                           copy_two_scenario_project, machine_store_files, seed_machine_stores, write_untrusted_scenario)
 
@@ -293,3 +294,27 @@ def browser():
         b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture
+def open_tab(browser) -> Iterator:
+    """open_tab(base_url, color_scheme="light") -> Tab with a fresh context and a Recorder attached."""
+    contexts = []
+
+    def make(base: str, color_scheme: str = "light", **options) -> Tab:
+        options = {"viewport": {"width": 1280, "height": 900}, **options}
+        context = browser.new_context(color_scheme=color_scheme, service_workers="block", **options)
+        contexts.append(context)
+        recorder = Recorder()
+        context.on("request", recorder.on_request)
+        # Nothing may leave the machine even if a page tries: record it (above) and refuse it.
+        context.route(lambda url: not url.startswith(LOCAL), lambda route: route.abort())
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.on("console", recorder.on_console)
+        page.on("pageerror", recorder.on_page_error)
+        return Tab(page, recorder, base)
+
+    yield make
+    for context in contexts:
+        context.close()

@@ -585,9 +585,13 @@ def _edit_to_gpu(calc: Calc) -> None:
     assert calc.verdict() == "gpu"
 
 
-def _same_case(calc: Calc) -> None:
-    calc.page.wait_for_function(
-        "() => document.querySelector('#guide-calc[data-ready]') && location.pathname.endsWith('/calculator/')", timeout=90_000)
+def _same_case(calc: Calc, came_from: str = "") -> None:
+    try:
+        calc.page.wait_for_function(
+            "() => document.querySelector('#guide-calc[data-ready]') && location.pathname.endsWith('/calculator/')",
+            timeout=90_000)
+    except Exception as error:
+        raise AssertionError(f"no calculator at {calc.page.url} after {came_from or 'the edit'}") from error
     assert calc.page.input_value("#calc-runs") == "1", calc.page.url
     assert calc.verdict() == "gpu", calc.page.url
     assert "n=1" in calc.page.url
@@ -625,9 +629,12 @@ def test_every_link_on_the_calculator_keeps_an_edited_case(calc: Calc):
         calc.page.wait_for_function("t => location.href === t || !location.pathname.endsWith('/calculator/')",
                                     arg=target.split("#")[0] if "/calculator/" not in target else target, timeout=90_000)
         if "/calculator/" not in calc.page.url:
-            calc.page.wait_for_selector("article h1", timeout=90_000)
+            # Material moves the address before it swaps the page in: going back before the swap
+            # would race its own navigation, which no reader's thumb does.
+            calc.page.wait_for_function("() => !document.getElementById('guide-calc') && document.querySelector('article h1')",
+                                        timeout=90_000)
             calc.page.go_back()
-        _same_case(calc)
+        _same_case(calc, target)
         followed += 1
     assert followed > 20
 
