@@ -1,17 +1,14 @@
-"""What the plugin adds to the site MkDocs makes: the site URL the generated files carry, each
-page's raw HTML blocks kept out of Markdown's way, its unfurl tags (and the template that puts them
-in its <head>), and, once the pages are written, the chart images and embed files linked from the
-cache, each page's Markdown beside its HTML, `llms.txt` and `llms-full.txt`.
-
-What the plugin adds to the site MkDocs makes: the site URL the generated files carry (mkdocs.yml's,
-under serve too), each page's unfurl tags (and `generator.THEME`'s `main.html`, added to the theme's
-templates, which puts them in its `<head>`), and once the pages are written the chart images and
-embed files linked from the cache, each non-scenario page's Markdown (as its figures filled it in),
-`llms.txt` and `llms-full.txt` (under serve, by `after_reload.py`)."""
+"""What the plugin adds to the site MkDocs makes: the site URL the generated files carry (mkdocs.yml's,
+under serve too), each page's raw HTML blocks kept out of Markdown's way, its unfurl tags (and
+`generator.THEME`'s `main.html`, added to the theme's templates, which puts them in its `<head>`),
+and once the pages are written the chart images and embed files linked from the cache, each
+non-scenario page's Markdown (as its figures filled it in, stored in the cache by what it is made
+from), `llms.txt` and `llms-full.txt` (under serve, by `after_reload.py`)."""
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import logging
 import posixpath
 from collections.abc import Callable, Mapping
@@ -81,13 +78,28 @@ def hold_back(page: Page, markdown: str, record: PageRecord) -> str:
     return markdown
 
 
-def published_markdown(record: PageRecord, site_url: str) -> str | None:
+def published_markdown(record: PageRecord, site_url: str, cache: Cache | None = None) -> str | None:
     """A page's Markdown as published beside it, made when first asked for: a build writes it once
     its pages are written, `mkdocs serve` once they are served (the embed gallery's is 12 MB at three
-    thousand scenarios)."""
+    thousand scenarios). cache: where it is kept by what it is made from; saying a page's HTML in
+    Markdown is most of a warm build's own work at a thousand scenarios."""
     if record.unpublished is not None:
-        record.markdown, record.unpublished = published.page_markdown(*record.unpublished, site_url), None
+        markdown, page = record.unpublished
+        record.markdown, record.unpublished = _stored_markdown(markdown, page, site_url, cache), None
     return record.markdown
+
+
+def _stored_markdown(markdown: str, page: str, site_url: str, cache: Cache | None) -> str:
+    if cache is None:
+        return published.page_markdown(markdown, page, site_url)
+    own = {"page": page, "site_url": site_url, "markdown": hashlib.sha256(markdown.encode("utf-8")).hexdigest()}
+    path = cache.names("published", suffix=".md").path(own)
+    body = cache.read_checked(path)
+    if body is not None:
+        return body.decode("utf-8")
+    text = published.page_markdown(markdown, page, site_url)
+    cache.store(path, text)
+    return text
 
 
 def put_back(page: Page, html: str, record: PageRecord) -> str:
@@ -138,7 +150,7 @@ def join_site(site: Path, config: MkDocsConfig, build: OneBuild, images: Images 
     except OSError as e:
         raise link_failed(e) from None
     incremental.drop_empty(site)
-    write = functools.partial(_write_published, site, config, made, build.published, build.nav, pages, dirty)
+    write = functools.partial(_write_published, site, config, made, build.published, build.nav, pages, dirty, cache)
     if later is None:
         write()
     else:
@@ -152,26 +164,26 @@ def join_site(site: Path, config: MkDocsConfig, build: OneBuild, images: Images 
 
 
 def _write_published(site: Path, config: MkDocsConfig, made: Generated, site_url: str, nav, pages: Mapping[str, PageRecord],
-                     dirty: bool) -> None:
+                     dirty: bool, cache: Cache) -> None:
     try:
-        write_markdown(site, config, made, site_url, nav, pages, dirty=dirty)
+        write_markdown(site, config, made, site_url, nav, pages, dirty=dirty, cache=cache)
     except OSError as e:
         raise failed("Writing the pages' Markdown and llms.txt into the site folder", e) from None
 
 
 def write_markdown(site: Path, config: MkDocsConfig, made: Generated, site_url: str, nav, pages: Mapping[str, PageRecord],
-                   *, dirty: bool) -> None:
+                   *, dirty: bool, cache: Cache | None = None) -> None:
     """Each page's Markdown beside its HTML, and llms.txt and llms-full.txt listing every page in the
     order of the navigation, then the scenarios (whose own files `embeds.embed_files` linked). Published
     Markdown the cache could not store (a read-only cache) is written here too: handed to MkDocs, a
     `.md` file would be built as a page. Raises OSError."""
-    listed = [replace(p, markdown=(published_markdown(pages[p.path], site_url) if p.path in pages else None) or "") for p in nav_pages(nav)]
+    listed = [replace(p, markdown=(published_markdown(pages[p.path], site_url, cache) if p.path in pages else None) or "") for p in nav_pages(nav)]
     for path, text in made.texts.items():
         if path.endswith(".md"):
             (site / path).parent.mkdir(parents=True, exist_ok=True)
             (site / path).write_text(text, encoding="utf-8")
     for path, record in pages.items():
-        markdown = published_markdown(record, site_url)
+        markdown = published_markdown(record, site_url, cache)
         if markdown is None or (dirty and record.written is markdown):
             continue  # `mkdocs serve --dirty` did not convert the page again: its file is as written
         dest = site / published.markdown_path(path)

@@ -109,6 +109,8 @@ TABLE: tuple[Store, ...] = (
           "scenario pages' HTML, table of contents and anchors (store/html_cache.py)"),
     Store("themed", "themed", ("*.json",), Recipe.NAMED, Encoding.CHECKED,
           "scenario pages' files as the theme made them, with their search entries (store/page_file_cache.py)"),
+    Store("published", "published", ("*.md",), Recipe.NAMED, Encoding.CHECKED,
+          "the hand-written pages' Markdown as published beside them, by the Markdown they were made from (plugin/publishing.py)"),
     Store("compiled", "templates", ("*/*.bc",), Recipe.NAMED, Encoding.CHECKED,
           "compiled Jinja templates, a folder for each state of the code and libraries (store/template_cache.py)"),
     Store("images", "embeds", ("*.svg", "*.svg.dark", "*.svg-narrow", "*.svg-narrow.dark", "*.png", "*.png.dark",
