@@ -39,9 +39,10 @@ SLOW_FIXTURES = {"built_site", "untrusted_site", "served_site", "browser",
 # many short files fill in around them; left to the end, one of them alone would set the suite's
 # wall time while the other workers sit idle. A file not listed runs after these, in the usual order.
 LONGEST_FIRST = ("test_page_file_cache.py", "test_serve.py", "test_accessibility.py", "test_refresh_checks.py",
-                 "test_parity.py", "test_browser.py", "test_readme.py", "test_refresh_prices.py",
+                 "test_parity.py", "test_browser.py", "test_layout.py", "test_readme.py", "test_refresh_prices.py",
                  "test_plugin.py", "test_last_mile.py", "test_cache.py", "test_calculator_browser.py",
-                 "test_contributing.py", "test_sitefolder.py", "test_embeds.py", "test_refresh_spot_advisor.py",
+                 "test_contributing.py", "test_refresh_contracts.py", "test_refresh_memory.py",
+                 "test_store_registry.py", "test_install.py", "test_sitefolder.py", "test_embeds.py", "test_refresh_spot_advisor.py",
                  "test_passthrough.py", "test_reproducible.py", "test_scenario_cache.py", "test_properties.py",
                  # and the longest of the fast subset (`-m "not slow"`), for the same reason
                  "test_unpublished.py", "test_scaffold.py", "test_cli.py", "test_between_saves.py",
