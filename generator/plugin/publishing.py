@@ -78,7 +78,7 @@ def hold_back(page: Page, markdown: str, record: PageRecord) -> str:
     return markdown
 
 
-def published_markdown(record: PageRecord, site_url: str, cache: Cache | None = None) -> str | None:
+def published_markdown(record: PageRecord, site_url: str, cache: Cache) -> str | None:
     """A page's Markdown as published beside it, made when first asked for: a build writes it once
     its pages are written, `mkdocs serve` once they are served (the embed gallery's is 12 MB at three
     thousand scenarios). cache: where it is kept by what it is made from; saying a page's HTML in
@@ -89,9 +89,7 @@ def published_markdown(record: PageRecord, site_url: str, cache: Cache | None = 
     return record.markdown
 
 
-def _stored_markdown(markdown: str, page: str, site_url: str, cache: Cache | None) -> str:
-    if cache is None:
-        return published.page_markdown(markdown, page, site_url)
+def _stored_markdown(markdown: str, page: str, site_url: str, cache: Cache) -> str:
     own = {"page": page, "site_url": site_url, "markdown": hashlib.sha256(markdown.encode("utf-8")).hexdigest()}
     path = cache.names("published", suffix=".md").path(own)
     body = cache.read_checked(path)
@@ -172,7 +170,7 @@ def _write_published(site: Path, config: MkDocsConfig, made: Generated, site_url
 
 
 def write_markdown(site: Path, config: MkDocsConfig, made: Generated, site_url: str, nav, pages: Mapping[str, PageRecord],
-                   *, dirty: bool, cache: Cache | None = None) -> None:
+                   *, dirty: bool, cache: Cache) -> None:
     """Each page's Markdown beside its HTML, and llms.txt and llms-full.txt listing every page in the
     order of the navigation, then the scenarios (whose own files `embeds.embed_files` linked). Published
     Markdown the cache could not store (a read-only cache) is written here too: handed to MkDocs, a
