@@ -49,3 +49,31 @@ def test_a_failed_write_is_logged_and_shown_as_a_failed_builds_message(caplog):
     assert shown == ["Writing the pages' Markdown and llms.txt into the site folder failed (site/llms-full.txt): "
                      "No space left on device", "ValueError: no such page"]
     assert [r.getMessage() for r in caplog.records] == [f"guide: {m}" for m in shown]
+
+
+def test_a_write_waits_for_saves_to_pause_and_a_save_before_it_begins_drops_it():
+    done: list[str] = []
+    after = AfterReload(failed=done.append, idle=30)
+    after.run(lambda: done.append("superseded"))
+    after.supersede()  # a save within the pause: the next build writes what this one would have
+    assert done == []
+    after.run(lambda: done.append("flushed"))
+    after.wait()  # as serve shuts down: the write begins at once
+    assert done == ["flushed"]
+
+
+def test_a_write_under_way_is_waited_for_by_the_build_that_supersedes_it():
+    started, release = threading.Event(), threading.Event()
+    done: list[str] = []
+
+    def slow() -> None:
+        started.set()
+        assert release.wait(30)
+        done.append("slow")
+
+    after = AfterReload(failed=done.append, idle=0)
+    after.run(slow)
+    assert started.wait(30)
+    threading.Timer(0.2, release.set).start()
+    after.supersede()
+    assert done == ["slow"]

@@ -130,7 +130,7 @@ def test_a_saved_scenario_under_serve_dirty_is_served_with_the_rest_of_the_site_
         after = json.loads(poll(index_url, lambda body: "Saved again: " in body))["docs"]
         scenarios = poll(f"{base}scenarios/", lambda body: "Saved again: " in body)
         calculator = poll(f"{base}calculator/", lambda body: "Saved again: " in body)
-        # Written once the pages are served (after_reload), before the next save is built.
+        # Written once saves pause (after_reload), before the next save is built.
         llms_full = poll(f"{base}llms-full.txt", lambda body: "Saved again: " in body)
         gallery = poll(f"{base}embed/index.html.md", lambda body: "Saved again: " in body)
     finally:

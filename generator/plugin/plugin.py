@@ -76,7 +76,7 @@ class GuidePlugin(BasePlugin[GuideConfig]):
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         if self.after_reload is not None:
-            self.after_reload.wait()  # the last save's writes, before this build reads or writes anything
+            self.after_reload.supersede()  # the last save's writes, before this build reads or writes anything
         self.incremental.starting()
         options = self.options = checked(self.config, _root(config))
         self.upkeep.make_images = options.images
