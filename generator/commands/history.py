@@ -1,7 +1,5 @@
-"""data/history.yaml, the record of price moves: its header, and moves appended in the file's own
-layout (one flow mapping a line), by `guide refresh-prices` and `guide import-prices`.
-
-`data/history.yaml`'s layout of a recorded move, for the two commands that append moves."""
+"""`data/history.yaml`, the record of price moves: its header, and the file's own layout of a recorded move (one
+flow mapping a line), for the two commands that append moves, `guide refresh-prices` and `guide import-prices`."""
 
 from __future__ import annotations
 

@@ -1,22 +1,18 @@
-"""`guide mcp`: the guide's engine as a Model Context Protocol server over standard input and output,
-on the official SDK (`pip install -e '.[mcp]'`). Read-only and offline: it loads scenarios/ and
-data/ once, as a build does, and answers from them (`answers.Guide`); nothing is written and no
+"""`guide mcp`: the guide's engine as a Model Context Protocol server over standard input and output, on the
+official SDK's low-level server (the `mcp` extra, `pip install -e '.[mcp]'`). Read-only and offline: it loads
+scenarios/ and data/ once, as a build does, and answers from them (`answers.Guide`); nothing is written and no
 request leaves the machine.
 
-It answers `initialize` before it loads anything: the project is loaded in a thread once the server
-is up, and the first request that needs it waits for it. Each tool's input schema comes from the
-scenario schema's models, so a client sees the fields, types and bounds a scenario file has, and
-`guide validate` and the calculator check the same bounds. The server does not check arguments
-against the schema itself: the guide validates them as it validates a scenario, and a bad one comes
-back as the tool's error, one line per problem naming the field and the reason.
+It answers `initialize` before it loads anything: the project is loaded in a thread once the server is up, and
+the first request that needs it waits for it. Each tool's input schema comes from the scenario schema's models
+(`model/schema.py`), so a client sees the fields, types and bounds a scenario file has, and `guide validate` and
+the calculator check the same bounds. The server does not check arguments against the schema itself: the guide
+validates them as it validates a scenario, and a bad one comes back as the tool's error, one line per problem
+naming the field and the reason.
 
-Each answer is sent once, as JSON text. The results the protocol lets a client keep (the tool list,
-the resources) say how long they hold: until the next weekly price refresh (`lifetimes`).
-
-`guide mcp`: `answers` served over stdio with the MCP SDK's low-level server (the `mcp` extra);
-answers `initialize` before the project loads (in a thread, which the first request that needs it
-waits for); input schemas from `model/schema.py`, bounds and all; each answer sent once as compact
-JSON; the tool list and resources carry lifetimes (MCP 2026-07-28) until the next refresh.
+Each answer is sent once, as compact JSON text. The results the protocol lets a client keep (the tool list, the
+resources) carry lifetimes (MCP 2026-07-28) that say how long they hold: until the next weekly price refresh
+(`lifetimes`).
 """
 
 from __future__ import annotations

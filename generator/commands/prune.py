@@ -1,11 +1,8 @@
 """`guide cache prune`: remove from the build cache every file the current tree does not use.
 
-What the tree uses is found the way a build finds it (load, render, embed files, assets), with the
-site URL, cache folder and date from mkdocs.yml, but nothing is rendered: images missing from the cache
-stay missing until the next build.
-
-`guide cache prune`: what the current tree uses of the cache, found as a build finds it; the rest
-removed.
+What the tree uses is found the way a build finds it (load, render, embed files, assets), with the site URL,
+cache folder and date from mkdocs.yml, but nothing is rendered: images missing from the cache stay missing until
+the next build.
 """
 
 from __future__ import annotations

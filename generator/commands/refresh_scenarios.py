@@ -1,18 +1,13 @@
-"""What a price refresh does to scenarios/: the `expect` of each scenario whose verdict the new data
-moves, and the notes that quote a figure that moved, for a person to reread (each with the digest of
-its text, which `guide reread` checks until a person has edited it or marked it as reread).
+"""What a price refresh does to `scenarios/`: the `expect` of each scenario whose verdict the new data moves
+(each scenario read once and evaluated on the catalogs before and after), and the notes that quote a figure that
+moved, for a person to reread (each with the digest of its text, which `guide reread` checks until a person has
+edited it or marked it as reread).
 
-A refresh that moves a verdict would otherwise fail `guide validate` on that scenario's `expect`.
-The new verdict is the engine's, on the refreshed data; the file is edited in ruamel's round-trip
-mode, so everything else in it (comments, folded notes, layout) stays as written. Notes are not
-rewritten: they argue in words, and only a person can say whether the argument still holds. A
-price a note quotes by name (`{price:...}`, generator/model/quoting.py) follows the data by itself
-and is not listed.
-
-What a refresh does to `scenarios/`: the `expect` of each scenario whose verdict the new data moves
-(each scenario read once and evaluated on the catalogs before and after; ruamel round-trip, nothing
-else touched), and the prose that quotes a figure that moved, each with the digest `guide reread`
-checks.
+A refresh that moves a verdict would otherwise fail `guide validate` on that scenario's `expect`. The new
+verdict is the engine's, on the refreshed data; the file is edited in ruamel's round-trip mode, so everything
+else in it (comments, folded notes, layout) stays as written. Notes are not rewritten: they argue in words, and
+only a person can say whether the argument still holds. A price a note quotes by name (`{price:...}`,
+generator/model/quoting.py) follows the data by itself and is not listed.
 """
 
 from __future__ import annotations

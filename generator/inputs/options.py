@@ -1,13 +1,9 @@
-"""The guide's options: what mkdocs.yml sets under `plugins: - guide:`, each overridden for one build
-or command by its GUIDE_* variable. This is the one reader of those variables and the one place an
-option's value is worked out (tests/test_options.py), for the plugin (`plugin/config.py`
-declares the options to MkDocs) and the commands (`commands/siteconfig.py` reads mkdocs.yml without
-MkDocs); the layers below are handed the values.
-
-The guide plugin's options as a build or a command uses them: each `GUIDE_*` variable (read here
-alone, `tests/test_guide_variables.py`) in place of its option as mkdocs.yml writes it (`settings`),
-an on/off one as a person writes it (1/0, true/false, yes/no, on/off). The one reader for
-`plugin/config.py` and `commands/siteconfig.py`."""
+"""The guide's options as a build or a command uses them (`settings`): what mkdocs.yml sets under
+`plugins: - guide:`, each overridden for one build or command by its `GUIDE_*` variable, an on/off one written
+as a person writes it (1/0, true/false, yes/no, on/off). This is the one reader of those variables and the one
+place an option's value is worked out (`tests/test_options.py`), for the plugin (`plugin/config.py` declares the
+options to MkDocs) and the commands (`commands/siteconfig.py` reads mkdocs.yml without MkDocs); the layers below
+are handed the values."""
 
 from __future__ import annotations
 

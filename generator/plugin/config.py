@@ -1,15 +1,11 @@
-"""The plugin's options, as `mkdocs.yml` sets them under `plugins: - guide:`, declared to MkDocs
-(`GuideConfig`). What each comes to, with its `GUIDE_*` variable in its place, is worked out in
-`inputs/options.py`, the one reader the commands share (`settings`).
-
-The plugin's typed options (`cache_dir`, `cache_max_mb`, `today`, `images`, `incremental`) declared
-to MkDocs; what each comes to, its `GUIDE_*` variable in its place, is `inputs/options.py`'s
-(`settings`; `checked` stops a build on a bad one in one line, before MkDocs writes anything): the
-layers below are handed the values. `images: false` (`GUIDE_IMAGES=0`), for a quicker preview, makes
-no chart image or card, and then nothing names one: chart blocks and embed pages draw the live
-chart, snippets offer no image, pages no `og:image`, oEmbed files no thumbnail. `incremental: false`
-(`GUIDE_INCREMENTAL=0`) leaves the incremental build out: MkDocs builds every page itself, and the
-site is the same (`tests/test_incremental_option.py`)."""
+"""The plugin's typed options (`cache_dir`, `cache_max_mb`, `today`, `images`, `incremental`), as `mkdocs.yml`
+sets them under `plugins: - guide:`, declared to MkDocs (`GuideConfig`). What each comes to, with its `GUIDE_*`
+variable in its place, is worked out in `inputs/options.py` (`settings`), the one reader the plugin shares with
+the commands, and the layers below are handed the values; `checked` stops a build on a bad one in one line,
+before MkDocs writes anything. `images: false` (`GUIDE_IMAGES=0`), for a quicker preview, makes no chart image
+or card, and then nothing names one: chart blocks and embed pages draw the live chart, snippets offer no image,
+pages no `og:image`, oEmbed files no thumbnail. `incremental: false` (`GUIDE_INCREMENTAL=0`) leaves the
+incremental build out: MkDocs builds every page itself, and the site is the same (`tests/test_incremental.py`)."""
 
 from __future__ import annotations
 

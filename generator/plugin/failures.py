@@ -1,10 +1,7 @@
-"""A build that fails on its inputs (scenario or data files that do not validate) or on the disk (a
-full disk, a site folder another program holds) stops with sentences naming the files and what is
-wrong with them, instead of a traceback.
-
-A build failing on its inputs (each invalid scenario or data file's problem on a line of its own) or
-a build step failing on the disk (one sentence naming the step and the file), worded as MkDocs'
-`Abort` instead of a traceback."""
+"""A build that fails on its inputs (scenario or data files that do not validate) or on the disk (a full disk, a
+site folder another program holds) stops with MkDocs' `Abort`, worded as sentences instead of a traceback: each
+invalid scenario or data file's problem on a line of its own, or one sentence naming the build step that failed
+on the disk and the file."""
 
 from __future__ import annotations
 

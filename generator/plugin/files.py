@@ -1,6 +1,4 @@
-"""The files the plugin hands MkDocs: generated files that know whether they changed.
-
-`GeneratedFile`: a file the plugin hands MkDocs, which knows whether it changed."""
+"""The files the plugin hands MkDocs (`GeneratedFile`): generated files that know whether they changed."""
 
 from __future__ import annotations
 

@@ -1,10 +1,7 @@
-"""What one build hands from `on_files`, where the generator runs, to the MkDocs events after it, and
-what a build that fails, or that `mkdocs serve` starts again before it ended, stops and undoes.
-
-`OneBuild`: what one build's `on_files` hands the events after it (the site URL its files carry, its
-chart images still rendering, what the generator made, the embed files to link, MkDocs' navigation);
-a build that fails, or that `mkdocs serve` starts again before it ended, stops its renders and embed
-links, shows its error under serve, and leaves nothing it checked taken as done."""
+"""`OneBuild`: what one build hands from `on_files`, where the generator runs, to the MkDocs events after it
+(the site URL its files carry, its chart images still rendering, what the generator made, the embed files to
+link, MkDocs' navigation). A build that fails, or that `mkdocs serve` starts again before it ended, stops its
+renders and embed links, shows its error under serve, and leaves nothing it checked taken as done."""
 
 from __future__ import annotations
 

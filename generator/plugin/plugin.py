@@ -1,22 +1,20 @@
-"""The guide as a MkDocs plugin: its options, the generator's files handed to MkDocs, the figures of
-hand-written pages that ask for them. What MkDocs would make again and an earlier build kept is the
-incremental layer's, which every event is handed through one interface (`incremental.layer.Layer`),
-done by nothing where the plugin's `incremental` option leaves it out.
+"""The guide as a MkDocs plugin: `GuidePlugin` (entry point `mkdocs.plugins`, named under `plugins:` in
+mkdocs.yml), an adapter of some 250 lines. It reads its options (`config.py`), runs `rendering/generate.py`'s
+`generate` and keeps what it made in a `OneBuild` (`one_build.py`), hands the generated pages and assets to
+MkDocs, and fills in the figures of hand-written pages that ask for them. Under `--dirty` it gives a page MkDocs
+did not read again the title the last build found: MkDocs leaves it none, and the navigation would show "None".
+It hands each page to search as `search_handoff.py` shapes it, and lets each page go of its HTML and Markdown
+once MkDocs has written it (a lone build also of its file's Markdown once read), since MkDocs holds both until
+the build ends.
 
-MkDocs does not reload plugin modules under `mkdocs serve`: edits to this package need a restart,
-edits to scenarios/ and data/ (which the plugin watches, `watching`) do not.
+What MkDocs would make again and an earlier build kept is the incremental layer's: the plugin hands each MkDocs
+event on to it through one interface (`incremental/layer.py`'s `Layer`), whichever kind it holds. Where the
+plugin's `incremental` option leaves the layer out, the one it holds does nothing, so no branch asks whether it
+is on (`tests/test_incremental.py`). Events also go on to `publishing.py` once the pages are written, to
+`upkeep.py` after the build, and to `one_build.py` when it fails.
 
-`GuidePlugin` (entry point `mkdocs.plugins`, named under `plugins:` in mkdocs.yml), an adapter of
-some 250 lines: reads its options (`config.py`), runs `rendering/generate.py`'s `generate` and keeps
-what it made in a `OneBuild` (`one_build.py`), hands the generated pages and assets to MkDocs, fills
-in the figures of hand-written pages that ask for them, under `--dirty` gives a page MkDocs did not
-read again the title the last build found (MkDocs leaves it none, and the navigation showed "None"),
-hands each page to search as `search_handoff.py` shapes it, lets each page go of its HTML and
-Markdown once MkDocs has written it (a lone build also of its file's Markdown once read: MkDocs
-holds both until the build ends), and hands each MkDocs event on: to the incremental build
-(`incremental/layer.py`'s `Layer`, whichever kind it holds: no branch asks whether it is on,
-`tests/test_incremental_option.py`), to `publishing.py` once the pages are written, to `upkeep.py`
-after the build, to `one_build.py` when it fails.
+MkDocs does not reload plugin modules under `mkdocs serve`: edits to this package need a restart, edits to
+scenarios/ and data/ (which the plugin watches, `watching`) do not.
 """
 
 from __future__ import annotations

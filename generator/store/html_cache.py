@@ -1,21 +1,19 @@
-"""The HTML an earlier build converted each scenario page's Markdown to, so a later build hands MkDocs
-the page without running Markdown on it again.
+"""What an earlier build converted each scenario page's Markdown to (HTML, table of contents, title, anchors),
+and which part of it the search index reads, so a later build hands MkDocs the page without running Markdown on
+it again.
 
-At a thousand scenarios, Python-Markdown on the generated pages (large raw-HTML blocks through
-md_in_html) was the largest part of a warm build. What a page converts to depends on its Markdown,
-where it sits in the site, mkdocs.yml (its Markdown extensions and their settings, and
-`use_directory_urls`), the generator's code (the math fences live in it) and the versions of the
-libraries (`Cache.keys`); an entry is found by a hash of all of these, each named (`ConvertedPages.parts`).
-So do the build's plugins: the plugin uses this store only where search and the guide are its only
-plugins (`plugin/incremental/reuse.pages_only_ours`), named in mkdocs.yml, their versions MkDocs',
-Material's and this code's; another plugin's page hooks would be skipped on a stored page.
-Scenario pages hold no Markdown links to other pages, so what else is in the site does not change
-them. The cache only saves time: a damaged entry reads as missing and the page is converted afresh.
+At a thousand scenarios, Python-Markdown on the generated pages (large raw-HTML blocks through md_in_html) is
+the largest part of a warm build without this store. What a page converts to depends on its Markdown, where it
+sits in the site, mkdocs.yml (its Markdown extensions and their settings, and `use_directory_urls`), the
+generator's code (the math fences live in it) and the versions of the libraries (`Cache.keys`); an entry is
+found by a hash of all of these, each named (`ConvertedPages.parts`). It also depends on the build's plugins, so
+the plugin uses this store only where search and the guide are its only plugins
+(`plugin/incremental/reuse.pages_only_ours`), named in mkdocs.yml, their versions MkDocs', Material's and this
+code's; another plugin's page hooks would be skipped on a stored page. Scenario pages hold no Markdown links to
+other pages, so what else is in the site does not change them. The cache only saves time: a damaged entry reads
+as missing and the page is converted afresh.
 
 MkDocs-free: the plugin (`generator.plugin`) stores what MkDocs made of a page and gives it back to MkDocs.
-
-What a scenario page's Markdown converted to (HTML, table of contents, title, anchors), and which
-part of it the search index reads.
 """
 
 from __future__ import annotations

@@ -1,26 +1,22 @@
-"""The HTML file the theme made of each scenario page in an earlier build, with the entries
-Material's search plugin indexed the page to, so a later build writes the file without rendering
-the theme's templates or parsing the page for search.
+"""The HTML file Material made of each scenario page in an earlier build, with the entries Material's search
+plugin indexed the page to, so a later build writes the file without rendering the theme's templates or parsing
+the page for search.
 
-Once Markdown is skipped, Material's templates and its search plugin are most of a warm build at a
-thousand scenarios: every page carries the whole navigation. What the templates make of a page
-depends on the page (its HTML, table of contents, title, front matter, URLs, edit link, neighbours
-and ancestors in the navigation) and on the site (mkdocs.yml as MkDocs read it, every navigation
-entry's title, URL and front matter, the theme's templates, the plugins and their settings, the
-versions of MkDocs, Material and Jinja). An entry is found by the page's converted-HTML key and the
-path of the site URL, so `guide cache prune` can name it without MkDocs; it holds a hash of everything
-else (`check`), and a stored file whose check differs is rendered again and replaced. A damaged entry
-reads as missing.
+Once Markdown is skipped, Material's templates and its search plugin are most of a warm build at a thousand
+scenarios: every page carries the whole navigation. What the templates make of a page depends on the page (its
+HTML, table of contents, title, front matter, URLs, edit link, neighbours and ancestors in the navigation) and
+on the site (mkdocs.yml as MkDocs read it, every navigation entry's title, URL and front matter, the theme's
+templates, the plugins and their settings, the versions of MkDocs, Material and Jinja). An entry is found by the
+page's converted-HTML key and the path of the site URL, so `guide cache prune` can name it without MkDocs; it
+holds a hash of everything else the theme reads (`check`). Each file is read as its page is written; a page
+whose file is missing or stale (its check differs) falls back to its own template, and a stale file is replaced
+by the one rendered. A damaged entry reads as missing.
 
-The site URL's scheme and host reach a page's file through its canonical link alone, and `mkdocs
-serve` puts its own address there: the link is stored with a mark in place of the address, so the
-files `mkdocs build` stored serve the preview that follows it, and the other way round.
+The site URL's scheme and host reach a page's file through its canonical link alone, and `mkdocs serve` puts its
+own address there: the link is stored with a mark in place of the address, so the files `mkdocs build` stored
+serve the preview that follows it, and the other way round.
 
 MkDocs-free: `generator.plugin.incremental.theme_inputs` gathers what the check is made of from MkDocs' objects.
-
-The HTML file Material made of a scenario page, with its search entries, checked against everything
-else the theme reads; each is read as its page is written, and a page whose file is missing or stale
-falls back to its own template.
 """
 
 from __future__ import annotations

@@ -1,27 +1,22 @@
-"""Every store of the build cache in one table (`STORES`): its name, its folder, how its entries are
-named (the key recipe) and how their bytes are written (the encoding); what every key is made from
-(one digest of the code, one list of library versions); and the names of what a process keeps
-between builds (`MEMOS`).
+"""Every store of the build cache in one table (`STORES`): its name, its folder, how its entries are named (the
+key recipe) and how their bytes are written (the encoding); what every key is made from (one digest of the code,
+one list of library versions, `LIBRARIES`); and the names of what a process keeps between builds (`MEMOS`). A
+store is found only through this table: `Cache.folder`, `Cache.names` and `Cache.memo` refuse a name it lacks,
+and `tests/test_store_registry.py` checks every file a build leaves belongs to one store. This module imports
+nothing of ours.
 
-An entry is named by the hash of everything it is made from. What is its own (a scenario's bytes, a
-page's Markdown, the site URL) its store names; what nearly every entry is made from is here: the
-generator's code and templates (the whole package, so no hand-kept list of files can miss one) and
-the versions of the libraries that shape anything the build makes. A change to either makes every
-entry again, but the chart images', whose key is narrower: rendering them is most of a cold build.
-A rendering module that owns a store supplies its own parts through `EntryNames` or `hashed`; this
-module imports nothing of ours.
+An entry is named by the hash of everything it is made from. What is its own (a scenario's bytes, a page's
+Markdown, the site URL) its store names; what nearly every entry is made from is here: the generator's code and
+templates (the whole package, so no hand-kept list of files can miss one) and the versions of the libraries that
+shape anything the build makes. A change to either makes every entry again, but the chart images', whose key is
+narrower because rendering them is most of a cold build. A rendering module that owns a store supplies its own
+parts through `EntryNames` or `hashed`.
 
-The table above (`STORES`, `MEMOS`), the code digest, the library versions (`LIBRARIES`),
-`EntryNames` and the images' `hashed` start. Imports nothing of ours.
-
-Named parts: the sha256 of `name\\0value\\0` parts in name order (`EntryNames`): the one code digest
-(every file of the package), the one list of library versions, and the store's own parts. Rendering
-parts: the chart images' narrower key (vl-convert's version, PNG scale, `fonts.conf`, `images.py`,
-then spec and headings), which spares a cold image render on other code changes. Checked: a header
-with size and sha256, read back only whole. Linked: raw bytes hard-linked into sites, checked
-against a recorded size and sha256. A store is found only through this table (`Cache.folder`,
-`Cache.names`, `Cache.memo` refuse a name it lacks; `tests/test_store_registry.py` checks every file
-a build leaves belongs to one store).
+The key recipes: named parts (`EntryNames`), the sha256 of `name\\0value\\0` parts in name order, being the code
+digest, the library versions and the store's own parts; rendering parts, the chart images' narrower key, which
+`hashed` starts with vl-convert's version, the PNG scale, `fonts.conf` and `images.py`, then the chart's spec
+and headings follow. The encodings: checked, a header with size and sha256, read back only whole; linked, raw
+bytes hard-linked into sites, checked against a recorded size and sha256.
 """
 
 from __future__ import annotations

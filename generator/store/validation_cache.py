@@ -1,8 +1,5 @@
-"""The validation cache: scenarios and data/ that passed validation before, so a warm build skips
-parsing them.
-
-Scenarios and the catalog that validated before, by the hash of their bytes and of the code: a warm
-build skips parsing them with positions."""
+"""The validation cache: scenarios and the catalog (data/) that passed validation before, found by the hash of
+their bytes and of the code, so a warm build skips parsing them with positions."""
 
 from __future__ import annotations
 

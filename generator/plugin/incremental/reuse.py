@@ -1,22 +1,15 @@
-"""The incremental layer when on: one `Reuse` per MkDocs run holds what earlier builds left that
-this one can take instead of making it again, and one `PageState` per scenario page what it hands
-itself from one event to the next about that page (`layer.Layer` is what the plugin calls it through).
+"""The incremental build, the layer when on (the plugin calls it through `layer.Layer`): one `Reuse` per MkDocs
+run takes what earlier builds left instead of making it again, and one `PageState` per scenario page holds what
+the layer hands itself from one event to the next about that page.
 
-What it takes instead of making: a scenario page's HTML (`html_cache`, as a `StoredPage`) and the
-file the theme made of it (`page_file_cache`, with its search entries); MkDocs' URLs of stored pages;
-the site folder's folders and the embed files already linked there (`sitefolder`); under
-`mkdocs serve --dirty`, every file whose content is what the last build wrote, and the file and page
-objects of each stored page made from what the last build's were; Jinja's compiled templates. Under
-`mkdocs serve` it also keeps the names of the theme's files, and runs the cache's chores and
-CPython's full collections between saves (`between_saves`).
-
-The incremental build: one `Reuse` per MkDocs run takes what earlier builds left instead of making
-it again (scenario pages' HTML and files with their search entries, stored pages' URLs, the site
-folder's folders and embed links, under `--dirty` only what changed and the last build's file and
-page object of each unchanged stored page, Jinja's compiled templates, under serve the names of the
-theme's files), keeping its own `PageState` per scenario page. The pages' stores serve only where
-search and the guide are the build's only plugins (`pages_only_ours`): a stored page would skip
-another plugin's page hooks.
+What it takes instead of making: a scenario page's HTML (`html_cache`, as a `StoredPage`) and the file the theme
+made of it (`page_file_cache`, with its search entries); MkDocs' URLs of stored pages; the site folder's folders
+and the embed files already linked there (`sitefolder`); under `mkdocs serve --dirty`, every file whose content
+is what the last build wrote, and the file and page objects of each unchanged stored page, made from the last
+build's; Jinja's compiled templates. Under `mkdocs serve` it also keeps the names of the theme's files, and runs
+the cache's chores and CPython's full collections between saves (`between_saves`). The pages' stores serve only
+where search and the guide are the build's only plugins (`pages_only_ours`): a stored page would skip another
+plugin's page hooks.
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
-"""Scenario pages whose HTML an earlier build converted from the same Markdown.
-
-`StoredPage`: a scenario page whose HTML an earlier build converted, which MkDocs builds without
-running Markdown."""
+"""`StoredPage`: a scenario page whose HTML an earlier build converted from the same Markdown, which MkDocs
+builds without running Markdown."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
-"""What the theme reads when it makes a page's file, gathered from MkDocs' objects for `themed`'s
-check: the site's part (settings, theme, search settings, navigation) and each page's own.
-
-What the theme reads when it makes a page's file, for `page_file_cache`'s check."""
+"""What the theme reads when it makes a page's file, gathered from MkDocs' objects for the check of
+`page_file_cache` (the `themed` store): the site's part (settings, theme, search settings, navigation) and each
+page's own."""
 
 from __future__ import annotations
 
