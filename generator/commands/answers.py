@@ -35,7 +35,7 @@ from generator.inputs.loader import InputError, Project, load_project, validate_
 from generator.inputs.problems import describe, excerpt
 from generator.model import wording
 from generator.model.catalog import OPTIONS, Catalog
-from generator.model.engine import REASON_CODES
+from generator.model.engine import REASON_CODES, STEP_RULES
 from generator.model.results import (
     ScenarioResult,
     WorkloadResult,
@@ -58,14 +58,6 @@ GLOSSARY = "glossary.md"
 THROUGHPUT = "throughput.md"
 DETAIL = ("summary", "full")
 ARCHITECTURES: tuple[str, ...] = Architecture.__args__  # type: ignore[attr-defined]
-# The steps of the decision, each with the codes it can end with (the engine's STEP_CODES, by rule).
-STEP_RULES = {
-    "feasibility": ("both-can-run", "neither-can-run", "trainium-cannot-run", "gpu-cannot-run"),
-    "deadline": ("trainium-late", "gpu-late", "trainium-finishes-late", "gpu-finishes-late", "both-on-time",
-                 "both-late-same-day", "neither-on-time"),
-    "cost": ("cost-trainium", "cost-committed", "cost-no-saving", "cost-no-architecture-repays", "cost-not-repaid"),
-    "capacity": ("capacity-trainium", "capacity-gpu", "capacity-unchanged"),
-}
 THE_DECISION = "the-decision"  # the methodology's section that sets the steps out
 LIST_LIMIT = (1, 100, 25)  # list_scenarios: the fewest, the most and by default the scenarios a page holds
 MAX_OFFSET = 1_000_000

@@ -72,7 +72,7 @@ from generator.commands.import_prices import (
     yaml_number,
     yaml_text,
 )
-from generator.inputs.freshness import DEFAULT_STALE_DAYS, review_date
+from generator.inputs.freshness import review_date, stale_days
 from generator.inputs.loader import load_catalog
 from generator.model.catalog import INSTANCE_TYPE, SPOT_BUCKETS, Catalog, RefreshBounds, refreshable
 
@@ -592,8 +592,7 @@ def _update_state(state: Any, catalog: Catalog, day: dt.date, missing: dict, out
     """What data/refresh.yaml publishes: the asked days (renewed with any change, or when older than half
     of stale_days), what is lacked since when, and what is held (raised again today, until a person
     accepts or refuses it)."""
-    setting = catalog.assumptions.stale_days
-    renew = (int(setting.value) if setting else DEFAULT_STALE_DAYS) // 2
+    renew = stale_days(catalog) // 2
     asked = state["asked"] if isinstance(state.get("asked"), dict) else CommentedMap()
     prefixes = [APIS[api][0] for api in APIS]
     if writing or missing != _published(state) or any(p not in asked or (day - asked[p]).days >= renew for p in prefixes):
@@ -713,8 +712,7 @@ def _reread(root: Path, data_dir: Path, after: Catalog, out: Outcome) -> str | N
 
 def unasked(catalog: Catalog) -> list[Unasked]:
     """Every figure no AWS API gives (catalog.refreshable), with the day a person should review it."""
-    setting = catalog.assumptions.stale_days
-    days = int(setting.value) if setting else DEFAULT_STALE_DAYS
+    days = stale_days(catalog)
     return [Unasked((p.instance, p.region, p.option), "not offered" if p.usd_per_hour is None else yaml_number(p.usd_per_hour),
                     p.source, review_date(p, days), p.review_by is not None)
             for p in catalog.prices if not refreshable(p) and p.vanished is None]

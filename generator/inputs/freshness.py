@@ -30,6 +30,12 @@ from generator.model.catalog import OPTION_LABELS, Catalog, Price, refreshable
 DEFAULT_STALE_DAYS = 180
 
 
+def stale_days(catalog: Catalog) -> int:
+    """How many days old a figure may be before it reads as stale: data/assumptions.yaml's stale_days."""
+    setting = catalog.assumptions.stale_days
+    return int(setting.value) if setting else DEFAULT_STALE_DAYS
+
+
 def today(configured: str | None = None, given: tuple[str, str] | None = None) -> dt.date:
     """The one place the guide asks for today's date: given (an environment variable's name and
     value, which the options read), else the plugin's `today` option, else the calendar's. Raises
@@ -72,12 +78,11 @@ class Freshness:
 
     @classmethod
     def of(cls, catalog: Catalog, on: dt.date | None = None) -> Freshness:
-        setting = catalog.assumptions.stale_days
         state = catalog.refresh
         # A figure held for a person is one the API no longer gives as data/ holds it.
         lacked = frozenset([(m.instance, m.region, m.option) for m in state.missing]
                            + [(h.instance, h.region, h.option) for h in state.held])
-        max_days = int(setting.value) if setting else DEFAULT_STALE_DAYS
+        max_days = stale_days(catalog)
         reviews = tuple(((p.instance, p.region, p.option), review_date(p, max_days)) for p in catalog.prices if not refreshable(p))
         return cls(on or today(), max_days, tuple(sorted(state.asked.items())), lacked, reviews)
 

@@ -16,23 +16,18 @@ from pathlib import Path
 from typing import Any
 
 from generator.inputs.problems import InputError, Problem
-from generator.inputs.yamlread import read
+from generator.inputs.yamlread import read, strings
 from generator.model.catalog import Reread
 
 # The prose fields of a scenario file (and of each workload's rationale) a person writes.
 PROSE = ("title", "summary", "notes", "rationale")
 
 
-def prose(data: Any, where: str = "", inside: bool = False) -> Iterable[tuple[str, str]]:
+def prose(data: Any) -> Iterable[tuple[str, str]]:
     """(field path, text) of every prose string in a scenario's data, in the file's order."""
-    if isinstance(data, dict):
-        for k, v in data.items():
-            yield from prose(v, f"{where}.{k}" if where else str(k), inside or k in PROSE)
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            yield from prose(v, f"{where}.{i}", inside)
-    elif isinstance(data, str) and inside:
-        yield where, data
+    for loc, text in strings(data):
+        if any(k in PROSE for k in loc):
+            yield ".".join(map(str, loc)), text
 
 
 def digest(data: Any, field: str | None = None) -> str:

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 from generator.inputs.problems import InputError, Loc, Problem, describe, dotted, excerpt
 from generator.inputs.yamlread import Document
 from generator.model.suggest import did_you_mean
+from generator.model.wording import listed
 
 
 def _model_at(model: type[BaseModel], loc: Loc) -> Any:
@@ -153,7 +154,7 @@ def validation_problems(doc: Document, model: type[BaseModel], err: ValidationEr
             msg += did_you_mean(value, expected)
         if kind in ("model_type", "model_attributes_type", "dict_type"):
             required = _required_fields(model, loc)
-            msg = "expected a mapping" + (f" with {_and(required)}" if required else "")
+            msg = "expected a mapping" + (f" with {listed(required)}" if required else "")
         msg += _type_hint(kind, value)
         if re.search(r"\(got [^()]*\)$", msg):
             got = ""  # the rule's own message already shows what it got
@@ -163,10 +164,6 @@ def validation_problems(doc: Document, model: type[BaseModel], err: ValidationEr
             got = f" (got {describe(value)})"
         problems.append(doc.problem(loc, msg + got, key=isinstance(value, dict)))
     return problems
-
-
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def validate_doc(doc: Document, model: type[BaseModel]) -> Any:

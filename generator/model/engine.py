@@ -34,15 +34,16 @@ Verdict = Literal["trainium", "gpu", "neither"]
 THRESHOLD_PROBE = 1e-6
 # The rules whose verdict the plan's costs decide; thresholds over runs mean something only there.
 COST_RULES = ("cost", "capacity")
-# What each step of the decision found, and each reason a side cannot run, as codes with numbers:
-# the engine says nothing in words (generator/model/wording.py turns these into sentences).
-STEP_CODES = frozenset({
-    "both-can-run", "neither-can-run", "trainium-cannot-run", "gpu-cannot-run",
-    "trainium-late", "gpu-late", "trainium-finishes-late", "gpu-finishes-late", "both-on-time", "both-late-same-day",
-    "neither-on-time",
-    "cost-trainium", "cost-committed", "cost-no-saving", "cost-no-architecture-repays", "cost-not-repaid",
-    "capacity-trainium", "capacity-gpu", "capacity-unchanged",
-})
+# What each step of the decision found, by the step's rule, and each reason a side cannot run, as codes
+# with numbers: the engine says nothing in words (generator/model/wording.py turns these into sentences).
+STEP_RULES: dict[str, tuple[str, ...]] = {
+    "feasibility": ("both-can-run", "neither-can-run", "trainium-cannot-run", "gpu-cannot-run"),
+    "deadline": ("trainium-late", "gpu-late", "trainium-finishes-late", "gpu-finishes-late", "both-on-time",
+                 "both-late-same-day", "neither-on-time"),
+    "cost": ("cost-trainium", "cost-committed", "cost-no-saving", "cost-no-architecture-repays", "cost-not-repaid"),
+    "capacity": ("capacity-trainium", "capacity-gpu", "capacity-unchanged"),
+}
+STEP_CODES = frozenset(code for codes in STEP_RULES.values() for code in codes)
 REASON_CODES = frozenset({"ruled-out", "not-offered", "unavailable", "spot-cannot-finish", "blocks-cannot-hold"})
 # A reason with its detail: the constraints or regions it names, the instances blocks hold, or None.
 Reason = tuple[str, Any]

@@ -671,8 +671,7 @@ def _break_even(x: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> str:
 
 def _price_notes(o: dict[str, Any]) -> list[dict[str, str]]:
     """When a side's price is one end of the range its sources give and cost decided, say so by the verdict."""
-    decided = [s["rule"] for s in o["trace"] if s["verdict"]]
-    if not decided or decided[-1] not in ("cost", "capacity"):
+    if o["decided_by"] not in ("cost", "capacity"):
         return []
     notes = []
     for side in ("trainium", "gpu"):
@@ -899,9 +898,8 @@ def _prices_used(prices: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _stale_verdict(o: dict[str, Any], prices: list[dict[str, Any]]) -> str | None:
     """Beside a verdict the plans' costs decide, the stale prices it rests on."""
-    decided = [s["rule"] for s in o["trace"] if s["verdict"]]
     old = [p for p in prices if p.get("stale")]
-    if not old or not decided or decided[-1] not in ("cost", "capacity"):
+    if not old or o["decided_by"] not in ("cost", "capacity"):
         return None
     return _say("stale_verdict", prices=TEMPLATES["and"].join(_say(
         "stale_price", instance=p["instance"], region=p["region"], way=_option(p["option"]), date=f.date(p["as_of"]),

@@ -313,8 +313,7 @@ function breakEven(x, o, t) {
 
 // When a side's price is one end of the range its sources give and cost decided, say so by the verdict.
 function priceNotes(o) {
-  const decided = o.trace.filter((s) => s.verdict).map((s) => s.rule);
-  if (!decided.length || !["cost", "capacity"].includes(decided[decided.length - 1])) return [];
+  if (!["cost", "capacity"].includes(o.decided_by)) return [];
   const notes = [];
   for (const side of ["trainium", "gpu"]) {
     const sd = o[side];
@@ -571,9 +570,8 @@ function pricesUsed(prices) {
 
 // Beside a verdict the plans' costs decide, the stale prices it rests on.
 function staleVerdict(o, prices) {
-  const decided = o.trace.filter((s) => s.verdict).map((s) => s.rule);
   const old = prices.filter((p) => p.stale);
-  if (!old.length || !decided.length || !["cost", "capacity"].includes(decided[decided.length - 1])) return null;
+  if (!old.length || !["cost", "capacity"].includes(o.decided_by)) return null;
   return say("stale_verdict", { prices: old.map((p) => say("stale_price", { instance: p.instance, region: p.region,
     way: optionWords(p.option), date: f.date(p.as_of), days: f.count(p.age_days) })).join(T.and) });
 }

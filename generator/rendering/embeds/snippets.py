@@ -19,7 +19,7 @@ def image_snippet(site_url: str, c: Any) -> str:
     names = embeds.file_names(c.id)
     page = site_url + embeds.page_url(c.page)
     src = f"{site_url}embed/{c.id}/{names['svg']}"
-    alt = f"{c.title}. {c.summary}"
+    alt = unfurl.chart_alt(c)
     # Its natural width at most, and the column's where that is narrower: a blog read on a phone
     # never scrolls sideways for it. Where the chart has a narrow image, a phone's screen gets
     # that one, as the chart's own page gives it, so its text is not shrunk to a few pixels.

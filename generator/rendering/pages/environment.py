@@ -8,7 +8,7 @@ import jinja2
 from generator import TEMPLATES
 from generator.model import formatting as fmt
 from generator.model.catalog import OPTION_LABELS, OPTIONS
-from generator.model.wording import ANSWER_LABELS, EXPERIENCE_LABELS, RANGE_LABELS, RULE_LABELS, VERDICT_LABELS, withdrawn
+from generator.model.wording import ANSWER_LABELS, EXPERIENCE_LABELS, RULE_LABELS, VERDICT_LABELS, withdrawn
 from generator.rendering.charts import specs as ch
 from generator.rendering.charts.images import CARD_HEIGHT, CARD_WIDTH, NARROW_WIDTH, PNG_SCALE
 from generator.rendering.embeds import folders as embeds
@@ -34,14 +34,13 @@ def environment(compiled: Compiled | None) -> jinja2.Environment:
     env.filters.update(
         md=md, script_json=script_json, front_matter=front_matter, money=fmt.money, hourly=fmt.hourly, hourly_exact=fmt.hourly_exact,
         break_even=fmt.break_even, runs=fmt.runs, ratio=fmt.ratio, pct=fmt.pct, weeks=fmt.weeks, count=fmt.count, num=fmt.num,
-        hours=fmt.hours, days=fmt.days, date=fmt.date, threshold=fmt.threshold, pixels=fmt.pixels, sentence=sentence,
+        days=fmt.days, date=fmt.date, threshold=fmt.threshold, pixels=fmt.pixels, sentence=sentence,
         withdrawn=withdrawn,
     )
     env.globals.update(
         OPTION_LABELS=OPTION_LABELS,
         OPTIONS=OPTIONS,
         RULE_LABELS=RULE_LABELS,
-        RANGE_LABELS=RANGE_LABELS,
         VERDICT_LABELS=VERDICT_LABELS,
         ANSWER_LABELS=ANSWER_LABELS,
         EXPERIENCE_LABELS=EXPERIENCE_LABELS,
