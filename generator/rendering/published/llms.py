@@ -77,10 +77,11 @@ _CODE_SPAN = re.compile(r"(`+)(?:.+?)(?<!`)\1(?!`)")
 _ENTITY = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 
 
-# What the last block this long (the embed gallery's, one section a chart) said, section by section:
-# a `mkdocs serve` process says again only the sections a save changed.
+# What each page's last blocks this long (the embed gallery's, one section a chart) said, section by
+# section, by page and place: a `mkdocs serve` process says again only the sections a save changed,
+# and no block's memo pushes out another's.
 _BIG = 1 << 16
-_BIG_BLOCKS: dict[tuple[str, str], list[str]] = {}
+_BIG_BLOCKS: dict[tuple[str, int], dict[tuple[str, str], list[str]]] = {}
 
 
 def page_markdown(markdown: str, page: str, site_url: str) -> str:
@@ -93,7 +94,8 @@ def page_markdown(markdown: str, page: str, site_url: str) -> str:
     text, blocks = passthrough.split(_SPEC.sub("", FRONT_MATTER.sub("", markdown, count=1)))
     text = _markdown_text(_MARKERS.sub("", "\n" + text)[1:], page, site_url, base)
     if blocks:
-        said = [html_markdown.to_markdown(block, base, _BIG_BLOCKS if len(block) > _BIG else None) for block in blocks]
+        said = [html_markdown.to_markdown(block, base, _BIG_BLOCKS.setdefault((page, i), {}) if len(block) > _BIG else None)
+                for i, block in enumerate(blocks)]
         text = _HELD.sub(lambda m: "\n\n" + said[int(m[1])] + "\n\n", text)
     return re.sub(r"\n[ \t]*\n(?:[ \t]*\n)+", "\n\n", text).strip("\n") + "\n"
 
