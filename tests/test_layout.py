@@ -12,7 +12,7 @@ from browser_support import TIMEOUT_MS, Tab, phone
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from site_support import BuiltSite
 
-PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+PHONE = phone(360)
 PHONE_PAGES = {
     "home": "", "scenarios-index": "scenarios/", "scenario": "scenarios/one-off-run/", "calculator": "calculator/",
     "prices": "prices/", "sources": "sources/", "methodology": "methodology/", "embed-gallery": "embed/",

@@ -80,4 +80,4 @@ def test_a_bad_name_is_a_usage_error_and_writes_nothing(frozen_inputs: Path, nam
     assert "NAME must be lower-case letters, digits and dashes" in r.stderr and "usage: guide new-scenario" in r.stderr
     assert "Traceback" not in r.stderr
     assert tree_hashes(frozen_inputs / "scenarios", frozen_inputs / "data") == before
-    assert not (frozen_inputs.parent / "outside.yaml").exists()
+    assert not (frozen_inputs / "outside.yaml").exists()

@@ -21,7 +21,6 @@ from generator.rendering.pages.renderer import Renderer, Site
 pytestmark = pytest.mark.slow  # renders the frozen project again and again
 
 REPO = Path(__file__).resolve().parents[1]
-FROZEN = REPO / "tests" / "fixtures" / "project"  # behaviour tests read the frozen data/ and scenarios/
 DAY = dt.date(2026, 11, 21)
 URL = "https://example.org/guide/"
 DATA_FILES = ("sources.yaml", "chips.yaml", "instances.yaml", "prices.yaml", "assumptions.yaml", "neuron.yaml")
